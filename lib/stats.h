@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* stats.h - the statistical method of STATS.md: summaries, Mann-Whitney, bootstrap, Holm/BH, verdicts. */
+#ifndef WS_STATS_H
+#define WS_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Pure functions over arrays of doubles; no allocation visible to the caller, no I/O, libm only. Input
+ * arrays are never modified (functions that sort work on a copy). NAN inputs are the caller's to drop.
+ */
+
+/* --- Random numbers: xoshiro256** seeded by splitmix64 (same seed -> same stream, everywhere). --- */
+struct ws_rng {
+	uint64_t s[4];
+};
+
+void ws_rng_seed(struct ws_rng *r, uint64_t seed);
+uint64_t ws_rng_next(struct ws_rng *r);
+/* Uniform in [0, n), unbiased: 128-bit multiply with rejection. n > 0. */
+uint64_t ws_rng_below(struct ws_rng *r, uint64_t n);
+/* Uniform in [0, 1) with 53 bits. */
+double ws_rng_double(struct ws_rng *r);
+/* Fisher-Yates shuffle of v[0..n). */
+void ws_rng_shuffle(struct ws_rng *r, size_t *v, size_t n);
+
+/* --- Summaries --- */
+struct ws_welford {
+	size_t n;
+	double mean, m2;
+};
+
+void ws_welford_add(struct ws_welford *w, double x);
+/* Sample standard deviation (n - 1); 0 when n < 2. */
+double ws_welford_stddev(const struct ws_welford *w);
+
+double ws_median(const double *x, size_t n);
+/* Median absolute deviation from the median, unscaled. */
+double ws_mad(const double *x, size_t n);
+/*
+ * Distribution-free CI of the median from order statistics (binomial): the widest ranks j < k with
+ * P(j <= rank of median < k) >= conf. Returns 0, or -1 (and NANs) when n is too small for `conf`.
+ */
+int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi);
+/* Modified z-score 0.6745 (x - median) / MAD (Iglewicz & Hoaglin); 0 when MAD is 0 and x == median. */
+double ws_modified_z(double x, double median, double mad);
+/* Count samples with |modified z| > 3.5; flags[i] set for each (flags may be NULL). */
+size_t ws_outliers(const double *x, size_t n, bool *flags);
+
+/* --- Tests --- */
+/* Standard normal CDF: 0.5 erfc(-z / sqrt 2). */
+double ws_phi(double z);
+
+struct ws_mwu {
+	double u1;    /* U of the first sample (x): R1 - n1(n1+1)/2 */
+	double z;     /* normal approximation's z; NAN when exact */
+	double p;     /* two-sided */
+	bool exact;
+};
+
+/*
+ * Two-sided Mann-Whitney U of x (baseline) against y. Exact null distribution when both samples are <= 50
+ * and there are no ties; otherwise the normal approximation with tie correction, and the continuity
+ * correction when `continuity`. Returns 0, or -1 when either sample is empty.
+ */
+int ws_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
+		    struct ws_mwu *out);
+/* Force the normal approximation (for tests of it). */
+int ws_mann_whitney_normal(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
+			   struct ws_mwu *out);
+/* P(U <= u) under the null, exactly, for sample sizes m and n (each <= 50). */
+double ws_mwu_exact_cdf(size_t m, size_t n, double u);
+/* The smallest two-sided p the exact test can give with these sizes: 2 / C(m+n, m). */
+double ws_mwu_min_p(size_t m, size_t n);
+
+struct ws_wsr {
+	double w_plus;  /* sum of positive ranks */
+	double z;
+	double p;       /* two-sided */
+	bool exact;
+};
+
+/*
+ * Wilcoxon signed-rank test of d[] against 0 (the per-round log-ratios of --paired). Zeros are dropped.
+ * Exact when n <= 50 without ties, else normal with tie and continuity correction. Returns 0 or -1.
+ */
+int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out);
+
+/* --- Effect size --- */
+enum ws_center {
+	WS_CENTER_MEDIAN,
+	WS_CENTER_MEAN,
+};
+
+/*
+ * Ratio center(y) / center(x) with a percentile-bootstrap CI: B resamples, each side resampled
+ * independently, from a generator seeded with `seed` (same seed -> bit-identical CI). lo = r[floor(a/2 B)],
+ * hi = r[ceil((1 - a/2) B) - 1] of the sorted ratios, a = 1 - conf. Returns 0, or -1 when a sample is
+ * empty or a center is 0.
+ */
+int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, enum ws_center c,
+		       size_t B, uint64_t seed, double conf, double *ratio, double *lo, double *hi);
+
+/* --- Multiple comparisons: adj[i] for p[i], any order. --- */
+void ws_holm(const double *p, size_t m, double *adj);
+void ws_bh(const double *p, size_t m, double *adj);
+
+/* --- Verdict (STATS.md step 5) --- */
+enum ws_stat_verdict {
+	WS_SV_SAME,
+	WS_SV_NOISE,
+	WS_SV_WORSE,
+	WS_SV_BETTER,
+};
+
+/*
+ * same if p_adjusted >= alpha; noise if significant but [lo, hi] overlaps [1-noise, 1+noise]; else worse
+ * or better, where worse means ratio > 1 when higher_is_better is false.
+ */
+enum ws_stat_verdict ws_decide(double p_adjusted, double alpha, double lo, double hi, double noise,
+			       bool higher_is_better);
+
+/*
+ * One comparison cell, end to end, on finite samples: MWU (or signed-rank on per-index log-ratios when
+ * `paired`, pairing x[i] with y[i] over min(nx, ny)), plus the bootstrap CI of the ratio of medians.
+ * The caller then adjusts p across the family and calls ws_decide().
+ */
+struct ws_cell {
+	double ratio, lo, hi;
+	double p;
+	bool exact_test;
+};
+
+int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool paired, uint64_t seed,
+		    struct ws_cell *out);
+
+/*
+ * Precision target for --runs auto: true when the bootstrap CI half-width of the ratio of medians, as a
+ * fraction of the ratio, is at most `target` (e.g. 0.01). Never a p-value.
+ */
+bool ws_precision_reached(const double *x, size_t nx, const double *y, size_t ny, double target,
+			  uint64_t seed);
+
+#endif

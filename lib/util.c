@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* util.c - allocation, time, files and string helpers for the engine. */
+#include "util.h"
+#include "log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void *oom(size_t n)
+{
+	ws_log(WS_LOG_ERROR, "out of memory allocating %zu bytes", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	return p ? p : oom(n);
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	return p ? p : oom(nmemb * size);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	return q ? q : oom(n);
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	return p ? p : oom(strlen(s) + 1);
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+	return p ? p : oom(n + 1);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? oom(strlen(fmt)) : s;
+}
+
+double ws_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int ws_skip_prefix(const char *s, const char *prefix, const char **rest)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(s, prefix, n))
+		return 0;
+	if (rest)
+		*rest = s + n;
+	return 1;
+}
+
+size_t ws_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xmalloc((lb + 1) * sizeof(*row));
+	size_t d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t sub = diag + (a[i - 1] != b[j - 1]);
+			size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+
+			row[j] = sub < best ? sub : best;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+int ws_read_file(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		WS_ALLOC_GROW(buf, n + 4096 + 1, alloc);
+		got = fread(buf + n, 1, alloc - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int err = errno ? -errno : -EIO;
+
+		fclose(f);
+		free(buf);
+		return err;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+char *ws_read_line(const char *path)
+{
+	char *buf;
+
+	if (ws_read_file(path, &buf, NULL) < 0)
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static char *dir_of(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *d = xstrdup(dirname(copy));
+
+	free(copy);
+	return d;
+}
+
+int ws_write_atomic(const char *path, const void *buf, size_t len)
+{
+	char *dir = dir_of(path);
+	char *tmp = xasprintf("%s/.%s.XXXXXX", dir, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	const char *p = buf;
+	int fd, err = 0;
+
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	/* mkstemp makes the file 0600; a result file is ordinary data, readable like any other. */
+	if (!err) {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask) < 0 || fsync(fd) < 0)
+			err = -errno;
+	}
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(dir);
+	return err;
+}
+
+int ws_check_writable(const char *path)
+{
+	struct stat st;
+	char *dir;
+	int err = 0;
+
+	if (!*path)
+		return -ENOENT;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (access(path, W_OK) < 0)
+			return -errno;
+	}
+	dir = dir_of(path);
+	/* The file is replaced by rename, so what matters is that the directory takes a new entry. */
+	if (stat(dir, &st) < 0)
+		err = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = -ENOTDIR;
+	else if (access(dir, W_OK | X_OK) < 0)
+		err = -errno;
+	free(dir);
+	return err;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* util.h - allocation, growable arrays and small helpers shared by the whole engine. */
+#ifndef WS_UTIL_H
+#define WS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Allocation that cannot fail: on exhaustion it logs one line and aborts. A measurement tool that has run
+ * out of memory has nothing sensible left to report, and checking every small allocation would bury the
+ * error paths that matter (a failed exec, a counter that will not open) under ones that never happen.
+ */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a new string; the caller frees it. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Grow array `x` (with `alloc` slots) so that it holds at least `nr` elements, as git's ALLOC_GROW:
+ * amortised doubling, and `alloc` is updated.
+ */
+#define WS_ALLOC_GROW(x, nr, alloc)                                                  \
+	do {                                                                          \
+		if ((size_t)(nr) > (size_t)(alloc)) {                                 \
+			size_t ws_ag_n_ = (size_t)(alloc) < 8 ? 8 : (size_t)(alloc) * 2; \
+			while (ws_ag_n_ < (size_t)(nr))                               \
+				ws_ag_n_ *= 2;                                        \
+			(x) = xrealloc((x), ws_ag_n_ * sizeof(*(x)));                 \
+			(alloc) = ws_ag_n_;                                           \
+		}                                                                     \
+	} while (0)
+
+/* CLOCK_MONOTONIC in seconds. */
+double ws_now(void);
+
+/* True when `s` starts with `prefix`; *rest (if given) then points past it. */
+int ws_skip_prefix(const char *s, const char *prefix, const char **rest);
+
+/* Levenshtein distance, for "did you mean" suggestions. */
+size_t ws_edit_distance(const char *a, const char *b);
+
+/*
+ * Read a whole file into a NUL-terminated buffer (the caller frees it). Returns 0, or -errno and leaves *out
+ * NULL. Used for small /proc and /sys files and the simulator's per-run output.
+ */
+int ws_read_file(const char *path, char **out, size_t *len);
+
+/* The first line of a small file with the newline stripped, or NULL (caller frees). */
+char *ws_read_line(const char *path);
+
+/*
+ * Write `len` bytes to `path` atomically: a temporary file in the same directory, fsync, rename. Readers
+ * see the old file or the new one, never half of one. Returns 0 or -errno.
+ */
+int ws_write_atomic(const char *path, const void *buf, size_t len);
+
+/*
+ * Check, before any measurement, that `path` can later be written: its directory exists and is writable,
+ * and the path is not a directory. Returns 0 or -errno (ENOENT, EACCES, EISDIR, ...).
+ */
+int ws_check_writable(const char *path);
+
+#endif

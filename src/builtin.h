@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* builtin.h - the subcommands of the whyslow program, one cmd-*.c file each. */
+#ifndef WS_BUILTIN_H
+#define WS_BUILTIN_H
+
+/*
+ * Each command gets argv with argv[0] its own name and returns the process exit status:
+ * 0 success, 1 a failed measurement or I/O, 3 a --fail-if-slower gate tripped, 129 usage (from
+ * usage_error(), which exits directly).
+ */
+#define WS_EXIT_OK 0
+#define WS_EXIT_FAIL 1
+#define WS_EXIT_GATE 3
+#define WS_EXIT_USAGE 129
+
+/* Install the program's logger for engine messages ("whyslow: error: ..." on stderr). */
+void setup_logging(int verbose);
+
+#endif

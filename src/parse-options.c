@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* parse-options.c - option tables over getopt_long, with -h generated from the table (git's approach). */
+#include "parse-options.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *cur_cmd = "whyslow";
+
+const char *current_command(void)
+{
+	return cur_cmd;
+}
+
+void string_list_append(struct string_list *l, const char *s)
+{
+	WS_ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = s;
+}
+
+void string_list_clear(struct string_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->alloc = 0;
+}
+
+void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cur_cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see '%s -h')\n", cur_cmd);
+	exit(129);
+}
+
+int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = (size_t)v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void option_name(const struct option_spec *o, char *buf, size_t n)
+{
+	if (o->long_name)
+		snprintf(buf, n, "--%s", o->long_name);
+	else
+		snprintf(buf, n, "-%c", o->short_name);
+}
+
+void print_usage(const char *const *usage, const struct option_spec *opts)
+{
+	for (size_t i = 0; usage[i]; i++)
+		printf("%s%s\n", i ? "   or: " : "usage: ", usage[i]);
+	putchar('\n');
+	for (const struct option_spec *o = opts; o->type != OPTION_END; o++) {
+		char left[80];
+		int len = 0;
+
+		if (o->type == OPTION_GROUP) {
+			printf("\n%s\n", o->help);
+			continue;
+		}
+		len += snprintf(left + len, sizeof(left) - len, "    ");
+		if (o->short_name)
+			len += snprintf(left + len, sizeof(left) - len, "-%c%s", o->short_name,
+					o->long_name ? ", " : "");
+		if (o->long_name)
+			len += snprintf(left + len, sizeof(left) - len, "--%s", o->long_name);
+		if (o->argh)
+			len += snprintf(left + len, sizeof(left) - len, o->optional_arg ? "[=%s]" : " %s",
+					o->argh);
+		if (len < 30)
+			printf("%-30s%s\n", left, o->help);
+		else
+			printf("%s\n%30s%s\n", left, "", o->help);
+	}
+	printf("    %-26s%s\n", "-h, --help", "show this help");
+}
+
+static void apply(const struct option_spec *o, const char *arg)
+{
+	char name[64];
+
+	option_name(o, name, sizeof(name));
+	switch (o->type) {
+	case OPTION_BOOL:
+		*(bool *)o->value = true;
+		break;
+	case OPTION_SIZE:
+		if (parse_size(arg, o->value) < 0)
+			usage_error("%s expects a non-negative integer, not '%s'", name, arg);
+		break;
+	case OPTION_DOUBLE:
+		if (parse_double(arg, o->value) < 0)
+			usage_error("%s expects a number, not '%s'", name, arg);
+		break;
+	case OPTION_STRING:
+		*(const char **)o->value = arg;
+		break;
+	case OPTION_LIST:
+		string_list_append(o->value, arg);
+		break;
+	case OPTION_CALLBACK:
+		if (o->callback(o, arg) < 0)
+			usage_error("invalid argument '%s' for %s", arg ? arg : "", name);
+		break;
+	case OPTION_GROUP:
+	case OPTION_END:
+		break;
+	}
+}
+
+int parse_options(int argc, char **argv, const char *cmd, const char *const *usage,
+		  const struct option_spec *opts, unsigned flags)
+{
+	size_t nopts = 0, nlong = 0;
+	struct option *longopts;
+	char *shortopts, *sp;
+	const struct option_spec **by_index;
+	int rest = 0, c;
+
+	cur_cmd = cmd;
+	for (const struct option_spec *o = opts; o->type != OPTION_END; o++)
+		nopts++;
+	longopts = xcalloc(nopts + 2, sizeof(*longopts));
+	by_index = xcalloc(nopts + 2, sizeof(*by_index));
+	sp = shortopts = xcalloc(3 * nopts + 8, 1);
+	/* '+' stops at the first non-option; ':' reports a missing argument as ':' rather than '?'. */
+	if (flags & PARSE_STOP_AT_NON_OPTION)
+		*sp++ = '+';
+	*sp++ = ':';
+	*sp++ = 'h';
+	for (size_t i = 0; i < nopts; i++) {
+		const struct option_spec *o = &opts[i];
+
+		if (o->type == OPTION_GROUP)
+			continue;
+		if (o->short_name) {
+			*sp++ = (char)o->short_name;
+			if (o->argh) {
+				*sp++ = ':';
+				if (o->optional_arg)
+					*sp++ = ':';
+			}
+		}
+		if (o->long_name) {
+			longopts[nlong].name = o->long_name;
+			longopts[nlong].has_arg = o->argh ? (o->optional_arg ? optional_argument : required_argument)
+							  : no_argument;
+			/* flag NULL + val 0x100+i: getopt_long returns val, which indexes by_index. */
+			longopts[nlong].val = 0x100 + (int)i;
+			by_index[i] = o;
+			nlong++;
+		}
+	}
+	longopts[nlong].name = "help";
+	longopts[nlong].val = 'h';
+
+	opterr = 0;
+	optind = 0; /* glibc: 0 fully re-initialises getopt for a second parse */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct option_spec *o = NULL;
+
+		if (c == 'h') {
+			print_usage(usage, opts);
+			exit(0);
+		}
+		if (c == '?') {
+			if (optopt)
+				usage_error("unknown option '-%c'", optopt);
+			usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+		if (c == ':') {
+			if (optopt && optopt < 0x100)
+				usage_error("option '-%c' needs an argument", optopt);
+			usage_error("option '%s' needs an argument", argv[optind - 1]);
+		}
+		if (c >= 0x100) {
+			o = by_index[c - 0x100];
+		} else {
+			for (const struct option_spec *p = opts; p->type != OPTION_END; p++)
+				if (p->short_name == c && p->type != OPTION_GROUP)
+					o = p;
+		}
+		if (!o)
+			usage_error("unknown option '-%c'", c);
+		apply(o, o->argh ? optarg : NULL);
+	}
+	for (int i = optind; i < argc; i++)
+		argv[rest++] = argv[i];
+	argv[rest] = NULL;
+	free(longopts);
+	free(by_index);
+	free(shortopts);
+	return rest;
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-result.c - unit tests of the result model: samples, derivation, summaries, exactness. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "result.h"
+
+#include <math.h>
+
+static void test_summary_values(void **state)
+{
+	/* Hand-computed: mean 3, sample sd sqrt(2.5), median 3, MAD 1 for 1..5. */
+	struct ws_metric_set s = { 0 };
+	struct ws_metric *m = ws_metric_set_get(&s, "instructions", 0);
+
+	(void)state;
+	for (int i = 1; i <= 5; i++)
+		ws_metric_push(m, i, -1);
+	ws_metric_summarize(m);
+	assert_int_equal(m->sum.n, 5);
+	assert_float_equal(m->sum.mean, 3.0, 1e-12);
+	assert_float_equal(m->sum.stddev, sqrt(2.5), 1e-12);
+	assert_float_equal(m->sum.median, 3.0, 0);
+	assert_float_equal(m->sum.mad, 1.0, 0);
+	assert_float_equal(m->sum.min, 1.0, 0);
+	assert_float_equal(m->sum.max, 5.0, 0);
+	/* n=5: ranks 1 and 5 give 93.75% < 95%, so no CI at 95%. */
+	assert_true(isnan(m->sum.ci_lo));
+	assert_true(isnan(m->sum.running));
+	ws_metric_set_release(&s);
+}
+
+static void test_median_ci_n10(void **state)
+{
+	/* n=10: the 95% CI of the median is [x(2), x(9)], coverage 97.85%. */
+	struct ws_metric_set s = { 0 };
+	struct ws_metric *m = ws_metric_set_get(&s, "cycles", 0);
+	double v[] = { 7, 3, 9, 1, 5, 10, 2, 8, 4, 6 };
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		ws_metric_push(m, v[i], -1);
+	ws_metric_summarize(m);
+	assert_float_equal(m->sum.ci_lo, 2.0, 0);
+	assert_float_equal(m->sum.ci_hi, 9.0, 0);
+	assert_float_equal(m->sum.median, 5.5, 0);
+	ws_metric_set_release(&s);
+}
+
+static void test_nan_is_not_counted(void **state)
+{
+	struct ws_metric_set s = { 0 };
+	struct ws_metric *m = ws_metric_set_get(&s, "cycles", 0);
+
+	(void)state;
+	ws_metric_push(m, 10, 1.0);
+	ws_metric_push(m, NAN, 0.0);
+	ws_metric_push(m, 20, 0.5);
+	ws_metric_summarize(m);
+	assert_int_equal(m->n, 3);
+	assert_int_equal(m->sum.n, 2);
+	assert_float_equal(m->sum.mean, 15.0, 1e-12);
+	assert_float_equal(m->sum.running, 0.75, 1e-12);
+	ws_metric_set_release(&s);
+}
+
+static void test_running_backfill(void **state)
+{
+	/* Runs before the first multiplexed one were counted the whole time. */
+	struct ws_metric_set s = { 0 };
+	struct ws_metric *m = ws_metric_set_get(&s, "cycles", 0);
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		ws_metric_push(m, i, i == 15 ? 0.5 : -1);
+	assert_non_null(m->running);
+	assert_float_equal(m->running[0], 1.0, 0);
+	assert_float_equal(m->running[15], 0.5, 0);
+	assert_float_equal(m->running[19], 1.0, 0);
+	ws_metric_set_release(&s);
+}
+
+static void test_exact_only_when_simulated_and_constant(void **state)
+{
+	struct ws_metric_set s = { 0 };
+	struct ws_metric *sim = ws_metric_set_get(&s, "instructions", WS_M_SIMULATED);
+	struct ws_metric *nat;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		ws_metric_push(sim, 1000, -1);
+	nat = ws_metric_set_get(&s, "page-faults", 0);
+	sim = ws_metric_set_find(&s, "instructions");
+	for (int i = 0; i < 3; i++)
+		ws_metric_push(nat, 7, -1);
+	ws_metric_summarize(sim);
+	ws_metric_summarize(nat);
+	assert_true(sim->flags & WS_M_EXACT);
+	assert_false(nat->flags & WS_M_EXACT);
+	ws_metric_push(sim, 1001, -1);
+	ws_metric_summarize(sim);
+	assert_false(sim->flags & WS_M_EXACT);
+	ws_metric_set_release(&s);
+}
+
+static void test_derive(void **state)
+{
+	struct ws_metric_set s = { 0 };
+	struct ws_metric *m;
+
+	(void)state;
+	m = ws_metric_set_get(&s, "instructions", 0);
+	ws_metric_push(m, 2000, -1);
+	ws_metric_push(m, 3000, -1);
+	m = ws_metric_set_get(&s, "cycles", 0);
+	ws_metric_push(m, 1000, -1);
+	ws_metric_push(m, 0, -1);
+	m = ws_metric_set_get(&s, "branch-misses", WS_M_SIMULATED);
+	ws_metric_push(m, 10, -1);
+	ws_metric_push(m, 12, -1);
+	ws_metric_set_derive(&s);
+	m = ws_metric_set_find(&s, "ipc");
+	assert_non_null(m);
+	assert_int_equal(m->n, 2);
+	assert_float_equal(m->samples[0], 2.0, 1e-12);
+	/* A zero denominator is "not counted", never a number. */
+	assert_true(isnan(m->samples[1]));
+	/* Simulated misses over measured instructions: no MPKI. */
+	assert_null(ws_metric_set_find(&s, "branch-mpki"));
+	/* Deriving twice replaces, it does not append. */
+	ws_metric_set_derive(&s);
+	assert_int_equal(ws_metric_set_find(&s, "ipc")->n, 2);
+	ws_metric_set_release(&s);
+}
+
+static void test_unsupported_drops_samples(void **state)
+{
+	struct ws_metric_set s = { 0 };
+	struct ws_metric *m = ws_metric_set_get(&s, "cycles", 0);
+
+	(void)state;
+	ws_metric_push(m, 1, -1);
+	ws_metric_set_unsupported(&s, "cycles", "no PMU");
+	m = ws_metric_set_find(&s, "cycles");
+	assert_true(m->flags & WS_M_UNSUPPORTED);
+	assert_int_equal(m->n, 0);
+	assert_string_equal(m->reason, "no PMU");
+	ws_metric_summarize(m);
+	assert_int_equal(m->sum.n, 0);
+	ws_metric_set_release(&s);
+}
+
+static void test_sort_by_registry(void **state)
+{
+	struct ws_metric_set s = { 0 };
+
+	(void)state;
+	ws_metric_set_get(&s, "raw-event", 0);
+	ws_metric_set_get(&s, "instructions", 0);
+	ws_metric_set_get(&s, "wall-time", 0);
+	ws_metric_set_sort(&s);
+	assert_string_equal(s.v[0].name, "wall-time");
+	assert_string_equal(s.v[1].name, "instructions");
+	assert_string_equal(s.v[2].name, "raw-event");
+	ws_metric_set_release(&s);
+}
+
+static void test_verdict_names(void **state)
+{
+	(void)state;
+	assert_string_equal(ws_verdict_name(WS_VERDICT_SLOWER), "slower");
+	assert_int_equal(ws_verdict_parse("changed"), WS_VERDICT_CHANGED);
+	assert_int_equal(ws_verdict_parse("bogus"), WS_VERDICT_NONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary_values),
+		cmocka_unit_test(test_median_ci_n10),
+		cmocka_unit_test(test_nan_is_not_counted),
+		cmocka_unit_test(test_running_backfill),
+		cmocka_unit_test(test_exact_only_when_simulated_and_constant),
+		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_unsupported_drops_samples),
+		cmocka_unit_test(test_sort_by_registry),
+		cmocka_unit_test(test_verdict_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
