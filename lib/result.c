@@ -111,6 +111,12 @@ void ws_result_release(struct ws_result *r)
 		group_list_release(&v->regions);
 		group_list_release(&v->functions);
 		free(v->runs);
+		for (size_t j = 0; j < v->nhot; j++) {
+			free(v->hot[j].function);
+			free(v->hot[j].object);
+			free(v->hot[j].insns);
+		}
+		free(v->hot);
 	}
 	free(r->variants);
 	for (size_t i = 0; i < r->ncomparisons; i++)

@@ -64,6 +64,19 @@ struct ws_run_status {
 	bool timed_out;
 };
 
+/* Simulator per-instruction counts for one hot function (for asm-diff's annotation). */
+struct ws_hot_insn {
+	uint64_t addr;           /* ELF virtual address in `object` */
+	double executions, l1d_misses, branch_misses;
+};
+
+struct ws_hot_fn {
+	char *function;
+	char *object;            /* absolute path of the ELF file */
+	struct ws_hot_insn *insns;
+	size_t n, alloc;
+};
+
 struct ws_variant {
 	char *name;
 	char *command;           /* as the user wrote it */
@@ -74,6 +87,8 @@ struct ws_variant {
 	struct ws_run_status *runs; /* one per measured run */
 	size_t nruns, alloc_runs;
 	size_t failed_runs;      /* runs that exited non-zero or died */
+	struct ws_hot_fn *hot;   /* simulator only; may be empty */
+	size_t nhot, alloc_hot;
 };
 
 /* verdict of one comparison cell; see STATS.md step 5 and 9. */

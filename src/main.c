@@ -18,6 +18,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "stat", cmd_stat, "run a command N times and report every counter with its statistics" },
 	{ NULL, NULL, NULL },
 };
 

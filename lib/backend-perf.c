@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* backend-perf.c - count a command and all its threads and children with perf_event_open. */
+#include "backend.h"
+#include "log.h"
+#include "perf.h"
+#include "pfm.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * Every counter is opened on the child after fork and before exec, with inherit (threads and children are
+ * counted) and enable_on_exec on the group leader (counting starts at the exec, not in our fork/exec
+ * code). Each event is read on its own fd with TOTAL_TIME_ENABLED/RUNNING, because the kernel refuses
+ * PERF_FORMAT_GROUP reads together with inherit. Hardware events are opened in groups no larger than the
+ * PMU's counters, so that each group is scheduled whole and the ratios inside it are consistent; a group
+ * the kernel never managed to schedule is split in two for the next run.
+ */
+
+struct counter {
+	size_t ev;                  /* index into the event list */
+	struct perf_event_attr attr;
+	int group;                  /* counters of one group are adjacent, leader first */
+	int fd;
+};
+
+struct perf_priv {
+	const struct ws_event_list *events;
+	bool *mine;                 /* per event: claimed by this backend */
+	struct perf_event_attr *attr; /* per event: the attr that probed successfully */
+	struct counter *c;
+	size_t nc, alloc;
+	int ngroups;
+	bool hybrid;
+	bool *split;                /* per group: never scheduled last run, split before the next */
+};
+
+static int group_capacity(void)
+{
+	struct ws_pfm_pmu pmu;
+	int cap = 4; /* every x86 PMU since Nehalem has at least 4 generic counters */
+	char *wd;
+
+	if (ws_pfm_core_pmu(&pmu) == 0) {
+		if (pmu.counters > 0)
+			cap = pmu.counters;
+		free(pmu.name);
+		free(pmu.desc);
+	}
+	/* The NMI watchdog holds one counter for as long as it runs. */
+	wd = ws_read_line("/proc/sys/kernel/nmi_watchdog");
+	if (wd && atoi(wd) > 0 && cap > 1)
+		cap--;
+	free(wd);
+	return cap;
+}
+
+static void add_counter(struct perf_priv *p, size_t ev, const struct perf_event_attr *attr, int group)
+{
+	struct counter *c;
+
+	WS_ALLOC_GROW(p->c, p->nc + 1, p->alloc);
+	c = &p->c[p->nc++];
+	c->ev = ev;
+	c->attr = *attr;
+	c->group = group;
+	c->fd = -1;
+}
+
+/* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
+static void layout(struct perf_priv *p, int cap)
+{
+	unsigned types[2];
+	const char *names[2];
+	int ntypes = ws_perf_hybrid_pmus(types, names, 2);
+
+	p->hybrid = ntypes > 0;
+	p->nc = 0;
+	p->ngroups = 0;
+	for (size_t i = 0; i < p->events->n; i++) {
+		if (!p->mine[i] || p->attr[i].type != PERF_TYPE_SOFTWARE)
+			continue;
+		add_counter(p, i, &p->attr[i], p->ngroups++);
+	}
+	/*
+	 * On a hybrid CPU a generic hardware event must name its core PMU in the upper config bits, and the
+	 * task is counted by one counter per core type; collect() sums them.
+	 */
+	for (int t = 0; t < (ntypes ? ntypes : 1); t++) {
+		int in_group = cap;
+
+		for (size_t i = 0; i < p->events->n; i++) {
+			struct perf_event_attr a;
+
+			if (!p->mine[i] || p->attr[i].type == PERF_TYPE_SOFTWARE)
+				continue;
+			a = p->attr[i];
+			if (ntypes && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE))
+				a.config |= (unsigned long long)types[t] << 32;
+			else if (ntypes && t > 0)
+				continue; /* raw and PMU-specific events name their PMU already: open once */
+			if (in_group >= cap) {
+				p->ngroups++;
+				in_group = 0;
+			}
+			add_counter(p, i, &a, p->ngroups - 1);
+			in_group++;
+		}
+	}
+	free(p->split);
+	p->split = xcalloc((size_t)p->ngroups + 1, sizeof(*p->split));
+}
+
+static int perf_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
+{
+	struct perf_priv *p = xcalloc(1, sizeof(*p));
+	bool told_user_only = false;
+	int ret;
+
+	be->priv = p;
+	p->events = events;
+	p->mine = xcalloc(events->n + 1, sizeof(*p->mine));
+	p->attr = xcalloc(events->n + 1, sizeof(*p->attr));
+	if ((ret = ws_perf_inject_env()) < 0)
+		return ret;
+	for (size_t i = 0; i < events->n; i++) {
+		const struct ws_event *ev = &events->v[i];
+		struct perf_event_attr a;
+		char *reason = NULL;
+		int fd;
+
+		if (claims[i].claimed || ev->kind != WS_EVENT_PERF)
+			continue;
+		a = ev->attr;
+		a.disabled = 1;
+		a.inherit = 1;
+		/* Probe on ourselves: the same PMU and permissions the child will get. */
+		fd = ws_perf_open(ev->name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel) {
+			/* As perf does: when the kernel may not be counted, count user space only. */
+			a.exclude_kernel = 1;
+			a.exclude_hv = 1;
+			fd = ws_perf_open(ev->name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0 && !told_user_only) {
+				ws_log(WS_LOG_INFO, "counting user space only: perf_event_paranoid is %d (to count the "
+				       "kernel too: sudo sysctl -w kernel.perf_event_paranoid=1)", ws_perf_paranoid());
+				told_user_only = true;
+			}
+		}
+		if (fd >= 0) {
+			close(fd);
+			p->mine[i] = true;
+			p->attr[i] = a;
+			claims[i].claimed = true;
+			continue;
+		}
+		switch (ws_perf_triage(-fd, &a, &reason)) {
+		case WS_PERF_FATAL:
+			ws_error("cannot open '%s': %s", ev->name, reason);
+			free(reason);
+			return fd;
+		case WS_PERF_DENIED:
+			ws_log(WS_LOG_WARN, "'%s': %s", ev->name, reason);
+			/* fall through */
+		default:
+			free(claims[i].reason);
+			claims[i].reason = reason;
+			break;
+		}
+	}
+	layout(p, group_capacity());
+	return 0;
+}
+
+static void close_all(struct perf_priv *p)
+{
+	for (size_t i = 0; i < p->nc; i++) {
+		if (p->c[i].fd >= 0)
+			close(p->c[i].fd);
+		p->c[i].fd = -1;
+	}
+}
+
+/* Split each group that was never scheduled into two; a group of one stays (it will say "not counted"). */
+static void apply_splits(struct perf_priv *p)
+{
+	bool any = false;
+	int next = 0, prev = -1, members = 0, size = 0, cur = -1;
+
+	for (int g = 0; g < p->ngroups; g++)
+		any |= p->split[g];
+	if (!any)
+		return;
+	for (size_t i = 0; i < p->nc; i++) {
+		int g = p->c[i].group;
+
+		if (g != prev) {
+			prev = g;
+			members = 0;
+			size = 0;
+			for (size_t j = i; j < p->nc && p->c[j].group == g; j++)
+				size++;
+			cur = next++;
+		} else if (p->split[g] && size > 1 && members == (size + 1) / 2) {
+			cur = next++;
+		}
+		members++;
+		p->c[i].group = cur;
+	}
+	ws_log(WS_LOG_DEBUG, "split hardware groups the PMU could not schedule: %d groups now", next);
+	p->ngroups = next;
+	free(p->split);
+	p->split = xcalloc((size_t)p->ngroups + 1, sizeof(*p->split));
+}
+
+static int perf_attach(struct ws_backend *be, pid_t pid)
+{
+	struct perf_priv *p = be->priv;
+	int leader_fd = -1, leader_group = -1;
+
+	apply_splits(p);
+	for (size_t i = 0; i < p->nc; i++) {
+		struct counter *c = &p->c[i];
+		struct perf_event_attr a = c->attr;
+		const char *name = p->events->v[c->ev].name;
+		bool leader = c->group != leader_group;
+		char *reason = NULL;
+
+		a.size = sizeof(a);
+		a.inherit = 1;
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.disabled = leader;
+		a.enable_on_exec = leader;
+		c->fd = ws_perf_open(name, &a, pid, -1, leader ? -1 : leader_fd, PERF_FLAG_FD_CLOEXEC);
+		if (c->fd < 0) {
+			int err = c->fd;
+
+			ws_perf_triage(-err, &a, &reason);
+			ws_error("cannot open '%s' on the command: %s", name, reason);
+			free(reason);
+			close_all(p);
+			return err;
+		}
+		if (leader) {
+			leader_fd = c->fd;
+			leader_group = c->group;
+		}
+	}
+	return 0;
+}
+
+static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, struct ws_variant *v, size_t run)
+{
+	struct perf_priv *p = be->priv;
+	size_t n = p->events->n;
+	double *sum = xcalloc(n + 1, sizeof(*sum));
+	double *share = xcalloc(n + 1, sizeof(*share));
+	double *enabled = xcalloc(n + 1, sizeof(*enabled));
+	bool *counted = xcalloc(n + 1, sizeof(*counted));
+	int ret = 0;
+
+	(void)o;
+	for (size_t i = 0; i < p->nc; i++) {
+		struct counter *c = &p->c[i];
+		const char *name = p->events->v[c->ev].name;
+		uint64_t val[3];
+		double value, sh;
+
+		if (c->fd < 0)
+			continue;
+		if ((ret = ws_perf_read(name, c->fd, val)) < 0) {
+			ws_error("cannot read '%s': %s", name, strerror(-ret));
+			break;
+		}
+		if (p->hybrid && c->attr.type != PERF_TYPE_SOFTWARE) {
+			/*
+			 * Time on the other core type shows as enabled-not-running, and scaling would
+			 * count it twice: sum the raw counts across core types.
+			 */
+			if (val[2] > 0) {
+				sum[c->ev] += (double)val[0];
+				counted[c->ev] = true;
+			}
+			share[c->ev] += (double)val[2];
+			if ((double)val[1] > enabled[c->ev])
+				enabled[c->ev] = (double)val[1];
+			continue;
+		}
+		if (ws_perf_scale(val[0], val[1], val[2], &value, &sh)) {
+			sum[c->ev] += value;
+			counted[c->ev] = true;
+		} else if (val[1] > 0) {
+			/* Enabled but never scheduled: the group did not fit; split it next time. */
+			p->split[c->group] = true;
+		}
+		share[c->ev] = sh;
+		enabled[c->ev] = 1.0;
+	}
+	close_all(p);
+	for (size_t i = 0; i < n && !ret; i++) {
+		double sh;
+
+		if (!p->mine[i])
+			continue;
+		sh = enabled[i] > 0 ? share[i] / enabled[i] : 0.0;
+		if (p->hybrid && p->attr[i].type != PERF_TYPE_SOFTWARE && sh > 1.0)
+			sh = 1.0;
+		/* A count that never ran is "not counted" (NAN), never 0. */
+		ws_push_at(&v->metrics, p->events->v[i].name, 0, run, counted[i] ? sum[i] : NAN,
+			   counted[i] ? sh : 0.0, NAN);
+	}
+	free(sum);
+	free(share);
+	free(enabled);
+	free(counted);
+	return ret;
+}
+
+static void perf_teardown(struct ws_backend *be)
+{
+	struct perf_priv *p = be->priv;
+
+	if (!p)
+		return;
+	close_all(p);
+	free(p->c);
+	free(p->mine);
+	free(p->attr);
+	free(p->split);
+	free(p);
+	be->priv = NULL;
+}
+
+const struct ws_backend_ops ws_backend_perf = {
+	.name = "perf",
+	.setup = perf_setup,
+	.attach = perf_attach,
+	.collect = perf_collect,
+	.teardown = perf_teardown,
+};

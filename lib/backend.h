@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* backend.h - a backend counts events for one run: a method table chosen by name (perf, sim, ...). */
+#ifndef WS_BACKEND_H
+#define WS_BACKEND_H
+
+#include "event.h"
+#include "result.h"
+#include "runner.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct ws_backend;
+
+/* What a backend says about each requested event at set-up. */
+struct ws_claim {
+	bool claimed;  /* this backend will count it on every run */
+	char *reason;  /* if not claimed: why this backend cannot (owned; the last backend's reason wins) */
+};
+
+/* Options every backend sees; each uses what concerns it. */
+struct ws_backend_opts {
+	bool regions;          /* collect per-region metrics (marker library) */
+	bool functions;        /* collect per-function metrics */
+	double freq;           /* sampling rate for per-function profiles, Hz */
+	const char *sim_preset;
+	char *const *sim_args; /* extra tool options, NULL-terminated or NULL */
+	size_t sim_hot;        /* functions to keep per-instruction counts for */
+};
+
+struct ws_backend_ops {
+	const char *name;
+	/*
+	 * Look at the requested events that no earlier backend claimed (claims[i].claimed false) and claim
+	 * those this backend will count here; for the others it knows, leave a reason. Returns 0, or a
+	 * negative errno when the backend cannot work at all (the message says why).
+	 */
+	int (*setup)(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims);
+	/* Before each run: may wrap argv and add environment entries (the backend owns what it adds). */
+	int (*prepare)(struct ws_backend *be, struct ws_exec *ex);
+	/* After fork, before exec: attach counters to `pid`. */
+	int (*attach)(struct ws_backend *be, pid_t pid);
+	/* While the run goes on, about every 100 ms; may be NULL. */
+	void (*poll)(struct ws_backend *be);
+	/*
+	 * After the run: append this run's value of every claimed event to v (metrics, regions, functions),
+	 * run index `run` (0-based, the same for every metric of this run). Returns 0 or negative errno.
+	 */
+	int (*collect)(struct ws_backend *be, const struct ws_run_outcome *o, struct ws_variant *v, size_t run);
+	/* Release everything; `be` itself is freed by ws_backend_free(). */
+	void (*teardown)(struct ws_backend *be);
+};
+
+struct ws_backend {
+	const struct ws_backend_ops *ops;
+	struct ws_backend_opts opts;
+	void *priv;
+};
+
+/* A backend by name ("perf", "sim"), or NULL. */
+struct ws_backend *ws_backend_new(const char *name, const struct ws_backend_opts *opts);
+void ws_backend_free(struct ws_backend *be);
+
+extern const struct ws_backend_ops ws_backend_perf;
+extern const struct ws_backend_ops ws_backend_sim;
+
+/*
+ * Append `value` to metric `name` in `set` at run index `run`: runs the metric missed (a region first
+ * seen in a later run) are filled with `fill`; NAN fill means "not counted".
+ */
+void ws_push_at(struct ws_metric_set *set, const char *name, unsigned flags, size_t run, double value,
+		double running, double fill);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* perf.h - perf_event_open helpers: errno triage, multiplexing scaling, machine facts, fault injection. */
+#ifndef WS_PERF_H
+#define WS_PERF_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Scale a multiplexed count: value = raw * enabled / running, share = running / enabled. Returns false,
+ * with *value NAN, when the counter never ran (running == 0): "not counted", never 0.
+ */
+bool ws_perf_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *value, double *share);
+
+enum ws_perf_errclass {
+	WS_PERF_UNSUPPORTED, /* this machine cannot count it: ENOENT, ENODEV, EOPNOTSUPP, EINVAL, EBUSY, ... */
+	WS_PERF_DENIED,      /* EACCES, EPERM: perf_event_paranoid or a security policy */
+	WS_PERF_RETRY,       /* EINTR */
+	WS_PERF_FATAL,       /* EMFILE, ENFILE, ENOMEM: nothing else can open either */
+};
+
+/*
+ * The one place where perf_event_open's errno is sorted. *reason (caller frees) gets one line for the user
+ * that names the fix where there is one (the exact sysctl, the file limit).
+ */
+enum ws_perf_errclass ws_perf_triage(int err, const struct perf_event_attr *attr, char **reason);
+
+/* /proc/sys/kernel/perf_event_paranoid, or INT32_MIN when it cannot be read. */
+int ws_perf_paranoid(void);
+
+/* True when a hardware event (instructions) opens on this process: there is a usable PMU. */
+bool ws_perf_pmu_usable(void);
+
+/*
+ * perf_event_open with EINTR retried, through the fault injector. `name` is the metric name, used to
+ * match injected faults. Returns the fd, or -errno.
+ */
+int ws_perf_open(const char *name, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		 unsigned long flags);
+/* Read {value, time_enabled, time_running} (read_format TOTAL_TIME_ENABLED|RUNNING). 0 or -errno. */
+int ws_perf_read(const char *name, int fd, uint64_t v[3]);
+
+/*
+ * Fault injection for tests. Each fault applies to the event of that metric name:
+ *   open_errno > 0   perf_event_open fails with it (after `eintr` EINTR failures, if any);
+ *   share >= 0       reads report time_running = share * time_enabled (0: never ran).
+ * ws_perf_inject(NULL, 0) clears. ws_perf_inject_env() parses WHYSLOW_TEST_PERF_FAULTS, a list like
+ * "cycles=ENOENT,task-clock=share:0.5,page-faults=never,branches=EINTR:2" (a test interface, not for users).
+ */
+struct ws_perf_fault {
+	const char *event;
+	int open_errno;
+	int eintr;
+	double share;
+};
+
+void ws_perf_inject(const struct ws_perf_fault *faults, size_t n);
+int ws_perf_inject_env(void);
+
+/* Hybrid CPUs (Intel P+E cores): the core PMUs' perf types, e.g. cpu_core and cpu_atom. Returns the count. */
+int ws_perf_hybrid_pmus(unsigned types[], const char *names[], int max);
+
+#endif

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* runner.c - run one command once: fork, hold before exec, exec, time, reap, kill on timeout or Ctrl-C. */
+#include "runner.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+void ws_runner_interrupt(void)
+{
+	interrupted = 1;
+}
+
+bool ws_runner_interrupted(void)
+{
+	return interrupted;
+}
+
+void ws_runner_reset(void)
+{
+	interrupted = 0;
+}
+
+int ws_parse_cpu_list(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	if (!*s)
+		return -EINVAL;
+	while (*s) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi;
+
+		if (end == s || lo < 0 || lo >= CPU_SETSIZE)
+			return -EINVAL;
+		hi = lo;
+		s = end;
+		if (*s == '-') {
+			hi = strtol(s + 1, &end, 10);
+			if (end == s + 1 || hi < lo || hi >= CPU_SETSIZE)
+				return -EINVAL;
+			s = end;
+		}
+		for (long c = lo; c <= hi; c++)
+			CPU_SET((int)c, set);
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The child between fork and exec: only async-signal-safe calls from here on. */
+static void __attribute__((noreturn)) child(const struct ws_exec *ex, char **envp, int go_fd, int err_fd)
+{
+	int null_fd = open("/dev/null", O_RDWR);
+	char c;
+	int err;
+
+	/* Its own process group, so that a timeout can kill everything it started. */
+	setpgid(0, 0);
+	if (null_fd >= 0) {
+		dup2(null_fd, 0);
+		if (!ex->show_output) {
+			dup2(null_fd, 1);
+			dup2(null_fd, 2);
+		}
+		if (null_fd > 2)
+			close(null_fd);
+	}
+	/* whyslow ignores nothing the child should see; reset what the parent changed. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (ex->cpus && sched_setaffinity(0, sizeof(*ex->cpus), ex->cpus) < 0) {
+		err = errno;
+		goto fail;
+	}
+	/* Wait until the parent has attached its counters; EOF means it gave up. */
+	if (read(go_fd, &c, 1) != 1)
+		_exit(127);
+	execvpe(ex->argv[0], ex->argv, envp);
+	err = errno;
+fail:
+	if (write(err_fd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * The child's environment: ours plus ex->env_add, an added entry replacing one of the same name. Built
+ * before fork, because the child may only make async-signal-safe calls.
+ */
+static char **build_env(const struct ws_exec *ex)
+{
+	extern char **environ;
+	size_t n = 0, k = 0, extra = 0;
+	char **envp;
+
+	for (char **e = environ; *e; e++)
+		n++;
+	if (ex->env_add)
+		for (char *const *e = ex->env_add; *e; e++)
+			extra++;
+	envp = xcalloc(n + extra + 1, sizeof(*envp));
+	for (char **e = environ; *e; e++) {
+		size_t len = strcspn(*e, "=");
+		bool replaced = false;
+
+		for (size_t j = 0; j < extra; j++)
+			if (!strncmp(ex->env_add[j], *e, len) && ex->env_add[j][len] == '=')
+				replaced = true;
+		if (!replaced)
+			envp[k++] = *e;
+	}
+	for (size_t j = 0; j < extra; j++)
+		envp[k++] = ex->env_add[j];
+	envp[k] = NULL;
+	return envp;
+}
+
+static void kill_group(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+static int pidfd_for(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+/*
+ * Wait for `pid` with the timeout and interrupt rules; SIGINT/SIGTERM are blocked except inside ppoll, so
+ * an interrupt can never slip in between checking the flag and going to sleep.
+ */
+static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_hooks *hooks, double t_exec,
+		      int *status, struct rusage *ru, struct ws_run_outcome *out)
+{
+	sigset_t block, old, unblocked;
+	int pfd = pidfd_for(pid);
+	int ret = 0;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	unblocked = old;
+	sigdelset(&unblocked, SIGINT);
+	sigdelset(&unblocked, SIGTERM);
+	for (;;) {
+		double wait_s = hooks && hooks->poll ? 0.1 : 3600;
+		struct pollfd p = { .fd = pfd, .events = POLLIN };
+		struct timespec ts;
+		int r;
+
+		if (interrupted) {
+			kill_group(pid);
+			out->interrupted = true;
+			ret = -EINTR;
+			break;
+		}
+		if (ex->timeout > 0) {
+			double left = t_exec + ex->timeout - ws_now();
+
+			if (left <= 0) {
+				kill_group(pid);
+				out->timed_out = true;
+				break;
+			}
+			if (left < wait_s)
+				wait_s = left;
+		}
+		if (pfd < 0) {
+			/* No pidfd (kernel < 5.3): poll the child's state every millisecond. */
+			pid_t w = wait4(pid, status, WNOHANG, ru);
+
+			if (w == pid) {
+				out->wall = ws_now() - t_exec;
+				sigprocmask(SIG_SETMASK, &old, NULL);
+				return 0;
+			}
+			if (wait_s > 0.001)
+				wait_s = 0.001;
+			ts.tv_sec = 0;
+			ts.tv_nsec = (long)(wait_s * 1e9);
+			pselect(0, NULL, NULL, NULL, &ts, &unblocked);
+			if (hooks && hooks->poll)
+				hooks->poll(hooks->ctx);
+			continue;
+		}
+		ts.tv_sec = (time_t)wait_s;
+		ts.tv_nsec = (long)((wait_s - (double)ts.tv_sec) * 1e9);
+		r = ppoll(&p, 1, &ts, &unblocked);
+		if (r > 0) {
+			out->wall = ws_now() - t_exec;
+			break;
+		}
+		if (hooks && hooks->poll)
+			hooks->poll(hooks->ctx);
+	}
+	if (pfd >= 0)
+		close(pfd);
+	/* The child has exited or was just killed: reap it. */
+	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+		;
+	if (out->timed_out || out->interrupted)
+		out->wall = ws_now() - t_exec;
+	/* Kill-and-reap the rest of its group on a timeout or interrupt, so nothing outlives the run. */
+	if (out->timed_out || out->interrupted)
+		kill(-pid, SIGKILL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws_run_outcome *out)
+{
+	int go[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int status = 0, child_errno = 0, ret = 0;
+	char **envp = NULL;
+	struct rusage ru;
+	double t_exec;
+	ssize_t n;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	memset(&ru, 0, sizeof(ru));
+	out->exit_code = -1;
+	if (interrupted)
+		return -EINTR;
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
+		ret = -errno;
+		ws_error("cannot create a pipe: %s", strerror(errno));
+		goto out;
+	}
+	envp = build_env(ex);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		ws_error("cannot fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		child(ex, envp, go[0], errp[1]);
+	close(go[0]);
+	close(errp[1]);
+	go[0] = errp[1] = -1;
+	/* Both sides set the group, so that it exists whichever runs first. */
+	setpgid(pid, pid);
+	if (hooks && hooks->attach) {
+		ret = hooks->attach(hooks->ctx, pid);
+		if (ret) {
+			kill_group(pid);
+			waitpid(pid, NULL, 0);
+			goto out;
+		}
+	}
+	/* Release the child; the error pipe closes on a successful exec (CLOEXEC), or carries errno. */
+	if (write(go[1], "g", 1) != 1) {
+		ret = -errno;
+		kill_group(pid);
+		waitpid(pid, NULL, 0);
+		goto out;
+	}
+	close(go[1]);
+	go[1] = -1;
+	while ((n = read(errp[0], &child_errno, sizeof(child_errno))) < 0 && errno == EINTR)
+		;
+	t_exec = ws_now();
+	if (n == sizeof(child_errno)) {
+		waitpid(pid, NULL, 0);
+		ret = -child_errno;
+		if (child_errno == ENOENT)
+			ws_error("cannot run '%s': command not found (check the name, or PATH)", ex->argv[0]);
+		else
+			ws_error("cannot run '%s': %s", ex->argv[0], strerror(child_errno));
+		goto out;
+	}
+	ret = wait_child(pid, ex, hooks, t_exec, &status, &ru, out);
+	if (WIFEXITED(status)) {
+		out->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		out->signal = WTERMSIG(status);
+	}
+	out->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
+	out->sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	out->max_rss = (double)ru.ru_maxrss * 1024.0;
+out:
+	free(envp);
+	for (int i = 0; i < 2; i++) {
+		if (go[i] >= 0)
+			close(go[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	return ret;
+}

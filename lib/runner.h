@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* runner.h - run one command once: fork, hold before exec for counters, exec, time, reap, kill on timeout. */
+#ifndef WS_RUNNER_H
+#define WS_RUNNER_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct ws_exec {
+	char *const *argv;      /* NULL-terminated; argv[0] is looked up in PATH (execvp); borrowed */
+	char *const *env_add;   /* "NAME=VALUE" entries added to the child's environment, or NULL; borrowed */
+	bool show_output;       /* else stdout and stderr go to /dev/null; stdin is always /dev/null */
+	double timeout;         /* seconds; 0 for none. Kills the child's whole process group. */
+	const cpu_set_t *cpus;  /* pin the child to these CPUs; NULL to inherit */
+};
+
+/*
+ * Called in the parent after fork, while the child waits before exec: the place to open counters on
+ * `pid` with enable_on_exec. A non-zero return aborts the run (the child is killed and reaped).
+ * `poll` (may be NULL) is called about every 100 ms while the child runs, to drain sample buffers.
+ */
+struct ws_run_hooks {
+	int (*attach)(void *ctx, pid_t pid);
+	void (*poll)(void *ctx);
+	void *ctx;
+};
+
+struct ws_run_outcome {
+	double wall;          /* seconds from exec to exit (CLOCK_MONOTONIC) */
+	double user, sys;     /* seconds of CPU, the child and the descendants it waited for (wait4) */
+	double max_rss;       /* bytes (wait4) */
+	int exit_code;        /* -1 when killed by a signal */
+	int signal;           /* terminating signal, 0 if it exited */
+	bool timed_out;       /* killed by us after ws_exec.timeout */
+	bool interrupted;     /* killed by us after ws_runner_interrupt() */
+};
+
+/*
+ * Run ex->argv once and wait for it. Returns 0 when the command ran (whatever its exit status, see `out`),
+ * -ENOENT/-EACCES/... when it could not be executed (the message names the command), -EINTR when
+ * interrupted before or during the run (out->interrupted is set when a child was killed), or the
+ * attach hook's error. The child runs in its own process group with stdin from /dev/null.
+ */
+int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws_run_outcome *out);
+
+/*
+ * Ask the runner to stop: the current child's process group is killed and reaped, and ws_run() returns
+ * -EINTR; later ws_run() calls return -EINTR at once. Async-signal-safe: call it from a SIGINT handler.
+ */
+void ws_runner_interrupt(void);
+bool ws_runner_interrupted(void);
+/* Forget an earlier interrupt (tests). */
+void ws_runner_reset(void);
+
+/* Parse a CPU list like "0-3,6" into `set`. Returns 0 or -EINVAL. */
+int ws_parse_cpu_list(const char *s, cpu_set_t *set);
+
+#endif

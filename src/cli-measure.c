@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli-measure.c - measurement options shared by stat and compare; command splitting; progress; signals. */
+#include "cli-measure.h"
+#include "builtin.h"
+#include "log.h"
+#include "runner.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct cli_measure *cli_current;
+
+int cli_functions_cb(const struct option_spec *opt, const char *arg)
+{
+	(void)opt;
+	cli_current->functions = arg ? arg : "";
+	return 0;
+}
+
+void cli_check_output(const char *opt, const char *path)
+{
+	int err;
+
+	if (!path)
+		return;
+	err = ws_check_writable(path);
+	if (err) {
+		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
+			opt, path, strerror(-err));
+		exit(1);
+	}
+}
+
+static const char *const backends[] = { "auto", "perf", "sim" };
+
+void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
+{
+	bool known = false;
+	size_t n = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!strcmp(c->runs, "auto")) {
+		o->runs_auto = true;
+		o->runs = 0;
+	} else if (parse_size(c->runs, &o->runs) < 0 || o->runs == 0) {
+		usage_error("--runs expects a positive number or 'auto', not '%s'", c->runs);
+	}
+	if (o->runs_auto) {
+		if (!(c->target_ci > 0 && c->target_ci < 100))
+			usage_error("--target-ci expects a percentage between 0 and 100, not %g", c->target_ci);
+		if (c->max_runs < 3)
+			usage_error("--max-runs must be at least 3");
+		o->target_ci = c->target_ci / 100.0;
+		o->max_runs = c->max_runs;
+		o->min_runs = c->max_runs < 5 ? c->max_runs : 5;
+		o->max_time = c->max_time;
+		o->runs = o->max_runs;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
+		known |= !strcmp(c->backend, backends[i]);
+	if (!known)
+		usage_error("unknown backend '%s': use perf, sim or auto", c->backend);
+	if (c->timeout < 0)
+		usage_error("--timeout must not be negative");
+	if (c->cpus) {
+		if (ws_parse_cpu_list(c->cpus, &c->cpuset) < 0)
+			usage_error("--cpu expects a CPU list like 0-3,6, not '%s'", c->cpus);
+		o->cpus = &c->cpuset;
+	}
+	if (c->seed) {
+		if (parse_size(c->seed, &n) < 0)
+			usage_error("--seed expects a non-negative integer, not '%s'", c->seed);
+		o->seed = n;
+	} else {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		/* 63 bits, so that the seed survives JSON's signed integers. */
+		o->seed = ((uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) &
+			  INT64_MAX;
+	}
+	if (c->sim_preset && strcmp(c->sim_preset, "zen4") && strcmp(c->sim_preset, "golden-cove") &&
+	    strcmp(c->sim_preset, "cachegrind"))
+		usage_error("unknown simulator preset '%s': use zen4, golden-cove or cachegrind", c->sim_preset);
+	if (c->freq < 0)
+		usage_error("--freq must be positive");
+
+	if (c->events.n) {
+		for (size_t i = 0; i < c->events.n; i++)
+			if (ws_event_list_parse(&c->ev, c->events.v[i]) < 0)
+				exit(129);
+	} else {
+		ws_event_list_default(&c->ev);
+	}
+	o->events = &c->ev;
+	o->backend = c->backend;
+	o->warmup = c->warmup;
+	o->timeout = c->timeout;
+	o->show_output = c->show_output;
+	o->ignore_failure = c->ignore_failure;
+	o->precision_metric = "wall-time";
+	o->sim_runs = c->exact ? 1 : c->sim_runs ? c->sim_runs : 3;
+	o->sim_native_time = c->sim_native_time;
+	o->be.regions = c->regions;
+	o->be.functions = c->functions != NULL;
+	o->be.freq = c->freq > 0 ? c->freq : 4000;
+	o->be.sim_preset = c->sim_preset ? c->sim_preset : "zen4";
+	if (c->sim_cache.n) {
+		c->sim_args = xcalloc(c->sim_cache.n + 1, sizeof(char *));
+		for (size_t i = 0; i < c->sim_cache.n; i++)
+			c->sim_args[i] = xasprintf("--ws-cache=%s", c->sim_cache.v[i]);
+		o->be.sim_args = c->sim_args;
+	}
+	o->be.sim_hot = 20;
+	o->progress = cli_progress;
+	setup_logging(c->verbose);
+	cli_check_output("--export-json", c->export_json);
+	cli_check_output("--export-csv", c->export_csv);
+	cli_check_output("--export-markdown", c->export_markdown);
+}
+
+void cli_measure_release(struct cli_measure *c)
+{
+	ws_event_list_release(&c->ev);
+	string_list_clear(&c->events);
+	string_list_clear(&c->sim_cache);
+	if (c->sim_args) {
+		for (char **a = c->sim_args; *a; a++)
+			free(*a);
+		free(c->sim_args);
+	}
+}
+
+char **cli_split_command(const char *s)
+{
+	char **argv = NULL, *word = NULL;
+	size_t n = 0, alloc = 0, wlen = 0, walloc = 0;
+	bool in_word = false;
+	char quote = 0;
+
+	for (const char *p = s;; p++) {
+		char ch = *p;
+
+		if (!ch) {
+			if (quote)
+				goto bad;
+			break;
+		}
+		if (quote == '\'') {
+			if (ch == '\'') {
+				quote = 0;
+				continue;
+			}
+		} else if (quote == '"') {
+			if (ch == '"') {
+				quote = 0;
+				continue;
+			}
+			if (ch == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`'))
+				ch = *++p;
+		} else {
+			if (ch == ' ' || ch == '\t' || ch == '\n') {
+				if (in_word) {
+					WS_ALLOC_GROW(word, wlen + 1, walloc);
+					word[wlen] = '\0';
+					WS_ALLOC_GROW(argv, n + 2, alloc);
+					argv[n++] = xstrdup(word);
+					wlen = 0;
+					in_word = false;
+				}
+				continue;
+			}
+			if (ch == '\'' || ch == '"') {
+				quote = ch;
+				in_word = true;
+				continue;
+			}
+			if (ch == '\\') {
+				if (!p[1])
+					goto bad;
+				ch = *++p;
+			}
+		}
+		in_word = true;
+		WS_ALLOC_GROW(word, wlen + 1, walloc);
+		word[wlen++] = ch;
+	}
+	if (in_word) {
+		WS_ALLOC_GROW(word, wlen + 1, walloc);
+		word[wlen] = '\0';
+		WS_ALLOC_GROW(argv, n + 2, alloc);
+		argv[n++] = xstrdup(word);
+	}
+	free(word);
+	if (!n) {
+		free(argv);
+		return NULL;
+	}
+	argv[n] = NULL;
+	return argv;
+bad:
+	free(word);
+	for (size_t i = 0; i < n; i++)
+		free(argv[i]);
+	free(argv);
+	return NULL;
+}
+
+void cli_free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+char *cli_join_command(char *const *argv)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (size_t i = 0; argv[i]; i++) {
+		const char *w = argv[i];
+
+		if (i)
+			fputc(' ', f);
+		if (*w && !w[strcspn(w, " \t\n'\"\\$`*?[]{}()<>|&;#~")]) {
+			fputs(w, f);
+			continue;
+		}
+		fputc('\'', f);
+		for (const char *p = w; *p; p++) {
+			if (*p == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*p, f);
+		}
+		fputc('\'', f);
+	}
+	fclose(f);
+	return out;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	ws_runner_interrupt();
+}
+
+void cli_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static bool progress_shown;
+
+void cli_progress(const struct ws_progress *p, void *data)
+{
+	static double last;
+	double now = ws_now();
+	char eta[32];
+
+	(void)data;
+	if (!isatty(2))
+		return;
+	/* Redraw at most ten times a second: short runs would otherwise spend their time on the terminal. */
+	if (progress_shown && now - last < 0.1 && p->done + 1 < p->total)
+		return;
+	last = now;
+	if (p->eta >= 0)
+		snprintf(eta, sizeof(eta), ", ~%.0fs left", ceil(p->eta));
+	else
+		eta[0] = '\0';
+	fprintf(stderr, "\r\033[K%s %zu/%zu (%s)%s", p->phase, p->done + 1, p->total, p->program, eta);
+	fflush(stderr);
+	progress_shown = true;
+}
+
+void cli_progress_done(void)
+{
+	if (progress_shown) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+		progress_shown = false;
+	}
+}
+
+bool cli_use_color(FILE *f)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (nc && *nc)
+		return false;
+	return isatty(fileno(f));
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli-measure.h - the measurement options shared by `stat` and `compare`, and their checks. */
+#ifndef WS_CLI_MEASURE_H
+#define WS_CLI_MEASURE_H
+
+#include "event.h"
+#include "measure.h"
+#include "parse-options.h"
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+struct cli_measure {
+	const char *runs;        /* "N" or "auto" */
+	size_t warmup;
+	struct string_list events;
+	const char *export_json, *export_csv, *export_markdown;
+	const char *backend;
+	double timeout;
+	const char *cpus;
+	bool shell, show_output, ignore_failure, verbose, exact, sim_native_time;
+	const char *seed;
+	const char *sim_preset;
+	struct string_list sim_cache;
+	size_t sim_runs;
+	bool regions;
+	const char *functions;   /* NULL, "" (on) or an event name */
+	double freq;
+	double target_ci, max_time;
+	size_t max_runs;
+
+	/* filled by cli_measure_finish() */
+	struct ws_event_list ev;
+	cpu_set_t cpuset;
+	char **sim_args;
+};
+
+#define CLI_MEASURE_INIT { .runs = "10", .warmup = 1, .backend = "auto", .sim_runs = 0, .freq = 0, \
+			   .target_ci = 1.0, .max_runs = 200 }
+
+extern int cli_functions_cb(const struct option_spec *opt, const char *arg);
+extern struct cli_measure *cli_current;
+
+/* The option-table rows, for the middle of a command's table. */
+#define CLI_MEASURE_OPTIONS(c)                                                                                  \
+	OPT_GROUP("Measurement"),                                                                               \
+	OPT_STRING('r', "runs", &(c)->runs, "N|auto", "measured runs per program (default 10); auto: until precise"), \
+	OPT_SIZE('w', "warmup", &(c)->warmup, "N", "warm-up runs per program, not counted (default 1)"),       \
+	OPT_LIST('e', "events", &(c)->events, "LIST", "events/metrics to count, comma-separated (see 'whyslow list')"), \
+	OPT_STRING(0, "backend", &(c)->backend, "NAME", "perf, sim or auto (default: perf where the PMU counts, else both)"), \
+	OPT_DOUBLE(0, "timeout", &(c)->timeout, "SECONDS", "kill a run (and its process group) after this long"), \
+	OPT_STRING(0, "cpu", &(c)->cpus, "LIST", "pin the command to these CPUs, e.g. 2 or 0-3,6"),            \
+	OPT_BOOL(0, "shell", &(c)->shell, "run the command through sh -c instead of executing it directly"),  \
+	OPT_BOOL(0, "show-output", &(c)->show_output, "let the command's stdout and stderr through"),          \
+	OPT_BOOL(0, "ignore-failure", &(c)->ignore_failure, "keep runs that exit non-zero instead of stopping"), \
+	OPT_STRING(0, "seed", &(c)->seed, "N", "seed of the run order (default: from the clock, recorded)"),    \
+	OPT_DOUBLE(0, "target-ci", &(c)->target_ci, "PCT", "with --runs auto: CI half-width to reach (default 1)"), \
+	OPT_SIZE(0, "max-runs", &(c)->max_runs, "N", "with --runs auto: stop after this many (default 200)"),   \
+	OPT_DOUBLE(0, "max-time", &(c)->max_time, "SECONDS", "with --runs auto: stop after this long"),        \
+	OPT_GROUP("Breakdown"),                                                                                 \
+	OPT_BOOL(0, "regions", &(c)->regions, "report per region (the program uses include/whyslow.h markers)"), \
+	OPT_CALLBACK_OPTARG(0, "functions", "EVENT", "report per function (sampling; EVENT: a second event)", cli_functions_cb), \
+	OPT_DOUBLE('F', "freq", &(c)->freq, "HZ", "sampling rate for --functions (default 4000)"),             \
+	OPT_GROUP("Simulator"),                                                                                 \
+	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "zen4 (default), golden-cove or cachegrind"),    \
+	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL)"), \
+	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
+	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \
+	OPT_BOOL(0, "sim-native-time", &(c)->sim_native_time, "with --backend sim: also time native runs"),   \
+	OPT_GROUP("Output"),                                                                                    \
+	OPT_STRING(0, "export-json", &(c)->export_json, "FILE", "write the result file (schema whyslow/1)"),   \
+	OPT_BOOL('v', "verbose", &(c)->verbose, "say more about what is measured and why")
+
+/*
+ * Check the options and turn them into engine options. Usage errors exit 129 (usage_error); checks output
+ * paths before any run so a typo never costs a measurement.
+ */
+void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o);
+void cli_measure_release(struct cli_measure *c);
+
+/* Check that `path` (if set) can be written later; on failure one line and exit 1. */
+void cli_check_output(const char *opt, const char *path);
+
+/* Split a command string into words as a shell would (quotes and backslashes); NULL on bad quoting. */
+char **cli_split_command(const char *s);
+void cli_free_argv(char **argv);
+/* Join argv into a display string, quoting words that need it. Caller frees. */
+char *cli_join_command(char *const *argv);
+
+/* SIGINT/SIGTERM stop the measurement (the runs so far are kept). */
+void cli_install_signals(void);
+
+/* Progress on stderr, only when stderr is a terminal. */
+void cli_progress(const struct ws_progress *p, void *data);
+void cli_progress_done(void);
+
+/* Colour on this stream? Only on a terminal, and never with NO_COLOR set. */
+bool cli_use_color(FILE *f);
+
+#endif

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd-stat.c - `whyslow stat`: run one command N times and report every counter with its statistics. */
+/*
+ * $ whyslow stat -r 5 -- sleep 0.01
+ *
+ *  Performance counter stats for 'sleep 0.01' (5 runs, 1 warm-up, backend perf):
+ *
+ *   metric                                   mean ± sd             median             min    max
+ *   wall-time                           10.61 ms  ± 0.6%          10.58 ms       10.55 ms .. 10.72 ms
+ *   task-clock                          0.617 ms  ± 4.2%          0.610 ms       0.584 ms .. 0.661 ms
+ *   ...
+ *   cycles                       not supported on this machine: no usable PMU (a VM without a virtual PMU?)
+ */
+#include "builtin.h"
+#include "cli-measure.h"
+#include "log.h"
+#include "measure.h"
+#include "report.h"
+#include "result-json.h"
+#include "runner.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const stat_usage[] = {
+	"whyslow stat [options] [--] <command> [<args>...]",
+	"whyslow stat [options] --shell '<command string>'",
+	NULL,
+};
+
+int cmd_stat(int argc, char **argv)
+{
+	struct cli_measure c = CLI_MEASURE_INIT;
+	struct option_spec options[] = {
+		CLI_MEASURE_OPTIONS(&c),
+		OPT_END(),
+	};
+	struct ws_measure_opts mo;
+	struct ws_result res;
+	struct ws_program prog;
+	struct ws_report_opts ro = { 0 };
+	char **cmd_argv, *command, *shell_argv[4] = { NULL };
+	int n, ret, status = WS_EXIT_OK;
+
+	cli_current = &c;
+	n = parse_options(argc, argv, "whyslow stat", stat_usage, options, PARSE_STOP_AT_NON_OPTION);
+	if (n == 0)
+		usage_error("no command given: whyslow stat [options] -- <command> [<args>...]");
+	if (c.shell) {
+		if (n != 1)
+			usage_error("with --shell, give the command as one string");
+		shell_argv[0] = (char *)"sh";
+		shell_argv[1] = (char *)"-c";
+		shell_argv[2] = argv[0];
+		cmd_argv = shell_argv;
+		command = xstrdup(argv[0]);
+	} else {
+		cmd_argv = argv;
+		command = cli_join_command(argv);
+	}
+	cli_measure_finish(&c, &mo);
+	cli_install_signals();
+
+	ws_result_init(&res);
+	prog.name = command;
+	prog.command = command;
+	prog.argv = cmd_argv;
+	ret = ws_measure(&res, &prog, 1, &mo);
+	cli_progress_done();
+	ws_result_derive(&res);
+	ws_result_summarize(&res);
+	/* Nothing measured is lost: even an interrupted or failed session is reported and saved. */
+	if (res.nvariants && (res.variants[0].nruns || res.variants[0].metrics.n)) {
+		ro.color = cli_use_color(stdout);
+		ro.regions = c.regions;
+		ro.functions = c.functions != NULL;
+		if (ret == 0 || res.variants[0].nruns)
+			ws_report_stat(stdout, &res, &ro);
+		if (c.export_json && ws_result_save(&res, c.export_json) < 0)
+			status = WS_EXIT_FAIL;
+	}
+	if (ret == -EINTR) {
+		fprintf(stderr, "whyslow stat: interrupted; %zu finished runs kept%s\n",
+			res.nvariants ? res.variants[0].nruns : 0, c.export_json ? " and saved" : "");
+		status = 130;
+	} else if (ret < 0) {
+		status = WS_EXIT_FAIL;
+	}
+	ws_result_release(&res);
+	cli_measure_release(&c);
+	free(command);
+	return status;
+}
