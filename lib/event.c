@@ -216,7 +216,7 @@ int ws_event_parse(const char *spec, struct ws_event *out)
 {
 	const struct ws_metric_info *mi;
 	struct lookup l;
-	char *base = NULL, *colon;
+	char *base = NULL, *colon, *mod = NULL;
 	bool user = true, kernel = true, has_mod = false;
 	int ret = 0;
 
@@ -247,7 +247,8 @@ int ws_event_parse(const char *spec, struct ws_event *out)
 	colon = strchr(base, ':');
 	if (colon) {
 		*colon = '\0';
-		if (parse_modifier(colon + 1, &user, &kernel) < 0) {
+		mod = xstrdup(colon + 1);
+		if (parse_modifier(mod, &user, &kernel) < 0) {
 			ws_error("bad modifier ':%s' in event '%s': use :u (user), :k (kernel) or :uk", colon + 1,
 				 spec);
 			ret = -EINVAL;
@@ -294,8 +295,9 @@ int ws_event_parse(const char *spec, struct ws_event *out)
 		out->attr.exclude_kernel = !kernel;
 		out->attr.exclude_hv = !kernel;
 	}
-	out->name = has_mod ? xasprintf("%s:%s", base, colon + 1) : xstrdup(base);
+	out->name = has_mod ? xasprintf("%s:%s", base, mod) : xstrdup(base);
 out:
+	free(mod);
 	free(base);
 	return ret;
 }

@@ -110,6 +110,7 @@ struct fault {
 	int open_errno;
 	int eintr;
 	double share;
+	bool fake;
 };
 
 static struct fault *faults;
@@ -126,12 +127,25 @@ void ws_perf_inject(const struct ws_perf_fault *f, size_t n)
 		return;
 	faults = xcalloc(n, sizeof(*faults));
 	for (size_t i = 0; i < n; i++) {
-		faults[i].event = xstrdup(f[i].event);
-		faults[i].open_errno = f[i].open_errno;
-		faults[i].eintr = f[i].eintr;
-		faults[i].share = f[i].share;
+		struct fault *t = NULL;
+
+		/* Faults naming the same event combine into one. */
+		for (size_t j = 0; j < nfaults; j++)
+			if (!strcmp(faults[j].event, f[i].event))
+				t = &faults[j];
+		if (!t) {
+			t = &faults[nfaults++];
+			t->event = xstrdup(f[i].event);
+			t->share = -1;
+		}
+		if (f[i].open_errno)
+			t->open_errno = f[i].open_errno;
+		if (f[i].eintr)
+			t->eintr = f[i].eintr;
+		if (f[i].share >= 0)
+			t->share = f[i].share;
+		t->fake |= f[i].fake;
 	}
-	nfaults = n;
 }
 
 static struct fault *fault_for(const char *name)
@@ -176,6 +190,8 @@ int ws_perf_inject_env(void)
 		what = eq + 1;
 		if (!strcmp(what, "never")) {
 			f.share = 0;
+		} else if (!strcmp(what, "fake")) {
+			f.fake = true;
 		} else if (ws_skip_prefix(what, "share:", &what)) {
 			f.share = atof(what);
 		} else if (ws_skip_prefix(what, "EINTR:", &what)) {
@@ -213,6 +229,12 @@ int ws_perf_open(const char *name, struct perf_event_attr *attr, pid_t pid, int 
 		} else if (f && f->open_errno) {
 			errno = f->open_errno;
 			fd = -1;
+		} else if (f && f->fake) {
+			struct perf_event_attr a = *attr;
+
+			a.type = PERF_TYPE_SOFTWARE;
+			a.config = PERF_COUNT_SW_TASK_CLOCK;
+			fd = syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, flags);
 		} else {
 			fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 		}

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-json.c - the result file: a full round trip through jansson, lenient reading, refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "log.h"
+#include "result-json.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char last_error[1024];
+
+static void capture(enum ws_log_level level, const char *msg, void *data)
+{
+	(void)data;
+	if (level == WS_LOG_ERROR)
+		snprintf(last_error, sizeof(last_error), "%s", msg);
+}
+
+static void build(struct ws_result *r)
+{
+	struct ws_variant *v;
+	struct ws_metric *m;
+	struct ws_group *g;
+	struct ws_run_status ok = { 0 }, sig = { .exit_code = -1, .signal = 9 };
+
+	ws_result_init(r);
+	r->machine.cpu = xstrdup("Test CPU");
+	r->machine.kernel = xstrdup("6.1");
+	r->machine.pmu = true;
+	r->machine.backend = xstrdup("perf+sim");
+	r->machine.sim_preset = xstrdup("zen4");
+	r->settings.runs = 3;
+	r->settings.warmup = 1;
+	r->settings.seed = 1234567890123ULL;
+	r->settings.order = xstrdup("interleaved");
+	r->settings.events = xcalloc(2, sizeof(char *));
+	r->settings.events[0] = xstrdup("cycles");
+	r->partial = true;
+	r->partial_reason = xstrdup("interrupted");
+	ws_result_warn(r, "noisy machine");
+
+	v = ws_result_add_variant(r, "vec", "./prog --lc vec");
+	v->baseline = true;
+	ws_variant_push_run(v, &ok);
+	ws_variant_push_run(v, &sig);
+	m = ws_metric_set_get(&v->metrics, "wall-time", 0);
+	ws_metric_push(m, 0.125, -1);
+	ws_metric_push(m, NAN, -1);
+	m = ws_metric_set_get(&v->metrics, "cycles", 0);
+	ws_metric_push(m, 1000, 1.0);
+	ws_metric_push(m, 2000, 0.5);
+	m = ws_metric_set_get(&v->metrics, "instructions", WS_M_SIMULATED);
+	ws_metric_push(m, 123456789012.0, -1);
+	ws_metric_set_unsupported(&v->metrics, "LLC-loads", "no PMU");
+	g = ws_group_list_get(&v->regions, "enforce", NULL);
+	ws_metric_push(ws_metric_set_get(&g->metrics, "instructions", WS_M_SIMULATED), 42, -1);
+	g = ws_group_list_get(&v->functions, "lc_insert", "/bin/prog");
+	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), 0.25, -1);
+	v->hot = xcalloc(1, sizeof(*v->hot));
+	v->nhot = v->alloc_hot = 1;
+	v->hot[0].function = xstrdup("lc_insert");
+	v->hot[0].object = xstrdup("/bin/prog");
+	v->hot[0].insns = xcalloc(1, sizeof(struct ws_hot_insn));
+	v->hot[0].n = v->hot[0].alloc = 1;
+	v->hot[0].insns[0] = (struct ws_hot_insn){ 0x401230, 100, 3, 1 };
+	ws_result_add_variant(r, "sv4", "./prog --lc smallvec4");
+	ws_result_summarize(r);
+
+	r->comparisons = xcalloc(1, sizeof(*r->comparisons));
+	r->ncomparisons = r->alloc_comparisons = 1;
+	r->comparisons[0] = (struct ws_comparison){ xstrdup("sv4"), xstrdup("vec"), xstrdup("cycles"),
+						    xstrdup("enforce"), NULL, 1.098, 1.089, 1.106, 1e-4, 1e-3,
+						    WS_VERDICT_SLOWER, false };
+	r->explain = xcalloc(1, sizeof(*r->explain));
+	r->nexplain = r->alloc_explain = 1;
+	r->explain[0].variant = xstrdup("sv4");
+	r->explain[0].summary = xstrdup("slower by 9.8%");
+	r->explain[0].causes = xcalloc(1, sizeof(struct ws_cause));
+	r->explain[0].ncauses = r->explain[0].alloc = 1;
+	r->explain[0].causes[0].metric = xstrdup("instructions");
+	r->explain[0].causes[0].share = 0.71;
+	r->explain[0].causes[0].share_lo = 0.6;
+	r->explain[0].causes[0].share_hi = 0.8;
+	r->explain[0].causes[0].delta_cycles = 1.2e9;
+	r->explain[0].causes[0].where = xcalloc(1, sizeof(char *));
+	r->explain[0].causes[0].where[0] = xstrdup("lc_insert");
+	r->explain[0].causes[0].nwhere = 1;
+}
+
+static void test_round_trip(void **state)
+{
+	struct ws_result a, b;
+	char path[] = "/tmp/ws-json-XXXXXX";
+	int fd = mkstemp(path);
+	struct ws_variant *v;
+	struct ws_metric *m;
+
+	(void)state;
+	close(fd);
+	build(&a);
+	assert_int_equal(ws_result_save(&a, path), 0);
+	ws_result_init(&b);
+	assert_int_equal(ws_result_load(path, &b), 0);
+	unlink(path);
+
+	assert_string_equal(b.machine.cpu, "Test CPU");
+	assert_true(b.machine.pmu);
+	assert_string_equal(b.machine.sim_preset, "zen4");
+	assert_int_equal(b.settings.seed, 1234567890123ULL);
+	assert_string_equal(b.settings.events[0], "cycles");
+	assert_true(b.partial);
+	assert_string_equal(b.partial_reason, "interrupted");
+	assert_int_equal(b.nwarnings, 1);
+	assert_int_equal(b.nvariants, 2);
+	v = &b.variants[0];
+	assert_true(v->baseline);
+	assert_false(b.variants[1].baseline);
+	assert_string_equal(v->command, "./prog --lc vec");
+	assert_int_equal(v->nruns, 2);
+	assert_int_equal(v->runs[1].signal, 9);
+	assert_int_equal(v->failed_runs, 1);
+	m = ws_metric_set_find(&v->metrics, "wall-time");
+	assert_float_equal(m->samples[0], 0.125, 0);
+	assert_true(isnan(m->samples[1])); /* not counted survives as null */
+	m = ws_metric_set_find(&v->metrics, "cycles");
+	assert_float_equal(m->running[1], 0.5, 0);
+	m = ws_metric_set_find(&v->metrics, "instructions");
+	assert_true(m->flags & WS_M_SIMULATED);
+	assert_float_equal(m->samples[0], 123456789012.0, 0);
+	m = ws_metric_set_find(&v->metrics, "LLC-loads");
+	assert_true(m->flags & WS_M_UNSUPPORTED);
+	assert_string_equal(m->reason, "no PMU");
+	assert_non_null(ws_group_list_find(&v->regions, "enforce"));
+	assert_string_equal(ws_group_list_find(&v->functions, "lc_insert")->object, "/bin/prog");
+	assert_int_equal(v->nhot, 1);
+	assert_int_equal(v->hot[0].insns[0].addr, 0x401230);
+	assert_float_equal(v->hot[0].insns[0].l1d_misses, 3, 0);
+	assert_int_equal(b.ncomparisons, 1);
+	assert_float_equal(b.comparisons[0].ratio, 1.098, 1e-15);
+	assert_float_equal(b.comparisons[0].ci_hi, 1.106, 1e-15);
+	assert_int_equal(b.comparisons[0].verdict, WS_VERDICT_SLOWER);
+	assert_string_equal(b.comparisons[0].region, "enforce");
+	assert_null(b.comparisons[0].function);
+	assert_int_equal(b.nexplain, 1);
+	assert_string_equal(b.explain[0].causes[0].where[0], "lc_insert");
+	assert_float_equal(b.explain[0].causes[0].share_hi, 0.8, 0);
+	ws_result_release(&a);
+	ws_result_release(&b);
+}
+
+static int load_string(const char *text, struct ws_result *r)
+{
+	json_error_t err;
+	json_t *root = json_loads(text, 0, &err);
+	int ret;
+
+	assert_non_null(root);
+	ws_result_init(r);
+	ret = ws_result_from_json(root, r, "test");
+	json_decref(root);
+	return ret;
+}
+
+static void test_minimal_file(void **state)
+{
+	struct ws_result r;
+
+	(void)state;
+	assert_int_equal(load_string("{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2,null]}}},"
+				     "{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[3]}}}]}",
+				     &r),
+			 0);
+	assert_int_equal(r.nvariants, 2);
+	assert_int_equal(r.variants[0].metrics.v[0].n, 3);
+	assert_true(isnan(r.variants[0].metrics.v[0].samples[2]));
+	ws_result_release(&r);
+}
+
+static void test_refusals(void **state)
+{
+	struct ws_result r;
+
+	(void)state;
+	ws_log_set(capture, NULL);
+	assert_int_equal(load_string("{\"schema\":\"whyslow/2\",\"variants\":[]}", &r), -EINVAL);
+	assert_non_null(strstr(last_error, "whyslow/2"));
+	ws_result_release(&r);
+	assert_int_equal(load_string("{\"variants\":[]}", &r), -EINVAL);
+	assert_non_null(strstr(last_error, "variants[].name"));
+	ws_result_release(&r);
+	assert_int_equal(load_string("{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{}}}]}", &r), -EINVAL);
+	assert_non_null(strstr(last_error, "samples"));
+	ws_result_release(&r);
+	assert_int_equal(load_string("{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[\"x\"]}}}]}",
+				     &r),
+			 -EINVAL);
+	ws_result_release(&r);
+	assert_int_equal(load_string("{\"variants\":[{\"name\":\"a\",\"metrics\":{}},{\"name\":\"a\",\"metrics\":{}}]}",
+				     &r),
+			 -EINVAL);
+	assert_non_null(strstr(last_error, "two variants"));
+	ws_result_release(&r);
+	ws_result_init(&r);
+	assert_true(ws_result_load("/nonexistent/file.json", &r) < 0);
+	ws_result_release(&r);
+	ws_log_set(NULL, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_minimal_file),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-perf.c - the perf backend: scaling arithmetic, errno triage, and every errno path via fault injection. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "backend.h"
+#include "event.h"
+#include "log.h"
+#include "perf.h"
+#include "result.h"
+#include "runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char last_msg[2048];
+static char all_msgs[8192];
+
+static void capture(enum ws_log_level level, const char *msg, void *data)
+{
+	size_t n = strlen(all_msgs);
+
+	(void)data;
+	if (level <= WS_LOG_WARN)
+		snprintf(last_msg, sizeof(last_msg), "%s", msg);
+	snprintf(all_msgs + n, sizeof(all_msgs) - n, "%s\n", msg);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	ws_log_set(capture, NULL);
+	last_msg[0] = '\0';
+	all_msgs[0] = '\0';
+	ws_perf_inject(NULL, 0);
+	unsetenv("WHYSLOW_TEST_PERF_FAULTS");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ws_perf_inject(NULL, 0);
+	return 0;
+}
+
+static void test_scale(void **state)
+{
+	double v, share;
+
+	(void)state;
+	assert_true(ws_perf_scale(1000, 100, 100, &v, &share));
+	assert_float_equal(v, 1000, 0);
+	assert_float_equal(share, 1.0, 0);
+	/* counted a quarter of the time: extrapolate four times */
+	assert_true(ws_perf_scale(1000, 400, 100, &v, &share));
+	assert_float_equal(v, 4000, 1e-9);
+	assert_float_equal(share, 0.25, 1e-12);
+	/* never ran: not counted, never 0 */
+	assert_false(ws_perf_scale(0, 400, 0, &v, &share));
+	assert_true(isnan(v));
+	assert_false(ws_perf_scale(0, 0, 0, &v, &share));
+	assert_true(isnan(v));
+}
+
+static void test_triage(void **state)
+{
+	struct perf_event_attr hw = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES };
+	struct perf_event_attr sw = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK };
+	static const int unsupported[] = { ENOENT, ENODEV, EOPNOTSUPP, EINVAL, EBUSY, E2BIG };
+	char *reason;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
+		assert_int_equal(ws_perf_triage(unsupported[i], &hw, &reason), WS_PERF_UNSUPPORTED);
+		assert_true(strlen(reason) > 10);
+		free(reason);
+	}
+	assert_int_equal(ws_perf_triage(ENOENT, &sw, &reason), WS_PERF_UNSUPPORTED);
+	assert_non_null(strstr(reason, "kernel"));
+	free(reason);
+	assert_int_equal(ws_perf_triage(EBUSY, &hw, &reason), WS_PERF_UNSUPPORTED);
+	assert_non_null(strstr(reason, "nmi_watchdog"));
+	free(reason);
+	assert_int_equal(ws_perf_triage(EINTR, &hw, &reason), WS_PERF_RETRY);
+	free(reason);
+	assert_int_equal(ws_perf_triage(EMFILE, &hw, &reason), WS_PERF_FATAL);
+	assert_non_null(strstr(reason, "ulimit -n"));
+	free(reason);
+	assert_int_equal(ws_perf_triage(ENFILE, &hw, &reason), WS_PERF_FATAL);
+	free(reason);
+	/* EACCES names the exact sysctl, whatever the paranoid level, unless it cannot be read */
+	assert_int_equal(ws_perf_triage(EACCES, &hw, &reason), WS_PERF_DENIED);
+	if (ws_perf_paranoid() != INT32_MIN)
+		assert_true(strstr(reason, "sysctl") || strstr(reason, "CAP_PERFMON"));
+	free(reason);
+	assert_int_equal(ws_perf_triage(EPERM, &hw, &reason), WS_PERF_DENIED);
+	free(reason);
+}
+
+/* Set up the perf backend on `list` with faults from `env`; returns it (claims in *claims). */
+static struct ws_backend *backend_with(const char *list, const char *env, struct ws_event_list *ev,
+				       struct ws_claim **claims, int *ret)
+{
+	struct ws_backend *be = ws_backend_new("perf", NULL);
+
+	memset(ev, 0, sizeof(*ev));
+	assert_int_equal(ws_event_list_parse(ev, list), 0);
+	*claims = calloc(ev->n, sizeof(**claims));
+	if (env)
+		setenv("WHYSLOW_TEST_PERF_FAULTS", env, 1);
+	*ret = be->ops->setup(be, ev, *claims);
+	unsetenv("WHYSLOW_TEST_PERF_FAULTS");
+	return be;
+}
+
+static void free_claims(struct ws_claim *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(c[i].reason);
+	free(c);
+}
+
+static void test_open_errors_mark_unsupported(void **state)
+{
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	int ret;
+
+	(void)state;
+	be = backend_with("task-clock,page-faults,context-switches,cpu-migrations",
+			  "page-faults=ENOENT,context-switches=EOPNOTSUPP,cpu-migrations=EACCES", &ev, &claims, &ret);
+	assert_int_equal(ret, 0);
+	assert_true(claims[0].claimed);
+	assert_false(claims[1].claimed);
+	assert_non_null(strstr(claims[1].reason, "not supported"));
+	assert_false(claims[2].claimed);
+	/* EACCES: user space only is tried first; a second EACCES names the sysctl */
+	assert_false(claims[3].claimed);
+	assert_true(strstr(claims[3].reason, "sysctl") || strstr(claims[3].reason, "CAP_PERFMON") ||
+		    strstr(claims[3].reason, "security"));
+	ws_backend_free(be);
+	free_claims(claims, ev.n);
+	ws_event_list_release(&ev);
+}
+
+static void test_emfile_is_fatal(void **state)
+{
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	int ret;
+
+	(void)state;
+	be = backend_with("task-clock,page-faults", "page-faults=EMFILE", &ev, &claims, &ret);
+	assert_int_equal(ret, -EMFILE);
+	assert_non_null(strstr(last_msg, "ulimit -n"));
+	ws_backend_free(be);
+	free_claims(claims, ev.n);
+	ws_event_list_release(&ev);
+}
+
+static void test_eintr_is_retried(void **state)
+{
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	int ret;
+
+	(void)state;
+	be = backend_with("task-clock", "task-clock=EINTR:3", &ev, &claims, &ret);
+	assert_int_equal(ret, 0);
+	assert_true(claims[0].claimed);
+	ws_backend_free(be);
+	free_claims(claims, ev.n);
+	ws_event_list_release(&ev);
+}
+
+static int attach(void *ctx, pid_t pid)
+{
+	struct ws_backend *be = ctx;
+
+	return be->ops->attach(be, pid);
+}
+
+/* Run `argv` under the backend `be` as run `run` of variant `v`. */
+static void run_under(struct ws_backend *be, struct ws_variant *v, size_t run, char **argv)
+{
+	struct ws_exec ex = { .argv = argv };
+	struct ws_run_outcome out;
+	struct ws_run_hooks hooks = { .attach = attach, .ctx = be };
+
+	assert_int_equal(ws_run(&ex, &hooks, &out), 0);
+	assert_int_equal(out.exit_code, 0);
+	assert_int_equal(be->ops->collect(be, &out, v, run), 0);
+}
+
+static void test_multiplexing_is_scaled(void **state)
+{
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	struct ws_variant v = { 0 };
+	char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done", NULL };
+	struct ws_metric *full, *half, *never;
+	int ret;
+
+	(void)state;
+	/* three task-clock-like counters: one counted all the time, one half, one never */
+	be = backend_with("task-clock,cpu-clock,page-faults", "cpu-clock=share:0.5,page-faults=never", &ev, &claims,
+			  &ret);
+	assert_int_equal(ret, 0);
+	/* the faults set up through the environment stay in force for the runs */
+	run_under(be, &v, 0, argv);
+	full = ws_metric_set_find(&v.metrics, "task-clock");
+	half = ws_metric_set_find(&v.metrics, "cpu-clock");
+	never = ws_metric_set_find(&v.metrics, "page-faults");
+	assert_non_null(full);
+	assert_non_null(half);
+	assert_non_null(never);
+	assert_float_equal(full->running[0], 1.0, 0);
+	assert_float_equal(half->running[0], 0.5, 0.01);
+	/* scaled by 1/share: cpu-clock's scaled value is about twice its true value, task-clock's */
+	assert_true(half->samples[0] > 1.5 * full->samples[0]);
+	assert_true(half->samples[0] < 2.6 * full->samples[0]);
+	/* never counted: NAN, reported as "not counted", never 0 */
+	assert_true(isnan(never->samples[0]));
+	assert_float_equal(never->running[0], 0.0, 0);
+	ws_metric_set_release(&v.metrics);
+	ws_backend_free(be);
+	free_claims(claims, ev.n);
+	ws_event_list_release(&ev);
+}
+
+static void test_hardware_group_split(void **state)
+{
+	/*
+	 * Hardware events, faked by software counters so the group code runs without a PMU: when the first
+	 * run finds a group never scheduled, the next run splits it, and every event is counted again.
+	 */
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	struct ws_variant v = { 0 };
+	char *argv[] = { "true", NULL };
+	const char *faults = "cycles=fake,instructions=fake,branches=fake,branch-misses=fake";
+	struct ws_metric *m;
+	int ret;
+
+	(void)state;
+	be = backend_with("cycles,instructions,branches,branch-misses", faults, &ev, &claims, &ret);
+	assert_int_equal(ret, 0);
+	for (size_t i = 0; i < ev.n; i++)
+		assert_true(claims[i].claimed);
+	/* first run: branches' group reads as never scheduled */
+	{
+		struct ws_perf_fault f[] = {
+			{ .event = "cycles", .fake = true, .share = -1 },
+			{ .event = "instructions", .fake = true, .share = -1 },
+			{ .event = "branches", .fake = true, .share = 0 },
+			{ .event = "branch-misses", .fake = true, .share = -1 },
+		};
+
+		ws_perf_inject(f, 4);
+	}
+	run_under(be, &v, 0, argv);
+	m = ws_metric_set_find(&v.metrics, "branches");
+	assert_true(isnan(m->samples[0]));
+	m = ws_metric_set_find(&v.metrics, "cycles");
+	assert_false(isnan(m->samples[0]));
+	assert_null(strstr(all_msgs, "split hardware groups"));
+	/* second run: counted, after the split */
+	{
+		struct ws_perf_fault f[] = {
+			{ .event = "cycles", .fake = true, .share = -1 },
+			{ .event = "instructions", .fake = true, .share = -1 },
+			{ .event = "branches", .fake = true, .share = -1 },
+			{ .event = "branch-misses", .fake = true, .share = -1 },
+		};
+
+		ws_perf_inject(f, 4);
+	}
+	run_under(be, &v, 1, argv);
+	assert_non_null(strstr(all_msgs, "split hardware groups"));
+	m = ws_metric_set_find(&v.metrics, "branches");
+	assert_int_equal(m->n, 2);
+	assert_false(isnan(m->samples[1]));
+	assert_true(m->samples[1] > 0);
+	ws_metric_set_release(&v.metrics);
+	ws_backend_free(be);
+	free_claims(claims, ev.n);
+	ws_event_list_release(&ev);
+}
+
+static void test_real_software_counts(void **state)
+{
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	struct ws_variant v = { 0 };
+	char *argv[] = { "true", NULL };
+	struct ws_metric *m;
+	int ret;
+
+	(void)state;
+	be = backend_with("task-clock,page-faults", NULL, &ev, &claims, &ret);
+	assert_int_equal(ret, 0);
+	run_under(be, &v, 0, argv);
+	m = ws_metric_set_find(&v.metrics, "task-clock");
+	assert_true(m->samples[0] > 0);
+	m = ws_metric_set_find(&v.metrics, "page-faults");
+	assert_true(m->samples[0] > 0);
+	ws_metric_set_release(&v.metrics);
+	ws_backend_free(be);
+	free_claims(claims, ev.n);
+	ws_event_list_release(&ev);
+}
+
+static void test_env_parse_errors(void **state)
+{
+	(void)state;
+	setenv("WHYSLOW_TEST_PERF_FAULTS", "cycles", 1);
+	assert_int_equal(ws_perf_inject_env(), -1);
+	setenv("WHYSLOW_TEST_PERF_FAULTS", "cycles=EWHATEVER", 1);
+	assert_int_equal(ws_perf_inject_env(), -1);
+	unsetenv("WHYSLOW_TEST_PERF_FAULTS");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_scale, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_triage, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_errors_mark_unsupported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_emfile_is_fatal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_eintr_is_retried, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multiplexing_is_scaled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hardware_group_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_real_software_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_env_parse_errors, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-runner.c - unit tests of the runner: exit status, signals, exec errors, timeout, environment, hooks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "log.h"
+#include "runner.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void quiet(enum ws_log_level level, const char *msg, void *data)
+{
+	(void)level;
+	(void)msg;
+	(void)data;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	ws_log_set(quiet, NULL);
+	ws_runner_reset();
+	return 0;
+}
+
+static void test_exit_codes(void **state)
+{
+	char *t[] = { "true", NULL }, *f[] = { "sh", "-c", "exit 7", NULL };
+	struct ws_exec ex = { .argv = t };
+	struct ws_run_outcome out;
+
+	(void)state;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(out.exit_code, 0);
+	assert_int_equal(out.signal, 0);
+	assert_true(out.wall > 0 && out.wall < 5);
+	assert_true(out.max_rss > 0);
+	ex.argv = f;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(out.exit_code, 7);
+}
+
+static void test_signal(void **state)
+{
+	char *a[] = { "sh", "-c", "kill -SEGV $$", NULL };
+	struct ws_exec ex = { .argv = a };
+	struct ws_run_outcome out;
+
+	(void)state;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(out.signal, SIGSEGV);
+	assert_int_equal(out.exit_code, -1);
+}
+
+static void test_exec_errors(void **state)
+{
+	char *a[] = { "/nonexistent/whyslow-test", NULL }, *b[] = { "/etc/passwd", NULL };
+	struct ws_exec ex = { .argv = a };
+	struct ws_run_outcome out;
+
+	(void)state;
+	assert_int_equal(ws_run(&ex, NULL, &out), -ENOENT);
+	ex.argv = b;
+	assert_int_equal(ws_run(&ex, NULL, &out), -EACCES);
+}
+
+static void test_timeout_kills_group(void **state)
+{
+	/* The grandchild sleeps in the same process group; the timeout must kill it too. */
+	char *a[] = { "sh", "-c", "sleep 30 & echo $! > grandchild.pid; wait", NULL };
+	struct ws_exec ex = { .argv = a, .timeout = 0.3 };
+	struct ws_run_outcome out;
+	char *pid_s;
+	double t = ws_now();
+
+	(void)state;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_true(out.timed_out);
+	assert_int_equal(out.signal, SIGKILL);
+	assert_true(ws_now() - t < 5);
+	pid_s = ws_read_line("grandchild.pid");
+	assert_non_null(pid_s);
+	usleep(100000);
+	/* gone, or a zombie reparented to init: either way not running on */
+	if (kill(atoi(pid_s), 0) == 0) {
+		char *path = xasprintf("/proc/%s/stat", pid_s), *st = ws_read_line(path);
+
+		assert_non_null(strstr(st ? st : " Z ", " Z "));
+		free(st);
+		free(path);
+	}
+	free(pid_s);
+	unlink("grandchild.pid");
+}
+
+static void test_env_and_stdin(void **state)
+{
+	char *env[] = { "WS_TEST_VAR=yes", "HOME=/replaced", NULL };
+	char *a[] = { "sh", "-c", "test \"$WS_TEST_VAR\" = yes && test \"$HOME\" = /replaced && ! read x", NULL };
+	struct ws_exec ex = { .argv = a, .env_add = env };
+	struct ws_run_outcome out;
+
+	(void)state;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(out.exit_code, 0);
+}
+
+static pid_t attached_pid;
+static char attached_exe[256];
+
+static int record_attach(void *ctx, pid_t pid)
+{
+	char path[64];
+	ssize_t n;
+
+	(void)ctx;
+	attached_pid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, attached_exe, sizeof(attached_exe) - 1);
+	attached_exe[n > 0 ? n : 0] = '\0';
+	return 0;
+}
+
+static int failing_attach(void *ctx, pid_t pid)
+{
+	(void)ctx;
+	(void)pid;
+	return -EPERM;
+}
+
+static void test_attach_before_exec(void **state)
+{
+	char *a[] = { "true", NULL };
+	struct ws_exec ex = { .argv = a };
+	struct ws_run_hooks hooks = { .attach = record_attach };
+	struct ws_run_outcome out;
+	char self[256];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	(void)state;
+	self[n > 0 ? n : 0] = '\0';
+	assert_int_equal(ws_run(&ex, &hooks, &out), 0);
+	assert_true(attached_pid > 0);
+	/* at attach time the child is still us: it has not exec'd yet */
+	assert_string_equal(attached_exe, self);
+	hooks.attach = failing_attach;
+	assert_int_equal(ws_run(&ex, &hooks, &out), -EPERM);
+}
+
+static void test_interrupt(void **state)
+{
+	char *a[] = { "true", NULL };
+	struct ws_exec ex = { .argv = a };
+	struct ws_run_outcome out;
+
+	(void)state;
+	ws_runner_interrupt();
+	assert_true(ws_runner_interrupted());
+	assert_int_equal(ws_run(&ex, NULL, &out), -EINTR);
+	ws_runner_reset();
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+}
+
+static void test_cpu_list(void **state)
+{
+	cpu_set_t s;
+
+	(void)state;
+	assert_int_equal(ws_parse_cpu_list("0-2,5", &s), 0);
+	assert_int_equal(CPU_COUNT(&s), 4);
+	assert_true(CPU_ISSET(5, &s));
+	assert_false(CPU_ISSET(3, &s));
+	assert_int_equal(ws_parse_cpu_list("3-1", &s), -EINVAL);
+	assert_int_equal(ws_parse_cpu_list("a", &s), -EINVAL);
+	assert_int_equal(ws_parse_cpu_list("", &s), -EINVAL);
+	assert_int_equal(ws_parse_cpu_list("1,", &s), 0);
+}
+
+static void test_pinning(void **state)
+{
+	char *a[] = { "sh", "-c", "grep -q '^Cpus_allowed_list:[[:space:]]*0$' /proc/self/status", NULL };
+	cpu_set_t s;
+	struct ws_exec ex = { .argv = a, .cpus = &s };
+	struct ws_run_outcome out;
+
+	(void)state;
+	ws_parse_cpu_list("0", &s);
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(out.exit_code, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_exit_codes, setup),   cmocka_unit_test_setup(test_signal, setup),
+		cmocka_unit_test_setup(test_exec_errors, setup),  cmocka_unit_test_setup(test_timeout_kills_group, setup),
+		cmocka_unit_test_setup(test_env_and_stdin, setup), cmocka_unit_test_setup(test_attach_before_exec, setup),
+		cmocka_unit_test_setup(test_interrupt, setup),    cmocka_unit_test_setup(test_cpu_list, setup),
+		cmocka_unit_test_setup(test_pinning, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
