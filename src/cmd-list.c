@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd-list.c - `whyslow list`: the metrics, perf's generic events, libpfm4's events and simulator presets. */
+#include "builtin.h"
+#include "event.h"
+#include "metrics.h"
+#include "parse-options.h"
+#include "perf.h"
+#include "pfm.h"
+#include "util.h"
+
+#include <fnmatch.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const list_usage[] = {
+	"whyslow list [--json] [--no-probe] [<pattern>]",
+	NULL,
+};
+
+struct listing {
+	const char *pattern;
+	bool probe;
+	json_t *arr;     /* with --json */
+	const char *section;
+	size_t shown;
+};
+
+static bool matches(const struct listing *l, const char *name)
+{
+	return !l->pattern || !fnmatch(l->pattern, name, FNM_CASEFOLD) || strcasestr(name, l->pattern);
+}
+
+/* Does this event open on this process, here, now? */
+static const char *opens(const struct listing *l, const struct perf_event_attr *attr)
+{
+	struct perf_event_attr a = *attr;
+	int fd;
+
+	if (!l->probe)
+		return NULL;
+	a.size = sizeof(a);
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = ws_perf_open(NULL, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return "no";
+	close(fd);
+	return "yes";
+}
+
+static void emit(struct listing *l, const char *name, const char *kind, const char *here, const char *desc)
+{
+	if (!matches(l, name))
+		return;
+	l->shown++;
+	if (l->arr) {
+		json_array_append_new(l->arr, json_pack("{s:s,s:s,s:s?,s:s?}", "name", name, "kind", kind, "opens",
+							here, "description", desc));
+		return;
+	}
+	if (l->section) {
+		printf("\n%s\n", l->section);
+		l->section = NULL;
+	}
+	printf("  %-40s %-9s %-4s %s\n", name, kind, here ? here : "", desc ? desc : "");
+}
+
+static void generic_cb(const char *name, const struct perf_event_attr *attr, bool hw, void *data)
+{
+	struct listing *l = data;
+
+	if (matches(l, name))
+		emit(l, name, hw ? "hardware" : "software", opens(l, attr), NULL);
+}
+
+static void pfm_cb(const char *pmu, const char *event, const char *desc, void *data)
+{
+	struct listing *l = data;
+	char *full = xasprintf("%s::%s", pmu, event);
+	struct perf_event_attr a;
+
+	if (matches(l, full)) {
+		const char *here = NULL;
+
+		if (ws_pfm_encode(full, true, false, &a, sizeof(a), NULL) == 0)
+			here = opens(l, &a);
+		emit(l, full, "pfm", here, desc);
+	}
+	free(full);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	bool as_json = false, no_probe = false;
+	struct option_spec options[] = {
+		OPT_BOOL(0, "json", &as_json, "the list as data"),
+		OPT_BOOL(0, "no-probe", &no_probe, "do not try to open each event to mark those that work here"),
+		OPT_END(),
+	};
+	struct listing l = { 0 };
+	const struct ws_metric_info *mi;
+	size_t n;
+	int rest;
+
+	rest = parse_options(argc, argv, "whyslow list", list_usage, options, 0);
+	if (rest > 1)
+		usage_error("give at most one pattern");
+	l.pattern = rest ? argv[0] : NULL;
+	l.probe = !no_probe;
+	if (as_json)
+		l.arr = json_array();
+
+	l.section = "Metrics: the names whyslow reports, and what measures them";
+	mi = ws_metric_all(&n);
+	for (size_t i = 0; i < n; i++) {
+		const char *src = mi[i].sources & WS_SRC_RUSAGE    ? "runner"
+				  : mi[i].sources & WS_SRC_DERIVED ? "derived"
+				  : mi[i].sources & (WS_SRC_PERF_HW | WS_SRC_PERF_SW) ? "perf"
+								     : "simulator";
+
+		emit(&l, mi[i].name, src, NULL, mi[i].desc);
+	}
+	l.section = "perf generic events (yes/no: whether it opens on this machine)";
+	ws_event_for_each_generic(generic_cb, &l);
+	l.section = "libpfm4 events of this machine's PMUs (pmu::EVENT[:UMASK])";
+	ws_pfm_for_each(pfm_cb, &l);
+	l.section = "Simulator presets (--sim-preset)";
+	emit(&l, "zen4", "preset", NULL, "AMD Zen 4: L1d 32K 8-way, L1i 32K 8-way, L2 1M 8-way, L3 32M 16-way");
+	emit(&l, "golden-cove", "preset", NULL, "Intel Golden Cove: L1d 48K 12-way, L1i 32K 8-way, L2 2M 16-way");
+	emit(&l, "cachegrind", "preset", NULL, "cachegrind's model exactly: I1, D1, LL; bimodal branch predictor");
+	if (as_json) {
+		json_dumpf(l.arr, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(l.arr);
+	} else if (!l.shown && l.pattern) {
+		fprintf(stderr, "whyslow list: nothing matches '%s'\n", l.pattern);
+		return WS_EXIT_FAIL;
+	}
+	return WS_EXIT_OK;
+}
