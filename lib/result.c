@@ -398,3 +398,12 @@ void ws_result_summarize(struct ws_result *r)
 			summarize_set(&v->functions.v[j].metrics);
 	}
 }
+
+bool ws_result_has_samples(const struct ws_result *r)
+{
+	for (size_t i = 0; i < r->nvariants; i++)
+		for (size_t j = 0; j < r->variants[i].metrics.n; j++)
+			if (r->variants[i].metrics.v[j].n)
+				return true;
+	return false;
+}

@@ -208,6 +208,9 @@ void ws_result_derive(struct ws_result *r);
 void ws_metric_summarize(struct ws_metric *m);
 void ws_result_summarize(struct ws_result *r);
 
+/* True when some variant has at least one sample of some metric. */
+bool ws_result_has_samples(const struct ws_result *r);
+
 void ws_comparison_release(struct ws_comparison *c);
 void ws_explanation_release(struct ws_explanation *e);
 

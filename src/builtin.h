@@ -14,6 +14,8 @@
 #define WS_EXIT_USAGE 129
 
 int cmd_stat(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli-compare.c - shared tail of compare and diff: statistics, report, exports and the --fail-if-slower gate. */
+#include "cli-compare.h"
+#include "builtin.h"
+#include "cli-measure.h"
+#include "compare.h"
+#include "log.h"
+#include "report.h"
+#include "result-json.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void cli_compare_check(struct cli_compare *c)
+{
+	if (!(c->noise >= 0 && c->noise < 100))
+		usage_error("--noise expects a percentage between 0 and 100, not %g", c->noise);
+	if (!(c->alpha > 0 && c->alpha < 1))
+		usage_error("--alpha expects a probability between 0 and 1, not %g", c->alpha);
+	if (c->fail_if_slower != -1 && !(c->fail_if_slower >= 0))
+		usage_error("--fail-if-slower expects a percentage >= 0, not %g", c->fail_if_slower);
+	if (c->metric && c->fail_if_slower < 0)
+		usage_error("--metric chooses the metric of --fail-if-slower; give that too");
+}
+
+void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r)
+{
+	struct ws_variant *b = NULL;
+
+	if (c->reference) {
+		b = ws_result_find_variant(r, c->reference);
+		if (!b)
+			usage_error("--reference '%s' names no program (names: %s%s)", c->reference,
+				    r->variants[0].name, r->nvariants > 1 ? ", ..." : "");
+	}
+	for (size_t i = 0; i < r->nvariants; i++)
+		r->variants[i].baseline = b ? &r->variants[i] == b : i == 0;
+}
+
+/* The gate's default metric: deterministic simulated instructions when there are any, else wall time. */
+static const char *gate_metric(const struct ws_result *r, const struct cli_compare *c)
+{
+	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
+	const struct ws_metric *m;
+
+	if (c->metric)
+		return c->metric;
+	m = b ? ws_metric_set_find(&b->metrics, "instructions") : NULL;
+	if (m && (m->flags & WS_M_SIMULATED) && m->sum.n)
+		return "instructions";
+	return "wall-time";
+}
+
+static int gate(const struct cli_compare *c, const struct ws_result *r)
+{
+	const char *metric = gate_metric(r, c);
+	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
+	bool found = false, tripped = false;
+
+	for (size_t i = 0; i < r->nvariants; i++) {
+		const struct ws_variant *v = &r->variants[i];
+		const struct ws_comparison *cmp;
+
+		if (v == b)
+			continue;
+		cmp = ws_comparison_find(r, v->name, metric, NULL, NULL);
+		if (!cmp)
+			continue;
+		found = true;
+		if ((cmp->verdict == WS_VERDICT_SLOWER || (cmp->verdict == WS_VERDICT_CHANGED && cmp->ratio > 1)) &&
+		    cmp->ratio > 1 + c->fail_if_slower / 100) {
+			fprintf(stderr, "%s: '%s' is slower than '%s' by %+.1f%% in %s, more than the %g%% allowed\n",
+				current_command(), v->name, b->name, 100 * (cmp->ratio - 1), metric, c->fail_if_slower);
+			tripped = true;
+		}
+	}
+	if (!found) {
+		fprintf(stderr, "%s: --fail-if-slower: no comparison of metric '%s' (not measured?); pick one with "
+			"--metric\n",
+			current_command(), metric);
+		return WS_EXIT_FAIL;
+	}
+	return tripped ? WS_EXIT_GATE : WS_EXIT_OK;
+}
+
+int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool functions)
+{
+	struct ws_compare_opts co = {
+		.alpha = c->alpha,
+		.noise = c->noise / 100,
+		.paired = c->paired,
+		.fdr = c->fdr,
+		.seed = r->settings.seed,
+	};
+	struct ws_report_opts ro = {
+		.color = cli_use_color(stdout),
+		.regions = c->regions,
+		.functions = functions,
+		.top = c->top,
+	};
+	int status = WS_EXIT_OK;
+
+	if (ws_compare(r, &co) < 0)
+		return WS_EXIT_FAIL;
+	ws_report_compare(stdout, r, &ro);
+	if (c->export_json && ws_result_save(r, c->export_json) < 0)
+		status = WS_EXIT_FAIL;
+	if (c->export_csv && ws_export_csv(r, c->export_csv) < 0) {
+		ws_error("cannot write '%s'", c->export_csv);
+		status = WS_EXIT_FAIL;
+	}
+	if (c->export_markdown && ws_export_markdown(r, c->export_markdown) < 0) {
+		ws_error("cannot write '%s'", c->export_markdown);
+		status = WS_EXIT_FAIL;
+	}
+	if (c->fail_if_slower >= 0 && status == WS_EXIT_OK)
+		status = gate(c, r);
+	return status;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli-compare.h - what `compare` and `diff` share: statistics options, rendering, exports, the gate. */
+#ifndef WS_CLI_COMPARE_H
+#define WS_CLI_COMPARE_H
+
+#include "parse-options.h"
+#include "result.h"
+
+#include <stdbool.h>
+
+struct cli_compare {
+	const char *reference;
+	bool paired, fdr;
+	double noise;        /* percent */
+	double alpha;
+	double fail_if_slower; /* percent; < 0 when not asked */
+	const char *metric;  /* the gate's metric; NULL for the default */
+	const char *export_json, *export_csv, *export_markdown;
+	bool regions;
+	size_t top;
+	bool explain;
+};
+
+#define CLI_COMPARE_INIT { .noise = 1.0, .alpha = 0.05, .fail_if_slower = -1, .explain = true }
+
+#define CLI_COMPARE_OPTIONS(c)                                                                                  \
+	OPT_GROUP("Statistics"),                                                                                \
+	OPT_STRING(0, "reference", &(c)->reference, "NAME", "the baseline (default: the first)"),              \
+	OPT_BOOL(0, "paired", &(c)->paired, "Wilcoxon signed-rank on per-round log-ratios (cancels drift)"),   \
+	OPT_BOOL(0, "fdr", &(c)->fdr, "Benjamini-Hochberg instead of Holm (large sweeps)"),                    \
+	OPT_DOUBLE(0, "noise", &(c)->noise, "PCT", "differences inside ±PCT are noise (default 1)"),            \
+	OPT_DOUBLE(0, "alpha", &(c)->alpha, "P", "significance level of the whole report (default 0.05)"),      \
+	OPT_GROUP("Gating"),                                                                                    \
+	OPT_DOUBLE(0, "fail-if-slower", &(c)->fail_if_slower, "PCT", "exit 3 if a variant is significantly slower by more than PCT"), \
+	OPT_STRING(0, "metric", &(c)->metric, "NAME", "the gate's metric (default: wall-time; instructions when simulated)")
+
+#define CLI_COMPARE_EXPORTS(c)                                                                                  \
+	OPT_STRING(0, "export-csv", &(c)->export_csv, "FILE", "one row per comparison"),                       \
+	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request")
+
+/* Check the statistics options (usage errors exit 129). */
+void cli_compare_check(struct cli_compare *c);
+
+/* Choose the baseline: --reference by name, else the first. Usage error if the name is unknown. */
+void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r);
+
+/*
+ * Compare, explain, print the terminal report, write the exports, apply the gate. Returns the exit
+ * status: 0, 1 (an export failed), 3 (the gate tripped).
+ */
+int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool functions);
+
+#endif

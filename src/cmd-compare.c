@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd-compare.c - `whyslow compare`: a baseline and its variants, interleaved, with honest statistics. */
+/*
+ * $ whyslow compare -r 20 'sleep 0.01' 'sleep 0.012'
+ *
+ *  whyslow compare: 2 programs, 20 runs each, interleaved (seed ...), backend perf
+ *
+ *  metric            sleep 0.01 (baseline)           sleep 0.012
+ *  wall-time                      10.6 ms    +18.9% [+18.5, +19.4]
+ *  ...
+ */
+#include "builtin.h"
+#include "cli-compare.h"
+#include "cli-measure.h"
+#include "log.h"
+#include "measure.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const compare_usage[] = {
+	"whyslow compare [options] <baseline command> <variant command>...",
+	"whyslow compare [options] -L VAR a,b,c '<command using {VAR}>'",
+	NULL,
+};
+
+struct param {
+	char *name;
+	char **values;
+	size_t n;
+};
+
+static struct param *params;
+static size_t nparams, alloc_params;
+
+static int parameter_cb(const struct option_spec *opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct param p = { 0 };
+	char *list, *save = NULL, *tok;
+	size_t alloc = 0;
+
+	(void)opt;
+	if (!eq || eq == arg)
+		usage_error("-L expects a name and a list of values: -L VAR a,b,c");
+	p.name = xstrndup(arg, (size_t)(eq - arg));
+	for (const char *s = p.name; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			usage_error("-L: parameter name '%s' may hold only letters, digits and '_'", p.name);
+	list = xstrdup(eq + 1);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		WS_ALLOC_GROW(p.values, p.n + 1, alloc);
+		p.values[p.n++] = xstrdup(tok);
+	}
+	free(list);
+	if (!p.n)
+		usage_error("-L %s: no values given (-L %s a,b,c)", p.name, p.name);
+	for (size_t i = 0; i < nparams; i++)
+		if (!strcmp(params[i].name, p.name))
+			usage_error("-L %s is given twice", p.name);
+	WS_ALLOC_GROW(params, nparams + 1, alloc_params);
+	params[nparams++] = p;
+	return 0;
+}
+
+/*
+ * hyperfine writes `-L VAR a,b,c`: two arguments after the option. getopt takes one, so join them into
+ * "VAR=a,b,c" first. The joined strings are kept until exit.
+ */
+static char **join_parameter_lists(int argc, char **argv, int *out_argc)
+{
+	char **nv = xcalloc((size_t)argc + 1, sizeof(*nv));
+	int n = 0;
+
+	for (int i = 0; i < argc; i++) {
+		bool is_l = !strcmp(argv[i], "-L") || !strcmp(argv[i], "--parameter-list");
+
+		if (!strcmp(argv[i], "--")) {
+			while (i < argc)
+				nv[n++] = argv[i++];
+			break;
+		}
+		nv[n++] = argv[i];
+		if (is_l && i + 2 < argc + 1 && i + 1 < argc && !strchr(argv[i + 1], '=')) {
+			if (i + 2 >= argc)
+				usage_error("-L expects a name and a list of values: -L VAR a,b,c");
+			nv[n++] = xasprintf("%s=%s", argv[i + 1], argv[i + 2]);
+			i += 2;
+		}
+	}
+	nv[n] = NULL;
+	*out_argc = n;
+	return nv;
+}
+
+static char *substitute(const char *tmpl, const size_t *choice)
+{
+	char *out = xstrdup(tmpl);
+
+	for (size_t k = 0; k < nparams; k++) {
+		char *key = xasprintf("{%s}", params[k].name), *pos;
+
+		while ((pos = strstr(out, key))) {
+			char *next = xasprintf("%.*s%s%s", (int)(pos - out), out, params[k].values[choice[k]],
+					       pos + strlen(key));
+
+			free(out);
+			out = next;
+		}
+		free(key);
+	}
+	return out;
+}
+
+struct program_list {
+	struct ws_program *v;
+	char **owned;   /* names and commands to free */
+	size_t n, alloc, nowned, alloc_owned;
+};
+
+static char *keep(struct program_list *l, char *s)
+{
+	WS_ALLOC_GROW(l->owned, l->nowned + 1, l->alloc_owned);
+	l->owned[l->nowned++] = s;
+	return s;
+}
+
+static void add_program(struct program_list *l, char *name, char *command, bool shell)
+{
+	struct ws_program *p;
+
+	WS_ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	p = &l->v[l->n++];
+	p->name = keep(l, name);
+	p->command = keep(l, command);
+	if (shell) {
+		p->argv = xcalloc(4, sizeof(char *));
+		p->argv[0] = xstrdup("sh");
+		p->argv[1] = xstrdup("-c");
+		p->argv[2] = xstrdup(command);
+	} else {
+		p->argv = cli_split_command(command);
+		if (!p->argv)
+			usage_error("cannot split command '%s' into words: unbalanced quotes, or empty", command);
+	}
+}
+
+static void expand(struct program_list *l, char **cmds, size_t ncmds, const struct string_list *names,
+		   bool shell)
+{
+	size_t combos = 1, *choice = xcalloc(nparams + 1, sizeof(*choice));
+
+	for (size_t k = 0; k < nparams; k++) {
+		bool used = false;
+
+		combos *= params[k].n;
+		for (size_t c = 0; c < ncmds; c++) {
+			char *key = xasprintf("{%s}", params[k].name);
+
+			used |= strstr(cmds[c], key) != NULL;
+			free(key);
+		}
+		if (!used)
+			usage_error("-L %s: no command uses {%s}", params[k].name, params[k].name);
+	}
+	if (names->n && names->n != ncmds * combos && !(nparams && names->n == ncmds))
+		usage_error("%zu names (-n) for %zu programs", names->n, ncmds * combos);
+	for (size_t c = 0; c < ncmds; c++) {
+		memset(choice, 0, (nparams + 1) * sizeof(*choice));
+		for (size_t i = 0; i < combos; i++) {
+			char *command = substitute(cmds[c], choice), *name;
+
+			if (names->n == ncmds * combos)
+				name = xstrdup(names->v[c * combos + i]);
+			else if (names->n)
+				name = substitute(names->v[c], choice); /* one -n per command, with {VAR} */
+			else if (nparams) {
+				/* Named after the values, as the table's columns read best that way. */
+				char *s = xstrdup("");
+
+				for (size_t k = 0; k < nparams; k++) {
+					char *t = xasprintf("%s%s%s", s, k ? "," : "", params[k].values[choice[k]]);
+
+					free(s);
+					s = t;
+				}
+				name = ncmds > 1 ? xasprintf("%s: %s", s, cmds[c]) : s;
+				if (ncmds > 1)
+					free(s);
+			} else {
+				name = xstrdup(command);
+			}
+			add_program(l, name, command, shell);
+			/* next combination: the last parameter varies fastest */
+			for (size_t k = nparams; k-- > 0;) {
+				if (++choice[k] < params[k].n)
+					break;
+				choice[k] = 0;
+			}
+		}
+	}
+	free(choice);
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t j = i + 1; j < l->n; j++)
+			if (!strcmp(l->v[i].name, l->v[j].name))
+				usage_error("two programs are named '%s'; name them with -n", l->v[i].name);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cli_measure c = CLI_MEASURE_INIT;
+	struct cli_compare cc = CLI_COMPARE_INIT;
+	struct string_list names = { 0 };
+	struct option_spec options[] = {
+		OPT_LIST('n', "name", &names, "NAME", "name of the next program, in order (may use {VAR})"),
+		OPT_CALLBACK('L', "parameter-list", "VAR a,b,c", "expand {VAR} in the commands over these values",
+			     parameter_cb),
+		CLI_MEASURE_OPTIONS(&c),
+		CLI_COMPARE_OPTIONS(&cc),
+		OPT_GROUP("Exports"),
+		CLI_COMPARE_EXPORTS(&cc),
+		OPT_END(),
+	};
+	struct program_list progs = { 0 };
+	struct ws_measure_opts mo;
+	struct ws_result res;
+	char **args;
+	int nargs, n, ret, status;
+
+	cli_current = &c;
+	args = join_parameter_lists(argc, argv, &nargs);
+	n = parse_options(nargs, args, "whyslow compare", compare_usage, options, 0);
+	if (n == 0)
+		usage_error("no commands given: whyslow compare '<baseline>' '<variant>'...");
+	expand(&progs, args, (size_t)n, &names, c.shell);
+	if (progs.n < 2)
+		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
+	cli_compare_check(&cc);
+	cc.export_json = c.export_json;
+	cc.regions = c.regions;
+	cli_measure_finish(&c, &mo);
+	cli_check_output("--export-csv", cc.export_csv);
+	cli_check_output("--export-markdown", cc.export_markdown);
+	if (cc.reference) {
+		mo.baseline = SIZE_MAX;
+		for (size_t i = 0; i < progs.n; i++)
+			if (!strcmp(progs.v[i].name, cc.reference))
+				mo.baseline = i;
+		if (mo.baseline == SIZE_MAX)
+			usage_error("--reference '%s' names no program", cc.reference);
+	}
+	cli_install_signals();
+
+	ws_result_init(&res);
+	ret = ws_measure(&res, progs.v, progs.n, &mo);
+	cli_progress_done();
+	ws_result_derive(&res);
+	ws_result_summarize(&res);
+	/* Whatever was measured is reported and saved, also after Ctrl-C or a failed run. */
+	status = ws_result_has_samples(&res) ? cli_compare_finish(&cc, &res, c.functions != NULL) : WS_EXIT_FAIL;
+	if (ret == -EINTR) {
+		fprintf(stderr, "whyslow compare: interrupted; the finished runs are kept%s\n",
+			c.export_json ? " and saved" : "");
+		status = 130;
+	} else if (ret < 0) {
+		status = WS_EXIT_FAIL;
+	}
+	ws_result_release(&res);
+	for (size_t i = 0; i < progs.n; i++)
+		cli_free_argv(progs.v[i].argv);
+	for (size_t i = 0; i < progs.nowned; i++)
+		free(progs.owned[i]);
+	free(progs.v);
+	free(progs.owned);
+	string_list_clear(&names);
+	cli_measure_release(&c);
+	return status;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd-diff.c - `whyslow diff`: compare saved results, e.g. a baseline kept in the repository, in CI. */
+#include "builtin.h"
+#include "cli-compare.h"
+#include "cli-measure.h"
+#include "log.h"
+#include "result-json.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const diff_usage[] = {
+	"whyslow diff [options] <base.json> <new.json> [<more.json>...]",
+	NULL,
+};
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Machine fingerprints that make samples incomparable: CPU model, kernel, backend, simulator preset. */
+static int fingerprint_check(const struct ws_result *first, const struct ws_result *r, const char *fa,
+			     const char *fb, bool strict)
+{
+	struct {
+		const char *what, *a, *b;
+	} f[] = {
+		{ "CPU", first->machine.cpu, r->machine.cpu },
+		{ "kernel", first->machine.kernel, r->machine.kernel },
+		{ "backend", first->machine.backend, r->machine.backend },
+		{ "simulator preset", first->machine.sim_preset, r->machine.sim_preset },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
+		if (same(f[i].a, f[i].b))
+			continue;
+		if (strict) {
+			fprintf(stderr, "whyslow diff: %s differs: '%s' in %s, '%s' in %s; refusing with --strict\n",
+				f[i].what, f[i].a ? f[i].a : "?", fa, f[i].b ? f[i].b : "?", fb);
+			return -1;
+		}
+		ws_log(WS_LOG_WARN, "%s differs: '%s' in %s, '%s' in %s; the comparison mixes machines", f[i].what,
+		       f[i].a ? f[i].a : "?", fa, f[i].b ? f[i].b : "?", fb);
+	}
+	return 0;
+}
+
+/* Move every variant of `from` into `to`, renaming on a clash as "file:name". */
+static void take_variants(struct ws_result *to, struct ws_result *from, const char *file)
+{
+	for (size_t i = 0; i < from->nvariants; i++) {
+		struct ws_variant *src = &from->variants[i], *dst;
+		char *name = ws_result_find_variant(to, src->name) ? xasprintf("%s:%s", file, src->name)
+								  : xstrdup(src->name);
+
+		WS_ALLOC_GROW(to->variants, to->nvariants + 1, to->alloc_variants);
+		dst = &to->variants[to->nvariants++];
+		*dst = *src;
+		free(dst->name);
+		dst->name = name;
+		dst->baseline = false;
+	}
+	/* The variants' contents now belong to `to`. */
+	free(from->variants);
+	from->variants = NULL;
+	from->nvariants = from->alloc_variants = 0;
+	for (size_t i = 0; i < from->nwarnings; i++)
+		ws_result_warn(to, "%s: %s", file, from->warnings[i]);
+	if (from->partial)
+		ws_result_warn(to, "%s holds a partial result (%s)", file,
+			       from->partial_reason ? from->partial_reason : "stopped early");
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct cli_compare cc = CLI_COMPARE_INIT;
+	bool strict = false, functions = false;
+	const char *export_json = NULL;
+	struct option_spec options[] = {
+		OPT_BOOL(0, "strict", &strict, "refuse results from different machines, kernels, backends or presets"),
+		OPT_BOOL(0, "regions", &cc.regions, "show per-region tables"),
+		OPT_BOOL(0, "functions", &functions, "show per-function tables"),
+		CLI_COMPARE_OPTIONS(&cc),
+		OPT_GROUP("Exports"),
+		OPT_STRING(0, "export-json", &export_json, "FILE", "write the comparison as a result file"),
+		CLI_COMPARE_EXPORTS(&cc),
+		OPT_END(),
+	};
+	struct ws_result all, first;
+	int n, status;
+
+	n = parse_options(argc, argv, "whyslow diff", diff_usage, options, 0);
+	if (n < 2)
+		usage_error("diff needs at least two result files: a baseline and a new one");
+	cli_compare_check(&cc);
+	setup_logging(0);
+	cc.export_json = export_json;
+	cli_check_output("--export-json", cc.export_json);
+	cli_check_output("--export-csv", cc.export_csv);
+	cli_check_output("--export-markdown", cc.export_markdown);
+
+	ws_result_init(&all);
+	ws_result_init(&first);
+	for (int i = 0; i < n; i++) {
+		struct ws_result r;
+
+		ws_result_init(&r);
+		if (ws_result_load(argv[i], &r) < 0) {
+			ws_result_release(&r);
+			ws_result_release(&all);
+			ws_result_release(&first);
+			return WS_EXIT_FAIL;
+		}
+		if (i == 0) {
+			/* The first file's machine and settings describe the comparison. */
+			all.machine = r.machine;
+			memset(&r.machine, 0, sizeof(r.machine));
+			all.settings.seed = r.settings.seed;
+			all.settings.runs = r.settings.runs;
+			all.settings.warmup = r.settings.warmup;
+			first.machine.cpu = all.machine.cpu ? xstrdup(all.machine.cpu) : NULL;
+			first.machine.kernel = all.machine.kernel ? xstrdup(all.machine.kernel) : NULL;
+			first.machine.backend = all.machine.backend ? xstrdup(all.machine.backend) : NULL;
+			first.machine.sim_preset = all.machine.sim_preset ? xstrdup(all.machine.sim_preset) : NULL;
+		} else if (fingerprint_check(&first, &r, argv[0], argv[i], strict) < 0) {
+			ws_result_release(&r);
+			ws_result_release(&all);
+			ws_result_release(&first);
+			return WS_EXIT_FAIL;
+		}
+		take_variants(&all, &r, argv[i]);
+		ws_result_release(&r);
+	}
+	cli_compare_pick_baseline(&cc, &all);
+	ws_result_derive(&all);
+	ws_result_summarize(&all);
+	status = cli_compare_finish(&cc, &all, functions);
+	ws_result_release(&all);
+	ws_result_release(&first);
+	return status;
+}

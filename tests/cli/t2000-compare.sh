@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t2000-compare.sh - whyslow compare: verdicts, -L expansion, names, usage errors, exports, the gate.
+. "$WS_SRC/tests/cli/lib.sh"
+
+# The verdicts of one metric, one per variant, from a result file.
+verdicts() {
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(' '.join(c['verdict'] for c in d['comparisons'] if c['metric'] == sys.argv[2] and 'region' not in c and 'function' not in c))
+" "$1" "$2"
+}
+
+flagged() {
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(len([c for c in d['comparisons'] if c['verdict'] in ('slower', 'faster', 'changed')]))
+" "$1"
+}
+
+test_expect_success 'A/A on true with 10 runs flags nothing' '
+	# Holm keeps the chance of any false flag in this report near 5%; two independent tries that both
+	# flag something happen about 0.25% of the time, so a failure here means a broken method.
+	whyslow compare -r 10 --seed 1 -n a -n b --export-json aa.json true true >out &&
+	if test "$(flagged aa.json)" != 0
+	then
+		whyslow compare -r 10 --seed 2 -n a -n b --export-json aa.json true true >out
+	fi &&
+	test "$(flagged aa.json)" = 0
+'
+
+test_expect_success 'sleep 0.01 against sleep 0.03 is slower in wall-time' '
+	whyslow compare -r 10 -e wall-time,task-clock --export-json s.json "sleep 0.01" "sleep 0.03" >out &&
+	test "$(verdicts s.json wall-time)" = slower &&
+	test_grep "^ wall-time .*+[0-9.]*% \[" out
+'
+
+test_expect_success 'the result holds every run of every program, interleaved, with the seed' '
+	python3 - s.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert d["settings"]["order"] == "interleaved"
+	assert isinstance(d["settings"]["seed"], int)
+	assert [v["baseline"] for v in d["variants"]] == [True, False]
+	for v in d["variants"]:
+	    assert len(v["metrics"]["wall-time"]["samples"]) == 10, v["name"]
+	c = [c for c in d["comparisons"] if c["metric"] == "wall-time"][0]
+	assert 2.0 < c["ratio"] < 4.0 and c["ci"][0] <= c["ratio"] <= c["ci"][1], c
+	assert c["p_adjusted"] >= c["p"], c
+	EOF
+'
+
+test_expect_success '-L expands {VAR} into programs named after the values' '
+	whyslow compare -r 2 -w 0 -e wall-time --export-json l.json -L ms 1,2,3 "sleep 0.00{ms}" >out &&
+	python3 - l.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert [v["name"] for v in d["variants"]] == ["1", "2", "3"], d["variants"]
+	assert [v["command"] for v in d["variants"]] == ["sleep 0.001", "sleep 0.002", "sleep 0.003"]
+	EOF
+'
+
+test_expect_success 'several -L give the cartesian product, and -n may use {VAR}' '
+	whyslow compare -r 1 -w 0 -e wall-time --export-json p.json -L a x,y -L b 1,2 -n "run-{a}{b}" "echo {a} {b}" >out &&
+	python3 - p.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert [v["name"] for v in d["variants"]] == ["run-x1", "run-x2", "run-y1", "run-y2"], d["variants"]
+	assert d["variants"][3]["command"] == "echo y 2"
+	EOF
+'
+
+test_expect_success 'bad -L syntax exits 129 with one line' '
+	test_expect_code 129 whyslow compare -L "sleep {x}" 2>err &&
+	test_line_count = 1 err &&
+	test_expect_code 129 whyslow compare -L x "" "sleep {x}" 2>err &&
+	test_line_count = 1 err &&
+	test_expect_code 129 whyslow compare -L "x-y" 1,2 "sleep {x-y}" 2>err &&
+	test_grep "letters, digits" err &&
+	test_expect_code 129 whyslow compare -L x 1,2 "sleep 1" 2>err &&
+	test_grep "no command uses {x}" err
+'
+
+test_expect_success 'usage errors: one program, duplicate names, bad quoting, unknown reference' '
+	test_expect_code 129 whyslow compare "sleep 1" 2>err &&
+	test_grep "at least one variant" err &&
+	test_expect_code 129 whyslow compare true true 2>err &&
+	test_grep "named .true.; name them with -n" err &&
+	test_expect_code 129 whyslow compare "echo \"unbalanced" true 2>err &&
+	test_grep "unbalanced quotes" err &&
+	test_expect_code 129 whyslow compare --reference nope -n a -n b true true 2>err &&
+	test_grep "names no program" err &&
+	test_expect_code 129 whyslow compare --noise 200 -n a -n b true true 2>err &&
+	test_expect_code 129 whyslow compare --metric wall-time -n a -n b true true 2>err &&
+	test_grep "fail-if-slower" err
+'
+
+test_expect_success 'options and commands may be intermixed, as in hyperfine' '
+	whyslow compare "sleep 0.001" -r 2 -w 0 "sleep 0.002" -e wall-time --export-json m.json >out &&
+	test "$(python3 -c "import json; print(len(json.load(open(\"m.json\"))[\"variants\"]))")" = 2
+'
+
+test_expect_success '--reference picks the baseline by name' '
+	whyslow compare -r 6 -w 0 -e wall-time -n fast -n slow --reference slow --export-json r.json "sleep 0.001" "sleep 0.02" >out &&
+	test_grep "slow (baseline)" out &&
+	test "$(verdicts r.json wall-time)" = faster
+'
+
+test_expect_success 'an unwritable export path fails before any run' '
+	test_expect_code 1 whyslow compare -r 1 --export-csv /nonexistent/x.csv --shell "touch ran" "true" 2>err &&
+	test_grep "cannot write --export-csv" err &&
+	! test -e ran
+'
+
+test_expect_success 'CSV and Markdown exports' '
+	whyslow compare -r 3 -w 0 -e wall-time -n a -n b --export-csv c.csv --export-markdown c.md "sleep 0.001" "sleep 0.02" >out &&
+	head -1 c.csv >head &&
+	test_grep "^variant,baseline,metric,region,function,baseline_median,variant_median,ratio,ci_lo,ci_hi,p,p_adjusted,verdict,exact,simulated$" head &&
+	test_grep "^b,a,wall-time,,," c.csv &&
+	test_grep "^| metric | a (baseline) | b |" c.md &&
+	test_grep "^| wall-time |" c.md
+'
+
+test_expect_success '--fail-if-slower exits 3 exactly when a variant is slower by more than the limit' '
+	test_expect_code 3 whyslow compare -r 5 -w 0 -e wall-time -n a -n b --fail-if-slower 20 "sleep 0.01" "sleep 0.03" >out 2>err &&
+	test_grep "slower than .a. by .* in wall-time, more than the 20% allowed" err &&
+	whyslow compare -r 5 -w 0 -e wall-time -n a -n b --fail-if-slower 20 "sleep 0.03" "sleep 0.01" >out 2>err &&
+	test_expect_code 1 whyslow compare -r 3 -w 0 -e wall-time -n a -n b --fail-if-slower 5 --metric cycles true true >out 2>err &&
+	test_grep "no comparison of metric .cycles." err
+'
+
+test_expect_success 'a variant that fails stops the comparison unless --ignore-failure, then warns' '
+	test_expect_code 1 whyslow compare -r 2 -w 0 -e wall-time true false 2>err &&
+	test_grep "exited with status 1" err &&
+	whyslow compare -r 3 -w 0 -e wall-time --ignore-failure true false >out 2>err &&
+	test_grep "warning: .false. exited non-zero or was killed in 3 of 3 runs" out
+'
+
+test_expect_success 'too few runs for the number of tests is warned about' '
+	whyslow compare -r 3 -w 0 -n a -n b true true >out &&
+	test_grep "smallest possible p" out
+'
+
+test_expect_success 'a mostly off-CPU program is warned about' '
+	whyslow compare -r 3 -w 0 -e wall-time,user-time,system-time -n a -n b "sleep 0.02" "sleep 0.02" >out &&
+	test_grep "mostly off-CPU" out
+'
+
+test_done

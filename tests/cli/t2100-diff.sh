@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t2100-diff.sh - whyslow diff on hand-written sample files: STATS.md's reference p-values, fingerprints, gate.
+. "$WS_SRC/tests/cli/lib.sh"
+
+# A minimal result file: one variant named $2 whose metric "t" has the samples $3 (a JSON list).
+sample_file() {
+	printf '{"machine":{"cpu":"%s","backend":"perf"},"variants":[{"name":"%s","metrics":{"t":{"samples":%s}}}]}\n' \
+		"${4:-CPU A}" "$2" "$3" >"$1"
+}
+
+p_of() {
+	python3 -c "
+import csv, sys
+for row in csv.DictReader(open(sys.argv[1])):
+    if row['metric'] == 't':
+        print(row['p'])
+" "$1"
+}
+
+close_to() {
+	python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(a - b) <= 1e-12 * max(1, abs(b)) else 1)" "$1" "$2" ||
+	{ echo "p = $1, expected $2" >&2; return 1; }
+}
+
+test_expect_success 'exact Mann-Whitney: U1=0 gives p = 0.0285714...' '
+	sample_file a.json a "[2,1,3,5]" &&
+	sample_file b.json b "[12,11,13,15]" &&
+	whyslow diff a.json b.json --export-csv d.csv >out &&
+	close_to "$(p_of d.csv)" 0.028571428571428571
+'
+
+test_expect_success 'exact Mann-Whitney: U1=5 gives p = 0.4857142...' '
+	sample_file a.json a "[2,1,3,5]" &&
+	sample_file b.json b "[0,4,6,7]" &&
+	whyslow diff a.json b.json --export-csv d.csv >out &&
+	close_to "$(p_of d.csv)" 0.48571428571428571
+'
+
+test_expect_success 'ties: the normal approximation with tie and continuity correction' '
+	sample_file a.json a "[10,11,11,12,13,13,13,15,16,18]" &&
+	sample_file b.json b "[12,13,14,14,15,16,17,17,19,20]" &&
+	whyslow diff a.json b.json --export-csv d.csv >out &&
+	close_to "$(p_of d.csv)" 0.0438657992027376
+'
+
+test_expect_success 'large samples: x=2i (i<500), y=2i-41 (i<600)' '
+	sample_file a.json a "$(python3 -c "print([2*i for i in range(500)])")" &&
+	sample_file b.json b "$(python3 -c "print([2*i-41 for i in range(600)])")" &&
+	whyslow diff a.json b.json --export-csv d.csv >out &&
+	close_to "$(p_of d.csv)" 0.0049335360814172
+'
+
+test_expect_success 'a file with several variants; the first of the first file is the baseline' '
+	cat >multi.json <<-\EOF &&
+	{"variants":[{"name":"x","metrics":{"t":{"samples":[1,2,3,4,5]}}},
+	             {"name":"y","metrics":{"t":{"samples":[11,12,13,14,15]}}}]}
+	EOF
+	sample_file c.json z "[1,2,3,4,5]" &&
+	whyslow diff multi.json c.json >out &&
+	test_grep "x (baseline)" out &&
+	test_grep " y " out && test_grep " z" out
+'
+
+test_expect_success 'clashing names are told apart by their file' '
+	sample_file a.json same "[1,2,3,4]" &&
+	sample_file b.json same "[5,6,7,8]" &&
+	whyslow diff a.json b.json >out &&
+	test_grep "b.json:same" out
+'
+
+test_expect_success 'different machines: a warning, or a refusal with --strict' '
+	sample_file a.json a "[1,2,3,4]" "CPU A" &&
+	sample_file b.json b "[1,2,3,4]" "CPU B" &&
+	whyslow diff a.json b.json >out 2>err &&
+	test_grep "CPU differs" err &&
+	test_expect_code 1 whyslow diff --strict a.json b.json >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "refusing with --strict" err
+'
+
+test_expect_success '--fail-if-slower on saved results' '
+	sample_file a.json a "[2,1,3,5]" &&
+	sample_file b.json b "[12,11,13,15]" &&
+	test_expect_code 3 whyslow diff --fail-if-slower 10 --metric t a.json b.json >out 2>err &&
+	test_grep "slower than .a." err &&
+	whyslow diff --fail-if-slower 10 --metric t b.json a.json >out 2>err
+'
+
+test_expect_success 'bad input: missing files, invalid JSON, a foreign schema, too few files' '
+	test_expect_code 1 whyslow diff a.json missing.json 2>err &&
+	test_grep "missing.json" err &&
+	echo "{not json" >bad.json &&
+	test_expect_code 1 whyslow diff a.json bad.json 2>err &&
+	test_grep "bad.json:1: invalid JSON" err &&
+	echo "{\"schema\":\"other/9\",\"variants\":[]}" >other.json &&
+	test_expect_code 1 whyslow diff a.json other.json 2>err &&
+	test_grep "schema is .other/9." err &&
+	test_expect_code 129 whyslow diff a.json 2>err &&
+	test_line_count = 1 err
+'
+
+test_expect_success 'diff re-analyses a result written by compare' '
+	whyslow compare -r 4 -w 0 -e wall-time -n a -n b --export-json both.json "sleep 0.001" "sleep 0.02" >out &&
+	whyslow diff both.json both.json --export-json again.json >out &&
+	test_grep "both.json:a" out
+'
+
+test_done
