@@ -366,9 +366,12 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 
 	if (!base)
 		return;
-	fprintf(f, "### whyslow: %zu programs, %zu runs each, backend %s%s%s\n\n", r->nvariants, base->nruns,
-		r->machine.backend ? r->machine.backend : "?", r->machine.sim_preset ? ", preset " : "",
-		r->machine.sim_preset ? r->machine.sim_preset : "");
+	fprintf(f, "### whyslow: %zu programs, %zu runs each", r->nvariants, runs_of(base));
+	if (r->machine.backend)
+		fprintf(f, ", backend %s", r->machine.backend);
+	if (r->machine.sim_preset)
+		fprintf(f, " (preset %s)", r->machine.sim_preset);
+	fprintf(f, "\n\n");
 	md_table(f, r, base, &base->metrics, NULL);
 	for (size_t i = 0; i < base->regions.n; i++) {
 		fprintf(f, "\n**region %s**\n\n", base->regions.v[i].name);

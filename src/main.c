@@ -21,6 +21,7 @@ static const struct cmd_struct commands[] = {
 	{ "stat", cmd_stat, "run a command N times and report every counter with its statistics" },
 	{ "compare", cmd_compare, "compare a baseline with variants: interleaved runs, CIs, significance" },
 	{ "diff", cmd_diff, "compare saved results (a baseline kept in a repository, CI gating)" },
+	{ "report", cmd_report, "re-render a saved result: terminal, Markdown, CSV or HTML" },
 	{ "doctor", cmd_doctor, "what this machine can measure and what will disturb it, with fixes" },
 	{ "list", cmd_list, "the metrics, events and simulator presets this machine offers" },
 	{ NULL, NULL, NULL },

@@ -106,4 +106,29 @@ test_expect_success 'diff re-analyses a result written by compare' '
 	test_grep "both.json:a" out
 '
 
+test_expect_success 'report re-renders a saved comparison: terminal, Markdown, CSV, HTML' '
+	sample_file a.json a "[2,1,3,5]" &&
+	sample_file b.json b "[12,11,13,15]" &&
+	whyslow diff a.json b.json --export-json ab.json >expect &&
+	whyslow report ab.json >actual &&
+	test_cmp expect actual &&
+	whyslow report --markdown ab.json >md &&
+	test_grep "^| t | 2.50 | \*\*+400.0% \[+150.0, +1150.0\]\*\* slower |$" md &&
+	whyslow report --csv ab.json >csv &&
+	test_grep "^b,a,t,,,2.5,12.5,5," csv &&
+	whyslow report --html ab.json >page.html &&
+	test_grep "<td class=\"slower\"" page.html &&
+	test_grep "</html>" page.html
+'
+
+test_expect_success 'report of a stat result shows the stat table; usage errors' '
+	whyslow stat -r 2 -w 0 -e wall-time --export-json st.json -- true >/dev/null &&
+	whyslow report st.json >out &&
+	test_grep "Performance counter stats for .true." out &&
+	test_expect_code 1 whyslow report --csv st.json 2>err &&
+	test_grep "no comparisons" err &&
+	test_expect_code 129 whyslow report --csv --html st.json 2>err &&
+	test_expect_code 129 whyslow report 2>err
+'
+
 test_done
