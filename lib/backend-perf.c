@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 /*
- * Every counter is opened on the child after fork and before exec, with inherit (threads and children are
- * counted) and enable_on_exec on the group leader (counting starts at the exec, not in our fork/exec
- * code). Each event is read on its own fd with TOTAL_TIME_ENABLED/RUNNING, because the kernel refuses
+ * Every counter is opened before the run on whyslow itself, disabled, with inherit (the child and its
+ * threads and children are counted) and enable_on_exec on the group leader (counting starts at the
+ * child's exec, not in our spawn code). Each event is read on its own fd with TOTAL_TIME_ENABLED/RUNNING, because the kernel refuses
  * PERF_FORMAT_GROUP reads together with inherit. Hardware events are opened in groups no larger than the
  * PMU's counters, so that each group is scheduled whole and the ratios inside it are consistent; a group
  * the kernel never managed to schedule is split in two for the next run.
@@ -217,11 +217,19 @@ static void apply_splits(struct perf_priv *p)
 	p->split = xcalloc((size_t)p->ngroups + 1, sizeof(*p->split));
 }
 
-static int perf_attach(struct ws_backend *be, pid_t pid)
+/*
+ * Open every counter on ourselves, disabled, with inherit and enable_on_exec: the child that is spawned
+ * next inherits them and the kernel enables them at its exec, so the counts are the child's alone (and
+ * its threads' and children's), folded back into our fds when they exit. Nothing of whyslow is counted:
+ * our own copies stay disabled, as we never exec.
+ */
+static int perf_arm(struct ws_backend *be)
 {
 	struct perf_priv *p = be->priv;
 	int leader_fd = -1, leader_group = -1;
 
+	/* A run that never started (exec failed) left its counters open: start clean. */
+	close_all(p);
 	apply_splits(p);
 	for (size_t i = 0; i < p->nc; i++) {
 		struct counter *c = &p->c[i];
@@ -235,7 +243,7 @@ static int perf_attach(struct ws_backend *be, pid_t pid)
 		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		a.disabled = leader;
 		a.enable_on_exec = leader;
-		c->fd = ws_perf_open(name, &a, pid, -1, leader ? -1 : leader_fd, PERF_FLAG_FD_CLOEXEC);
+		c->fd = ws_perf_open(name, &a, 0, -1, leader ? -1 : leader_fd, PERF_FLAG_FD_CLOEXEC);
 		if (c->fd < 0) {
 			int err = c->fd;
 
@@ -338,7 +346,7 @@ static void perf_teardown(struct ws_backend *be)
 const struct ws_backend_ops ws_backend_perf = {
 	.name = "perf",
 	.setup = perf_setup,
-	.attach = perf_attach,
+	.arm = perf_arm,
 	.collect = perf_collect,
 	.teardown = perf_teardown,
 };

@@ -38,7 +38,12 @@ struct ws_backend_ops {
 	int (*setup)(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims);
 	/* Before each run: may wrap argv and add environment entries (the backend owns what it adds). */
 	int (*prepare)(struct ws_backend *be, struct ws_exec *ex);
-	/* After fork, before exec: attach counters to `pid`. */
+	/*
+	 * Before the run: open counters on whyslow itself with inherit and enable_on_exec, so that the child
+	 * is counted from its exec (the runner then spawns without a handshake). May be NULL.
+	 */
+	int (*arm)(struct ws_backend *be);
+	/* After fork, before exec: attach to `pid` (sampling needs the child's pid). May be NULL. */
 	int (*attach)(struct ws_backend *be, pid_t pid);
 	/* While the run goes on, about every 100 ms; may be NULL. */
 	void (*poll)(struct ws_backend *be);

@@ -121,7 +121,7 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 		.timeout = s->o->timeout,
 		.cpus = s->o->cpus,
 	};
-	struct ws_run_hooks hooks = { attach_hook, poll_hook, be };
+	struct ws_run_hooks hooks = { be->ops->attach ? attach_hook : NULL, be->ops->poll ? poll_hook : NULL, be };
 	struct ws_run_outcome out;
 	struct ws_run_status st;
 	double t = ws_now();
@@ -129,6 +129,8 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 	int ret;
 
 	if (be->ops->prepare && (ret = be->ops->prepare(be, &ex)) < 0)
+		return ret;
+	if (be->ops->arm && (ret = be->ops->arm(be)) < 0)
 		return ret;
 	ret = ws_run(&ex, &hooks, &out);
 	s->phase_time[simulated] += ws_now() - t;

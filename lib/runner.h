@@ -16,8 +16,10 @@ struct ws_exec {
 };
 
 /*
- * Called in the parent after fork, while the child waits before exec: the place to open counters on
- * `pid` with enable_on_exec. A non-zero return aborts the run (the child is killed and reaped).
+ * `attach` is called in the parent after fork, while the child waits before exec: the place to open
+ * counters on `pid` with enable_on_exec. A non-zero return aborts the run (the child is killed and
+ * reaped). Without an attach hook the runner uses posix_spawn (vfork and exec, no handshake), the cheaper
+ * path: counters opened on whyslow itself with inherit and enable_on_exec count the child from its exec.
  * `poll` (may be NULL) is called about every 100 ms while the child runs, to drain sample buffers.
  */
 struct ws_run_hooks {

@@ -159,13 +159,49 @@ static char *dir_of(const char *path)
 	return d;
 }
 
+/* Write to a file that must not be replaced: a device (/dev/null, /dev/stdout), a FIFO, a socket. */
+static int write_in_place(const char *path, const char *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
 int ws_write_atomic(const char *path, const void *buf, size_t len)
 {
-	char *dir = dir_of(path);
-	char *tmp = xasprintf("%s/.%s.XXXXXX", dir, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	struct stat st;
+	char *dir, *tmp, *real;
 	const char *p = buf;
 	int fd, err = 0;
 
+	/*
+	 * Renaming over /dev/null would replace the device with a regular file: only regular files (or new
+	 * ones) are written through a temporary file and rename.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : write_in_place(path, buf, len);
+	/* Through a symbolic link, replace the file it points to, not the link. */
+	real = realpath(path, NULL);
+	if (real)
+		path = real;
+	dir = dir_of(path);
+	tmp = xasprintf("%s/.%s.XXXXXX", dir, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = -errno;
@@ -200,6 +236,7 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 out:
 	free(tmp);
 	free(dir);
+	free(real);
 	return err;
 }
 
@@ -216,6 +253,9 @@ int ws_check_writable(const char *path)
 			return -EISDIR;
 		if (access(path, W_OK) < 0)
 			return -errno;
+		/* A device or FIFO is written in place; its directory does not matter. */
+		if (!S_ISREG(st.st_mode))
+			return 0;
 	}
 	dir = dir_of(path);
 	/* The file is replaced by rename, so what matters is that the directory takes a new entry. */

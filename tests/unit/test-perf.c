@@ -184,21 +184,13 @@ static void test_eintr_is_retried(void **state)
 	ws_event_list_release(&ev);
 }
 
-static int attach(void *ctx, pid_t pid)
-{
-	struct ws_backend *be = ctx;
-
-	return be->ops->attach(be, pid);
-}
-
 /* Run `argv` under the backend `be` as run `run` of variant `v`. */
 static void run_under(struct ws_backend *be, struct ws_variant *v, size_t run, char **argv)
 {
 	struct ws_exec ex = { .argv = argv };
 	struct ws_run_outcome out;
-	struct ws_run_hooks hooks = { .attach = attach, .ctx = be };
-
-	assert_int_equal(ws_run(&ex, &hooks, &out), 0);
+	assert_int_equal(be->ops->arm(be), 0);
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
 	assert_int_equal(out.exit_code, 0);
 	assert_int_equal(be->ops->collect(be, &out, v, run), 0);
 }

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,49 @@ static void test_write_atomic(void **state)
 	free(dir);
 }
 
+static void test_write_special_files(void **state)
+{
+	char *dir = tmpdir(), *target, *link, *fifo, *buf = NULL, c = 0;
+	struct stat st;
+	int rd;
+
+	(void)state;
+	/*
+	 * A special file stays what it is: renaming a temporary file over it would turn /dev/null into a
+	 * regular file. A FIFO stands in for the device, so that a regression cannot harm the machine.
+	 */
+	fifo = xasprintf("%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	rd = open(fifo, O_RDWR | O_NONBLOCK); /* a reader, so the write does not block */
+	assert_true(rd >= 0);
+	assert_int_equal(ws_check_writable(fifo), 0);
+	assert_int_equal(ws_write_atomic(fifo, "x", 1), 0);
+	assert_int_equal(stat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(read(rd, &c, 1), 1);
+	assert_int_equal(c, 'x');
+	close(rd);
+	unlink(fifo);
+	free(fifo);
+	/* a symbolic link stays a link; the file it points to gets the content */
+	target = xasprintf("%s/target.json", dir);
+	link = xasprintf("%s/link.json", dir);
+	assert_int_equal(ws_write_atomic(target, "old", 3), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(ws_write_atomic(link, "new", 3), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(ws_read_file(target, &buf, NULL), 0);
+	assert_string_equal(buf, "new");
+	free(buf);
+	unlink(link);
+	unlink(target);
+	rmdir(dir);
+	free(link);
+	free(target);
+	free(dir);
+}
+
 static void test_check_writable(void **state)
 {
 	char *dir = tmpdir(), *p;
@@ -107,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_skip_prefix),
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_check_writable),
+		cmocka_unit_test(test_write_special_files),
 		cmocka_unit_test(test_read_missing),
 	};
 
