@@ -16,4 +16,6 @@
 /* Install the program's logger for engine messages ("whyslow: error: ..." on stderr). */
 void setup_logging(int verbose);
 
+int cmd_asm_diff(int argc, char **argv);
+
 #endif

@@ -18,6 +18,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "asm-diff", cmd_asm_diff, "compare a function's machine code between two binaries" },
 	{ NULL, NULL, NULL },
 };
 
