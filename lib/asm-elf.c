@@ -162,8 +162,13 @@ static int cmp_syms(const void *pa, const void *pb)
 
 	if (a->addr != b->addr)
 		return a->addr < b->addr ? -1 : 1;
+	/* Of aliases the public name first, as for names (cmp_names()): pairing keeps the first. */
 	if (a->local != b->local)
 		return a->local ? 1 : -1;
+	if (strspn(a->name, "_") != strspn(b->name, "_"))
+		return strspn(a->name, "_") < strspn(b->name, "_") ? -1 : 1;
+	if (strlen(a->name) != strlen(b->name))
+		return strlen(a->name) < strlen(b->name) ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
@@ -390,6 +395,52 @@ static void disambiguate_keys(struct ws_asm_bin *bin)
 }
 
 /*
+ * The name of version `ndx` defined by this object (.gnu.version_d), or NULL. In .dynsym a compat symbol
+ * (memcpy@GLIBC_2.2.5 beside the default memcpy@@GLIBC_2.14) has the same name as the default one; only
+ * its version tells them apart, as .symtab does by spelling "@VERSION" into the name.
+ */
+static const char *version_name(Elf *elf, unsigned ndx)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		int off = 0;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_GNU_verdef || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_info; i++) {
+			GElf_Verdef vd;
+			GElf_Verdaux va;
+
+			if (!gelf_getverdef(d, off, &vd))
+				break;
+			if (vd.vd_ndx == ndx && gelf_getverdaux(d, off + (int)vd.vd_aux, &va))
+				return elf_strptr(elf, sh.sh_link, va.vda_name);
+			if (!vd.vd_next)
+				break;
+			off += (int)vd.vd_next;
+		}
+	}
+	return NULL;
+}
+
+/* The .gnu.version data that goes with the dynamic symbol table, or NULL. */
+static Elf_Data *versym_data(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_versym)
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/*
  * Read the function and object symbols of the binary (.symtab, else .dynsym) into bin->syms and bin->names.
  * Returns the number of function symbols found, or -1 when there is no symbol table at all.
  */
@@ -397,7 +448,7 @@ static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
 	GElf_Shdr sh;
-	Elf_Data *d;
+	Elf_Data *d, *versym;
 	size_t alloc = 0, nsym;
 	const char *file = NULL;
 
@@ -416,9 +467,12 @@ static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
 	if (!symscn || !gelf_getshdr(symscn, &sh) || !(d = elf_getdata(symscn, NULL)))
 		return -1;
 	nsym = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	versym = bin->dynsym_only ? versym_data(bin->elf) : NULL;
 	for (size_t i = 1; i < nsym; i++) {
 		GElf_Sym s;
+		GElf_Versym vs;
 		const char *name;
+		char *versioned = NULL;
 		const struct asm_section *sec;
 		unsigned type;
 		bool local;
@@ -437,17 +491,23 @@ static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
 		if (!sec || !(sec->flags & SHF_ALLOC))
 			continue;
 		local = GELF_ST_BIND(s.st_info) == STB_LOCAL;
-		if (type == STT_OBJECT && !(sec->flags & SHF_TLS)) {
+		if (versym && gelf_getversym(versym, (int)i, &vs) && (vs & 0x8000)) {
+			const char *v = version_name(bin->elf, vs & 0x7fff);
+
+			versioned = xasprintf("%s@%s", name, v ? v : "compat");
+			name = versioned;
+		}
+		if (type == STT_OBJECT && !(sec->flags & SHF_TLS))
 			add_name(bin, names_alloc, s.st_value, s.st_size, ASM_NAME_OBJECT, xstrdup(name));
+		if (type == STT_FUNC || type == STT_GNU_IFUNC)
+			add_name(bin, names_alloc, s.st_value, s.st_size,
+				 local ? ASM_NAME_LOCAL_FUNC : ASM_NAME_FUNC, xstrdup(name));
+		/* Zero-sized functions (hand-written stubs) name addresses but have no extent to show. */
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_size || !(sec->flags & SHF_EXECINSTR) ||
+		    sec->type == SHT_NOBITS) {
+			free(versioned);
 			continue;
 		}
-		if (type != STT_FUNC && type != STT_GNU_IFUNC)
-			continue;
-		add_name(bin, names_alloc, s.st_value, s.st_size, local ? ASM_NAME_LOCAL_FUNC : ASM_NAME_FUNC,
-			 xstrdup(name));
-		/* Zero-sized functions (hand-written stubs) name addresses but have no extent to show. */
-		if (!s.st_size || !(sec->flags & SHF_EXECINSTR) || sec->type == SHT_NOBITS)
-			continue;
 		WS_ALLOC_GROW(bin->syms, bin->nsyms + 1, alloc);
 		bin->syms[bin->nsyms++] = (struct ws_asm_sym){
 			.name = xstrdup(name),
@@ -458,6 +518,7 @@ static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
 			.size = s.st_size,
 			.local = local,
 		};
+		free(versioned);
 	}
 	if (bin->nsyms)
 		qsort(bin->syms, bin->nsyms, sizeof(*bin->syms), cmp_syms);

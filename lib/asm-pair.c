@@ -116,17 +116,21 @@ static size_t pair_lists(const struct sym_list *la, const struct sym_list *lb, s
 	return np;
 }
 
-/* The functions of `bin` accepted by `want`, one per address (the first name: globals sort first). */
+/*
+ * The functions of `bin` accepted by `want`, one per address: of aliases the first accepted, so the
+ * public name ("printf", not "_IO_printf") unless another was asked for.
+ */
 static void collect(const struct ws_asm_bin *bin, struct sym_list *l,
 		    bool (*want)(const struct ws_asm_sym *, const char *), const char *arg)
 {
 	for (size_t i = 0; i < bin->nsyms; i++) {
 		const struct ws_asm_sym *s = &bin->syms[i];
 
-		if (i && bin->syms[i - 1].addr == s->addr)
+		if (want && !want(s, arg))
 			continue;
-		if (!want || want(s, arg))
-			list_add(l, s);
+		if (l->n && l->v[l->n - 1]->addr == s->addr)
+			continue;
+		list_add(l, s);
 	}
 }
 

@@ -54,7 +54,10 @@ const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin);
 /* True when the symbols came from .dynsym because there was no .symtab (exported functions only). */
 bool ws_asm_bin_dynsym_only(const struct ws_asm_bin *bin);
 
-/* The function symbols, sorted by address then name; borrowed, valid until ws_asm_bin_free(). */
+/*
+ * The function symbols, sorted by address; of aliases at one address the global, public-looking name first
+ * (fewer leading underscores, then shorter). Borrowed, valid until ws_asm_bin_free().
+ */
 size_t ws_asm_bin_nsyms(const struct ws_asm_bin *bin);
 const struct ws_asm_sym *ws_asm_bin_sym(const struct ws_asm_bin *bin, size_t i);
 
@@ -83,7 +86,7 @@ struct ws_asm_pair {
  * Pair every function of `a` with the one of `b` that has the same key; then, among those left over, pair
  * a clone with the original when the base name leaves exactly one candidate on each side (so that "scale"
  * in an -O0 build meets "scale.constprop.0" in an -O2 build). Aliases (two names at one address) are
- * reported once, under the first name. *out is the caller's (free()); returns the number of pairs, in
+ * reported once, under the first name (see ws_asm_bin_sym()). *out is the caller's (free()); returns the number of pairs, in
  * order of the A address, then B-only functions in B order.
  */
 size_t ws_asm_pair_all(const struct ws_asm_bin *a, const struct ws_asm_bin *b, struct ws_asm_pair **out);

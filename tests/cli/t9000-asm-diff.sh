@@ -131,6 +131,16 @@ test_expect_success 'the same binary twice: nothing changed' '
 	test_grep "^0 changed, 0 only in A, 0 only in B" out
 '
 
+test_expect_success 'aliases: listed once under the public name, found under either' '
+	nm "$O2" | grep -q " T __sum_array_impl\$" &&
+	whyslow asm-diff "$O0" "$O2" >out &&
+	test_grep "^sum_array " out &&
+	test_grep -v "^__sum_array_impl " out &&
+	whyslow asm-diff --function __sum_array_impl "$O0" "$O2" >out &&
+	test_grep "^  A: __sum_array_impl at" out &&
+	test_grep "^  B: __sum_array_impl at" out
+'
+
 test_expect_success 'a clone given by its full name' '
 	whyslow asm-diff --function scale.constprop.0 "$O0" "$O2" >out &&
 	test_grep "^  A: scale at" out &&
