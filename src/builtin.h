@@ -23,4 +23,6 @@ int cmd_list(int argc, char **argv);
 /* Install the program's logger for engine messages ("whyslow: error: ..." on stderr). */
 void setup_logging(int verbose);
 
+int cmd_asm_diff(int argc, char **argv);
+
 #endif

@@ -24,6 +24,7 @@ static const struct cmd_struct commands[] = {
 	{ "report", cmd_report, "re-render a saved result: terminal, Markdown, CSV or HTML" },
 	{ "doctor", cmd_doctor, "what this machine can measure and what will disturb it, with fixes" },
 	{ "list", cmd_list, "the metrics, events and simulator presets this machine offers" },
+	{ "asm-diff", cmd_asm_diff, "compare a function's machine code between two binaries" },
 	{ NULL, NULL, NULL },
 };
 
