@@ -278,6 +278,30 @@ static size_t runs_of(const struct ws_variant *v)
 	return n;
 }
 
+/* The explanation, after the tables: a verdict line per variant, then its causes by share. */
+static void explain_section(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
+{
+	for (size_t i = 0; i < r->nexplain; i++) {
+		const struct ws_explanation *e = &r->explain[i];
+
+		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", e->summary);
+		for (size_t j = 0; j < e->ncauses; j++) {
+			const struct ws_cause *c = &e->causes[j];
+			char ci[48] = "";
+
+			if (isfinite(c->share_lo) && c->share_hi - c->share_lo > 0.005)
+				snprintf(ci, sizeof(ci), " [%.0f, %.0f]", 100 * c->share_lo, 100 * c->share_hi);
+			fprintf(f, "   %5.0f%%%-12s %-26s %+10.3g cycles", 100 * c->share, ci, c->metric, c->delta_cycles);
+			for (size_t k = 0; k < c->nwhere; k++)
+				fprintf(f, "%s%s", k ? ", " : "   in ", c->where[k]);
+			fputc('\n', f);
+			if (c->next_step)
+				fprintf(f, "   %19s %snext: %s%s\n", "", o->color ? C_DIM : "", c->next_step,
+					o->color ? C_RESET : "");
+		}
+	}
+}
+
 void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
 {
 	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
@@ -307,6 +331,7 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 	}
 	if (o->functions)
 		functions_table(f, r, base, o);
+	explain_section(f, r, o);
 	fputc('\n', f);
 	unsupported_footer(f, base, o);
 	fprintf(f, " %slegend: median ratio to the baseline with its 95%% CI; ~ not significant (%s-adjusted p >= %g); "

@@ -190,6 +190,13 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	json_object_set_new(machine, "pmu", json_boolean(r->machine.pmu));
 	json_object_set_new(machine, "backend", jstr(r->machine.backend));
 	json_object_set_new(machine, "sim_preset", jstr(r->machine.sim_preset));
+	if (r->machine.ncosts) {
+		json_t *costs = json_object();
+
+		for (size_t i = 0; i < r->machine.ncosts; i++)
+			json_object_set_new(costs, r->machine.costs[i].metric, json_real(r->machine.costs[i].cycles));
+		json_object_set_new(machine, "sim_costs", costs);
+	}
 	json_object_set_new(root, "machine", machine);
 
 	settings = json_object();
@@ -431,6 +438,20 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		r->machine.pmu = get_bool(machine, "pmu");
 		r->machine.backend = get_str(machine, "backend");
 		r->machine.sim_preset = get_str(machine, "sim_preset");
+		{
+			const json_t *costs = json_object_get(machine, "sim_costs"), *v;
+			const char *k;
+
+			if (json_is_object(costs)) {
+				r->machine.costs = xcalloc(json_object_size(costs) + 1, sizeof(*r->machine.costs));
+				json_object_foreach((json_t *)costs, k, v) {
+					if (!json_is_number(v))
+						continue;
+					r->machine.costs[r->machine.ncosts].metric = xstrdup(k);
+					r->machine.costs[r->machine.ncosts++].cycles = json_number_value(v);
+				}
+			}
+		}
 	}
 	settings = json_object_get(root, "settings");
 	if (json_is_object(settings)) {

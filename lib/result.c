@@ -95,6 +95,9 @@ void ws_result_release(struct ws_result *r)
 	free(r->machine.hostname);
 	free(r->machine.backend);
 	free(r->machine.sim_preset);
+	for (size_t i = 0; i < r->machine.ncosts; i++)
+		free(r->machine.costs[i].metric);
+	free(r->machine.costs);
 	free(r->settings.order);
 	free(r->settings.created);
 	if (r->settings.events) {

@@ -133,12 +133,20 @@ struct ws_explanation {
 	size_t ncauses, alloc;
 };
 
+/* Cycles per event, for the explanation: the simulator preset's latencies, or a CPU family's defaults. */
+struct ws_cost {
+	char *metric;
+	double cycles;
+};
+
 struct ws_machine {
 	char *cpu, *kernel, *hostname;
 	int ncpus;
 	bool pmu;
 	char *backend;    /* "perf", "sim", or "perf+sim" when auto combined both */
 	char *sim_preset; /* NULL without the simulator */
+	struct ws_cost *costs; /* the simulator's cost of each event (from its preset); may be empty */
+	size_t ncosts;
 };
 
 struct ws_settings {

@@ -4,6 +4,7 @@
 #include "builtin.h"
 #include "cli-measure.h"
 #include "compare.h"
+#include "explain.h"
 #include "log.h"
 #include "report.h"
 #include "result-json.h"
@@ -11,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void cli_compare_check(struct cli_compare *c)
@@ -23,6 +25,15 @@ void cli_compare_check(struct cli_compare *c)
 		usage_error("--fail-if-slower expects a percentage >= 0, not %g", c->fail_if_slower);
 	if (c->metric && c->fail_if_slower < 0)
 		usage_error("--metric chooses the metric of --fail-if-slower; give that too");
+	if (c->cost) {
+		/* Read it now: a typo in the cost table must not cost a measurement. */
+		struct ws_cost *costs;
+		size_t n;
+
+		if (ws_cost_load(c->cost, &costs, &n) < 0)
+			exit(WS_EXIT_USAGE);
+		ws_cost_free(costs, n);
+	}
 }
 
 void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r)
@@ -100,10 +111,20 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.functions = functions,
 		.top = c->top,
 	};
+	struct ws_explain_opts eo = { .seed = r->settings.seed, .bin_a = c->bin_a, .bin_b = c->bin_b };
+	struct ws_cost *costs = NULL;
 	int status = WS_EXIT_OK;
 
 	if (ws_compare(r, &co) < 0)
 		return WS_EXIT_FAIL;
+	if (c->cost) {
+		if (ws_cost_load(c->cost, &costs, &eo.ncosts) < 0)
+			return WS_EXIT_FAIL;
+		eo.costs = costs;
+	}
+	if (c->explain)
+		ws_explain(r, &eo);
+	ws_cost_free(costs, eo.ncosts);
 	ws_report_compare(stdout, r, &ro);
 	if (c->export_json && ws_result_save(r, c->export_json) < 0)
 		status = WS_EXIT_FAIL;

@@ -19,6 +19,8 @@ struct cli_compare {
 	bool regions;
 	size_t top;
 	bool explain;
+	const char *cost;    /* --cost FILE */
+	const char *bin_a, *bin_b; /* the programs' binaries, for asm-diff suggestions */
 };
 
 #define CLI_COMPARE_INIT { .noise = 1.0, .alpha = 0.05, .fail_if_slower = -1, .explain = true }
@@ -30,6 +32,7 @@ struct cli_compare {
 	OPT_BOOL(0, "fdr", &(c)->fdr, "Benjamini-Hochberg instead of Holm (large sweeps)"),                    \
 	OPT_DOUBLE(0, "noise", &(c)->noise, "PCT", "differences inside ±PCT are noise (default 1)"),            \
 	OPT_DOUBLE(0, "alpha", &(c)->alpha, "P", "significance level of the whole report (default 0.05)"),      \
+	OPT_STRING(0, "cost", &(c)->cost, "FILE", "cycles per event for the explanation, JSON {\"metric\": cycles}"), \
 	OPT_GROUP("Gating"),                                                                                    \
 	OPT_DOUBLE(0, "fail-if-slower", &(c)->fail_if_slower, "PCT", "exit 3 if a variant is significantly slower by more than PCT"), \
 	OPT_STRING(0, "metric", &(c)->metric, "NAME", "the gate's metric (default: wall-time; instructions when simulated)")

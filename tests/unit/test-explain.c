@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-explain.c - the explanation on results whose causes are known: decomposition, shares, places. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "compare.h"
+#include "explain.h"
+#include "log.h"
+#include "result.h"
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+static void quiet(enum ws_log_level level, const char *msg, void *data)
+{
+	(void)level;
+	(void)msg;
+	(void)data;
+}
+
+/* `runs` copies of a simulated, deterministic value. */
+static void sim(struct ws_metric_set *s, const char *name, double v)
+{
+	struct ws_metric *m = ws_metric_set_get(s, name, WS_M_SIMULATED);
+
+	for (int i = 0; i < 3; i++)
+		ws_metric_push(m, v, -1);
+}
+
+static void add_costs(struct ws_result *r)
+{
+	r->machine.costs = xcalloc(2, sizeof(struct ws_cost));
+	r->machine.costs[0] = (struct ws_cost){ xstrdup("branch-misses"), 20 };
+	r->machine.costs[1] = (struct ws_cost){ xstrdup("L1-dcache-load-misses"), 20 };
+	r->machine.ncosts = 2;
+}
+
+static void analyse(struct ws_result *r)
+{
+	struct ws_compare_opts co = { .alpha = 0.05, .noise = 0.01, .seed = 1 };
+	struct ws_explain_opts eo = { .seed = 1 };
+
+	ws_result_summarize(r);
+	assert_int_equal(ws_compare(r, &co), 0);
+	assert_int_equal(ws_explain(r, &eo), 0);
+}
+
+static const struct ws_cause *cause(const struct ws_explanation *e, const char *metric)
+{
+	for (size_t i = 0; i < e->ncauses; i++)
+		if (!strcmp(e->causes[i].metric, metric))
+			return &e->causes[i];
+	return NULL;
+}
+
+static void test_simulated_decomposition(void **state)
+{
+	/*
+	 * Baseline: 600 instructions, 10 branch misses, 10 L1d misses at 20 cycles each: 1000 cycles.
+	 * Variant: +100 instructions, +10 branch misses: +100 + 200 = +300 cycles. Shares 1/3 and 2/3.
+	 */
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_explanation *e;
+	double sum = 0;
+
+	(void)state;
+	ws_result_init(&r);
+	add_costs(&r);
+	b = ws_result_add_variant(&r, "base", NULL);
+	b->baseline = true;
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 600);
+	sim(&b->metrics, "branch-misses", 10);
+	sim(&b->metrics, "L1-dcache-load-misses", 10);
+	v = ws_result_add_variant(&r, "var", NULL);
+	sim(&v->metrics, "estimated-cycles", 1300);
+	sim(&v->metrics, "instructions", 700);
+	sim(&v->metrics, "branch-misses", 20);
+	sim(&v->metrics, "L1-dcache-load-misses", 10);
+	/* where: a function holding 90% of the extra instructions */
+	sim(&ws_group_list_get(&b->functions, "hot", NULL)->metrics, "instructions", 300);
+	sim(&ws_group_list_get(&v->functions, "hot", NULL)->metrics, "instructions", 390);
+	sim(&ws_group_list_get(&b->functions, "cold", NULL)->metrics, "instructions", 300);
+	sim(&ws_group_list_get(&v->functions, "cold", NULL)->metrics, "instructions", 310);
+	analyse(&r);
+
+	assert_int_equal(r.nexplain, 1);
+	e = &r.explain[0];
+	assert_string_equal(e->variant, "var");
+	/* sorted by share: branch misses first, then instructions, unexplained last */
+	assert_string_equal(e->causes[0].metric, "branch-misses");
+	assert_float_equal(e->causes[0].share, 2.0 / 3, 1e-12);
+	assert_float_equal(e->causes[0].delta_cycles, 200, 1e-9);
+	assert_string_equal(e->causes[1].metric, "instructions");
+	assert_float_equal(e->causes[1].share, 1.0 / 3, 1e-12);
+	assert_string_equal(e->causes[e->ncauses - 1].metric, "unexplained");
+	assert_float_equal(e->causes[e->ncauses - 1].share, 0, 1e-12);
+	/* the unchanged L1d misses are not blamed */
+	assert_null(cause(e, "L1-dcache-load-misses"));
+	for (size_t i = 0; i < e->ncauses; i++)
+		sum += e->causes[i].share;
+	assert_float_equal(sum, 1.0, 1e-12);
+	/* exact counts: a zero-width CI */
+	assert_float_equal(e->causes[0].share_lo, e->causes[0].share_hi, 1e-12);
+	assert_int_equal(cause(e, "instructions")->nwhere, 2);
+	assert_string_equal(cause(e, "instructions")->where[0], "hot (90%)");
+	assert_non_null(strstr(cause(e, "instructions")->next_step, "hot"));
+	assert_non_null(strstr(e->summary, "main cause is branch-misses"));
+	ws_result_release(&r);
+}
+
+static void test_unmodelled_stall_is_unexplained(void **state)
+{
+	/* +500 cycles, of which the counted events account for 100: 80% unexplained, named last. */
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_explanation *e;
+
+	(void)state;
+	ws_result_init(&r);
+	add_costs(&r);
+	b = ws_result_add_variant(&r, "base", NULL);
+	b->baseline = true;
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 1000);
+	v = ws_result_add_variant(&r, "var", NULL);
+	sim(&v->metrics, "estimated-cycles", 1500);
+	sim(&v->metrics, "instructions", 1100);
+	analyse(&r);
+	e = &r.explain[0];
+	assert_string_equal(e->causes[0].metric, "instructions");
+	assert_float_equal(e->causes[0].share, 0.2, 1e-12);
+	assert_string_equal(e->causes[1].metric, "unexplained");
+	assert_float_equal(e->causes[1].share, 0.8, 1e-12);
+	ws_result_release(&r);
+}
+
+static void test_identical_blames_nothing(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+
+	(void)state;
+	ws_result_init(&r);
+	add_costs(&r);
+	b = ws_result_add_variant(&r, "base", NULL);
+	b->baseline = true;
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 900);
+	v = ws_result_add_variant(&r, "same", NULL);
+	sim(&v->metrics, "estimated-cycles", 1000);
+	sim(&v->metrics, "instructions", 900);
+	analyse(&r);
+	assert_int_equal(r.explain[0].ncauses, 0);
+	assert_non_null(strstr(r.explain[0].summary, "nothing to blame"));
+	ws_result_release(&r);
+}
+
+/* Measured counts with noise: n runs around `mean` with relative spread `cv`. */
+static void noisy(struct ws_metric_set *s, const char *name, double mean, double cv, struct ws_rng *rng)
+{
+	struct ws_metric *m = ws_metric_set_get(s, name, 0);
+
+	for (int i = 0; i < 20; i++)
+		ws_metric_push(m, mean * (1 + cv * (2 * ws_rng_double(rng) - 1)), -1);
+}
+
+static void test_measured_cycles_with_noise(void **state)
+{
+	/*
+	 * Hardware-like: cycles measured, default costs for the CPU. The variant executes 10% more
+	 * instructions and nothing else changes: instructions must come first with a CI around its share.
+	 */
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_explanation *e;
+	struct ws_rng rng;
+
+	(void)state;
+	ws_rng_seed(&rng, 7);
+	ws_result_init(&r);
+	r.machine.cpu = xstrdup("AMD Ryzen Threadripper PRO 7995WX");
+	b = ws_result_add_variant(&r, "base", NULL);
+	b->baseline = true;
+	noisy(&b->metrics, "cycles", 2.0e9, 0.01, &rng);
+	noisy(&b->metrics, "instructions", 4.0e9, 0.0001, &rng);
+	noisy(&b->metrics, "branch-misses", 1.0e6, 0.01, &rng);
+	v = ws_result_add_variant(&r, "var", NULL);
+	noisy(&v->metrics, "cycles", 2.2e9, 0.01, &rng);
+	noisy(&v->metrics, "instructions", 4.4e9, 0.0001, &rng);
+	noisy(&v->metrics, "branch-misses", 1.0e6, 0.01, &rng);
+	analyse(&r);
+	e = &r.explain[0];
+	assert_string_equal(e->causes[0].metric, "instructions");
+	/* base CPI = (2e9 - 13 x 1e6) / 4e9, so 0.4e9 extra instructions explain about 99% of 0.2e9 cycles */
+	assert_true(e->causes[0].share > 0.9 && e->causes[0].share < 1.1);
+	assert_true(e->causes[0].share_lo <= e->causes[0].share && e->causes[0].share <= e->causes[0].share_hi);
+	assert_true(e->causes[0].share_hi - e->causes[0].share_lo > 0.01); /* noise widens it */
+	assert_null(cause(e, "branch-misses"));
+	assert_non_null(strstr(e->summary, "Zen 4"));
+	ws_result_release(&r);
+}
+
+static void test_no_cycles_says_so(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	struct ws_rng rng;
+
+	(void)state;
+	ws_rng_seed(&rng, 3);
+	ws_result_init(&r);
+	b = ws_result_add_variant(&r, "base", NULL);
+	b->baseline = true;
+	noisy(&b->metrics, "wall-time", 1.0, 0.01, &rng);
+	v = ws_result_add_variant(&r, "var", NULL);
+	noisy(&v->metrics, "wall-time", 1.5, 0.01, &rng);
+	analyse(&r);
+	assert_non_null(strstr(r.explain[0].summary, "slower by"));
+	assert_non_null(strstr(r.explain[0].summary, "no cycle counts"));
+	ws_result_release(&r);
+}
+
+static void test_inconclusive_names_runs(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	struct ws_rng rng;
+
+	(void)state;
+	ws_rng_seed(&rng, 5);
+	ws_result_init(&r);
+	b = ws_result_add_variant(&r, "base", NULL);
+	b->baseline = true;
+	noisy(&b->metrics, "wall-time", 1.0, 0.10, &rng);
+	v = ws_result_add_variant(&r, "var", NULL);
+	noisy(&v->metrics, "wall-time", 1.02, 0.10, &rng);
+	analyse(&r);
+	assert_non_null(strstr(r.explain[0].summary, "inconclusive"));
+	assert_non_null(strstr(r.explain[0].summary, "runs per program"));
+	ws_result_release(&r);
+}
+
+static void test_cost_tables(void **state)
+{
+	char path[] = "/tmp/ws-cost-XXXXXX";
+	int fd = mkstemp(path);
+	struct ws_cost *c;
+	const char *family;
+	size_t n;
+
+	(void)state;
+	ws_log_set(quiet, NULL);
+	assert_non_null(ws_cost_defaults("Intel(R) Core(TM) i9-13900K", &n, &family));
+	assert_non_null(strstr(family, "Golden Cove"));
+	ws_cost_defaults("some ARM core", &n, &family);
+	assert_non_null(strstr(family, "generic"));
+	assert_true(write(fd, "{\"branch-misses\": 12.5}", 23) == 23);
+	close(fd);
+	assert_int_equal(ws_cost_load(path, &c, &n), 0);
+	assert_int_equal(n, 1);
+	assert_float_equal(c[0].cycles, 12.5, 0);
+	ws_cost_free(c, n);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(write(fd, "{\"branch-misses\": \"x\"}", 22) == 22);
+	close(fd);
+	assert_true(ws_cost_load(path, &c, &n) < 0);
+	unlink(path);
+	ws_log_set(NULL, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_simulated_decomposition),
+		cmocka_unit_test(test_unmodelled_stall_is_unexplained),
+		cmocka_unit_test(test_identical_blames_nothing),
+		cmocka_unit_test(test_measured_cycles_with_noise),
+		cmocka_unit_test(test_no_cycles_says_so),
+		cmocka_unit_test(test_inconclusive_names_runs),
+		cmocka_unit_test(test_cost_tables),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
