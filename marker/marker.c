@@ -38,6 +38,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,6 +86,14 @@ static struct {
 	char *out;              /* path prefix */
 	int rdpmc_candidate;    /* every event is one the PMU counts, so rdpmc may be allowed */
 } cfg;
+
+/*
+ * The counters must not take the program's last file descriptors (each thread holds one per event): a group
+ * whose descriptors would land in the top quarter of RLIMIT_NOFILE (at least 64 of them, or half of a small
+ * limit) is not opened, and that thread goes uncounted instead of the program failing an open() of its own.
+ * 0: no ceiling.
+ */
+static long fd_ceiling;
 
 /* Capability bits of the mmap page, taken from the kernel header's own bit-field layout. */
 static uint64_t cap_rdpmc, cap_time, cap_time_short;
@@ -154,7 +163,7 @@ static int said;
 
 /* Record the first failure and say it on stderr: one line per process at most, so a program with a thousand
  * threads that all fail the same way prints one line, not a thousand. */
-static void __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
+static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
 {
 	char buf[sizeof(error_msg) + 32];
 	int expect = 0;
@@ -228,7 +237,7 @@ static unsigned reg_register(const char *name)
 		return 0;
 	len = strnlen(name, MAX_NAME + 1);
 	if (!len || len > MAX_NAME) {
-		fail("a region name is empty or longer than %d bytes; that region is not counted", MAX_NAME);
+		say("a region name is empty or longer than %d bytes; that region is not counted", MAX_NAME);
 		return 0;
 	}
 	h = hash_name(name, len);
@@ -240,12 +249,12 @@ static unsigned reg_register(const char *name)
 	if (id)
 		goto out;
 	if (reg.nr + 1 >= MAX_REGIONS) {
-		fail("more than %d regions; region \"%.64s\" is not counted", MAX_REGIONS - 1, name);
+		say("more than %d regions; region \"%.64s\" is not counted", MAX_REGIONS - 1, name);
 		goto out;
 	}
 	copy = malloc(len + 1);
 	if (!copy) {
-		fail("out of memory; region \"%.64s\" is not counted", name);
+		say("out of memory; region \"%.64s\" is not counted", name);
 		goto out;
 	}
 	memcpy(copy, name, len + 1);
@@ -397,6 +406,12 @@ static inline uint64_t rd_tsc(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/* tests/marker/test-rdpmc.c puts fakes here: the machines that run the tests have no PMU to read. */
+#ifndef WS_MARKER_RDPMC
+#define WS_MARKER_RDPMC rd_pmc
+#define WS_MARKER_RDTSC rd_tsc
+#endif
+
 /*
  * Read every event of the group from user space, as include/uapi/linux/perf_event.h describes for
  * struct perf_event_mmap_page. Per event: inside the page's sequence lock take index, offset, pmc_width,
@@ -439,8 +454,8 @@ static int read_rdpmc(const struct thread *t, struct counts *out)
 				tcyc = pc->time_cycles;
 				tmask = pc->time_mask;
 			}
-			cyc = rd_tsc();
-			pmc = rd_pmc(idx - 1);
+			cyc = WS_MARKER_RDTSC();
+			pmc = WS_MARKER_RDPMC(idx - 1);
 			barrier();
 		} while (pc->lock != seq);
 		if (width > 0 && width < 64)
@@ -515,7 +530,7 @@ static const char *open_hint(int err)
 		return " (see /proc/sys/kernel/perf_event_paranoid)";
 	case EMFILE:
 	case ENFILE:
-		return " (out of file descriptors)";
+		return " (too close to the file descriptor limit)";
 	default:
 		return "";
 	}
@@ -537,6 +552,10 @@ static int group_open(struct thread *t, unsigned *bad)
 			goto fail;
 		}
 		t->fd[t->nfd++] = (int)fd;
+		if (fd_ceiling && fd >= fd_ceiling) {
+			err = EMFILE;
+			goto fail;
+		}
 		if (ioctl((int)fd, PERF_EVENT_IOC_ID, &t->id[i]) < 0) {
 			err = errno;
 			goto fail;
@@ -560,7 +579,7 @@ static void thread_failed(struct thread *t, const char *what, int err)
 {
 	t->failed = 1;
 	__atomic_fetch_add(&proc.failed, 1, __ATOMIC_RELAXED);
-	fail("cannot %s in thread %ld: %s; its regions are no longer counted", what, (long)syscall(SYS_gettid),
+	say("cannot %s in thread %ld: %s; its regions are no longer counted", what, (long)syscall(SYS_gettid),
 	     strerror(err));
 }
 
@@ -594,7 +613,7 @@ static struct thread *thread_new(void)
 		self = &dead;
 		__atomic_fetch_add(&proc.threads, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&proc.failed, 1, __ATOMIC_RELAXED);
-		fail("out of memory in thread %ld; its regions are not counted", (long)syscall(SYS_gettid));
+		say("out of memory in thread %ld; its regions are not counted", (long)syscall(SYS_gettid));
 		return NULL;
 	}
 	err = group_open(t, &bad);
@@ -608,7 +627,7 @@ static struct thread *thread_new(void)
 	if (err < 0) {
 		t->failed = 1;
 		__atomic_fetch_add(&proc.failed, 1, __ATOMIC_RELAXED);
-		fail("cannot open %s in thread %ld: %s%s; its regions are not counted", cfg.name[bad],
+		say("cannot open %s in thread %ld: %s%s; its regions are not counted", cfg.name[bad],
 		     (long)syscall(SYS_gettid), strerror(-err), open_hint(-err));
 		return NULL;
 	}
@@ -847,7 +866,7 @@ static void fork_child(void)
 	if (err < 0) {
 		t->failed = 1;
 		proc.failed = 1;
-		fail("cannot open %s in the child %ld: %s; its regions are not counted", cfg.name[bad],
+		say("cannot open %s in the child %ld: %s; its regions are not counted", cfg.name[bad],
 		     (long)getpid(), strerror(-err));
 		return;
 	}
@@ -967,7 +986,7 @@ static void write_file(void)
 	unlink(tmp);
 out:
 	if (err)
-		fail("cannot write %s.%ld: %s", cfg.out, pid, strerror(err));
+		say("cannot write %s.%ld: %s", cfg.out, pid, strerror(err));
 	free(tmp);
 	free(path);
 }
@@ -1144,25 +1163,26 @@ static void init_perf(void)
 	const char *out = secure_getenv(WS_MARKERS_ENV_OUT);
 	char why[200], *dir = NULL, *slash;
 	struct thread *t = NULL;
+	struct rlimit rl;
 	unsigned bad = 0;
 	int err;
 
 	if (!events || !*events) {
-		fail("WHYSLOW_MARKERS=perf without %s; markers are off", WS_MARKERS_ENV_EVENTS);
+		say("WHYSLOW_MARKERS=perf without %s; markers are off", WS_MARKERS_ENV_EVENTS);
 		return;
 	}
 	if (parse_events(events, why, sizeof(why)) < 0) {
-		fail("bad %s: %s; markers are off", WS_MARKERS_ENV_EVENTS, why);
+		say("bad %s: %s; markers are off", WS_MARKERS_ENV_EVENTS, why);
 		goto fail;
 	}
 	if (!out || !*out || strlen(out) >= PATH_MAX - 48) {
-		fail("WHYSLOW_MARKERS=perf without a usable %s; markers are off", WS_MARKERS_ENV_OUT);
+		say("WHYSLOW_MARKERS=perf without a usable %s; markers are off", WS_MARKERS_ENV_OUT);
 		goto fail;
 	}
 	cfg.out = strdup(out);
 	dir = strdup(out);
 	if (!cfg.out || !dir) {
-		fail("out of memory; markers are off");
+		say("out of memory; markers are off");
 		goto fail;
 	}
 	/* Check now that the file can be written at exit, rather than lose the run then. */
@@ -1174,31 +1194,38 @@ static void init_perf(void)
 	else
 		strcpy(dir, ".");
 	if (access(dir, W_OK | X_OK) < 0) {
-		fail("cannot write to %s: %s; markers are off", dir, strerror(errno));
+		say("cannot write to %s: %s; markers are off", dir, strerror(errno));
 		goto fail;
 	}
 	caps_init();
 	acc_size = sizeof(struct acc) + 2 * cfg.nr * sizeof(struct counts);
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < LONG_MAX) {
+		long lim = (long)rl.rlim_cur, reserve = lim / 4;
+
+		if (reserve < 64)
+			reserve = lim / 2 < 64 ? lim / 2 : 64;
+		fd_ceiling = lim - reserve > 1 ? lim - reserve : 1;
+	}
 	err = pthread_key_create(&proc.key, thread_exit);
 	if (err) {
-		fail("pthread_key_create: %s; markers are off", strerror(err));
+		say("pthread_key_create: %s; markers are off", strerror(err));
 		goto fail;
 	}
 	/* Open this thread's group now: if the events cannot be counted at all, say so before main(). */
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		fail("out of memory; markers are off");
+		say("out of memory; markers are off");
 		goto fail_key;
 	}
 	err = group_open(t, &bad);
 	if (err < 0) {
-		fail("cannot count %s: %s%s; markers are off", cfg.name[bad], strerror(-err), open_hint(-err));
+		say("cannot count %s: %s%s; markers are off", cfg.name[bad], strerror(-err), open_hint(-err));
 		goto fail_key;
 	}
 	err = pthread_atfork(fork_prepare, fork_parent, fork_child);
 	if (err) {
 		group_close(t);
-		fail("pthread_atfork: %s; markers are off", strerror(err));
+		say("pthread_atfork: %s; markers are off", strerror(err));
 		goto fail_key;
 	}
 	self = t;
@@ -1223,9 +1250,9 @@ static void init_sim(void)
 
 	if (SIM_PING() != WS_REQ_MAGIC && !(force && !strcmp(force, "1"))) {
 #ifdef WS_HAVE_VALGRIND_H
-		fail("WHYSLOW_MARKERS=sim but this process is not running under whyslow's simulator; markers are off");
+		say("WHYSLOW_MARKERS=sim but this process is not running under whyslow's simulator; markers are off");
 #else
-		fail("WHYSLOW_MARKERS=sim but libwhyslow was built without <valgrind/valgrind.h>; markers are off");
+		say("WHYSLOW_MARKERS=sim but libwhyslow was built without <valgrind/valgrind.h>; markers are off");
 #endif
 		return;
 	}
@@ -1248,7 +1275,7 @@ static void __attribute__((constructor)) ws_init(void)
 		else if (!strcmp(m, "sim"))
 			init_sim();
 		else
-			fail("%s=%.32s is neither perf nor sim; markers are off", WS_MARKERS_ENV_MODE, m);
+			say("%s=%.32s is neither perf nor sim; markers are off", WS_MARKERS_ENV_MODE, m);
 	}
 	errno = saved;
 }
