@@ -6,11 +6,12 @@
 M="$WS_BUILD/tests/marker"
 
 # Drive the marked program as whyslow does (tests/marker/regions-run.c: lib/regions.c builds the environment
-# and parses the files) and keep the summary in SUM: "region=NAME entries=N wall=S ... task-clock=V ...".
+# and parses the files) and keep the summary in DIR.sum: "region=NAME entries=N wall=S ... task-clock=V ...".
+# User-space events (:u), so that an unprivileged run under perf_event_paranoid=2 can open them too.
 run_marked() {
 	dir=$1
 	shift
-	"$M/regions-run" -e task-clock,page-faults -d "$dir" -o "$dir.sum" -- "$M/marked" "$@"
+	"$M/regions-run" -e task-clock:u,page-faults:u -d "$dir" -o "$dir.sum" -- "$M/marked" "$@"
 }
 
 # field SUM REGION KEY: one value from a summary.
@@ -126,9 +127,19 @@ test_expect_success 'an end without a begin and a region left open are unmatched
 '
 
 test_expect_success 'the shared library counts the same way' '
-	"$M/regions-run" -e task-clock -d shared -o shared.sum -- "$M/marked-shared" -n 2 -t 1 >out 2>err &&
+	"$M/regions-run" -e task-clock:u -d shared -o shared.sum -- "$M/marked-shared" -n 2 -t 1 >out 2>err &&
 	test_line_count = 0 err &&
 	is "outer entries" "$(field shared.sum outer entries)" == 4
+'
+
+test_expect_success 'near the file descriptor limit: threads may go uncounted, the program is unaffected' '
+	(ulimit -n 24 && run_marked fdlimit -n 3 -t 16 >out 2>err) &&
+	"$M/marked-disabled" -n 3 -t 16 >expect &&
+	test_cmp expect out &&
+	test_line_count -le 1 err &&
+	test_grep "threads=17 " fdlimit.sum &&
+	failed=$(sed -n "1s/.*failed=//p" fdlimit.sum) &&
+	is "outer entries" "$(field fdlimit.sum outer entries)" == $(( (17 - failed) * 3 ))
 '
 
 # Failures: one line on stderr, the program's own output and status unchanged, no region file.
@@ -158,7 +169,7 @@ test_expect_success 'more malformed event lists are refused' '
 '
 
 test_expect_success 'an output directory that does not exist: one line, then a no-op' '
-	WHYSLOW_MARKERS=perf WHYSLOW_MARKERS_EVENTS=1:0x1:0x0:0x0:0x0:task-clock \
+	WHYSLOW_MARKERS=perf WHYSLOW_MARKERS_EVENTS=1:0x1:0x0:0x0:0x6:task-clock \
 		WHYSLOW_MARKERS_OUT=no/such/dir/regions markers_fail &&
 	test_grep "cannot write to no/such/dir" err
 '
@@ -170,9 +181,9 @@ test_expect_success 'an unknown mode: one line, then a no-op' '
 
 test_expect_success 'an event this machine cannot count: one line naming it, then a no-op' '
 	if test_have_prereq PMU; then
-		ev=1:0x3e7:0x0:0x0:0x0:no-such-software-event
+		ev=1:0x3e7:0x0:0x0:0x6:no-such-software-event
 	else
-		ev=0:0x1:0x0:0x0:0x0:instructions
+		ev=0:0x1:0x0:0x0:0x6:instructions
 	fi &&
 	mkdir hw &&
 	WHYSLOW_MARKERS=perf WHYSLOW_MARKERS_EVENTS=$ev WHYSLOW_MARKERS_OUT=hw/regions markers_fail &&
