@@ -406,6 +406,12 @@ static inline uint64_t rd_tsc(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/*
+ * Intel's topdown metric events report index (1 << 29) + 1: rdpmc then returns the packed PERF_METRICS
+ * register, not a count, which only the kernel's read() decodes.
+ */
+#define RDPMC_METRICS (1u << 29)
+
 /* tests/marker/test-rdpmc.c puts fakes here: the machines that run the tests have no PMU to read. */
 #ifndef WS_MARKER_RDPMC
 #define WS_MARKER_RDPMC rd_pmc
@@ -423,7 +429,7 @@ static inline uint64_t rd_tsc(void)
  *	          cap_user_time_short, cyc = time_cycles + ((cyc - time_cycles) & time_mask) first)
  *	enabled = time_enabled + delta; running = time_running + delta (index != 0: the event is running).
  * Returns -1, and the caller reads the group with read(), when an event is not on the PMU right now
- * (index 0: multiplexed out) or the page no longer offers rdpmc or user time.
+ * (index 0: multiplexed out), is a topdown metric, or the page no longer offers rdpmc or user time.
  */
 static int read_rdpmc(const struct thread *t, struct counts *out)
 {
@@ -439,7 +445,7 @@ static int read_rdpmc(const struct thread *t, struct counts *out)
 			barrier();
 			caps = pc->capabilities;
 			idx = pc->index;
-			if (!(caps & cap_rdpmc) || !(caps & cap_time) || !idx)
+			if (!(caps & cap_rdpmc) || !(caps & cap_time) || !idx || ((idx - 1) & RDPMC_METRICS))
 				return -1;
 			offset = pc->offset;
 			width = pc->pmc_width;
@@ -833,18 +839,12 @@ static void fork_parent(void)
  * the totals are the parent's to report. Start over: empty totals, a new group, and the regions active at
  * the fork re-based on it, so that they count the child's share. Only system calls here, no allocation.
  */
-static void fork_child(void)
+static void child_restart(struct thread *t)
 {
-	struct thread *t = self;
 	unsigned bad = 0;
 	uint64_t t0;
 	int err;
 
-	if (!proc.fork_locked)
-		return;
-	proc.fork_locked = 0;
-	pthread_mutex_unlock(&proc.lock);
-	pthread_mutex_unlock(&reg.lock);
 	/* The parent's other threads do not exist here; their states are left unreachable, not freed. */
 	proc.live = NULL;
 	proc.threads = proc.failed = 0;
@@ -882,6 +882,20 @@ static void fork_child(void)
 			return;
 		}
 	}
+}
+
+static void fork_child(void)
+{
+	struct thread *t = self;
+	int saved = errno;
+
+	if (!proc.fork_locked)
+		return;
+	proc.fork_locked = 0;
+	pthread_mutex_unlock(&proc.lock);
+	pthread_mutex_unlock(&reg.lock);
+	child_restart(t);
+	errno = saved;
 }
 
 /* ---- the file ---- */

@@ -153,7 +153,7 @@ static void test_not_readable_falls_back(void **state)
 	struct counts out[1];
 
 	(void)state;
-	/* Index 0: the event is not on the PMU right now (multiplexed out). */
+	/* Index 0: the event is not on the PMU right now (multiplexed out), or rdpmc is not allowed for it. */
 	page_init(&pages[0], 0, 1000, 48);
 	assert_int_equal(read_rdpmc(&t, out), -1);
 	page_init(&pages[0], 1, 1000, 48);
@@ -161,6 +161,9 @@ static void test_not_readable_falls_back(void **state)
 	assert_int_equal(read_rdpmc(&t, out), -1);
 	page_init(&pages[0], 1, 1000, 48);
 	pages[0].cap_user_time = 0;
+	assert_int_equal(read_rdpmc(&t, out), -1);
+	/* An Intel topdown metric: rdpmc would give the packed PERF_METRICS register, not a count. */
+	page_init(&pages[0], (1u << 29) + 1, 1000, 48);
 	assert_int_equal(read_rdpmc(&t, out), -1);
 	assert_int_equal(fk.calls, 0);
 }
