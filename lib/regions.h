@@ -33,8 +33,10 @@
  * In perf mode each thread opens its own self-monitoring group (pid 0, cpu -1, the events above, read_format
  * GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING) at its first marker; the main thread opens its group in the
  * constructor, which also checks that the events open at all. Counts are read with rdpmc through each event's
- * mmapped page when every event of the group allows it, and with read() of the group otherwise (software
- * events always). Each region also records CLOCK_MONOTONIC time. Regions nest and count inclusively; a region
+ * mmapped page when every event of the group allows it (x86: cap_user_rdpmc, and cap_user_time, which the
+ * kernel sets only when sched_clock is the stable TSC, so not in most VMs), and with read() of the group
+ * otherwise: software events always, and any read where an event is multiplexed out. Both give the same
+ * raw counts and times. Each region also records CLOCK_MONOTONIC time. Regions nest and count inclusively; a region
  * entered again while it is active in the same thread (recursion) is counted once, from its outermost begin
  * to its outermost end, and "entries" counts those outermost pairs. Threads accumulate privately and are
  * merged at thread exit and at process exit (exit() or a return from main; _exit(), exec and a fatal signal
