@@ -204,12 +204,15 @@ static uint64_t now_ns(void)
 
 /* ---- the registry ---- */
 
-static uint32_t hash_name(const char *s, size_t len)
+/* FNV-1a, and the length, in one pass that stops past MAX_NAME: the named markers pay this per call. */
+static uint32_t hash_name(const char *s, size_t *len)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
+	uint32_t h = 2166136261u;
+	size_t i;
 
-	for (size_t i = 0; i < len; i++)
+	for (i = 0; s[i] && i <= MAX_NAME; i++)
 		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	*len = i;
 	return h;
 }
 
@@ -235,12 +238,11 @@ static unsigned reg_register(const char *name)
 
 	if (!name)
 		return 0;
-	len = strnlen(name, MAX_NAME + 1);
+	h = hash_name(name, &len);
 	if (!len || len > MAX_NAME) {
 		say("a region name is empty or longer than %d bytes; that region is not counted", MAX_NAME);
 		return 0;
 	}
-	h = hash_name(name, len);
 	id = reg_lookup(name, h);
 	if (id)
 		return id;

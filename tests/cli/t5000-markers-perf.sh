@@ -126,6 +126,17 @@ test_expect_success 'an end without a begin and a region left open are unmatched
 	is "open task-clock" "$(field unmatched.sum open task-clock)" == 0
 '
 
+test_expect_success 'a name longer than 4096 bytes: one line, that region alone is not counted' '
+	run_marked long -n 2 -l >out 2>err &&
+	"$M/marked-disabled" -n 2 -l >expect &&
+	test_cmp expect out &&
+	test_line_count = 1 err &&
+	test_grep "^whyslow markers: a region name is empty or longer than 4096 bytes" err &&
+	is "outer entries" "$(field long.sum outer entries)" == 2 &&
+	test_grep "^error=a region name is empty" long.sum &&
+	test "$(grep -c "^region=" long.sum)" = 3
+'
+
 test_expect_success 'the shared library counts the same way' '
 	"$M/regions-run" -e task-clock:u -d shared -o shared.sum -- "$M/marked-shared" -n 2 -t 1 >out 2>err &&
 	test_line_count = 0 err &&

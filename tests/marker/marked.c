@@ -11,13 +11,14 @@
 #include <unistd.h>
 
 /*
- * usage: marked [-n ITER] [-s SPIN] [-t THREADS] [-f] [-r] [-u]
+ * usage: marked [-n ITER] [-s SPIN] [-t THREADS] [-f] [-r] [-u] [-l]
  *
  * Every iteration runs region "outer", which holds region "inner" (spinning and touching fresh pages, so
  * both task-clock and page-faults grow); all of it inside region "main". -t also runs THREADS threads doing
  * the same iterations with the handle form. -f forks a child that runs region "child" around ITER more
  * iterations, ends "main" (open at the fork) and leaves with exit(). -r runs region "rec" around a recursive function, 3 calls of depth 4.
- * -u ends region "stray" that never began and leaves region "open" open. The output, a checksum, is the same
+ * -u ends region "stray" that never began and leaves region "open" open. -l uses a name of 5000 bytes,
+ * which the library refuses. The output, a checksum, is the same
  * whether the markers are compiled in, active or not.
  */
 
@@ -96,11 +97,11 @@ static uint64_t recurse(int depth)
 int main(int argc, char **argv)
 {
 	long threads = 0;
-	int do_fork = 0, do_rec = 0, do_unmatched = 0, opt;
+	int do_fork = 0, do_rec = 0, do_unmatched = 0, do_long = 0, opt;
 	uint64_t sum = 0, *tsum = NULL;
 	pthread_t *tid = NULL;
 
-	while ((opt = getopt(argc, argv, "n:s:t:fru")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:t:frul")) != -1) {
 		switch (opt) {
 		case 'n': iterations = atol(optarg); break;
 		case 's': spin_amount = atol(optarg); break;
@@ -108,8 +109,9 @@ int main(int argc, char **argv)
 		case 'f': do_fork = 1; break;
 		case 'r': do_rec = 1; break;
 		case 'u': do_unmatched = 1; break;
+		case 'l': do_long = 1; break;
 		default:
-			fprintf(stderr, "usage: marked [-n ITER] [-s SPIN] [-t THREADS] [-f] [-r] [-u]\n");
+			fprintf(stderr, "usage: marked [-n ITER] [-s SPIN] [-t THREADS] [-f] [-r] [-u] [-l]\n");
 			return 129;
 		}
 	}
@@ -153,6 +155,14 @@ int main(int argc, char **argv)
 	if (do_unmatched) {
 		WS_REGION_END("stray");
 		WS_REGION_BEGIN("open");
+	}
+	if (do_long) {
+		static char name[5001];
+
+		memset(name, 'x', sizeof(name) - 1);
+		WS_REGION_BEGIN(name);
+		sum += spin(spin_amount);
+		WS_REGION_END(name);
 	}
 	WS_REGION_END("main");
 	printf("checksum %llu\n", (unsigned long long)sum);
