@@ -544,16 +544,22 @@ static const char *open_hint(int err)
 	}
 }
 
-/* Open this thread's group. On failure returns -errno and names the event in *bad. */
+/*
+ * Open this thread's group. On failure returns -errno and names the event in *bad.
+ *
+ * The leader is opened disabled (cfg.attr[0].disabled) and the whole group enabled once it is complete:
+ * a sibling added to a leader that is already counting is not scheduled until the thread next switches in,
+ * so it silently misses everything before that (seen on Linux 6.18 with task-clock + page-faults: the
+ * sibling read 0 in about one run in four).
+ */
 static int group_open(struct thread *t, unsigned *bad)
 {
-	int leader = -1;
+	int leader = -1, err;
 
 	t->nfd = 0;
 	t->rdpmc = 0;
 	for (unsigned i = 0; i < cfg.nr; i++) {
 		long fd = syscall(SYS_perf_event_open, &cfg.attr[i], 0, -1, leader, PERF_FLAG_FD_CLOEXEC);
-		int err;
 
 		if (fd < 0) {
 			err = errno;
@@ -574,6 +580,12 @@ static int group_open(struct thread *t, unsigned *bad)
 fail:
 		group_close(t);
 		*bad = i;
+		return -err;
+	}
+	if (ioctl(leader, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+		err = errno;
+		group_close(t);
+		*bad = 0;
 		return -err;
 	}
 	if (cfg.rdpmc_candidate)
@@ -1124,6 +1136,8 @@ static int parse_events(const char *s, char *why, size_t whylen)
 		a->exclude_hv = !!(v[4] & WS_MARKERS_EXCLUDE_HV);
 		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				 PERF_FORMAT_TOTAL_TIME_RUNNING;
+		/* The leader starts disabled and is enabled with its complete group (group_open()). */
+		a->disabled = cfg.nr == 0;
 		/* Software, tracepoint and breakpoint events are never readable with rdpmc. */
 		if (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT ||
 		    a->type == PERF_TYPE_BREAKPOINT)

@@ -249,6 +249,9 @@ static void test_parse_events(void **state)
 	assert_int_equal(cfg.attr[0].read_format, PERF_FORMAT_GROUP | PERF_FORMAT_ID |
 						  PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
 	assert_string_equal(cfg.name[0], "cpu%2Fev%3D0xc0%2F");
+	/* Only the leader starts disabled: group_open() enables the group once it is complete. */
+	assert_int_equal(cfg.attr[0].disabled, 1);
+	assert_int_equal(cfg.attr[1].disabled, 0);
 	assert_int_equal(cfg.attr[1].config, 0xabcdef);
 	assert_int_equal(cfg.attr[1].config2, 1);
 	assert_int_equal(cfg.attr[1].exclude_hv, 1);
