@@ -14,17 +14,25 @@
  * On a hot path, register the name once and use the handle, which skips the string look-up:
  *
  *	static ws_region_t eval_region;
- *	WS_REGION_INIT(eval_region, "eval");   (once; thread-safe, idempotent)
+ *	WS_REGION_INIT(eval_region, "eval");   (from main() on; thread-safe, idempotent)
  *	WS_REGION_BEGIN_H(eval_region);
  *	...
  *	WS_REGION_END_H(eval_region);
  *
- * Regions nest; an outer region's counts include its inner regions. Each thread keeps its own counts, and
- * they are merged when the program exits. Link with libwhyslow (pkg-config whyslow).
+ * Regions nest, and an outer region's counts include its inner regions'. A region entered again while it is
+ * active in the same thread (recursion) is counted once, from its outermost begin to its outermost end.
+ * Begin and end must be called by the same thread. Each thread keeps its own counts; they are merged when
+ * the thread exits and when the program exits (exit() or a return from main; a program that ends in _exit(),
+ * exec or a fatal signal reports no regions). A forked child reports its own regions.
+ * Link with libwhyslow (pkg-config whyslow).
  *
  * Outside whyslow each marker costs one predictable branch on a process-wide flag. Define WHYSLOW_DISABLE
- * before including this header and every marker compiles to nothing, with no reference to the library.
- * The library never aborts the program: if its set-up fails it says so in one line and does nothing.
+ * before including this header and every marker compiles to nothing, with no reference to the library (the
+ * macros' arguments are then not evaluated). The library never aborts the program: if its set-up fails it
+ * says so in one line on stderr and does nothing. Outside whyslow it never prints.
+ *
+ * whyslow drives the library through environment variables (WHYSLOW_MARKERS and friends, documented with
+ * whyslow); a program has nothing to configure.
  */
 
 #ifdef __cplusplus
@@ -36,12 +44,27 @@ typedef int ws_region_t;
 
 #ifndef WHYSLOW_DISABLE
 
-/* Non-zero while whyslow is measuring this process. Read by the macros; set only by the library. */
+/*
+ * Non-zero while whyslow is measuring this process. Read by the macros; set only by the library, before
+ * main() and back to 0 at exit. Callers through FFI need not read it: every function below checks it too.
+ */
 extern int ws_markers_active;
 
-/* The functions behind the macros; callable directly (e.g. from Rust FFI). `name` is copied. */
+/*
+ * Begin / end the region called `name`, a NUL-terminated string of 1 to 4096 bytes that is read during the
+ * call and not kept (copied on first use). An end without a matching begin in this thread is counted as
+ * "unmatched" and otherwise ignored, as is a region still open when its thread or the program ends.
+ * Thread-safe; async-signal-unsafe (the first marker of a thread allocates). errno is preserved.
+ */
 void ws_region_begin(const char *name);
 void ws_region_end(const char *name);
+
+/*
+ * Register `name` (as above) once and get its handle, for ws_region_begin_id() / ws_region_end_id(), which
+ * do no string work. The same name always gives the same handle, from any thread. Returns 0, a handle that
+ * does nothing, when the markers are off (not run by whyslow, or before the library's constructor ran), when
+ * the name is NULL, empty or too long, or beyond 1023 distinct regions. Thread-safe.
+ */
 ws_region_t ws_region_register(const char *name);
 void ws_region_begin_id(ws_region_t id);
 void ws_region_end_id(ws_region_t id);
@@ -56,10 +79,10 @@ void ws_region_end_id(ws_region_t id);
 		if (__builtin_expect(ws_markers_active, 0))    \
 			ws_region_end(name);                   \
 	} while (0)
-#define WS_REGION_INIT(handle, name)                           \
-	do {                                                   \
+#define WS_REGION_INIT(handle, name)                                     \
+	do {                                                             \
 		if (__builtin_expect(ws_markers_active, 0) && !(handle)) \
-			(handle) = ws_region_register(name);   \
+			(handle) = ws_region_register(name);             \
 	} while (0)
 #define WS_REGION_BEGIN_H(handle)                              \
 	do {                                                   \
