@@ -4,9 +4,12 @@
 #include "log.h"
 #include "perf.h"
 #include "pfm.h"
+#include "regions.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,11 @@ struct perf_priv {
 	int ngroups;
 	bool hybrid;
 	bool *split;                /* per group: never scheduled last run, split before the next */
+	/* --regions: the markers count in the program itself; each run writes into its own directory. */
+	struct ws_marker_event mev[WS_MARKERS_MAX_EVENTS];
+	size_t nmev;
+	char *outdir;
+	char **env;
 };
 
 static int group_capacity(void)
@@ -115,6 +123,118 @@ static void layout(struct perf_priv *p, int cap)
 	p->split = xcalloc((size_t)p->ngroups + 1, sizeof(*p->split));
 }
 
+/*
+ * The events the markers count: the claimed perf events, hardware first (a software leader would keep a
+ * hardware member off the PMU), at most WS_MARKERS_MAX_EVENTS.
+ */
+static void choose_marker_events(struct perf_priv *p)
+{
+	for (int sw = 0; sw < 2; sw++) {
+		for (size_t i = 0; i < p->events->n && p->nmev < WS_MARKERS_MAX_EVENTS; i++) {
+			struct ws_marker_event *m;
+
+			if (!p->mine[i] || (p->attr[i].type == PERF_TYPE_SOFTWARE) != sw)
+				continue;
+			m = &p->mev[p->nmev++];
+			m->type = p->attr[i].type;
+			m->config = p->attr[i].config;
+			m->config1 = p->attr[i].config1;
+			m->config2 = p->attr[i].config2;
+			m->exclude_user = p->attr[i].exclude_user;
+			m->exclude_kernel = p->attr[i].exclude_kernel;
+			m->exclude_hv = p->attr[i].exclude_hv;
+			m->name = p->events->v[i].name;
+		}
+	}
+}
+
+static void remove_outdir(struct perf_priv *p)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (!p->outdir)
+		return;
+	d = opendir(p->outdir);
+	while (d && (de = readdir(d))) {
+		char *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		f = xasprintf("%s/%s", p->outdir, de->d_name);
+		unlink(f);
+		free(f);
+	}
+	if (d)
+		closedir(d);
+	rmdir(p->outdir);
+	free(p->outdir);
+	p->outdir = NULL;
+	ws_marker_env_free(p->env);
+	p->env = NULL;
+}
+
+/* --regions: a fresh directory for this run's region files, and the environment that points there. */
+static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
+{
+	struct perf_priv *p = be->priv;
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+	int ret;
+
+	if (!be->opts.regions)
+		return 0;
+	if (!p->nmev)
+		return ws_error("--regions: no perf event opens here for the markers to count"), -ENODEV;
+	remove_outdir(p);
+	dir = xasprintf("%s/whyslow-regions-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		ret = -errno;
+		ws_error("cannot create a directory for region files in %s: %s", tmp && *tmp ? tmp : "/tmp",
+			 strerror(errno));
+		free(dir);
+		return ret;
+	}
+	p->outdir = dir;
+	if ((ret = ws_marker_env_build(WS_MARKERS_PERF, p->mev, p->nmev, p->outdir, &p->env)) < 0)
+		return ret;
+	ex->env_add = p->env;
+	return 0;
+}
+
+/* Read the run's region files into the variant: entries, wall time and every event, per region. */
+static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run)
+{
+	struct ws_region_set set = WS_REGION_SET_INIT;
+	int ret = ws_region_set_read(&set, p->outdir);
+
+	if (ret < 0) {
+		remove_outdir(p);
+		return ret;
+	}
+	if (set.error)
+		ws_log(WS_LOG_WARN, "the region markers of '%s' failed in %" PRIu64 " thread(s): %s", v->name,
+		       set.nr_failed, set.error);
+	for (size_t i = 0; i < set.nr_regions; i++) {
+		const struct ws_region_data *rd = &set.regions[i];
+		struct ws_group *g = ws_group_list_get(&v->regions, rd->name, NULL);
+
+		/* A region a run never entered counted nothing: 0, not "not counted". */
+		ws_push_at(&g->metrics, "entries", 0, run, (double)rd->entries, -1, 0);
+		ws_push_at(&g->metrics, "wall-time", 0, run, rd->wall_seconds, -1, 0);
+		for (size_t e = 0; e < set.nr_events; e++) {
+			const struct ws_region_count *c = &rd->counts[e];
+			double share = c->time_enabled ? (double)c->time_running / (double)c->time_enabled : 0;
+
+			ws_push_at(&g->metrics, set.events[e], 0, run, ws_region_count_scaled(c),
+				   c->time_enabled ? share : -1, 0);
+		}
+	}
+	ws_region_set_release(&set);
+	remove_outdir(p);
+	return 0;
+}
+
 static int perf_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
 {
 	struct perf_priv *p = xcalloc(1, sizeof(*p));
@@ -173,6 +293,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 		}
 	}
 	layout(p, group_capacity());
+	choose_marker_events(p);
 	return 0;
 }
 
@@ -309,6 +430,8 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		enabled[c->ev] = 1.0;
 	}
 	close_all(p);
+	if (!ret && be->opts.regions && p->outdir)
+		ret = collect_regions(p, v, run);
 	for (size_t i = 0; i < n && !ret; i++) {
 		double sh;
 
@@ -335,6 +458,7 @@ static void perf_teardown(struct ws_backend *be)
 	if (!p)
 		return;
 	close_all(p);
+	remove_outdir(p);
 	free(p->c);
 	free(p->mine);
 	free(p->attr);
@@ -346,6 +470,7 @@ static void perf_teardown(struct ws_backend *be)
 const struct ws_backend_ops ws_backend_perf = {
 	.name = "perf",
 	.setup = perf_setup,
+	.prepare = perf_prepare,
 	.arm = perf_arm,
 	.collect = perf_collect,
 	.teardown = perf_teardown,

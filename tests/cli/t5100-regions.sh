@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t5100-regions.sh - whyslow stat and compare --regions on the perf backend (software events here).
+. "$WS_SRC/tests/cli/lib.sh"
+
+MARKED="$WS_BUILD/tests/marker/marked"
+
+test_expect_success 'stat --regions reports each region with entries, wall time and counters' '
+	whyslow stat -r 3 -w 0 --regions -e task-clock,page-faults --export-json r.json -- "$MARKED" >out &&
+	test_grep "^  region outer" out &&
+	python3 - r.json <<-\EOF
+	import json, sys
+	v = json.load(open(sys.argv[1]))["variants"][0]
+	reg = v["regions"]
+	assert set(reg) >= {"main", "outer", "inner"}, reg.keys()
+	med = lambda r, m: reg[r]["metrics"][m]["median"]
+	assert med("outer", "entries") == 5 and med("inner", "entries") == 5 and med("main", "entries") == 1
+	# nested regions count inclusively: an inner region never exceeds its outer one
+	for m in ("task-clock", "wall-time"):
+	    for i in range(3):
+	        inner = reg["inner"]["metrics"][m]["samples"][i]
+	        outer = reg["outer"]["metrics"][m]["samples"][i]
+	        assert 0 < inner <= outer, (m, i, inner, outer)
+	# the whole process is at least its outermost region
+	assert v["metrics"]["task-clock"]["median"] >= med("main", "task-clock")
+	EOF
+'
+
+test_expect_success 'without --regions the markers stay off: no regions, nothing written' '
+	whyslow stat -r 2 -w 0 -e task-clock --export-json n.json -- "$MARKED" >out &&
+	test "$(python3 -c "import json; print(len(json.load(open(\"n.json\"))[\"variants\"][0][\"regions\"]))")" = 0 &&
+	test_grep -v "region outer" out
+'
+
+test_expect_success 'compare --regions flags a region entered a different number of times' '
+	whyslow compare -r 2 -w 0 --regions -e task-clock -n five -n seven "$MARKED -n 5" "$MARKED -n 7" >out &&
+	test_grep "region .outer. is entered 5 times by .five. but 7 times by .seven." out &&
+	test_grep "^ region inner" out
+'
+
+test_expect_success 'region files do not pile up in the temporary directory' '
+	mkdir tmp &&
+	TMPDIR=$PWD/tmp "$WHYSLOW" stat -r 2 -w 0 --regions -e task-clock -- "$MARKED" >out &&
+	test -z "$(ls tmp)"
+'
+
+test_done
