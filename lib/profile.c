@@ -26,6 +26,8 @@
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
 /* struct sample_id at the end of non-sample records: { pid, tid } { time } { identifier }. */
 #define SAMPLE_ID_SIZE 24
+/* Free space below which a ring counts as full: more than any sample or task record needs. */
+#define RING_FULL_SLACK 512
 
 /* ------------------------------------------------------------------------------------------------------ */
 /* Event names                                                                                             */
@@ -158,6 +160,12 @@ struct ring {
 	size_t map_len;
 	unsigned char *data;
 	uint64_t data_size; /* a power of two */
+	/*
+	 * A read found the ring (nearly) full and no PERF_RECORD_LOST has come since. The kernel reports a loss
+	 * only at the ring's next successful write, so a ring that filled up just before the task exited loses
+	 * records that no LOST record will ever count.
+	 */
+	bool suspect_full;
 };
 
 /* An executable mapping of one process: [start, end) maps object `obj` from file offset pgoff. */
@@ -543,7 +551,8 @@ static int which_event(const struct ws_profile *p, uint64_t id)
 	return -1;
 }
 
-static void handle_record(struct ws_profile *p, const unsigned char *rec, const struct perf_event_header *h)
+static void handle_record(struct ws_profile *p, struct ring *r, const unsigned char *rec,
+			  const struct perf_event_header *h)
 {
 	const unsigned char *body = rec + sizeof(*h), *end = rec + h->size;
 	size_t len = h->size - sizeof(*h);
@@ -607,6 +616,7 @@ static void handle_record(struct ws_profile *p, const unsigned char *rec, const 
 		if (len < 16)
 			goto bad;
 		p->lost += get64(body + 8);
+		r->suspect_full = false;
 		return;
 	case PERF_RECORD_LOST_SAMPLES:
 		if (len < 8)
@@ -631,6 +641,8 @@ static void ring_drain(struct ws_profile *p, struct ring *r)
 	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = pc->data_tail, mask = r->data_size - 1;
 
+	if (r->data_size - (head - tail) < RING_FULL_SLACK)
+		r->suspect_full = true;
 	while (head - tail >= sizeof(struct perf_event_header)) {
 		const unsigned char *rec = r->data + (tail & mask);
 		struct perf_event_header h;
@@ -651,7 +663,7 @@ static void ring_drain(struct ws_profile *p, struct ring *r)
 			memcpy(p->scratch + first, r->data, h.size - first);
 			rec = p->scratch;
 		}
-		handle_record(p, rec, &h);
+		handle_record(p, r, rec, &h);
 		tail += h.size;
 	}
 	/* Release: our reads of the records are done before the kernel may overwrite them. */
@@ -942,19 +954,20 @@ static void unmap_rings(struct ws_profile *p)
 
 /*
  * Map one ring per CPU. The locked-memory allowance (kernel.perf_event_mlock_kb per CPU, plus RLIMIT_MEMLOCK)
- * may be smaller than asked: halve the size and try again, down to 8 pages, as perf does.
+ * may be smaller than asked: halve the size and try again, down to 8 pages (or what was asked, if less).
  */
 static int map_rings(struct ws_profile *p)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	unsigned pages = p->opts.ring_pages;
+	unsigned pages = p->opts.ring_pages, least;
 	size_t i;
 	int err = 0;
 
 	/* The kernel wants a power of two. */
 	while (pages & (pages - 1))
 		pages &= pages - 1;
-	for (; pages >= 8; pages /= 2) {
+	least = pages < 8 ? pages : 8;
+	for (; pages >= least; pages /= 2) {
 		for (i = 0; i < p->nr_rings; i++) {
 			struct ring *r = &p->rings[i];
 
@@ -1315,6 +1328,8 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 	out->freq = p->freq;
 	out->lost = p->lost;
 	out->throttled = p->throttled;
+	for (i = 0; i < p->nr_rings; i++)
+		out->full_rings += p->rings[i].suspect_full;
 	out->nr_fns = t.nr;
 	out->fns = xcalloc(t.nr ? t.nr : 1, sizeof(*out->fns));
 	for (i = 0; i < t.nr; i++) {
@@ -1360,8 +1375,12 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 
 	stripped_hints(p, out->period);
 	if (p->lost)
-		ws_log(WS_LOG_WARN, "profile: %llu records lost to full rings: shares are from the rest",
-		       (unsigned long long)p->lost);
+		ws_log(WS_LOG_WARN, "profile: %s%llu records lost to full sampling rings: the shares are from the rest; "
+				    "poll more often or give the rings more pages",
+		       out->full_rings ? "at least " : "", (unsigned long long)p->lost);
+	else if (out->full_rings)
+		ws_log(WS_LOG_WARN, "profile: a sampling ring filled up and dropped records the kernel did not count: "
+				    "the shares are from the rest; poll more often or give the rings more pages");
 	if (p->unknown_ids || p->bad_records)
 		ws_log(WS_LOG_DEBUG, "profile: %llu samples of unknown events, %llu malformed records skipped",
 		       (unsigned long long)p->unknown_ids, (unsigned long long)p->bad_records);

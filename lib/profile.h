@@ -133,6 +133,12 @@ struct ws_fn_profile {
 	 * all samples. Nonzero means the shares are from a subset; poll more often or give more ring pages.
 	 */
 	uint64_t lost;
+	/*
+	 * Rings found full at a read and not followed by a LOST record: they dropped records that `lost` does
+	 * not count (the kernel reports a loss only at a ring's next write, and a run that ends with a full
+	 * ring has none). Nonzero means the shares are from an unknown subset.
+	 */
+	unsigned full_rings;
 	uint64_t throttled;   /* times the kernel throttled sampling (PERF_RECORD_THROTTLE): rate too high */
 	struct ws_fn *fns;    /* by period, highest first; ties by object, then name */
 	size_t nr_fns;

@@ -9,6 +9,9 @@
  *	--functions=EVENT  also sample EVENT per function
  *	--period=N         sample the second event every N events (default: frequency mode)
  *	--lines=N          hottest lines for the N hottest functions (default 3)
+ *	--ring-pages=N     data pages per CPU ring (default 128)
+ *	--poll-ms=N        drain the rings when one is half full or every N ms (default 100; 0: only at the end)
+ *	--sleep-ms=N       drain the rings every N ms, ignoring their wakeups (so that a small ring overflows)
  *	--fake-pmu         pretend hardware events exist: open cpu-clock in their place (tests the PMU paths)
  *	--fail=N[+]:ERRNO  make the Nth perf_event_open (and with +, every later one) fail with ERRNO
  *	-v                 debug lines from the engine on stderr
@@ -18,7 +21,7 @@
  *
  *	event	cpu-clock	4000		sampled event, rate in Hz
  *	extra	L1-dcache-load-misses	(only with --functions)
- *	total	SAMPLES	PERIOD	EXTRA_SAMPLES	EXTRA_PERIOD	LOST	THROTTLED
+ *	total	SAMPLES	PERIOD	EXTRA_SAMPLES	EXTRA_PERIOD	LOST	THROTTLED	FULL_RINGS
  *	fn	SHARE	SAMPLES	EXTRA_SHARE	EXTRA_SAMPLES	NAME	OBJECT
  *	line	NAME	FILE:LINE	SAMPLES
  *	status	EXIT_STATUS	WALL_SECONDS
@@ -104,7 +107,9 @@ static int errno_by_name(const char *s)
 static int usage(void)
 {
 	fprintf(stderr, "usage: profile-driver [-F HZ] [-e EVENT] [--functions=EVENT] [--period=N] [--lines=N]\n"
-			"                      [--fake-pmu] [--fail=N[+]:ERRNO] [-v] -- CMD [ARGS...]\n");
+			"                      [--ring-pages=N] [--poll-ms=N] [--sleep-ms=N] [--fake-pmu] [--fail=N[+]:ERRNO]\n"
+			"                      [-v]"
+			"                      -- CMD [ARGS...]\n");
 	return 129;
 }
 
@@ -115,10 +120,10 @@ static void print_profile(const struct ws_fn_profile *fp)
 	printf("event\t%s\t%u\n", fp->event, fp->freq);
 	if (fp->extra_event)
 		printf("extra\t%s\n", fp->extra_event);
-	printf("total\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n", (unsigned long long)fp->samples,
+	printf("total\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%u\n", (unsigned long long)fp->samples,
 	       (unsigned long long)fp->period, (unsigned long long)fp->extra_samples,
 	       (unsigned long long)fp->extra_period, (unsigned long long)fp->lost,
-	       (unsigned long long)fp->throttled);
+	       (unsigned long long)fp->throttled, fp->full_rings);
 	for (i = 0; i < fp->nr_fns; i++) {
 		const struct ws_fn *f = &fp->fns[i];
 
@@ -136,12 +141,14 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "functions", required_argument, NULL, 'x' }, { "period", required_argument, NULL, 'p' },
 		{ "lines", required_argument, NULL, 'l' },     { "fake-pmu", no_argument, NULL, 'P' },
-		{ "fail", required_argument, NULL, 'f' },      { NULL, 0, NULL, 0 },
+		{ "fail", required_argument, NULL, 'f' },      { "ring-pages", required_argument, NULL, 'R' },
+		{ "poll-ms", required_argument, NULL, 'T' },   { "sleep-ms", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct ws_profile_opts opts = WS_PROFILE_OPTS_INIT;
 	struct ws_profile *prof = NULL;
 	struct ws_fn_profile fp;
-	int pipefd[2], c, status = 0, ret, nfds;
+	int pipefd[2], c, status = 0, ret, nfds, poll_ms = 100, sleep_ms = 0;
 	double start, wall;
 	char *colon, *end;
 	pid_t pid;
@@ -165,6 +172,15 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			opts.line_fns = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'R':
+			opts.ring_pages = (unsigned)strtoul(optarg, NULL, 10);
+			break;
+		case 'T':
+			poll_ms = atoi(optarg);
+			break;
+		case 'S':
+			sleep_ms = atoi(optarg);
 			break;
 		case 'P':
 			fake_pmu = 1;
@@ -228,7 +244,11 @@ int main(int argc, char **argv)
 	}
 	close(pipefd[1]);
 
-	/* Wait for the child while draining the rings: when one is half full, or every 100 ms. */
+	/*
+	 * Wait for the child while draining the rings: when one is half full, or every poll_ms. With
+	 * --sleep-ms the wakeups are ignored and with --poll-ms=0 the rings are only read at the end, so that
+	 * a small ring overflows (the lost-records tests).
+	 */
 	nfds = (int)ws_profile_fds(prof, NULL, 0);
 	{
 		struct pollfd *pfds = xcalloc((size_t)nfds, sizeof(*pfds));
@@ -249,8 +269,15 @@ int main(int argc, char **argv)
 				perror("profile-driver: waitpid");
 				break;
 			}
-			poll(pfds, (nfds_t)nfds, 100);
-			ws_profile_poll(prof);
+			if (sleep_ms > 0) {
+				usleep((useconds_t)sleep_ms * 1000);
+				ws_profile_poll(prof);
+			} else if (poll_ms > 0) {
+				poll(pfds, (nfds_t)nfds, poll_ms);
+				ws_profile_poll(prof);
+			} else {
+				usleep(10000);
+			}
 		}
 		free(pfds);
 		free(fds);
