@@ -222,6 +222,8 @@ struct ws_profile {
 	size_t nr_rings;
 	uint64_t *ids[2]; /* sample ids of the first and second event, one per CPU */
 	size_t nr_ids[2];
+	uint64_t last_id; /* the id matched last, and which event it was (-1: none yet) */
+	int last_which;
 	unsigned char *scratch; /* a record that wraps around the end of its ring, made contiguous */
 
 	struct pev *pending;
@@ -238,6 +240,7 @@ struct ws_profile {
 	size_t agg_cap, agg_nr;
 
 	bool exclude_kernel; /* decided by the first event's open, kept for the second */
+	int pmu;             /* 1: a hardware first event opened; 0: cycles was unsupported; -1: not known */
 	uint64_t lost, throttled, unknown_ids, bad_records;
 	struct ws_symbols *symbols;
 	bool own_symbols;
@@ -540,14 +543,22 @@ static struct pev *pev_new(struct ws_profile *p, uint64_t time)
 	return e;
 }
 
-static int which_event(const struct ws_profile *p, uint64_t id)
+static int which_event(struct ws_profile *p, uint64_t id)
 {
 	size_t w, i;
 
-	for (w = 0; w < 2; w++)
-		for (i = 0; i < p->nr_ids[w]; i++)
-			if (p->ids[w][i] == id)
+	/* Consecutive samples mostly come from the same CPU's event: a hit here skips the scan of 2 x CPUs. */
+	if (p->last_which >= 0 && id == p->last_id)
+		return p->last_which;
+	for (w = 0; w < 2; w++) {
+		for (i = 0; i < p->nr_ids[w]; i++) {
+			if (p->ids[w][i] == id) {
+				p->last_id = id;
+				p->last_which = (int)w;
 				return (int)w;
+			}
+		}
+	}
 	return -1;
 }
 
@@ -777,8 +788,10 @@ static int paranoid_level(void)
 }
 
 /* Say why an event could not be opened, in one line, and turn errno into what ws_profile_open() returns. */
-static int open_error(const char *what, int err)
+static int open_error(const struct ws_profile *p, const char *what, int err)
 {
+	const char *why;
+
 	switch (err) {
 	case EACCES:
 	case EPERM:
@@ -797,8 +810,15 @@ static int open_error(const char *what, int err)
 		return -ESRCH;
 	default:
 		if (errno_unsupported(err)) {
-			ws_log(WS_LOG_ERROR, "cannot sample %s: unsupported on this machine (%s); hardware events need "
-					     "a PMU, which VMs and CI runners usually lack", what, strerror(err));
+			/* Whether the machine has a PMU at all changes what the user can do about it. */
+			if (p->pmu == 0)
+				why = "this machine has no PMU (VMs and CI runners usually lack one)";
+			else if (p->pmu == 1)
+				why = "this CPU's PMU does not count it; `whyslow list` shows what it does";
+			else
+				why = "hardware events need a PMU, which VMs and CI runners usually lack";
+			ws_log(WS_LOG_ERROR, "cannot sample %s: unsupported on this machine (%s); %s", what,
+			       strerror(err), why);
 			return -EOPNOTSUPP;
 		}
 		ws_log(WS_LOG_ERROR, "cannot sample %s: %s", what, strerror(err));
@@ -895,8 +915,14 @@ static int open_main(struct ws_profile *p)
 		err = open_on_cpus(p, &attr, 0, names[k]);
 		if (!err) {
 			p->event = xstrdup(names[k]);
+			if (attr.type != PERF_TYPE_SOFTWARE)
+				p->pmu = 1;
 			return 0;
 		}
+		/* cycles is the one event every PMU counts: when it is unsupported, there is no PMU. */
+		if (attr.type == PERF_TYPE_HARDWARE && attr.config == PERF_COUNT_HW_CPU_CYCLES &&
+		    errno_unsupported(err))
+			p->pmu = 0;
 		if (k + 1 < n && errno_unsupported(err)) {
 			ws_log(WS_LOG_DEBUG, "profile: cannot sample %s (%s); sampling %s instead", names[k],
 			       strerror(err), names[k + 1]);
@@ -904,7 +930,7 @@ static int open_main(struct ws_profile *p)
 		}
 		break;
 	}
-	return open_error(names[k < n ? k : n - 1], err);
+	return open_error(p, names[k < n ? k : n - 1], err);
 }
 
 /* The second event: sampled like the first, into the same rings, without side-band records of its own. */
@@ -927,7 +953,7 @@ static int open_extra(struct ws_profile *p)
 	}
 	err = open_on_cpus(p, &attr, 1, name);
 	if (err)
-		return open_error(name, err);
+		return open_error(p, name, err);
 	for (i = 0; i < p->nr_rings; i++) {
 		if (ioctl(p->rings[i].extra_fd, PERF_EVENT_IOC_SET_OUTPUT, p->rings[i].fd)) {
 			err = errno;
@@ -1029,6 +1055,8 @@ int ws_profile_open(struct ws_profile **out, pid_t pid, const struct ws_profile_
 	if (!p->opts.ring_pages)
 		p->opts.ring_pages = WS_PROFILE_DEFAULT_PAGES;
 	p->pid = pid;
+	p->pmu = -1;
+	p->last_which = -1;
 	p->freq = clip_freq(p->opts.freq);
 	p->scratch = xmalloc(UINT16_MAX + 1);
 	p->nr_objs = OBJ_FIRST_MAPPED;

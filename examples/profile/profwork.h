@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-/* Burn CPU for `seconds` of wall time in this library's own code; returns a value to sink. */
+/* Burn `seconds` of the calling thread's CPU time in this library's own code; returns a value to sink. */
 uint64_t profwork_lib_spin(double seconds);
 
 #endif

@@ -4,9 +4,10 @@
  *
  *	spread [SECONDS]
  *
- * For SECONDS (default 0.3) of wall time, at the same time: a second thread runs spread_thread_spin(), a
+ * At the same time, SECONDS (default 0.3) of CPU time each: a second thread runs spread_thread_spin(), a
  * forked child process runs spread_child_spin(), and the main thread runs profwork_lib_spin() in
- * libprofwork.so. A profile of the command must name all three, each in its own object.
+ * libprofwork.so. A profile of the command must name all three, each in its own object. CPU time, not wall
+ * time, so that the three get equal shares even when they do not all get a CPU of their own.
  */
 #include "profwork.h"
 
@@ -19,11 +20,12 @@
 
 static volatile uint64_t spread_sink;
 
+/* The calling thread's CPU time. */
 static double now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 

@@ -13,7 +13,7 @@ E=$WS_PROFILE_EXAMPLES
 # ratio_work3 and ratio_work1 run the same loop 3*K and K times per round, so they hold 75% and 25% of the
 # profile. Two checks, on the fields given (first event: 2 3 2, second event: 4 5 4):
 #  - the split between the two functions, c3 / (c3 + c1), within 4 binomial standard deviations of 0.75:
-#    sqrt(0.75 * 0.25 / n), 0.037 at the ~2000 samples a 1 s run gives at 4 kHz. Timer sampling is periodic
+#    sqrt(0.75 * 0.25 / n), 0.035 at the ~2400 samples 0.6 s of CPU time gives at 4 kHz. Timer sampling is periodic
 #    rather than random and varies less than that, so 4 sigma is a conservative bound, not a loose one;
 #  - each share of the whole profile within 4 sigma plus 0.03, the part that startup (ld.so), the clock
 #    calls and the kernel's tick handling take outside both functions (2-4% measured here).
@@ -36,7 +36,7 @@ check_ratio() {
 }
 
 test_expect_success 'a 3:1 program shows shares near 75% and 25% under cpu-clock' '
-	"$D" -e cpu-clock -- "$E/ratio" -t 1 >out &&
+	"$D" -e cpu-clock -- "$E/ratio" -t 0.6 >out &&
 	test_grep "^event	cpu-clock	4000$" out &&
 	test_grep "^fn	.*	ratio_work3	$E/ratio$" out &&
 	test_grep "^fn	.*	ratio_work1	$E/ratio$" out &&
@@ -82,7 +82,7 @@ test_expect_success '-F sets the rate; above the kernel maximum it is lowered, w
 # A fake PMU (the driver opens cpu-clock where a hardware event is asked for) runs the code paths that only
 # a real PMU reaches here: cycles as the first event, a second event sharing its rings and told apart by id.
 test_expect_success 'a second event per function: frequency mode (fake PMU)' '
-	"$D" --fake-pmu --functions=branch-misses -- "$E/ratio" -t 1 >out6 &&
+	"$D" --fake-pmu --functions=branch-misses -- "$E/ratio" -t 0.6 >out6 &&
 	test_grep "^event	cycles	4000$" out6 &&
 	test_grep "^extra	branch-misses$" out6 &&
 	check_ratio out6 4 5 4 &&
@@ -90,7 +90,7 @@ test_expect_success 'a second event per function: frequency mode (fake PMU)' '
 '
 
 test_expect_success 'a second event per function: fixed period (fake PMU)' '
-	"$D" --fake-pmu --functions=L1-dcache-load-misses --period=2000 -- "$E/ratio" -t 1 >out7 &&
+	"$D" --fake-pmu --functions=L1-dcache-load-misses --period=2000 -- "$E/ratio" -t 0.6 >out7 &&
 	test_grep "^extra	L1-dcache-load-misses$" out7 &&
 	check_ratio out7 4 5 4
 '

@@ -18,7 +18,7 @@ share_at_least() {
 # spread runs three equal loops at once: in a second thread, in a forked child, and in libprofwork.so. Each
 # gets about a third of the samples; 0.15 leaves room for a loaded machine's scheduling.
 test_expect_success 'a thread, a child process and a shared library are each attributed' '
-	"$D" -- "$E/spread" 0.4 >out &&
+	"$D" -- "$E/spread" 0.3 >out &&
 	share_at_least out spread_thread_spin "$E/spread" 0.15 &&
 	share_at_least out spread_child_spin "$E/spread" 0.15 &&
 	share_at_least out profwork_lib_spin "$E/libprofwork.so" 0.15

@@ -16,7 +16,7 @@ field() {
 # A two-page ring holds about 170 samples: drained every 20 ms (or when half full) it wraps around without loss,
 # and a process's fork and mmap records, in one CPU's ring, must still come before its samples in another's.
 test_expect_success 'small rings drained often: wrap-arounds, nothing lost, all attributed' '
-	"$D" --ring-pages=2 --poll-ms=20 -- "$E/spread" 0.4 >out 2>err &&
+	"$D" --ring-pages=2 --poll-ms=20 -- "$E/spread" 0.3 >out 2>err &&
 	test "$(field out 6)" = 0 && test "$(field out 8)" = 0 &&
 	test "$(field out 2)" -gt 300 &&
 	test_grep "^fn	.*	spread_thread_spin	$E/spread$" out &&
