@@ -12,11 +12,12 @@
 #	whyslow   profile-driver -F HZ -- ratio ...      (the engine in lib/profile.c, as the runner will use it)
 #	perf      perf record -F HZ -o FILE -- ratio ... (the peer; skipped when perf is not installed)
 #
-# Two figures per way, as medians: the program's own time for its rounds (it measures itself, so the tool's
-# start-up and wrap-up are not in it: this is the slowdown a measurement sees) and the whole command's wall
-# time (start-up, the run, and the wrap-up: whyslow symbolizes and sums per function, perf record writes
-# perf.data and collects build-ids). Ratios are against plain. A benchmark, not a test: nothing here fails on
-# a slow or noisy machine.
+# Three figures per way, as medians: the program's own wall time for its rounds (it measures itself, so the
+# tool's start-up and wrap-up are not in it: this is the slowdown a measurement sees), its CPU time for them
+# (user + system, where the sampling interrupts are charged: steadier than wall time on a loaded machine),
+# and the whole command's wall time (start-up, the run, and the wrap-up: whyslow symbolizes and sums per
+# function, perf record writes perf.data and collects build-ids). Ratios are against plain. A benchmark,
+# not a test: nothing here fails on a slow or noisy machine.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
@@ -50,7 +51,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 ways="plain whyslow"
 [ -n "$perf" ] && ways="$ways perf"
 
-# run WAY: one run; appends "WAY PROGRAM_SECONDS WALL_SECONDS" to $tmp/results.
+# run WAY: one run; appends "WAY PROGRAM_SECONDS COMMAND_MICROSECONDS PROGRAM_CPU_SECONDS" to $tmp/results.
 run() {
 	t0=$(date +%s%N)
 	case "$1" in
@@ -65,8 +66,9 @@ run() {
 		cat "$tmp/err" >&2
 		exit 1
 	fi
-	prog=$(sed -n 's/^ratio: [0-9]* rounds in \([0-9.]*\) s$/\1/p' "$tmp/err")
-	echo "$1 $prog $(( (t1 - t0) / 1000 ))" >>"$tmp/results"
+	prog=$(sed -n 's/^ratio: [0-9]* rounds in \([0-9.]*\) s, cpu \([0-9.]*\) s$/\1 \2/p' "$tmp/err")
+	set -- "$1" $prog
+	echo "$1 $2 $(( (t1 - t0) / 1000 )) $3" >>"$tmp/results"
 	if [ "$1" = whyslow ]; then
 		sed -n 's/^event	\([^	]*\)	.*/\1/p' "$tmp/out" >"$tmp/event"
 		sed -n 's/^total	\([0-9]*\)	.*/\1/p' "$tmp/out" >>"$tmp/samples"
@@ -99,23 +101,25 @@ done
 
 echo "profile-overhead: ratio -n $rounds, $runs runs per way interleaved, sampling at $freq Hz" \
 	"($(cat "$tmp/event") here; median $(sort -n "$tmp/samples" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }') samples per whyslow run)"
-echo "machine: $(nproc) CPUs, $(uname -r), perf: ${perf:-not installed}"
+echo "machine: $(nproc) CPUs, $(uname -r), load average $(cut -d " " -f 1-3 /proc/loadavg), perf: ${perf:-not installed}"
 awk -v ways="$ways" '
 	function median(arr, n,    i, j, t) {
 		for (i = 2; i <= n; i++)
 			for (j = i; j > 1 && arr[j - 1] > arr[j]; j--) { t = arr[j]; arr[j] = arr[j - 1]; arr[j - 1] = t }
 		return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
 	}
-	{ n[$1]++; prog[$1, n[$1]] = $2; wall[$1, n[$1]] = $3 / 1e6 }
+	{ n[$1]++; prog[$1, n[$1]] = $2; wall[$1, n[$1]] = $3 / 1e6; cpu[$1, n[$1]] = $4 }
 	END {
-		printf "%-8s %14s %10s %14s %10s\n", "way", "program (s)", "slowdown", "command (s)", "slowdown"
+		printf "%-8s %12s %8s %12s %8s %12s %8s\n", "way", "program (s)", "ratio", "cpu (s)", "ratio",
+			"command (s)", "ratio"
 		split(ways, w, " ")
 		for (k = 1; k in w; k++) {
-			for (i = 1; i <= n[w[k]]; i++) { p[i] = prog[w[k], i]; c[i] = wall[w[k], i] }
+			for (i = 1; i <= n[w[k]]; i++) { p[i] = prog[w[k], i]; c[i] = wall[w[k], i]; u[i] = cpu[w[k], i] }
 			mp[w[k]] = median(p, n[w[k]])
 			mc[w[k]] = median(c, n[w[k]])
+			mu[w[k]] = median(u, n[w[k]])
 		}
 		for (k = 1; k in w; k++)
-			printf "%-8s %14.4f %9.3fx %14.4f %9.3fx\n", w[k], mp[w[k]], mp[w[k]] / mp["plain"],
-				mc[w[k]], mc[w[k]] / mc["plain"]
+			printf "%-8s %12.4f %7.3fx %12.4f %7.3fx %12.4f %7.3fx\n", w[k], mp[w[k]], mp[w[k]] / mp["plain"],
+				mu[w[k]], mu[w[k]] / mu["plain"], mc[w[k]], mc[w[k]] / mc["plain"]
 	}' "$tmp/results"

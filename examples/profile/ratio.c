@@ -8,7 +8,7 @@
  * dependency chain, so the first takes 75% of the time and the second 25%, whatever the machine. -t runs
  * rounds until the process has used SECONDS of CPU time (default 0.5): CPU time, not wall time, so that a
  * loaded machine still gives the tests the same number of samples. -n runs exactly ROUNDS rounds (a fixed
- * amount of work, for the overhead benchmark). -v prints the wall time the rounds took to stderr.
+ * amount of work, for the overhead benchmark). -v prints the wall and CPU time the rounds took to stderr.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -86,6 +86,7 @@ int main(int argc, char **argv)
 	}
 	elapsed = now(CLOCK_MONOTONIC) - start;
 	if (verbose)
-		fprintf(stderr, "ratio: %ld rounds in %.6f s\n", r, elapsed);
+		fprintf(stderr, "ratio: %ld rounds in %.6f s, cpu %.6f s\n", r, elapsed,
+			now(CLOCK_PROCESS_CPUTIME_ID) - cpu_start);
 	return 0;
 }
