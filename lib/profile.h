@@ -166,8 +166,9 @@ int ws_profile_poll(struct ws_profile *p);
 
 /*
  * The ring file descriptors, for a runner that poll(2)s them with POLLIN beside its own: each becomes readable
- * when its ring is half full. Copies at most `max` into fds and returns how many there are. The descriptors
- * stay owned by the profile.
+ * when its ring is half full, and reports POLLHUP for good once the child has exited (so stop polling them
+ * then, or the poll never sleeps). Copies at most `max` into fds and returns how many there are (one per
+ * online CPU). The descriptors stay owned by the profile.
  */
 size_t ws_profile_fds(const struct ws_profile *p, int *fds, size_t max);
 

@@ -204,7 +204,9 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage();
-	if (opts.extra_event && ws_profile_event_check(opts.extra_event))
+	/* Names are checked before anything runs, as whyslow will: a typo is a usage error. */
+	if ((opts.event && ws_profile_event_check(opts.event)) ||
+	    (opts.extra_event && ws_profile_event_check(opts.extra_event)))
 		return 129;
 
 	/* The child waits for the parent to attach: until the write end closes, its read returns nothing. */

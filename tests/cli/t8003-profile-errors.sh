@@ -33,7 +33,20 @@ test_expect_success 'a second event that fails under a working first event (fake
 test_expect_success 'an unknown event name is a usage error with suggestions' '
 	test_expect_code 129 "$D" --functions=branch-mises -- /bin/true 2>err &&
 	test_line_count = 1 err &&
-	test_grep "unknown event .branch-mises.; did you mean branch-misses" err
+	test_grep "unknown event .branch-mises.; did you mean branch-misses" err &&
+	test_expect_code 129 "$D" -e cpu-clok -- /bin/true 2>err &&
+	test_line_count = 1 err &&
+	test_grep "unknown event .cpu-clok.; did you mean cpu-clock" err
+'
+
+test_expect_success 'an explicit hardware event is not replaced by cpu-clock' '
+	if test_have_prereq PMU; then
+		"$D" -e cycles -- /bin/true >out && test_grep "^event	cycles	" out
+	else
+		test_expect_code 1 "$D" -e cycles -- /bin/true 2>err &&
+		test_line_count = 1 err &&
+		test_grep "cannot sample cycles: unsupported on this machine.*no PMU" err
+	fi
 '
 
 test_expect_success 'permission denied names the sysctl' '
