@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t8000-profile-shares.sh - per-function sampling shares on a program of known cost ratio (3:1).
+. "$WS_SRC/tests/cli/lib.sh"
+
+test_have_prereq PERF_SW || test_skip_all 'software perf events cannot be opened here'
+
+D=$WS_PROFILE_DRIVER
+E=$WS_PROFILE_EXAMPLES
+
+# check_ratio FILE SHARE_FIELD SAMPLE_FIELD TOTAL_FIELD
+#
+# ratio_work3 and ratio_work1 run the same loop 3*K and K times per round, so they hold 75% and 25% of the
+# profile. Two checks, on the fields given (first event: 2 3 2, second event: 4 5 4):
+#  - the split between the two functions, c3 / (c3 + c1), within 4 binomial standard deviations of 0.75:
+#    sqrt(0.75 * 0.25 / n), 0.035 at the ~2400 samples 0.6 s of CPU time gives at 4 kHz. Timer sampling is periodic
+#    rather than random and varies less than that, so 4 sigma is a conservative bound, not a loose one;
+#  - each share of the whole profile within 4 sigma plus 0.03, the part that startup (ld.so), the clock
+#    calls and the kernel's tick handling take outside both functions (2-4% measured here).
+# Fewer than 1000 samples is a failure: too few to judge.
+check_ratio() {
+	awk -F '	' -v sf="$2" -v cf="$3" -v tf="$4" '
+		function abs(x) { return x < 0 ? -x : x }
+		$1 == "total" { n = $tf }
+		$1 == "fn" && $6 == "ratio_work3" { s3 = $sf; c3 = $cf }
+		$1 == "fn" && $6 == "ratio_work1" { s1 = $sf; c1 = $cf }
+		END {
+			if (n < 1000) { print "only " n " samples"; exit 1 }
+			r = c3 / (c3 + c1)
+			tr = 4 * sqrt(0.75 * 0.25 / (c3 + c1))
+			ts = 4 * sqrt(0.75 * 0.25 / n) + 0.03
+			printf "samples %d: work3 %.4f work1 %.4f (tolerance %.4f); split %.4f (tolerance %.4f)\n",
+				n, s3, s1, ts, r, tr
+			exit !(abs(r - 0.75) <= tr && abs(s3 - 0.75) <= ts && abs(s1 - 0.25) <= ts)
+		}' "$1"
+}
+
+test_expect_success 'a 3:1 program shows shares near 75% and 25% under cpu-clock' '
+	"$D" -e cpu-clock -- "$E/ratio" -t 0.6 >out &&
+	test_grep "^event	cpu-clock	4000$" out &&
+	test_grep "^fn	.*	ratio_work3	$E/ratio$" out &&
+	test_grep "^fn	.*	ratio_work1	$E/ratio$" out &&
+	check_ratio out 2 3 2
+'
+
+test_expect_success 'every sample is in some function, none lost' '
+	awk -F "	" "\$1 == \"total\" { t = \$2; lost = \$6 } \$1 == \"fn\" { s += \$3 }
+		END { print t, s, lost; exit !(t == s && t > 0 && lost == 0) }" out
+'
+
+test_expect_success 'the hottest lines of the hottest functions are in ratio.c' '
+	test_grep "^line	ratio_work3	.*ratio\.c:[0-9][0-9]*	[0-9]" out &&
+	test_grep "^line	ratio_work1	.*ratio\.c:[0-9][0-9]*	[0-9]" out
+'
+
+test_expect_success 'the default event falls back to cpu-clock without a PMU' '
+	if test_have_prereq PMU; then
+		"$D" -- "$E/ratio" -t 0.05 >out2 && test_grep "^event	cycles	" out2
+	else
+		"$D" -v -- "$E/ratio" -t 0.05 >out2 2>err &&
+		test_grep "^event	cpu-clock	" out2 &&
+		test_grep "cannot sample cycles .*sampling cpu-clock instead" err
+	fi
+'
+
+test_expect_success 'a program exec'"'"'d by a child shell is followed into its own object' '
+	"$D" -- sh -c "\"$E/ratio\" -t 0.3; true" >out3 &&
+	test_grep "^fn	.*	ratio_work3	$E/ratio$" out3
+'
+
+test_expect_success '-F sets the rate; above the kernel maximum it is lowered, with a note' '
+	"$D" -F 1000 -- "$E/ratio" -t 0.05 >out4 &&
+	test_grep "^event	[a-z-]*	1000$" out4 &&
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate) &&
+	# A command that never execs: the events open (and clip) but never sample, since sampling at the
+	# kernel maximum can take a VM seconds of timer interrupts for even /bin/true.
+	test_expect_code 2 "$D" -F $((max + 1)) -- ./no-such-command >out5 2>err5 &&
+	test_grep "^event	[a-z-]*	$max$" out5 &&
+	test_grep "sampling at $max Hz.*perf_event_max_sample_rate" err5
+'
+
+# A fake PMU (the driver opens cpu-clock where a hardware event is asked for) runs the code paths that only
+# a real PMU reaches here: cycles as the first event, a second event sharing its rings and told apart by id.
+test_expect_success 'a second event per function: frequency mode (fake PMU)' '
+	"$D" --fake-pmu --functions=branch-misses -- "$E/ratio" -t 0.6 >out6 &&
+	test_grep "^event	cycles	4000$" out6 &&
+	test_grep "^extra	branch-misses$" out6 &&
+	check_ratio out6 4 5 4 &&
+	check_ratio out6 2 3 2
+'
+
+test_expect_success 'a second event per function: fixed period (fake PMU)' '
+	"$D" --fake-pmu --functions=L1-dcache-load-misses --period=2000 -- "$E/ratio" -t 0.6 >out7 &&
+	test_grep "^extra	L1-dcache-load-misses$" out7 &&
+	check_ratio out7 4 5 4
+'
+
+test_done

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-symbols.c - unit tests of symbolization on the profile examples: PIE, fixed-address and shared-library
+ * load-bias arithmetic checked against `nm`, line tables, stripped objects, .gnu_debuglink, a rebuilt file.
+ *
+ *	test-symbols RATIO RATIO_NOPIE LIBPROFWORK_SO
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "symbols.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *ratio_path, *nopie_path, *lib_path;
+
+/* The link address of `sym` in `path`, as nm prints it: the independent answer the tests check against. */
+static uint64_t nm_addr(const char *path, const char *sym)
+{
+	char *cmd = xasprintf("nm --defined-only '%s'", path), line[512], name[256], type;
+	unsigned long long addr;
+	uint64_t found = 0;
+	FILE *f = popen(cmd, "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strcmp(name, sym))
+			found = addr;
+	pclose(f);
+	free(cmd);
+	assert_true(found != 0);
+	return found;
+}
+
+/* The executable PT_LOAD segment: where the loader puts the code, page-aligned as mmap requires. */
+static void text_segment(const char *path, uint64_t *off, uint64_t *vaddr)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf;
+	size_t n, i;
+	bool found = false;
+
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	assert_int_equal(elf_getphdrnum(elf, &n), 0);
+	for (i = 0; i < n; i++) {
+		GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
+
+		if (ph && ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			*off = ph->p_offset;
+			*vaddr = ph->p_vaddr;
+			found = true;
+			break;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	assert_true(found);
+}
+
+/*
+ * Load `path` at `base` as the kernel or ld.so would (each segment at base + p_vaddr, rounded down to a
+ * page, from p_offset rounded down alike), take an address `delta` bytes into `sym` at run time, and check
+ * that the MMAP2-style arithmetic gives back the symbol, its offset and a source line.
+ */
+static void check_loaded(struct ws_symbols *s, const char *path, uint64_t base, const char *sym, uint64_t delta,
+			 const char *srcfile)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), seg_off = 0, seg_vaddr = 0, link, map_start, map_pgoff, ip;
+	uint64_t file_off, vaddr;
+	struct ws_symobj *o;
+	struct ws_sym found;
+	const char *file;
+	unsigned line;
+
+	link = nm_addr(path, sym);
+	text_segment(path, &seg_off, &seg_vaddr);
+	map_start = base + (seg_vaddr & ~(page - 1));
+	map_pgoff = seg_off & ~(page - 1);
+	ip = base + link + delta;
+
+	assert_int_equal(ws_symbols_get(s, path, &o), 0);
+	file_off = ws_map_file_offset(map_start, map_pgoff, ip);
+	assert_int_equal(ws_symobj_vaddr(o, file_off, &vaddr), 0);
+	assert_int_equal(vaddr, link + delta);
+	assert_int_equal(ws_symobj_lookup(o, vaddr, &found), 0);
+	assert_string_equal(found.name, sym);
+	assert_int_equal(found.start, link);
+	assert_int_equal(found.offset, delta);
+	assert_int_equal(ws_symobj_srcline(o, vaddr, &file, &line), 0);
+	assert_non_null(strstr(file, srcfile));
+	assert_true(line > 0);
+}
+
+static void test_pie(void **state)
+{
+	struct ws_symbols *s = ws_symbols_new();
+
+	(void)state;
+	/* A typical PIE base, and an address inside both functions. */
+	check_loaded(s, ratio_path, 0x555555554000ULL, "ratio_work3", 9, "ratio.c");
+	check_loaded(s, ratio_path, 0x555555554000ULL, "ratio_work1", 1, "ratio.c");
+	ws_symbols_free(s);
+}
+
+static void test_fixed_address(void **state)
+{
+	struct ws_symbols *s = ws_symbols_new();
+	struct ws_symobj *o;
+	uint64_t v;
+
+	(void)state;
+	/* ET_EXEC: loaded where linked, base 0, and link addresses are run-time addresses. */
+	check_loaded(s, nopie_path, 0, "ratio_work3", 4, "ratio.c");
+	assert_int_equal(ws_symbols_get(s, nopie_path, &o), 0);
+	assert_true(nm_addr(nopie_path, "ratio_work3") >= 0x400000);
+	/* An offset past every segment is not code. */
+	assert_int_equal(ws_symobj_vaddr(o, (uint64_t)1 << 40, &v), -ERANGE);
+	ws_symbols_free(s);
+}
+
+static void test_shared_library(void **state)
+{
+	struct ws_symbols *s = ws_symbols_new();
+
+	(void)state;
+	check_loaded(s, lib_path, 0x7f1234560000ULL, "profwork_lib_spin", 17, "profwork.c");
+	ws_symbols_free(s);
+}
+
+static void test_missing(void **state)
+{
+	struct ws_symbols *s = ws_symbols_new();
+	struct ws_symobj *o = (struct ws_symobj *)1;
+
+	(void)state;
+	assert_int_equal(ws_symbols_get(s, "/nonexistent/whyslow-object", &o), -ENOENT);
+	assert_null(o);
+	/* Remembered, same answer. */
+	assert_int_equal(ws_symbols_get(s, "/nonexistent/whyslow-object", &o), -ENOENT);
+	/* Not an ELF file. */
+	assert_int_equal(ws_symbols_get(s, "/proc/self/status", &o), -ENOEXEC);
+	ws_symbols_free(s);
+}
+
+static char *tmpdir;
+
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	int rc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&cmd, fmt, ap) < 0)
+		cmd = NULL;
+	va_end(ap);
+	assert_non_null(cmd);
+	rc = system(cmd);
+	free(cmd);
+	return rc;
+}
+
+static uint64_t link_plus(const char *path, const char *sym, uint64_t delta)
+{
+	return nm_addr(path, sym) + delta;
+}
+
+static void test_stripped(void **state)
+{
+	struct ws_symbols *s = ws_symbols_new();
+	char *path = xasprintf("%s/ratio-stripped", tmpdir);
+	uint64_t vaddr = link_plus(ratio_path, "ratio_work3", 9);
+	struct ws_symobj *o;
+	struct ws_sym sym;
+
+	(void)state;
+	if (run("command -v strip >/dev/null"))
+		skip();
+	assert_int_equal(run("cp '%s' '%s' && strip '%s'", ratio_path, path, path), 0);
+	assert_int_equal(ws_symbols_get(s, path, &o), 0);
+	/* Stripping moves no code: the same link address, now without a name. */
+	assert_int_equal(ws_symobj_lookup(o, vaddr, &sym), -ENOENT);
+	assert_true(ws_symobj_symsrc(o) == WS_SYMSRC_DYNSYM || ws_symobj_symsrc(o) == WS_SYMSRC_NONE);
+	assert_true(ws_symobj_first_hint(o));
+	assert_false(ws_symobj_first_hint(o));
+	ws_symbols_free(s);
+	unlink(path);
+	free(path);
+}
+
+static void test_debuglink(void **state)
+{
+	struct ws_symbols *s = ws_symbols_new();
+	char *path = xasprintf("%s/ratio-split", tmpdir);
+	uint64_t vaddr = link_plus(ratio_path, "ratio_work1", 3);
+	struct ws_symobj *o;
+	struct ws_sym sym;
+	const char *file, *dbg;
+	unsigned line;
+
+	(void)state;
+	/* The distributions' way: debug info in NAME.debug, the binary stripped with a link to it. */
+	if (run("command -v objcopy >/dev/null"))
+		skip();
+	assert_int_equal(run("cd '%s' && cp '%s' ratio-split && objcopy --only-keep-debug ratio-split ratio-split.debug "
+			     "&& objcopy --strip-all ratio-split && objcopy --add-gnu-debuglink=ratio-split.debug "
+			     "ratio-split", tmpdir, ratio_path), 0);
+	assert_int_equal(ws_symbols_get(s, path, &o), 0);
+	assert_int_equal(ws_symobj_lookup(o, vaddr, &sym), 0);
+	assert_string_equal(sym.name, "ratio_work1");
+	assert_int_equal(sym.offset, 3);
+	assert_int_equal(ws_symobj_srcline(o, vaddr, &file, &line), 0);
+	assert_non_null(strstr(file, "ratio.c"));
+	assert_int_equal(ws_symobj_symsrc(o), WS_SYMSRC_DEBUG);
+	dbg = ws_symobj_debugfile(o);
+	assert_non_null(dbg);
+	assert_non_null(strstr(dbg, "ratio-split.debug"));
+	ws_symbols_free(s);
+	run("rm -f '%s' '%s.debug'", path, path);
+	free(path);
+}
+
+static void test_rebuilt_file(void **state)
+{
+	struct ws_symbols *s = ws_symbols_new();
+	char *path = xasprintf("%s/ratio-rebuilt", tmpdir);
+	struct ws_symobj *first, *again, *second;
+	struct ws_sym sym;
+
+	(void)state;
+	assert_int_equal(run("cp '%s' '%s'", ratio_path, path), 0);
+	assert_int_equal(ws_symbols_get(s, path, &first), 0);
+	assert_int_equal(ws_symbols_get(s, path, &again), 0);
+	assert_ptr_equal(first, again);
+	/* A different binary under the same name (a rebuild between two runs) is read again. */
+	assert_int_equal(run("cp '%s' '%s.new' && mv '%s.new' '%s'", nopie_path, path, path, path), 0);
+	assert_int_equal(ws_symbols_get(s, path, &second), 0);
+	assert_ptr_not_equal(first, second);
+	assert_int_equal(ws_symobj_lookup(second, nm_addr(nopie_path, "ratio_work3"), &sym), 0);
+	assert_string_equal(sym.name, "ratio_work3");
+	/* The old object is still usable: pointers handed out earlier stay valid. */
+	assert_int_equal(ws_symobj_lookup(first, nm_addr(ratio_path, "ratio_work3"), &sym), 0);
+	assert_string_equal(sym.name, "ratio_work3");
+	/* A file deleted after its run still resolves from the copy already read. */
+	unlink(path);
+	assert_int_equal(ws_symbols_get(s, path, &again), 0);
+	assert_ptr_equal(again, second);
+	ws_symbols_free(s);
+	free(path);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pie),         cmocka_unit_test(test_fixed_address),
+		cmocka_unit_test(test_shared_library), cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_stripped),    cmocka_unit_test(test_debuglink),
+		cmocka_unit_test(test_rebuilt_file),
+	};
+	char tmpl[] = "/tmp/ws-test-symbols-XXXXXX";
+	int rc;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: test-symbols RATIO RATIO_NOPIE LIBPROFWORK_SO\n");
+		return 2;
+	}
+	/* Absolute, since some tests work in a temporary directory. */
+	ratio_path = realpath(argv[1], NULL);
+	nopie_path = realpath(argv[2], NULL);
+	lib_path = realpath(argv[3], NULL);
+	if (!ratio_path || !nopie_path || !lib_path) {
+		fprintf(stderr, "test-symbols: the example programs are not built\n");
+		return 2;
+	}
+	tmpdir = mkdtemp(tmpl);
+	if (!tmpdir) {
+		perror("mkdtemp");
+		return 2;
+	}
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(tmpdir);
+	free((char *)ratio_path);
+	free((char *)nopie_path);
+	free((char *)lib_path);
+	return rc;
+}
