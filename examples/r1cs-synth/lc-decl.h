@@ -58,9 +58,9 @@ void LCV(insert_or_update)(struct LCV(indexer) *ix, size_t key, const struct fr 
 /* LinearCombination::zero() as enforce makes it (from the pool in vec-pool), and a plain empty one. */
 struct LCV(lc) LCV(lc_zero)(struct cs *cs);
 struct LCV(lc) LCV(lc_new)(void);
-/* lc + (coeff, var), lc - (coeff, var) and lc + (coeff, &other): take the LC by value, return it. */
+/* lc + (coeff, var) and lc + (coeff, &other): take the LC by value, return it. (lc - (coeff, var) is
+ * lc + (-coeff, var), as sub_unsimplified does.) */
 struct LCV(lc) LCV(lc_add)(struct LCV(lc) lc, struct fr coeff, struct var var);
-struct LCV(lc) LCV(lc_sub)(struct LCV(lc) lc, struct fr coeff, struct var var);
 struct LCV(lc) LCV(lc_add_scaled)(struct LCV(lc) lc, struct fr coeff, const struct LCV(lc) *other);
 struct LCV(lc) LCV(lc_clone)(const struct LCV(lc) *lc);
 /* Drop: free the buffers (vec-pool: give them back to cs's pool while it has room). */

@@ -3,20 +3,21 @@
 
 /*
  * Included by lc-variants.c once per variant, after lc.h, with LC_NAME, LC_INLINE and LC_POOL defined (see
- * lc-decl.h). Everything above the "storage" section boundary is written once against a handful of storage
- * primitives; only those primitives differ between variants, like the Vec -> SmallVec change in the
+ * lc-decl.h). Everything after the storage primitives section is written once against those few
+ * primitives; only they differ between variants, like the Vec -> SmallVec change in the
  * original, where the algorithm stayed put and only the type of `values` changed. The compiler sees the
  * concrete type in every copy: no indirection that Rust's monomorphised generics would not have.
  *
- * Moves. Rust moves the LC into every `lc + (coeff, var)` and back out, and for a non-inlined call to
- * a function taking a large value, rustc passes a pointer to a caller-made copy and returns through a
- * hidden pointer, so each builder step copies the whole LinearCombination (96 bytes with Vec, 160 to 400
- * with SmallVec). The C calling convention does the same for a struct passed and returned by value: the
- * caller copies the argument to the stack and the callee writes the result through a hidden pointer.
- * lc_add and friends take and return `struct lc` by value and are R1CS_BOUNDARY (noipa), so GCC can
- * neither inline them away nor rewrite their arguments (IPA-SRA) into something cheaper than the move.
+ * Moves. Rust moves the LC into every `lc + (coeff, var)` and back out. For a call that is not inlined,
+ * rustc passes a large argument as a pointer to a caller-made copy and returns through a hidden pointer,
+ * so each builder step copies the whole LinearCombination (96 bytes with Vec, 160 to 400 with SmallVec)
+ * once or twice. The C calling convention does the same for a struct passed and returned by value: the
+ * caller copies the argument to the stack, the callee writes the result through a hidden pointer. lc_add
+ * takes and returns `struct lc` by value and is R1CS_BOUNDARY (noipa), so GCC can neither inline it away
+ * nor rewrite its arguments (IPA-SRA) into something cheaper than the move; apply() is arranged so that
+ * GCC returns straight into the running LC: two copies per step, the unelided Rust pattern, not three.
  * Whether rustc inlines `Add::add` into the closures in a given build is not known here; keeping the call
- * keeps the copies, which is the cost that differs between Vec and SmallVec.
+ * keeps the copies, which are the cost that grows with the size of the LC.
  */
 
 #include <string.h>
@@ -377,19 +378,6 @@ R1CS_BOUNDARY struct LCV(lc) LCV(lc_add)(struct LCV(lc) lc, struct fr coeff, str
 	return lc;
 }
 
-R1CS_BOUNDARY struct LCV(lc) LCV(lc_sub)(struct LCV(lc) lc, struct fr coeff, struct var var)
-{
-	struct fr neg;
-	STAT(ST_BUILD_TERMS, 1);
-	STAT(ST_BUILD_ONE, fr_eq(&coeff, &FR_ONE));
-	fr_neg(&neg, &coeff);
-	if (var.kind == INDEX_INPUT)
-		LCV(insert_or_update)(&lc.inputs, var.index, &neg);
-	else
-		LCV(insert_or_update)(&lc.aux, var.index, &neg);
-	return lc;
-}
-
 R1CS_BOUNDARY struct LCV(lc) LCV(lc_add_scaled)(struct LCV(lc) lc, struct fr coeff,
 						 const struct LCV(lc) *other)
 {
@@ -517,21 +505,32 @@ R1CS_BOUNDARY struct fr LCV(eval)(const struct LCV(lc) *lc, const struct frvec *
 	return acc;
 }
 
-/* Calling a gadget's closure on the zero LC: the builder steps, or a move of a prebuilt LC. */
-static inline struct LCV(lc) LCV(apply)(struct cs *cs, const struct lc_closure *f, struct LCV(lc) lc)
+/*
+ * Calling a gadget's closure on the zero LC: the builder steps, or a move of a prebuilt LC. Out of line,
+ * as a closure body `gadget::{{closure}}` often is in Rust; inside it, the running LC is never
+ * address-taken, so GCC returns each step's result straight into it: one copy into the argument, one out
+ * of the callee, per step (inlined into enforce, GCC added a third, through a temporary).
+ */
+R1CS_BOUNDARY static struct LCV(lc) LCV(apply)(struct cs *cs, const struct lc_closure *f, struct LCV(lc) lc)
 {
 	if (f->take) {
 		LCV(lc_drop)(cs, &lc);
 		return *(struct LCV(lc) *)f->take;
 	}
+	/*
+	 * `lc - (c, v)` is sub_unsimplified, which adds -c: here the negation happens before a single call
+	 * site, because with two (lc_add and an lc_sub) GCC returned one of them through a temporary and
+	 * copied it back, a third copy per step. `cur` is a local, not the parameter, for the same reason.
+	 */
+	struct LCV(lc) cur = lc;
 	for (size_t i = 0; i < f->n; i++) {
 		const struct lc_op *op = &f->ops[i];
+		struct fr coeff = op->coeff;
 		if (op->sub)
-			lc = LCV(lc_sub)(lc, op->coeff, op->var);
-		else
-			lc = LCV(lc_add)(lc, op->coeff, op->var);
+			fr_neg(&coeff, &coeff);
+		cur = LCV(lc_add)(cur, coeff, op->var);
 	}
-	return lc;
+	return cur;
 }
 
 R1CS_BOUNDARY void LCV(enforce)(struct cs *cs, const struct lc_closure *fa, const struct lc_closure *fb,
@@ -674,23 +673,22 @@ static void LCV(gadget_poseidon)(struct cs *cs)
 static void LCV(gadget_packing)(struct cs *cs)
 {
 	STAT(ST_C_PACKING, 1);
+	struct lc_op ops[PACKING_BITS + 1];
 	size_t start = gen_pick_window(cs, PACKING_BITS);
 	struct fr coeff = FR_ONE, value = FR_ZERO;
 
 	for (size_t i = 0; i < PACKING_BITS; i++) {
 		if (gen_bit(cs, start + i))
 			fr_add(&value, &value, &coeff);
+		ops[i] = op_add_coeff(&coeff, aux_var(start + i));
 		fr_double(&coeff, &coeff);
 	}
 	size_t num = cs_alloc(cs, &value);
+	ops[PACKING_BITS] = op_sub(aux_var(num));
 
-	struct LCV(lc) lc = LCV(lc_new)();
-	coeff = FR_ONE;
-	for (size_t i = 0; i < PACKING_BITS; i++) {
-		lc = LCV(lc_add)(lc, coeff, aux_var(start + i));
-		fr_double(&coeff, &coeff);
-	}
-	lc = LCV(lc_sub)(lc, FR_ONE, aux_var(num));
+	/* lc = zero + (1, b0) + (2, b1) + ... - num: the same builder steps a closure makes */
+	struct lc_closure build = { ops, PACKING_BITS + 1, NULL };
+	struct LCV(lc) lc = LCV(apply)(cs, &build, LCV(lc_new)());
 	LCV(enforce)(cs, &LC_EMPTY, &LC_EMPTY, &LC_TAKE(&lc));  /* lc moved into enforce */
 }
 
@@ -709,35 +707,37 @@ static void LCV(gadget_multieq)(struct cs *cs)
 	size_t prev_result = SIZE_MAX;
 
 	for (;;) {
-		struct gen_operand ops[MULTIEQ_MAX_OPERANDS];
-		size_t k = gen_addmany_operands(cs, ops, prev_result);
+		struct gen_operand operands[MULTIEQ_MAX_OPERANDS];
+		struct lc_op ops[MULTIEQ_MAX_OPERANDS * 32];
+		size_t k = gen_addmany_operands(cs, operands, prev_result);
 		size_t num_bits = 32 + (k > 4 ? 3 : 2);  /* ceil(log2(k * (2^32 - 1))) for k = 3..5 */
 		if (bits_used + num_bits >= FR_CAPACITY_BITS)
 			break;
 
-		struct LCV(lc) lc = LCV(lc_new)();
+		size_t n = 0;
 		for (size_t o = 0; o < k; o++) {
 			struct fr coeff = FR_ONE;
 			for (size_t bit = 0; bit < 32; bit++) {
-				if (ops[o].constant) {
-					if ((ops[o].constant_value >> bit) & 1)
-						lc = LCV(lc_add)(lc, coeff, input_var(0));
-				} else {
-					lc = LCV(lc_add)(lc, coeff, aux_var(ops[o].start + bit));
-				}
+				if (!operands[o].constant)
+					ops[n++] = op_add_coeff(&coeff, aux_var(operands[o].start + bit));
+				else if ((operands[o].constant_value >> bit) & 1)
+					ops[n++] = op_add_coeff(&coeff, input_var(0));
 				fr_double(&coeff, &coeff);
 			}
 		}
+		struct lc_closure build = { ops, n, NULL };
+		struct LCV(lc) lc = LCV(apply)(cs, &build, LCV(lc_new)());
 
-		struct LCV(lc) result_lc = LCV(lc_new)();
 		struct fr coeff = FR_ONE;
 		prev_result = cs->aux.len;
 		for (size_t bit = 0; bit < num_bits; bit++) {
 			size_t b = gen_alloc_bit(cs, rng_below(&cs->rng, 2));
 			LCV(enforce_boolean)(cs, b);
-			result_lc = LCV(lc_add)(result_lc, coeff, aux_var(b));
+			ops[bit] = op_add_coeff(&coeff, aux_var(b));
 			fr_double(&coeff, &coeff);
 		}
+		build = (struct lc_closure){ ops, num_bits, NULL };
+		struct LCV(lc) result_lc = LCV(apply)(cs, &build, LCV(lc_new)());
 
 		/* enforce_equal(num_bits, &lc, &result_lc) */
 		struct fr scale;

@@ -186,16 +186,17 @@ static void LCV(test_eval)(void **state)
 		cs_alloc(&cs, &v[i]);
 
 	/* 3*ONE + 2*x1 + x2 - x4, and x5 - x5 (a zero coefficient) */
-	struct fr two, three;
+	struct fr two, three, minus_one;
 	fr_from_u64(&two, 2);
 	fr_from_u64(&three, 3);
+	fr_neg(&minus_one, &FR_ONE);
 	struct LCV(lc) lc = LCV(lc_zero)(&cs);
 	lc = LCV(lc_add)(lc, three, input_var(0));
 	lc = LCV(lc_add)(lc, FR_ONE, aux_var(5));
 	lc = LCV(lc_add)(lc, two, aux_var(1));
 	lc = LCV(lc_add)(lc, FR_ONE, aux_var(2));
-	lc = LCV(lc_sub)(lc, FR_ONE, aux_var(4));
-	lc = LCV(lc_sub)(lc, FR_ONE, aux_var(5));
+	lc = LCV(lc_add)(lc, minus_one, aux_var(4));
+	lc = LCV(lc_add)(lc, minus_one, aux_var(5));
 
 	struct fr want, t;                      /* 3 + 2*101 + 102 - 104 = 203 */
 	fr_from_u64(&want, 203);
