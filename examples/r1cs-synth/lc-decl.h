@@ -2,7 +2,7 @@
 /* lc-decl.h - one storage variant's types and functions; included once per variant with LC_NAME set. */
 
 /*
- * Parameters (defined by the includer, undefined here at the end unless LC_KEEP_PARAMS is set):
+ * Parameters (defined by the includer, undefined here at the end):
  *   LC_NAME    the prefix of every type and function (vec, vecpool, smallvec1, ...)
  *   LC_INLINE  0 for a Vec (pointer, capacity, length), N for a SmallVec<[term; N]>
  *   LC_POOL    1 when LC buffers come from and go back to the assignment's pool (vec-pool)
@@ -86,8 +86,6 @@ size_t LCV(indexer_capacity)(const struct LCV(indexer) *ix);
 bool LCV(indexer_spilled)(const struct LCV(indexer) *ix);
 void LCV(indexer_drop)(struct cs *cs, struct LCV(indexer) *ix);
 
-#ifndef LC_KEEP_PARAMS
 #undef LC_NAME
 #undef LC_INLINE
 #undef LC_POOL
-#endif
