@@ -4,7 +4,9 @@
 #include "log.h"
 #include "perf.h"
 #include "pfm.h"
+#include "profile.h"
 #include "regions.h"
+#include "symbols.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -45,6 +47,10 @@ struct perf_priv {
 	size_t nmev;
 	char *outdir;
 	char **env;
+	/* --functions: a sampling profile of each run, symbols cached across runs. */
+	struct ws_profile *prof;
+	struct ws_symbols *syms;
+	bool warned_loss;
 };
 
 static int group_capacity(void)
@@ -235,6 +241,93 @@ static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run
 	return 0;
 }
 
+/* --functions: start sampling the child before it execs (one event per CPU, inherit, rings per CPU). */
+static int perf_attach(struct ws_backend *be, pid_t pid)
+{
+	struct perf_priv *p = be->priv;
+	struct ws_profile_opts o = WS_PROFILE_OPTS_INIT;
+
+	if (!be->opts.functions)
+		return 0;
+	/* A run that never started (exec failed) left its profile open. */
+	if (p->prof) {
+		ws_profile_close(p->prof);
+		p->prof = NULL;
+	}
+	if (!p->syms)
+		p->syms = ws_symbols_new();
+	o.freq = be->opts.freq > 0 ? (unsigned)be->opts.freq : o.freq;
+	o.extra_event = be->opts.functions_event;
+	o.symbols = p->syms;
+	return ws_profile_open(&p->prof, pid, &o);
+}
+
+static void perf_poll(struct ws_backend *be)
+{
+	struct perf_priv *p = be->priv;
+
+	if (p->prof)
+		ws_profile_poll(p->prof);
+}
+
+/*
+ * A function is named by its symbol; the same name in two objects, and the "[unknown]" bucket of each
+ * stripped object, are told apart by the object's file name.
+ */
+static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp)
+{
+	const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
+
+	if (fn->unknown)
+		return xasprintf("%s %s", fn->name, base);
+	for (size_t i = 0; i < fp->nr_fns; i++)
+		if (&fp->fns[i] != fn && !strcmp(fp->fns[i].name, fn->name) && strcmp(fp->fns[i].object, fn->object))
+			return xasprintf("%s (%s)", fn->name, base);
+	return xstrdup(fn->name);
+}
+
+static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run)
+{
+	struct ws_fn_profile fp;
+	char *extra = NULL;
+	int ret = ws_profile_finish(p->prof, &fp);
+
+	ws_profile_close(p->prof);
+	p->prof = NULL;
+	if (ret < 0)
+		return ret;
+	if ((fp.lost || fp.full_rings) && !p->warned_loss) {
+		ws_log(WS_LOG_WARN, "the profile of '%s' lost samples (ring buffers full): lower the rate with -F",
+		       v->name);
+		p->warned_loss = true;
+	}
+	if (fp.extra_event)
+		extra = xasprintf("%s-share", fp.extra_event);
+	for (size_t i = 0; i < fp.nr_fns; i++) {
+		const struct ws_fn *fn = &fp.fns[i];
+		char *key = function_key(fn, &fp);
+		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
+
+		/* A function a run never sampled took no share of it: 0, not "not counted". */
+		ws_push_at(&g->metrics, "share", 0, run, fn->share, -1, 0);
+		if (extra)
+			ws_push_at(&g->metrics, extra, 0, run, fn->extra_share, -1, 0);
+		free(key);
+	}
+	/* Functions seen in earlier runs but not this one: their share here is 0. */
+	for (size_t i = 0; i < v->functions.n; i++) {
+		struct ws_metric *m = ws_metric_set_find(&v->functions.v[i].metrics, "share");
+
+		if (m && m->n == run)
+			ws_metric_push(m, 0, -1);
+		if (extra && (m = ws_metric_set_find(&v->functions.v[i].metrics, extra)) && m->n == run)
+			ws_metric_push(m, 0, -1);
+	}
+	free(extra);
+	ws_fn_profile_release(&fp);
+	return 0;
+}
+
 static int perf_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
 {
 	struct perf_priv *p = xcalloc(1, sizeof(*p));
@@ -294,6 +387,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 	}
 	layout(p, group_capacity());
 	choose_marker_events(p);
+	be->wants_pid = be->opts.functions;
 	return 0;
 }
 
@@ -432,6 +526,8 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 	close_all(p);
 	if (!ret && be->opts.regions && p->outdir)
 		ret = collect_regions(p, v, run);
+	if (!ret && p->prof)
+		ret = collect_profile(p, v, run);
 	for (size_t i = 0; i < n && !ret; i++) {
 		double sh;
 
@@ -459,6 +555,10 @@ static void perf_teardown(struct ws_backend *be)
 		return;
 	close_all(p);
 	remove_outdir(p);
+	if (p->prof)
+		ws_profile_close(p->prof);
+	if (p->syms)
+		ws_symbols_free(p->syms);
 	free(p->c);
 	free(p->mine);
 	free(p->attr);
@@ -472,6 +572,8 @@ const struct ws_backend_ops ws_backend_perf = {
 	.setup = perf_setup,
 	.prepare = perf_prepare,
 	.arm = perf_arm,
+	.attach = perf_attach,
+	.poll = perf_poll,
 	.collect = perf_collect,
 	.teardown = perf_teardown,
 };

@@ -22,6 +22,7 @@ struct ws_claim {
 struct ws_backend_opts {
 	bool regions;          /* collect per-region metrics (marker library) */
 	bool functions;        /* collect per-function metrics */
+	const char *functions_event; /* a second event to attribute per function (--functions=EVENT), or NULL */
 	double freq;           /* sampling rate for per-function profiles, Hz */
 	const char *sim_preset;
 	char *const *sim_args; /* extra tool options, NULL-terminated or NULL */
@@ -59,6 +60,7 @@ struct ws_backend_ops {
 struct ws_backend {
 	const struct ws_backend_ops *ops;
 	struct ws_backend_opts opts;
+	bool wants_pid;  /* set by setup: attach() must run, so the runner forks and holds the child */
 	void *priv;
 };
 

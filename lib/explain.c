@@ -347,15 +347,19 @@ static char *next_step(const struct ws_cause *c, const struct ws_explain_opts *o
 	return s;
 }
 
-/* The headline comparison: wall time where measured, else the cycle metric. */
+/* The headline comparison: wall time where measured, else cycles, else CPU time, else instructions. */
 static const struct ws_comparison *headline(const struct ws_result *r, const struct ws_variant *v,
 					    const char *cyc_metric)
 {
-	const struct ws_comparison *c = ws_comparison_find(r, v->name, "wall-time", NULL, NULL);
+	const char *order[] = { "wall-time", cyc_metric, "task-clock", "instructions" };
 
-	if (c && isfinite(c->ratio))
-		return c;
-	return cyc_metric ? ws_comparison_find(r, v->name, cyc_metric, NULL, NULL) : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct ws_comparison *c = order[i] ? ws_comparison_find(r, v->name, order[i], NULL, NULL) : NULL;
+
+		if (c && isfinite(c->ratio))
+			return c;
+	}
+	return NULL;
 }
 
 static char *verdict_text(const struct ws_comparison *h, size_t runs)
@@ -363,7 +367,7 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs)
 	double pct;
 
 	if (!h)
-		return xstrdup("cannot say whether it is faster or slower: no time or cycle metric");
+		return xstrdup("not compared in any time, cycle or instruction metric");
 	pct = 100 * (h->ratio - 1);
 	if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED) {
 		if (h->exact)

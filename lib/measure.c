@@ -121,7 +121,9 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 		.timeout = s->o->timeout,
 		.cpus = s->o->cpus,
 	};
-	struct ws_run_hooks hooks = { be->ops->attach ? attach_hook : NULL, be->ops->poll ? poll_hook : NULL, be };
+	/* Only a backend that must see the child's pid costs the fork-and-hold path; others spawn. */
+	struct ws_run_hooks hooks = { be->wants_pid && be->ops->attach ? attach_hook : NULL,
+				      be->wants_pid && be->ops->poll ? poll_hook : NULL, be };
 	struct ws_run_outcome out;
 	struct ws_run_status st;
 	double t = ws_now();

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define C_RESET "\033[0m"
@@ -77,6 +78,34 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 		if (v->failed_runs)
 			fprintf(f, "\n  %s%zu of %zu runs failed (kept with --ignore-failure)%s\n", col(o, C_YELLOW),
 				v->failed_runs, runs, col(o, C_RESET));
+		if (o->functions && v->functions.n) {
+			size_t top = o->top ? o->top : 15, *idx = xmalloc(v->functions.n * sizeof(*idx));
+			double *sh = xmalloc(v->functions.n * sizeof(*sh));
+
+			for (size_t j = 0; j < v->functions.n; j++) {
+				idx[j] = j;
+				sh[j] = ws_function_share(v, &v->functions.v[j]);
+			}
+			/* Largest share first (a few dozen rows at most after pruning). */
+			for (size_t a = 1; a < v->functions.n; a++)
+				for (size_t b = a; b > 0 && !(sh[idx[b]] <= sh[idx[b - 1]]); b--) {
+					size_t t = idx[b];
+
+					idx[b] = idx[b - 1];
+					idx[b - 1] = t;
+				}
+			fprintf(f, "\n  %sfunctions%s (median share per run)\n", col(o, C_BOLD), col(o, C_RESET));
+			for (size_t j = 0; j < v->functions.n && j < top; j++) {
+				const struct ws_group *g = &v->functions.v[idx[j]];
+				const char *obj = g->object && strrchr(g->object, '/') ? strrchr(g->object, '/') + 1
+										      : g->object;
+
+				fprintf(f, "    %6.2f%%  %-40s %s%s%s\n", 100 * sh[idx[j]], g->name, col(o, C_DIM),
+					obj ? obj : "", col(o, C_RESET));
+			}
+			free(idx);
+			free(sh);
+		}
 		if (o->regions) {
 			for (size_t j = 0; j < v->regions.n; j++) {
 				fprintf(f, "\n  %sregion %s%s\n", col(o, C_BOLD), v->regions.v[j].name, col(o, C_RESET));

@@ -410,3 +410,60 @@ bool ws_result_has_samples(const struct ws_result *r)
 				return true;
 	return false;
 }
+
+double ws_function_share(const struct ws_variant *v, const struct ws_group *fn)
+{
+	static const char *const totals[] = { "estimated-cycles", "instructions" };
+	const struct ws_metric *m = ws_metric_set_find(&fn->metrics, "share");
+
+	if (m && m->sum.n)
+		return m->sum.median;
+	for (size_t i = 0; i < ARRAY_SIZE(totals); i++) {
+		const struct ws_metric *part = ws_metric_set_find(&fn->metrics, totals[i]);
+		const struct ws_metric *whole = ws_metric_set_find(&v->metrics, totals[i]);
+
+		if (part && whole && part->sum.n && whole->sum.n && whole->sum.median > 0)
+			return part->sum.median / whole->sum.median;
+	}
+	return NAN;
+}
+
+void ws_result_prune_functions(struct ws_result *r, double min_share)
+{
+	for (size_t i = 0; i < r->nvariants; i++) {
+		struct ws_group_list *l = &r->variants[i].functions;
+
+		for (size_t j = 0; j < l->n;) {
+			const char *name = l->v[j].name;
+			bool keep = false;
+
+			for (size_t k = 0; k < r->nvariants && !keep; k++) {
+				const struct ws_group *g = ws_group_list_find(&r->variants[k].functions, name);
+				double sh = g ? ws_function_share(&r->variants[k], g) : NAN;
+
+				keep = isfinite(sh) && sh >= min_share;
+			}
+			if (keep) {
+				j++;
+				continue;
+			}
+			/* Not kept anywhere: drop it from every variant, this one included. */
+			for (size_t k = 0; k < r->nvariants; k++) {
+				struct ws_group_list *o = &r->variants[k].functions;
+				char *victim = xstrdup(name);
+
+				for (size_t x = 0; x < o->n; x++) {
+					if (strcmp(o->v[x].name, victim))
+						continue;
+					free(o->v[x].name);
+					free(o->v[x].object);
+					ws_metric_set_release(&o->v[x].metrics);
+					memmove(&o->v[x], &o->v[x + 1], (o->n - x - 1) * sizeof(*o->v));
+					o->n--;
+					break;
+				}
+				free(victim);
+			}
+		}
+	}
+}

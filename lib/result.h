@@ -216,6 +216,16 @@ void ws_result_derive(struct ws_result *r);
 void ws_metric_summarize(struct ws_metric *m);
 void ws_result_summarize(struct ws_result *r);
 
+/*
+ * Keep the functions that take at least `min_share` in some variant, and drop the rest from every variant:
+ * their median share of samples (sampling profiles), or of estimated cycles or instructions (simulator).
+ * Needs summaries.
+ */
+void ws_result_prune_functions(struct ws_result *r, double min_share);
+
+/* A function's share of its variant's work: the sampled share, else its part of the simulated totals. */
+double ws_function_share(const struct ws_variant *v, const struct ws_group *fn);
+
 /* True when some variant has at least one sample of some metric. */
 bool ws_result_has_samples(const struct ws_result *r);
 

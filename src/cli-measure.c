@@ -3,6 +3,7 @@
 #include "cli-measure.h"
 #include "builtin.h"
 #include "log.h"
+#include "profile.h"
 #include "runner.h"
 #include "util.h"
 
@@ -109,6 +110,12 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->sim_native_time = c->sim_native_time;
 	o->be.regions = c->regions;
 	o->be.functions = c->functions != NULL;
+	if (c->functions && *c->functions) {
+		/* An unknown second event is a usage error, said before any run. */
+		if (ws_profile_event_check(c->functions) < 0)
+			exit(WS_EXIT_USAGE);
+		o->be.functions_event = c->functions;
+	}
 	o->be.freq = c->freq > 0 ? c->freq : 4000;
 	o->be.sim_preset = c->sim_preset ? c->sim_preset : "zen4";
 	if (c->sim_cache.n) {

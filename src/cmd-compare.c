@@ -260,6 +260,8 @@ int cmd_compare(int argc, char **argv)
 	cli_progress_done();
 	ws_result_derive(&res);
 	ws_result_summarize(&res);
+	/* Functions below 0.5% in every variant are noise in a profile, and a burden to the family of tests. */
+	ws_result_prune_functions(&res, 0.005);
 	/* Whatever was measured is reported and saved, also after Ctrl-C or a failed run. */
 	status = ws_result_has_samples(&res) ? cli_compare_finish(&cc, &res, c.functions != NULL) : WS_EXIT_FAIL;
 	if (ret == -EINTR) {

@@ -72,6 +72,8 @@ int cmd_stat(int argc, char **argv)
 	cli_progress_done();
 	ws_result_derive(&res);
 	ws_result_summarize(&res);
+	/* Functions below 0.5% in every variant are noise in a profile, and a burden to the family of tests. */
+	ws_result_prune_functions(&res, 0.005);
 	/* Nothing measured is lost: even an interrupted or failed session is reported and saved. */
 	if (res.nvariants && (res.variants[0].nruns || res.variants[0].metrics.n)) {
 		ro.color = cli_use_color(stdout);

@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t8100-functions.sh - whyslow stat and compare --functions: sampled per-function shares, their comparison.
+. "$WS_SRC/tests/cli/lib.sh"
+
+RATIO="$WS_BUILD/examples/profile/ratio"
+
+test_expect_success 'stat --functions gives the 3:1 program shares near 75% and 25%' '
+	whyslow stat -r 3 -w 0 -e task-clock --functions --export-json f.json -- "$RATIO" >out &&
+	test_grep "^  functions" out &&
+	python3 - f.json <<-\EOF
+	import json, sys
+	v = json.load(open(sys.argv[1]))["variants"][0]
+	fns = {f["name"]: f for f in v["functions"]}
+	w3 = fns["ratio_work3"]["metrics"]["share"]["median"]
+	w1 = fns["ratio_work1"]["metrics"]["share"]["median"]
+	# about 2,000 samples a run at 4 kHz: 4 binomial sigmas of the 3:1 split is about 0.04
+	assert abs(w3 / (w3 + w1) - 0.75) < 0.04, (w3, w1)
+	assert fns["ratio_work3"]["object"].endswith("/ratio")
+	assert all(len(f["metrics"]["share"]["samples"]) == 3 for f in v["functions"])
+	# only functions above 0.5% are kept
+	assert all(max(f["metrics"]["share"]["samples"]) > 0 for f in v["functions"])
+	EOF
+'
+
+test_expect_success 'compare --functions compares each function share in the same family' '
+	whyslow compare -r 5 -w 0 -e task-clock --functions -n a -n b --export-json c.json "$RATIO" "$RATIO" >out &&
+	test_grep "functions: share of samples, b against a" out &&
+	python3 - c.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	fc = [c for c in d["comparisons"] if c.get("function")]
+	assert {c["function"] for c in fc} >= {"ratio_work3", "ratio_work1"}, fc
+	# one family: function cells are adjusted together with the whole-process ones
+	n_tested = len([c for c in d["comparisons"] if c["p"] is not None])
+	for c in fc:
+	    assert c["p_adjusted"] >= c["p"]
+	    assert c["verdict"] in ("same", "noise"), c
+	EOF
+'
+
+test_expect_success 'an unknown second event is a usage error, said before any run' '
+	test_expect_code 129 whyslow stat --functions=no-such-event --shell "touch ran" 2>err &&
+	test_line_count -ge 1 err &&
+	! test -e ran
+'
+
+test_expect_success 'a second event the machine cannot sample fails with a reason' '
+	if test_have_prereq PMU
+	then
+		whyslow stat -r 1 -w 0 -e task-clock --functions=branch-misses -- "$RATIO" >out
+	else
+		test_expect_code 1 whyslow stat -r 1 -w 0 -e task-clock --functions=branch-misses -- "$RATIO" >out 2>err &&
+		test_grep "branch-misses" err &&
+		grep -i -e "not supported" -e unsupported -e "no PMU" err
+	fi
+'
+
+test_done
