@@ -53,6 +53,13 @@ static inline struct lc_op op_add(struct var v) { return (struct lc_op){ FR_ONE,
 static inline struct lc_op op_sub(struct var v) { return (struct lc_op){ FR_ONE, v, 1 }; }
 static inline struct lc_op op_add_coeff(const struct fr *c, struct var v) { return (struct lc_op){ *c, v, 0 }; }
 
+#ifdef R1CS_ONLY_NAME
+/* A one-variant build (lc-variants.c): one declaration set, named r1cs_*. */
+#define LC_NAME r1cs
+#define LC_INLINE R1CS_ONLY_INLINE
+#define LC_POOL R1CS_ONLY_POOL
+#include "lc-decl.h"
+#else
 /* One declaration set per storage variant: vec_*, vecpool_*, smallvec1_*, smallvec2_*, smallvec4_*. */
 #define LC_NAME vec
 #define LC_INLINE 0
@@ -74,6 +81,7 @@ static inline struct lc_op op_add_coeff(const struct fr *c, struct var v) { retu
 #define LC_INLINE 4
 #define LC_POOL 0
 #include "lc-decl.h"
+#endif
 
 /* The variants by their --lc name. The one indirect call per partition is in main, outside synthesis. */
 struct lc_variant {

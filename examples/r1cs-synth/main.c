@@ -137,7 +137,7 @@ static void print_stats(const struct partition *parts, size_t n)
 
 int main(int argc, char **argv)
 {
-	const char *lc_name = "vec-pool";
+	const char *lc_name = NULL;
 	uint64_t constraints = DEFAULT_CONSTRAINTS, threads = 1, seed = 1;
 
 	for (int i = 1; i < argc; i++) {
@@ -179,6 +179,9 @@ int main(int argc, char **argv)
 			seed = parse_count(opt, val, 0, UINT64_MAX, 0);
 	}
 
+	/* A single-variant build runs its own variant by default; the five-variant build, the production one. */
+	if (!lc_name)
+		lc_name = lc_variant_count == 1 ? lc_variants[0].name : "vec-pool";
 	const struct lc_variant *variant = lc_variant_find(lc_name);
 	if (!variant)
 		die_usage("unknown --lc '%s'; use vec, vec-pool, smallvec1, smallvec2 or smallvec4", lc_name);
