@@ -40,8 +40,9 @@ double ws_median(const double *x, size_t n);
 /* Median absolute deviation from the median, unscaled. */
 double ws_mad(const double *x, size_t n);
 /*
- * Distribution-free CI of the median from order statistics (binomial): the widest ranks j < k with
- * P(j <= rank of median < k) >= conf. Returns 0, or -1 (and NANs) when n is too small for `conf`.
+ * Distribution-free CI of the median from order statistics (binomial): [x(j), x(n+1-j)] (1-based) for the
+ * largest j, i.e. the narrowest such interval, whose coverage 1 - 2 P(Bin(n, 1/2) < j) is >= conf.
+ * Returns 0, or -1 (and NANs) when n is too small for `conf` (n < 6 at 0.95).
  */
 int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi);
 /* Modified z-score 0.6745 (x - median) / MAD (Iglewicz & Hoaglin); 0 when MAD is 0 and x == median. */
@@ -62,17 +63,18 @@ struct ws_mwu {
 
 /*
  * Two-sided Mann-Whitney U of x (baseline) against y. Exact null distribution when both samples are <= 50
- * and there are no ties; otherwise the normal approximation with tie correction, and the continuity
- * correction when `continuity`. Returns 0, or -1 when either sample is empty.
+ * and there are no ties in the pooled sample; otherwise the normal approximation with tie correction, and
+ * the continuity correction when `continuity` (the exact path ignores it). All values equal: p = 1.
+ * Returns 0, or -1 when either sample is empty.
  */
 int ws_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
 		    struct ws_mwu *out);
 /* Force the normal approximation (for tests of it). */
 int ws_mann_whitney_normal(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
 			   struct ws_mwu *out);
-/* P(U <= u) under the null, exactly, for sample sizes m and n (each <= 50). */
+/* P(U <= u) under the null, exactly, for sample sizes m and n (each <= 50; NAN beyond). */
 double ws_mwu_exact_cdf(size_t m, size_t n, double u);
-/* The smallest two-sided p the exact test can give with these sizes: 2 / C(m+n, m). */
+/* The smallest two-sided p the exact test can give with these sizes: min(1, 2 / C(m+n, m)). */
 double ws_mwu_min_p(size_t m, size_t n);
 
 struct ws_wsr {
@@ -83,12 +85,16 @@ struct ws_wsr {
 };
 
 /*
- * Wilcoxon signed-rank test of d[] against 0 (the per-round log-ratios of --paired). Zeros are dropped.
- * Exact when n <= 50 without ties, else normal with tie and continuity correction. Returns 0 or -1.
+ * Wilcoxon signed-rank test of d[] against 0 (the per-round log-ratios of --paired). Zeros are dropped,
+ * then n counts the rest. Exact when n <= 50 and no two |d| tie, else normal with tie and continuity
+ * correction. Every d zero: p = 1, w_plus = 0. Returns 0, or -1 when n is 0.
  */
 int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out);
 
 /* --- Effect size --- */
+/* The bootstrap resamples behind every reported CI (STATS.md step 4). */
+#define WS_BOOTSTRAP_B 10000
+
 enum ws_center {
 	WS_CENTER_MEDIAN,
 	WS_CENTER_MEAN,
@@ -97,8 +103,10 @@ enum ws_center {
 /*
  * Ratio center(y) / center(x) with a percentile-bootstrap CI: B resamples, each side resampled
  * independently, from a generator seeded with `seed` (same seed -> bit-identical CI). lo = r[floor(a/2 B)],
- * hi = r[ceil((1 - a/2) B) - 1] of the sorted ratios, a = 1 - conf. Returns 0, or -1 when a sample is
- * empty or a center is 0.
+ * hi = r[ceil((1 - a/2) B) - 1] of the sorted ratios, a = 1 - conf. Each resample draws nx indices into x
+ * as given, then ny into y, with ws_rng_below() from one generator. A resample whose two centers are both
+ * 0 counts as ratio 1. Constant equal arms give exactly [1, 1]. Returns 0, or -1 (all outputs NAN) when
+ * a sample is empty or has more than UINT32_MAX values, B is 0, conf is outside (0, 1) or center(x) is 0.
  */
 int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, enum ws_center c,
 		       size_t B, uint64_t seed, double conf, double *ratio, double *lo, double *hi);
@@ -116,16 +124,28 @@ enum ws_stat_verdict {
 };
 
 /*
- * same if p_adjusted >= alpha; noise if significant but [lo, hi] overlaps [1-noise, 1+noise]; else worse
- * or better, where worse means ratio > 1 when higher_is_better is false.
+ * same if p_adjusted >= alpha (or NAN); noise if significant but [lo, hi] overlaps [1-noise, 1+noise]
+ * (closed intervals: touching counts) or is unknown (NAN); else worse or better, where worse means ratio
+ * > 1 when higher_is_better is false.
  */
 enum ws_stat_verdict ws_decide(double p_adjusted, double alpha, double lo, double hi, double noise,
 			       bool higher_is_better);
 
 /*
- * One comparison cell, end to end, on finite samples: MWU (or signed-rank on per-index log-ratios when
- * `paired`, pairing x[i] with y[i] over min(nx, ny)), plus the bootstrap CI of the ratio of medians.
- * The caller then adjusts p across the family and calls ws_decide().
+ * The test half of ws_compare_cell(), alone: *p and *exact as it would set them. For callers that need
+ * no CI, such as the Monte Carlo checks of rejection rates (whether a verdict is `same` depends on the
+ * adjusted p alone). Returns 0, or -1 (and *p NAN) as ws_compare_cell() does for the test.
+ */
+int ws_cell_test(const double *x, size_t nx, const double *y, size_t ny, bool paired, double *p,
+		 bool *exact);
+
+/*
+ * One comparison cell, end to end, on finite samples: MWU with continuity correction (or signed-rank on
+ * per-index log-ratios log(y[i] / x[i]) when `paired`, pairing x[i] with y[i] over min(nx, ny); equal
+ * values give 0, a zero against a positive value +-inf), plus the 95% bootstrap CI of the ratio of
+ * medians with WS_BOOTSTRAP_B resamples from `seed`. The caller then adjusts p across the family and calls
+ * ws_decide(). Returns 0, or -1 when a sample is empty, a paired value is negative, or the baseline's
+ * median is 0 (out->p is still set when the test could run; ratio, lo and hi are NAN).
  */
 struct ws_cell {
 	double ratio, lo, hi;
@@ -137,8 +157,12 @@ int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool
 		    struct ws_cell *out);
 
 /*
- * Precision target for --runs auto: true when the bootstrap CI half-width of the ratio of medians, as a
- * fraction of the ratio, is at most `target` (e.g. 0.01). Never a p-value.
+ * Precision target for --runs auto: true when the 95% bootstrap CI half-width of the ratio of medians
+ * (WS_BOOTSTRAP_B resamples from `seed`), as a fraction of the ratio, is at most `target` (e.g. 0.01).
+ * Never a p-value. False when the CI is undefined. It imposes no minimum n; start --runs auto from the
+ * default 10 rounds. Samples that happen to fall apart have narrower spreads within each side, so they
+ * reach the target sooner, and early looks raise the false-positive rate: with identical programs
+ * (CV 1%, target 1%) about 5.2% from 10 rounds against about 6% from 5 (tests/unit/test-stats-mc.c).
  */
 bool ws_precision_reached(const double *x, size_t nx, const double *y, size_t ny, double target,
 			  uint64_t seed);

@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-stats.c - unit tests of the statistics: every reference value of STATS.md, and hand-worked cases. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* STATS.md: "tolerance 1e-12 unless noted". */
+#define TOL 1e-12
+
+static void assert_near(double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol)) {
+		print_error("got %.17g, want %.17g (tolerance %g)\n", got, want, tol);
+		fail();
+	}
+}
+
+/* --- Random numbers --- */
+
+static void test_rng(void **state)
+{
+	struct ws_rng a, b;
+	size_t hist[7] = { 0 }, v[10];
+
+	(void)state;
+	ws_rng_seed(&a, 42);
+	ws_rng_seed(&b, 42);
+	for (int i = 0; i < 100; i++)
+		assert_true(ws_rng_next(&a) == ws_rng_next(&b));
+	/* splitmix64's first output for seed 0 is the published 0xe220a8397b1dcdaf. */
+	ws_rng_seed(&a, 0);
+	assert_true(a.s[0] == 0xe220a8397b1dcdafULL);
+	/* Bounded draws stay in range and cover it; doubles stay in [0, 1). */
+	for (int i = 0; i < 7000; i++) {
+		uint64_t k = ws_rng_below(&a, 7);
+		double d = ws_rng_double(&a);
+
+		assert_true(k < 7);
+		hist[k]++;
+		assert_true(d >= 0.0 && d < 1.0);
+	}
+	for (int k = 0; k < 7; k++)
+		assert_true(hist[k] > 850 && hist[k] < 1150);
+	/* A shuffle is a permutation. */
+	for (size_t i = 0; i < 10; i++)
+		v[i] = i;
+	ws_rng_shuffle(&a, v, 10);
+	for (size_t i = 0, seen = 0; i < 10; i++, seen = 0) {
+		for (size_t j = 0; j < 10; j++)
+			seen += v[j] == i;
+		assert_int_equal(seen, 1);
+	}
+}
+
+/* --- Summaries --- */
+
+static void test_welford_median_mad(void **state)
+{
+	static const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct ws_welford w = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
+		ws_welford_add(&w, x[i]);
+	assert_near(w.mean, 5.0, TOL);
+	/* Sum of squared deviations 32 over n - 1 = 7. */
+	assert_near(ws_welford_stddev(&w), sqrt(32.0 / 7), TOL);
+	assert_near(ws_median(x, 8), 4.5, 0);
+	assert_near(ws_median(x, 7), 4.0, 0);
+	/* |x - 4.5| = 2.5 .5 .5 .5 .5 .5 2.5 4.5: median 0.5. */
+	assert_near(ws_mad(x, 8), 0.5, 0);
+	assert_true(isnan(ws_median(x, 0)));
+}
+
+static void test_median_ci(void **state)
+{
+	double x[2000], lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
+		x[i] = (double)(ARRAY_SIZE(x) - i); /* descending: the function must sort */
+	/*
+	 * n = 10: P(Bin <= 0) = 1/1024 and P(Bin <= 1) = 11/1024 keep the coverage >= 0.95 (0.998, 0.979);
+	 * P(Bin <= 2) = 56/1024 does not (0.891). So j = 2: [x(2), x(9)].
+	 */
+	assert_int_equal(ws_median_ci(x + 1990, 10, 0.95, &lo, &hi), 0);
+	assert_near(lo, 2, 0);
+	assert_near(hi, 9, 0);
+	/* n = 5: even [x(1), x(5)] covers only 1 - 2/32 = 0.9375. */
+	assert_int_equal(ws_median_ci(x, 5, 0.95, &lo, &hi), -1);
+	assert_true(isnan(lo) && isnan(hi));
+	/*
+	 * n = 2000, past where 2^-n underflows: the normal approximation puts j near
+	 * 1000 - 1.96 sqrt(2000) / 2 = 956, so lo = x(j) = j.
+	 */
+	assert_int_equal(ws_median_ci(x, 2000, 0.95, &lo, &hi), 0);
+	assert_true(lo >= 950 && lo <= 960);
+	assert_near(hi, 2001 - lo, 0);
+}
+
+static void test_outlier_example(void **state)
+{
+	/* STATS.md: ten runs near 1.01 plus 1.25: median 1.01, MAD 0.01, score 16.19 -> flagged. */
+	static const double a[] = { 1.00, 1.02, .99, 1.01, 1.03, .98, 1.00, 1.02, 1.01, .99, 1.25 };
+	bool flags[ARRAY_SIZE(a)];
+	double med = ws_median(a, ARRAY_SIZE(a)), mad = ws_mad(a, ARRAY_SIZE(a));
+
+	(void)state;
+	assert_near(med, 1.01, TOL);
+	assert_near(mad, 0.01, TOL);
+	/* Quoted to two decimals: 0.6745 * 0.24 / 0.01 = 16.188. */
+	assert_near(ws_modified_z(1.25, med, mad), 16.19, 0.005);
+	assert_int_equal(ws_outliers(a, ARRAY_SIZE(a), flags), 1);
+	for (size_t i = 0; i < ARRAY_SIZE(a); i++)
+		assert_int_equal(flags[i], i == 10);
+	/* MAD 0: equal values score 0, any other is infinitely far. */
+	assert_near(ws_modified_z(3, 3, 0), 0, 0);
+	assert_true(isinf(ws_modified_z(4, 3, 0)));
+}
+
+/* --- Phi --- */
+
+static void test_phi(void **state)
+{
+	(void)state;
+	assert_near(ws_phi(1.96), 0.9750021048517795, TOL);
+	assert_near(ws_phi(-2.5), 0.0062096653257761349, TOL);
+	assert_near(ws_phi(0), 0.5, 0);
+}
+
+/* --- Mann-Whitney --- */
+
+static void test_mwu_exact_reference(void **state)
+{
+	static const double x[] = { 2, 1, 3, 5 }, y1[] = { 12, 11, 13, 15 }, y2[] = { 0, 4, 6, 7 };
+	struct ws_mwu u;
+
+	(void)state;
+	assert_int_equal(ws_mann_whitney(x, 4, y1, 4, true, &u), 0);
+	assert_true(u.exact);
+	assert_near(u.u1, 0, 0);
+	assert_near(u.p, 0.028571428571428571, TOL);
+	assert_true(isnan(u.z));
+
+	assert_int_equal(ws_mann_whitney(x, 4, y2, 4, true, &u), 0);
+	assert_true(u.exact);
+	assert_near(u.u1, 5, 0);
+	assert_near(u.p, 0.48571428571428571, TOL);
+	/* The exact path ignores the continuity flag. */
+	assert_int_equal(ws_mann_whitney(x, 4, y2, 4, false, &u), 0);
+	assert_near(u.p, 0.48571428571428571, TOL);
+	/* Swapping the samples mirrors U: U2 = n1 n2 - U1, same p. */
+	assert_int_equal(ws_mann_whitney(y2, 4, x, 4, true, &u), 0);
+	assert_near(u.u1, 11, 0);
+	assert_near(u.p, 0.48571428571428571, TOL);
+
+	assert_int_equal(ws_mann_whitney(x, 0, y2, 4, true, &u), -1);
+	assert_int_equal(ws_mann_whitney(x, 4, y2, 0, true, &u), -1);
+}
+
+static void test_mwu_ties_reference(void **state)
+{
+	static const double x[] = { 10, 11, 11, 12, 13, 13, 13, 15, 16, 18 };
+	static const double y[] = { 12, 13, 14, 14, 15, 16, 17, 17, 19, 20 };
+	struct ws_mwu u;
+
+	(void)state;
+	/* Ties force the normal approximation even at n = 10. */
+	assert_int_equal(ws_mann_whitney(x, 10, y, 10, true, &u), 0);
+	assert_false(u.exact);
+	assert_near(u.u1, 23, 0);
+	assert_near(u.p, 0.0438657992027376, TOL);
+	assert_int_equal(ws_mann_whitney(x, 10, y, 10, false, &u), 0);
+	assert_near(u.u1, 23, 0);
+	assert_near(u.p, 0.0400341108767130, TOL);
+	assert_true(u.z < 0);
+}
+
+static void test_mwu_large_reference(void **state)
+{
+	double *x = xmalloc(500 * sizeof(*x)), *y = xmalloc(600 * sizeof(*y));
+	struct ws_mwu u;
+
+	(void)state;
+	for (int i = 0; i < 500; i++)
+		x[i] = 2.0 * i;
+	for (int i = 0; i < 600; i++)
+		y[i] = 2.0 * i - 41;
+	assert_int_equal(ws_mann_whitney(x, 500, y, 600, true, &u), 0);
+	assert_false(u.exact);
+	assert_near(u.u1, 135250, 0);
+	assert_near(u.p, 0.0049335360814172, TOL);
+	free(x);
+	free(y);
+}
+
+static void test_mwu_normal_forced(void **state)
+{
+	static const double x[] = { 2, 1, 3, 5 }, y[] = { 12, 11, 13, 15 }, c[] = { 7, 7, 7 };
+	struct ws_mwu u;
+	double sigma = sqrt(16.0 / 12 * 9);
+
+	(void)state;
+	/* No ties: sigma^2 = n1 n2 (N + 1) / 12 = 12; U1 = 0, mu = 8: z = (0 - 8 + 0.5) / sigma. */
+	assert_int_equal(ws_mann_whitney_normal(x, 4, y, 4, true, &u), 0);
+	assert_false(u.exact);
+	assert_near(u.z, -7.5 / sigma, TOL);
+	assert_near(u.p, 2 * ws_phi(-7.5 / sigma), TOL);
+	assert_int_equal(ws_mann_whitney_normal(x, 4, y, 4, false, &u), 0);
+	assert_near(u.z, -8 / sigma, TOL);
+	/* Every value equal: sigma = 0 -> p = 1, whichever path is asked for. */
+	assert_int_equal(ws_mann_whitney_normal(c, 3, c, 2, true, &u), 0);
+	assert_near(u.p, 1, 0);
+	assert_int_equal(ws_mann_whitney(c, 3, c, 2, true, &u), 0);
+	assert_near(u.p, 1, 0);
+}
+
+static void test_mwu_exact_distribution(void **state)
+{
+	(void)state;
+	assert_near(ws_mwu_exact_cdf(8, 8, 13), 0.024941724941724943, TOL);
+	assert_near(ws_mwu_exact_cdf(8, 8, 12), 0.018958818958818957, TOL);
+	assert_near(ws_mwu_exact_cdf(50, 50, 900), 0.007761972615356092, TOL);
+	/* Edges and symmetry: P(U <= k) = P(U >= mn - k) = 1 - P(U <= mn - k - 1). */
+	assert_near(ws_mwu_exact_cdf(8, 8, -1), 0, 0);
+	assert_near(ws_mwu_exact_cdf(8, 8, 64), 1, 0);
+	assert_near(ws_mwu_exact_cdf(8, 8, 0), 1.0 / 12870, TOL);
+	assert_near(ws_mwu_exact_cdf(3, 7, 5), 1 - ws_mwu_exact_cdf(3, 7, 21 - 5 - 1), TOL);
+	assert_near(ws_mwu_exact_cdf(3, 7, 5), ws_mwu_exact_cdf(7, 3, 5), TOL);
+	/* m = 2, n = 2: counts 1 1 2 1 1 over C(4, 2) = 6. */
+	assert_near(ws_mwu_exact_cdf(2, 2, 2), 4.0 / 6, TOL);
+	assert_true(isnan(ws_mwu_exact_cdf(51, 10, 3)));
+}
+
+static void test_mwu_min_p(void **state)
+{
+	/* STATS.md step 2, quoted to three significant figures, and exactly 2 / C(2n, n). */
+	static const double quoted[] = { 0.0286, 0.00794, 0.00216, 5.83e-4, 1.55e-4 };
+	static const double binom[] = { 70, 252, 924, 3432, 12870 };
+
+	(void)state;
+	for (size_t n = 4; n <= 8; n++) {
+		double p = ws_mwu_min_p(n, n);
+
+		assert_near(p, 2 / binom[n - 4], 1e-15);
+		assert_near(p, quoted[n - 4], 0.005 * quoted[n - 4]);
+	}
+	/* The exact test reaches it with complete separation. */
+	assert_near(ws_mwu_min_p(1, 1), 1, 0);
+	assert_near(ws_mwu_min_p(3, 5), 2.0 / 56, TOL);
+	assert_near(ws_mwu_min_p(5, 3), 2.0 / 56, TOL);
+}
+
+/* --- Wilcoxon signed-rank --- */
+
+/*
+ * The references below were worked by hand from the definitions (midranks of |d| with zeros dropped;
+ * exact null = the 2^n equally likely sign assignments; normal with sigma^2 = n(n+1)(2n+1)/24 -
+ * sum(t^3 - t)/48 and a 0.5 continuity correction, as R's wilcox.test), then cross-checked by a brute-force
+ * enumeration of all 2^n sign patterns in a throwaway script.
+ */
+static void test_wilcoxon_exact(void **state)
+{
+	/* |d| ranks 2 1 3 4 5, only -0.5 (rank 1) negative: W+ = 14. P(W >= 14) = P(W <= 1) = 2/32. */
+	static const double d1[] = { 1.5, -0.5, 2, 3, 4 };
+	/* All six positive: W+ = 21, the top of the range; p = 2 / 2^6. */
+	static const double d2[] = { .1, .2, .3, .4, .5, .6 };
+	/*
+	 * A zero is dropped (n = 10); negatives at ranks 2 and 7: W+ = 55 - 9 = 46. P(W >= 46) = P(W <= 9):
+	 * subsets of {1..10} summing to 0..9 are partitions into distinct parts: 1+1+1+2+2+3+4+5+6+8 = 33.
+	 * p = 2 * 33 / 1024.
+	 */
+	static const double d3[] = { 0, .1, -.2, .3, .4, .5, .6, -.7, .8, .9, 1.0 };
+	struct ws_wsr w;
+
+	(void)state;
+	assert_int_equal(ws_wilcoxon_signed_rank(d1, ARRAY_SIZE(d1), &w), 0);
+	assert_true(w.exact);
+	assert_near(w.w_plus, 14, 0);
+	assert_near(w.p, 0.125, TOL);
+
+	assert_int_equal(ws_wilcoxon_signed_rank(d2, ARRAY_SIZE(d2), &w), 0);
+	assert_true(w.exact);
+	assert_near(w.w_plus, 21, 0);
+	assert_near(w.p, 0.03125, TOL);
+
+	assert_int_equal(ws_wilcoxon_signed_rank(d3, ARRAY_SIZE(d3), &w), 0);
+	assert_true(w.exact);
+	assert_near(w.w_plus, 46, 0);
+	assert_near(w.p, 66.0 / 1024, TOL);
+}
+
+static void test_wilcoxon_normal(void **state)
+{
+	/*
+	 * The zero is dropped: n = 8. |d| = 1 1 2 2 3 3 3 4 get midranks 1.5 1.5 3.5 3.5 6 6 6 8; only the -2
+	 * (3.5) is negative, so W+ = 36 - 3.5 = 32.5. Ties: sum(t^3 - t) = 6 + 6 + 24 = 36. mu = 8*9/4 = 18,
+	 * sigma^2 = 8*9*17/24 - 36/48 = 50.25, z = (32.5 - 18 - 0.5) / sqrt(50.25), p = erfc(z / sqrt 2).
+	 */
+	static const double d[] = { 1, 1, 2, -2, 3, 3, 3, 4, 0 };
+	static const double zeros[] = { 0, 0, 0 };
+	double big[60], z = 14 / sqrt(50.25);
+	struct ws_wsr w;
+
+	(void)state;
+	assert_int_equal(ws_wilcoxon_signed_rank(d, ARRAY_SIZE(d), &w), 0);
+	assert_false(w.exact);
+	assert_near(w.w_plus, 32.5, 0);
+	assert_near(w.z, z, TOL);
+	assert_near(w.p, erfc(z / M_SQRT2), TOL);
+	assert_near(w.p, 0.048271810851710416, TOL);
+
+	/*
+	 * n = 60 > 50 without ties: normal. d = -1..-20, +21..+60: W+ = 1830 - 210 = 1620, mu = 915,
+	 * sigma^2 = 60*61*121/24 = 18452.5, z = 704.5 / sqrt(18452.5).
+	 */
+	for (int i = 1; i <= 60; i++)
+		big[i - 1] = i <= 20 ? -i : i;
+	z = 704.5 / sqrt(18452.5);
+	assert_int_equal(ws_wilcoxon_signed_rank(big, 60, &w), 0);
+	assert_false(w.exact);
+	assert_near(w.w_plus, 1620, 0);
+	assert_near(w.p, erfc(z / M_SQRT2), 1e-18);
+	assert_near(w.p, 2.1457151868636098e-07, 1e-18);
+
+	/* Every difference zero: nothing left to test. */
+	assert_int_equal(ws_wilcoxon_signed_rank(zeros, 3, &w), 0);
+	assert_near(w.p, 1, 0);
+	assert_near(w.w_plus, 0, 0);
+	assert_int_equal(ws_wilcoxon_signed_rank(zeros, 0, &w), -1);
+}
+
+/* --- Bootstrap --- */
+
+static void fill(double *v, size_t n, double center, double spread, uint64_t seed)
+{
+	struct ws_rng r;
+
+	ws_rng_seed(&r, seed);
+	for (size_t i = 0; i < n; i++)
+		v[i] = center * (1 + spread * (ws_rng_double(&r) - 0.5));
+}
+
+static void test_bootstrap_determinism(void **state)
+{
+	double x[20], y[20], r1, lo1, hi1, r2, lo2, hi2;
+
+	(void)state;
+	fill(x, 20, 100, 0.04, 1);
+	fill(y, 20, 103, 0.04, 2);
+	assert_int_equal(ws_bootstrap_ratio(x, 20, y, 20, WS_CENTER_MEDIAN, 10000, 7, 0.95, &r1, &lo1, &hi1),
+			 0);
+	assert_int_equal(ws_bootstrap_ratio(x, 20, y, 20, WS_CENTER_MEDIAN, 10000, 7, 0.95, &r2, &lo2, &hi2),
+			 0);
+	/* Bit-identical, not merely close. */
+	assert_memory_equal(&lo1, &lo2, sizeof(lo1));
+	assert_memory_equal(&hi1, &hi2, sizeof(hi1));
+	assert_memory_equal(&r1, &r2, sizeof(r1));
+	assert_true(lo1 < r1 && r1 < hi1);
+	assert_near(r1, ws_median(y, 20) / ws_median(x, 20), 0);
+	/* Another seed: another CI, for continuous data. */
+	assert_int_equal(ws_bootstrap_ratio(x, 20, y, 20, WS_CENTER_MEDIAN, 10000, 8, 0.95, &r2, &lo2, &hi2),
+			 0);
+	assert_true(lo1 != lo2 || hi1 != hi2);
+	assert_int_equal(ws_bootstrap_ratio(x, 20, y, 20, WS_CENTER_MEAN, 10000, 7, 0.95, &r1, &lo1, &hi1),
+			 0);
+	assert_int_equal(ws_bootstrap_ratio(x, 20, y, 20, WS_CENTER_MEAN, 10000, 7, 0.95, &r2, &lo2, &hi2),
+			 0);
+	assert_memory_equal(&lo1, &lo2, sizeof(lo1));
+	assert_memory_equal(&hi1, &hi2, sizeof(hi1));
+	assert_true(lo1 < r1 && r1 < hi1);
+}
+
+static void test_bootstrap_identical_arms(void **state)
+{
+	/* Ten 0.1s do not sum to exactly 1: the centers must still come out equal, sizes notwithstanding. */
+	double c7[7], c12[12], v[15], r, lo, hi;
+
+	(void)state;
+	for (size_t i = 0; i < 12; i++)
+		c12[i] = 0.1;
+	for (size_t i = 0; i < 7; i++)
+		c7[i] = 0.1;
+	for (int c = WS_CENTER_MEDIAN; c <= WS_CENTER_MEAN; c++) {
+		assert_int_equal(ws_bootstrap_ratio(c7, 7, c12, 12, c, 10000, 3, 0.95, &r, &lo, &hi), 0);
+		assert_true(r == 1.0 && lo == 1.0 && hi == 1.0);
+	}
+	/*
+	 * The same varying sample on both sides: resampled independently (STATS.md step 4), the CI is not
+	 * [1, 1] but must hold 1, the true ratio.
+	 */
+	fill(v, 15, 50, 0.1, 9);
+	assert_int_equal(ws_bootstrap_ratio(v, 15, v, 15, WS_CENTER_MEDIAN, 10000, 3, 0.95, &r, &lo, &hi), 0);
+	assert_true(r == 1.0 && lo < 1.0 && hi > 1.0);
+}
+
+static void test_bootstrap_errors(void **state)
+{
+	static const double x[] = { 0, 0, 0, 1 }, y[] = { 1, 2, 3 }, z[] = { 0, 0, 0 };
+	double r, lo, hi;
+
+	(void)state;
+	assert_int_equal(ws_bootstrap_ratio(x, 0, y, 3, WS_CENTER_MEDIAN, 100, 1, 0.95, &r, &lo, &hi), -1);
+	assert_true(isnan(r) && isnan(lo) && isnan(hi));
+	assert_int_equal(ws_bootstrap_ratio(y, 3, x, 0, WS_CENTER_MEDIAN, 100, 1, 0.95, &r, &lo, &hi), -1);
+	assert_int_equal(ws_bootstrap_ratio(y, 3, y, 3, WS_CENTER_MEDIAN, 0, 1, 0.95, &r, &lo, &hi), -1);
+	assert_int_equal(ws_bootstrap_ratio(y, 3, y, 3, WS_CENTER_MEDIAN, 100, 1, 1.0, &r, &lo, &hi), -1);
+	/* The baseline's median is 0: no ratio. */
+	assert_int_equal(ws_bootstrap_ratio(x, 4, y, 3, WS_CENTER_MEDIAN, 100, 1, 0.95, &r, &lo, &hi), -1);
+	/* A variant at 0 is a ratio of 0, legitimately. */
+	assert_int_equal(ws_bootstrap_ratio(y, 3, z, 3, WS_CENTER_MEDIAN, 100, 1, 0.95, &r, &lo, &hi), 0);
+	assert_true(r == 0 && lo == 0 && hi == 0);
+}
+
+/*
+ * The library's bootstrap against a naive one written from STATS.md alone: resample x then y with
+ * ws_rng_below, take ws_median of each resample, sort all B ratios with qsort, read r[floor(0.025 B)] and
+ * r[ceil(0.975 B) - 1]. The counting median and the selection must give the very same doubles.
+ */
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void naive_bootstrap(const double *x, size_t nx, const double *y, size_t ny, size_t B, uint64_t seed,
+			    size_t klo, size_t khi, double *lo, double *hi)
+{
+	double *r = xmalloc(B * sizeof(*r)), *rx = xmalloc(nx * sizeof(*rx)), *ry = xmalloc(ny * sizeof(*ry));
+	struct ws_rng g;
+
+	ws_rng_seed(&g, seed);
+	for (size_t b = 0; b < B; b++) {
+		for (size_t i = 0; i < nx; i++)
+			rx[i] = x[ws_rng_below(&g, nx)];
+		for (size_t i = 0; i < ny; i++)
+			ry[i] = y[ws_rng_below(&g, ny)];
+		r[b] = ws_median(ry, ny) / ws_median(rx, nx);
+	}
+	qsort(r, B, sizeof(*r), cmp_d);
+	*lo = r[klo];
+	*hi = r[khi];
+	free(ry);
+	free(rx);
+	free(r);
+}
+
+static void test_bootstrap_matches_naive(void **state)
+{
+	static const size_t sizes[][2] = { { 10, 10 }, { 7, 12 }, { 20, 5 }, { 3, 3 } };
+	double x[20], y[20], r, lo, hi, nlo, nhi;
+
+	(void)state;
+	fill(x, 20, 10, 0.2, 11);
+	fill(y, 20, 10.5, 0.2, 12);
+	/* Ties, which the selection must survive: a few values repeated. */
+	x[3] = x[4] = x[5];
+	y[0] = y[1];
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
+		size_t nx = sizes[s][0], ny = sizes[s][1];
+
+		assert_int_equal(ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, 10000, s, 0.95, &r, &lo,
+						    &hi), 0);
+		/* B = 10000: floor(250) = 250, ceil(9750) - 1 = 9749. */
+		naive_bootstrap(x, nx, y, ny, 10000, s, 250, 9749, &nlo, &nhi);
+		assert_memory_equal(&lo, &nlo, sizeof(lo));
+		assert_memory_equal(&hi, &nhi, sizeof(hi));
+		/* B = 999, conf 0.9: floor(49.95) = 49, ceil(949.05) - 1 = 949. */
+		assert_int_equal(ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, 999, s, 0.9, &r, &lo,
+						    &hi), 0);
+		naive_bootstrap(x, nx, y, ny, 999, s, 49, 949, &nlo, &nhi);
+		assert_memory_equal(&lo, &nlo, sizeof(lo));
+		assert_memory_equal(&hi, &nhi, sizeof(hi));
+	}
+}
+
+/* CPU time, not wall time: the machine running the tests may be busy with other work. */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void test_bootstrap_speed(void **state)
+{
+	double x[20], y[20], r, lo, hi, t0, ms;
+	int reps = 20;
+
+	(void)state;
+	fill(x, 20, 100, 0.04, 21);
+	fill(y, 20, 102, 0.04, 22);
+	t0 = cpu_seconds();
+	for (int i = 0; i < reps; i++)
+		ws_bootstrap_ratio(x, 20, y, 20, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, (uint64_t)i, 0.95, &r, &lo,
+				   &hi);
+	ms = (cpu_seconds() - t0) * 1e3 / reps;
+	print_message("bootstrap B=%d n=20+20: %.2f ms CPU per CI\n", WS_BOOTSTRAP_B, ms);
+	/* The budget is "well under 10 ms" (about 1.5 ms here); the bound leaves room for ASan and UBSan. */
+	assert_true(ms < 50);
+}
+
+/* --- Multiple comparisons --- */
+
+static void test_holm_bh_reference(void **state)
+{
+	static const double p[] = { .50, .01, .001, .69, .02, .05, .0025 };
+	static const double holm[] = { 1, .05, .007, 1, .08, .15, .015 };
+	static const double bh[] = { .5833333333333334, .02333333333333333, .007, .69, .035, .07, .00875 };
+	double adj[ARRAY_SIZE(p)];
+
+	(void)state;
+	ws_holm(p, ARRAY_SIZE(p), adj);
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++)
+		assert_near(adj[i], holm[i], TOL);
+	ws_bh(p, ARRAY_SIZE(p), adj);
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++)
+		assert_near(adj[i], bh[i], TOL);
+}
+
+static void test_holm_bh_edges(void **state)
+{
+	static const double one[] = { 0.03 }, tied[] = { 0.01, 0.01, 0.04 };
+	double adj[3];
+
+	(void)state;
+	ws_holm(one, 1, adj);
+	assert_near(adj[0], 0.03, 0);
+	ws_bh(one, 1, adj);
+	assert_near(adj[0], 0.03, 0);
+	/* Holm: 3 * .01 = .03, then max(.03, 2 * .01) = .03, then max(.03, .04) = .04. */
+	ws_holm(tied, 3, adj);
+	assert_near(adj[0], 0.03, TOL);
+	assert_near(adj[1], 0.03, TOL);
+	assert_near(adj[2], 0.04, TOL);
+	/* BH: 3 * .04 / 3 = .04; min(.04, 3 * .01 / 2) = .015 for both ties. */
+	ws_bh(tied, 3, adj);
+	assert_near(adj[0], 0.015, TOL);
+	assert_near(adj[1], 0.015, TOL);
+	assert_near(adj[2], 0.04, TOL);
+}
+
+/* --- Verdict --- */
+
+static void test_decide(void **state)
+{
+	(void)state;
+	/* Not significant: same, whatever the CI says. */
+	assert_int_equal(ws_decide(0.05, 0.05, 1.2, 1.3, 0.01, false), WS_SV_SAME);
+	assert_int_equal(ws_decide(0.30, 0.05, 1.2, 1.3, 0.01, false), WS_SV_SAME);
+	assert_int_equal(ws_decide(NAN, 0.05, 1.2, 1.3, 0.01, false), WS_SV_SAME);
+	/* Significant, CI inside or overlapping [0.99, 1.01]: noise. */
+	assert_int_equal(ws_decide(0.01, 0.05, 1.002, 1.008, 0.01, false), WS_SV_NOISE);
+	assert_int_equal(ws_decide(0.01, 0.05, 1.005, 1.03, 0.01, false), WS_SV_NOISE);
+	assert_int_equal(ws_decide(0.01, 0.05, 0.97, 0.995, 0.01, false), WS_SV_NOISE);
+	assert_int_equal(ws_decide(0.01, 0.05, 0.97, 1.03, 0.01, false), WS_SV_NOISE);
+	assert_int_equal(ws_decide(0.01, 0.05, 1.01, 1.03, 0.01, false), WS_SV_NOISE); /* touching */
+	assert_int_equal(ws_decide(0.01, 0.05, NAN, NAN, 0.01, false), WS_SV_NOISE);
+	/* Clear of the band: direction and higher_is_better. */
+	assert_int_equal(ws_decide(0.01, 0.05, 1.02, 1.05, 0.01, false), WS_SV_WORSE);
+	assert_int_equal(ws_decide(0.01, 0.05, 1.02, 1.05, 0.01, true), WS_SV_BETTER);
+	assert_int_equal(ws_decide(0.01, 0.05, 0.90, 0.98, 0.01, false), WS_SV_BETTER);
+	assert_int_equal(ws_decide(0.01, 0.05, 0.90, 0.98, 0.01, true), WS_SV_WORSE);
+	/* The noise band is settable; 0 leaves only the CI against 1. */
+	assert_int_equal(ws_decide(0.01, 0.05, 1.02, 1.05, 0.03, false), WS_SV_NOISE);
+	assert_int_equal(ws_decide(0.01, 0.05, 1.001, 1.05, 0, false), WS_SV_WORSE);
+}
+
+/* --- A whole cell --- */
+
+static void test_compare_cell_shift(void **state)
+{
+	double x[10], y[10], jit[10];
+	struct ws_cell c;
+
+	(void)state;
+	fill(x, 10, 1.0, 0.02, 31);
+	fill(jit, 10, 1.0, 0.002, 32);
+	for (size_t i = 0; i < 10; i++)
+		y[i] = x[i] * 1.10 * jit[i];
+	/* Unpaired: complete separation at 10 + 10 is the exact test's floor, 2 / C(20, 10). */
+	assert_int_equal(ws_compare_cell(x, 10, y, 10, false, 1, &c), 0);
+	assert_true(c.exact_test);
+	assert_near(c.p, 2.0 / 184756, TOL);
+	assert_near(c.ratio, ws_median(y, 10) / ws_median(x, 10), 0);
+	assert_true(c.lo > 1.05 && c.hi < 1.15 && c.lo < c.ratio && c.ratio < c.hi);
+	assert_int_equal(ws_decide(c.p, 0.05, c.lo, c.hi, 0.01, false), WS_SV_WORSE);
+	assert_int_equal(ws_decide(c.p, 0.05, c.lo, c.hi, 0.01, true), WS_SV_BETTER);
+	/* Paired: every log-ratio positive, ten distinct: W+ = 55, p = 2 / 2^10. */
+	assert_int_equal(ws_compare_cell(x, 10, y, 10, true, 1, &c), 0);
+	assert_true(c.exact_test);
+	assert_near(c.p, 2.0 / 1024, TOL);
+	/* Same seed, same CI as the unpaired cell: the bootstrap does not depend on the test. */
+	{
+		struct ws_cell u;
+
+		assert_int_equal(ws_compare_cell(x, 10, y, 10, false, 1, &u), 0);
+		assert_memory_equal(&u.lo, &c.lo, sizeof(c.lo));
+		assert_memory_equal(&u.hi, &c.hi, sizeof(c.hi));
+	}
+	/* The test half alone agrees. */
+	{
+		double p;
+		bool exact;
+
+		assert_int_equal(ws_cell_test(x, 10, y, 10, true, &p, &exact), 0);
+		assert_near(p, c.p, 0);
+		assert_true(exact);
+	}
+}
+
+static void test_compare_cell_edges(void **state)
+{
+	static const double x[] = { 0, 5, 7 }, y[] = { 0, 6, 9 }, neg[] = { -1, 5, 7 }, zero[] = { 0, 0, 1 };
+	struct ws_cell c;
+
+	(void)state;
+	assert_int_equal(ws_compare_cell(x, 0, y, 3, false, 1, &c), -1);
+	assert_true(isnan(c.p));
+	/* Paired: 0 against 0 is no difference; log-ratios of 5->6 and 7->9 are positive. */
+	assert_int_equal(ws_compare_cell(x, 3, y, 3, true, 1, &c), 0);
+	assert_near(c.p, 0.5, TOL); /* n = 2, W+ = 3 = top: p = 2 / 4 */
+	/* A negative value has no log-ratio. */
+	assert_int_equal(ws_compare_cell(neg, 3, y, 3, true, 1, &c), -1);
+	/* The baseline's median is 0: the test runs, the ratio is undefined. */
+	assert_int_equal(ws_compare_cell(zero, 3, y, 3, false, 1, &c), -1);
+	assert_false(isnan(c.p));
+	assert_true(isnan(c.ratio) && isnan(c.lo) && isnan(c.hi));
+}
+
+static void test_precision_reached(void **state)
+{
+	double x[40], y[40];
+
+	(void)state;
+	/* +-0.5% uniform noise: at n = 40 the CI half-width is well under 1%; at n = 3 not under 0.1%. */
+	fill(x, 40, 100, 0.01, 41);
+	fill(y, 40, 100, 0.01, 42);
+	assert_true(ws_precision_reached(x, 40, y, 40, 0.01, 1));
+	assert_false(ws_precision_reached(x, 3, y, 3, 0.001, 1));
+	/* +-20% noise: n = 5 is far from a 1% target. */
+	fill(x, 40, 100, 0.4, 43);
+	fill(y, 40, 100, 0.4, 44);
+	assert_false(ws_precision_reached(x, 5, y, 5, 0.01, 1));
+	assert_false(ws_precision_reached(x, 0, y, 5, 0.01, 1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_welford_median_mad),
+		cmocka_unit_test(test_median_ci),
+		cmocka_unit_test(test_outlier_example),
+		cmocka_unit_test(test_phi),
+		cmocka_unit_test(test_mwu_exact_reference),
+		cmocka_unit_test(test_mwu_ties_reference),
+		cmocka_unit_test(test_mwu_large_reference),
+		cmocka_unit_test(test_mwu_normal_forced),
+		cmocka_unit_test(test_mwu_exact_distribution),
+		cmocka_unit_test(test_mwu_min_p),
+		cmocka_unit_test(test_wilcoxon_exact),
+		cmocka_unit_test(test_wilcoxon_normal),
+		cmocka_unit_test(test_bootstrap_determinism),
+		cmocka_unit_test(test_bootstrap_identical_arms),
+		cmocka_unit_test(test_bootstrap_errors),
+		cmocka_unit_test(test_bootstrap_matches_naive),
+		cmocka_unit_test(test_bootstrap_speed),
+		cmocka_unit_test(test_holm_bh_reference),
+		cmocka_unit_test(test_holm_bh_edges),
+		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_compare_cell_shift),
+		cmocka_unit_test(test_compare_cell_edges),
+		cmocka_unit_test(test_precision_reached),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
