@@ -305,16 +305,16 @@ static char *first_function(const struct ws_cause *c)
 	return NULL;
 }
 
-static char *next_step(const struct ws_cause *c, const struct ws_explain_opts *o, bool grew)
+static char *next_step(const struct ws_cause *c, const char *bin_a, const char *bin_b, bool grew)
 {
 	char *fn = first_function(c), *s;
 	const char *where = fn ? fn : "the hot code";
 
 	if (!strcmp(c->metric, "instructions")) {
-		if (fn && o->bin_a && o->bin_b && strcmp(o->bin_a, o->bin_b))
+		if (fn && bin_a && bin_b && strcmp(bin_a, bin_b))
 			s = xasprintf("%s instructions are concentrated in %s: compare the two builds' code for it: "
 				      "whyslow asm-diff --function %s %s %s",
-				      grew ? "extra" : "fewer", fn, fn, o->bin_a, o->bin_b);
+				      grew ? "extra" : "fewer", fn, fn, bin_a, bin_b);
 		else
 			s = xasprintf("%s instructions are concentrated in %s: look at what it executes more often "
 				      "(a new branch, a copy, a check on every access) and compare its code between "
@@ -399,6 +399,11 @@ static int cause_cmp(const void *a, const void *b)
 	if (ux != uy)
 		return ux - uy;
 	return (x->share < y->share) - (x->share > y->share);
+}
+
+static const char *bin_of(const struct ws_result *r, const struct ws_variant *v, const struct ws_explain_opts *o)
+{
+	return o->binaries ? o->binaries[v - r->variants] : NULL;
 }
 
 static void explain_variant(struct ws_result *r, const struct ws_variant *b, const struct ws_variant *v,
@@ -496,7 +501,8 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 			localise(b, v, t[i].metric, vmed[i] - bmed[i], cyc_metric, c);
 		else
 			localise(b, v, cyc_metric, dcyc, cyc_metric, c);
-		c->next_step = next_step(c, o, unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
+		c->next_step = next_step(c, bin_of(r, b, o), bin_of(r, v, o),
+					 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
 	}
 	e->alloc = nt + 2;
 	qsort(e->causes, e->ncauses, sizeof(*e->causes), cause_cmp);

@@ -22,7 +22,11 @@
 struct ws_explain_opts {
 	const struct ws_cost *costs; /* cycles per event from --cost; NULL to choose (simulator or defaults) */
 	size_t ncosts;
-	const char *bin_a, *bin_b;   /* the two programs' binaries, for asm-diff suggestions; may be NULL */
+	/*
+	 * Each variant's binary (same order as r->variants; entries and the array may be NULL), for the
+	 * asm-diff suggestion when baseline and variant are two builds.
+	 */
+	char *const *binaries;
 	uint64_t seed;
 	size_t resamples;            /* for the share CIs; 0 for 1000 */
 };

@@ -11,8 +11,10 @@
 #include "util.h"
 
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 void cli_compare_check(struct cli_compare *c)
@@ -34,6 +36,44 @@ void cli_compare_check(struct cli_compare *c)
 			exit(WS_EXIT_USAGE);
 		ws_cost_free(costs, n);
 	}
+}
+
+char **cli_resolve_binaries(const struct ws_result *r)
+{
+	char **bins = xcalloc(r->nvariants + 1, sizeof(*bins));
+
+	for (size_t i = 0; i < r->nvariants; i++) {
+		char **argv = r->variants[i].command ? cli_split_command(r->variants[i].command) : NULL;
+		char *path = NULL;
+
+		if (argv && strchr(argv[0], '/')) {
+			path = realpath(argv[0], NULL);
+		} else if (argv) {
+			const char *env = getenv("PATH");
+			char *copy = xstrdup(env ? env : "/usr/bin:/bin"), *save = NULL;
+
+			for (char *d = strtok_r(copy, ":", &save); d && !path; d = strtok_r(NULL, ":", &save)) {
+				char *cand = xasprintf("%s/%s", d, argv[0]);
+
+				if (access(cand, X_OK) == 0)
+					path = realpath(cand, NULL);
+				free(cand);
+			}
+			free(copy);
+		}
+		bins[i] = path;
+		cli_free_argv(argv);
+	}
+	return bins;
+}
+
+void cli_free_binaries(char **b, size_t n)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(b[i]);
+	free(b);
 }
 
 void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r)
@@ -111,7 +151,7 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.functions = functions,
 		.top = c->top,
 	};
-	struct ws_explain_opts eo = { .seed = r->settings.seed, .bin_a = c->bin_a, .bin_b = c->bin_b };
+	struct ws_explain_opts eo = { .seed = r->settings.seed, .binaries = c->binaries };
 	struct ws_cost *costs = NULL;
 	int status = WS_EXIT_OK;
 
@@ -122,8 +162,14 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 			return WS_EXIT_FAIL;
 		eo.costs = costs;
 	}
-	if (c->explain)
+	if (c->explain) {
+		char **bins = c->binaries ? NULL : cli_resolve_binaries(r);
+
+		if (bins)
+			eo.binaries = bins;
 		ws_explain(r, &eo);
+		cli_free_binaries(bins, r->nvariants);
+	}
 	ws_cost_free(costs, eo.ncosts);
 	ws_report_compare(stdout, r, &ro);
 	if (c->export_json && ws_result_save(r, c->export_json) < 0)

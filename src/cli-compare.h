@@ -20,7 +20,7 @@ struct cli_compare {
 	size_t top;
 	bool explain;
 	const char *cost;    /* --cost FILE */
-	const char *bin_a, *bin_b; /* the programs' binaries, for asm-diff suggestions */
+	char **binaries;     /* each variant's binary, for asm-diff suggestions; may be NULL */
 };
 
 #define CLI_COMPARE_INIT { .noise = 1.0, .alpha = 0.05, .fail_if_slower = -1, .explain = true }
@@ -43,6 +43,13 @@ struct cli_compare {
 
 /* Check the statistics options (usage errors exit 129). */
 void cli_compare_check(struct cli_compare *c);
+
+/*
+ * Each variant's binary: the first word of its command, found in PATH, as an absolute path; NULL where it
+ * cannot be found (a shell command, a file since removed). NULL-padded array the caller frees.
+ */
+char **cli_resolve_binaries(const struct ws_result *r);
+void cli_free_binaries(char **b, size_t n);
 
 /* Choose the baseline: --reference by name, else the first. Usage error if the name is unknown. */
 void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r);
