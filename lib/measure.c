@@ -248,8 +248,12 @@ static int setup_backends(struct session *s, struct ws_claim *claims)
 	 * Markers that read counters with a system call per region would distort native timings; with the
 	 * simulator at hand the regions are counted there, exactly and without perturbing anything.
 	 */
-	if (s->native)
+	if (s->native) {
 		s->native->opts.regions = false;
+		/* Likewise per-function counts: exact from the simulator, so native sampling is not needed. */
+		s->native->opts.functions = false;
+		s->native->wants_pid = false;
+	}
 	if (s->native)
 		ws_log(WS_LOG_INFO, "no PMU here: simulating cache and branch counters (preset %s); time and "
 		       "software counters are measured natively",
