@@ -208,6 +208,30 @@ static void unsupported_footer(FILE *f, const struct ws_variant *base, const str
 }
 
 /* Per-function: the functions whose share moved most, with their CIs, like a differential profile. */
+struct fn_row {
+	const struct ws_comparison *c;
+	double base, var;   /* median shares */
+};
+
+static int fn_row_cmp(const void *a, const void *b)
+{
+	const struct fn_row *x = a, *y = b;
+	double dx = fabs(x->var - x->base), dy = fabs(y->var - y->base);
+
+	if (!isfinite(dx))
+		dx = -1;
+	if (!isfinite(dy))
+		dy = -1;
+	return (dx < dy) - (dx > dy);
+}
+
+static double share_of(const struct ws_variant *v, const char *fn)
+{
+	const struct ws_group *g = ws_group_list_find(&v->functions, fn);
+
+	return g ? ws_function_share(v, g) : 0.0;
+}
+
 static void functions_table(FILE *f, const struct ws_result *r, const struct ws_variant *base,
 			    const struct ws_report_opts *o)
 {
@@ -215,52 +239,40 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 
 	for (size_t v = 0; v < r->nvariants; v++) {
 		const struct ws_variant *var = &r->variants[v];
-		const struct ws_comparison **list = xcalloc(r->ncomparisons + 1, sizeof(*list));
+		struct fn_row *rows;
 		size_t n = 0;
+		const char *metric = NULL;
 
 		if (var == base)
 			continue;
+		rows = xcalloc(r->ncomparisons + 1, sizeof(*rows));
 		for (size_t i = 0; i < r->ncomparisons; i++) {
 			const struct ws_comparison *c = &r->comparisons[i];
 
-			if (c->function && !strcmp(c->variant, var->name) && !strcmp(c->metric, "share"))
-				list[n++] = c;
+			/* One row per function: its sampled share, else its simulated estimated cycles. */
+			if (!c->function || strcmp(c->variant, var->name))
+				continue;
+			if (strcmp(c->metric, "share") && strcmp(c->metric, "estimated-cycles"))
+				continue;
+			metric = c->metric;
+			rows[n].c = c;
+			rows[n].base = share_of(base, c->function);
+			rows[n].var = share_of(var, c->function);
+			n++;
 		}
-		/* Largest change in share first: |median(variant) - median(baseline)|. */
-		for (size_t i = 1; i < n; i++) {
-			for (size_t j = i; j > 0; j--) {
-				const struct ws_group *a = ws_group_list_find(&base->functions, list[j]->function);
-				const struct ws_group *b = ws_group_list_find(&base->functions, list[j - 1]->function);
-				double da = fabs(ws_metric_set_find(&a->metrics, "share")->sum.median *
-						 (list[j]->ratio - 1));
-				double db = fabs(ws_metric_set_find(&b->metrics, "share")->sum.median *
-						 (list[j - 1]->ratio - 1));
-
-				if (!(da > db) && !(isfinite(da) && !isfinite(db)))
-					break;
-				const struct ws_comparison *t = list[j];
-
-				list[j] = list[j - 1];
-				list[j - 1] = t;
-			}
-		}
-		if (n) {
-			fprintf(f, "\n %sfunctions: share of samples, %s against %s%s\n", o->color ? C_BOLD : "",
+		qsort(rows, n, sizeof(*rows), fn_row_cmp);
+		if (n)
+			fprintf(f, "\n %sfunctions: %s, %s against %s%s\n", o->color ? C_BOLD : "",
+				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
-			for (size_t i = 0; i < n && i < top; i++) {
-				const struct ws_group *bg = ws_group_list_find(&base->functions, list[i]->function);
-				const struct ws_group *vg = ws_group_list_find(&var->functions, list[i]->function);
-				double bsh = ws_metric_set_find(&bg->metrics, "share")->sum.median;
-				const struct ws_metric *vm = vg ? ws_metric_set_find(&vg->metrics, "share") : NULL;
-				char *cell = cell_text(list[i]);
+		for (size_t i = 0; i < n && i < top; i++) {
+			char *cell = cell_text(rows[i].c);
 
-				fprintf(f, "   %-36s %6.2f%% -> %6.2f%%   %s%s%s\n", list[i]->function, 100 * bsh,
-					vm ? 100 * vm->sum.median : 0.0, o->color ? verdict_color(list[i]) : "", cell,
-					o->color ? C_RESET : "");
-				free(cell);
-			}
+			fprintf(f, "   %-36s %6.2f%% -> %6.2f%%   %s%s%s\n", rows[i].c->function, 100 * rows[i].base,
+				100 * rows[i].var, o->color ? verdict_color(rows[i].c) : "", cell, o->color ? C_RESET : "");
+			free(cell);
 		}
-		free(list);
+		free(rows);
 	}
 }
 

@@ -447,10 +447,14 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 				j++;
 				continue;
 			}
-			/* Not kept anywhere: drop it from every variant, this one included. */
+			/*
+			 * Not kept anywhere: drop it from every variant, this one included. `name` belongs to
+			 * this variant's entry, so work from a copy.
+			 */
+			char *victim = xstrdup(name);
+
 			for (size_t k = 0; k < r->nvariants; k++) {
 				struct ws_group_list *o = &r->variants[k].functions;
-				char *victim = xstrdup(name);
 
 				for (size_t x = 0; x < o->n; x++) {
 					if (strcmp(o->v[x].name, victim))
@@ -462,8 +466,8 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 					o->n--;
 					break;
 				}
-				free(victim);
 			}
+			free(victim);
 		}
 	}
 }

@@ -67,9 +67,26 @@ static int parameter_cb(const struct option_spec *opt, const char *arg)
 	return 0;
 }
 
+static void free_params(void)
+{
+	for (size_t i = 0; i < nparams; i++) {
+		for (size_t j = 0; j < params[i].n; j++)
+			free(params[i].values[j]);
+		free(params[i].values);
+		free(params[i].name);
+	}
+	free(params);
+	params = NULL;
+	nparams = alloc_params = 0;
+}
+
+/* The strings join_parameter_lists() made, freed with the array at the end of the command. */
+static char **joined;
+static size_t njoined;
+
 /*
  * hyperfine writes `-L VAR a,b,c`: two arguments after the option. getopt takes one, so join them into
- * "VAR=a,b,c" first. The joined strings are kept until exit.
+ * "VAR=a,b,c" first.
  */
 static char **join_parameter_lists(int argc, char **argv, int *out_argc)
 {
@@ -89,6 +106,8 @@ static char **join_parameter_lists(int argc, char **argv, int *out_argc)
 			if (i + 2 >= argc)
 				usage_error("-L expects a name and a list of values: -L VAR a,b,c");
 			nv[n++] = xasprintf("%s=%s", argv[i + 1], argv[i + 2]);
+			joined = xrealloc(joined, (njoined + 1) * sizeof(*joined));
+			joined[njoined++] = nv[n - 1];
 			i += 2;
 		}
 	}
@@ -280,5 +299,10 @@ int cmd_compare(int argc, char **argv)
 	free(progs.owned);
 	string_list_clear(&names);
 	cli_measure_release(&c);
+	free_params();
+	for (size_t i = 0; i < njoined; i++)
+		free(joined[i]);
+	free(joined);
+	free(args);
 	return status;
 }

@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# demo.sh - `make demo`: the Vec -> SmallVec question asked of r1cs-synth, the whole drill-down in one command.
+#
+# The five LC storage variants, each its own build as in the original case, compared with vec-pool (the
+# production baseline): time natively, caches and branches from the PMU or, where there is none, from the
+# simulator; per region (the synthesizer's markers) and per function; then why. Writes demo/result.json
+# and demo/result.md. Sized to finish in under three minutes on a 2-core machine without a PMU.
+#
+#   R1CS_CONSTRAINTS=N   constraints per run (default 50000)
+#   RUNS=N               native runs per variant (default 10)
+#   BACKEND=perf|sim|auto  (default auto)
+set -eu
+cd "$(dirname "$0")/../.."
+: "${BUILD:=build}"
+N=${R1CS_CONSTRAINTS:-50000}
+RUNS=${RUNS:-10}
+BACKEND=${BACKEND:-auto}
+R="$BUILD/examples/r1cs-synth"
+mkdir -p demo
+
+echo "whyslow demo: Groth16 circuit synthesis, Vec against SmallVec in the linear-combination indexer" >&2
+echo "  ($N constraints per run; variants built from examples/r1cs-synth, baseline vec-pool)" >&2
+
+set -- compare --backend "$BACKEND" -r "$RUNS" --regions --functions --seed 2026 \
+	--export-json demo/result.json --export-markdown demo/result.md
+for v in vec-pool vec smallvec1 smallvec2 smallvec4; do
+	set -- "$@" -n "$v" "$R/r1cs-synth-$v --constraints $N"
+done
+"$BUILD/whyslow" "$@"
+echo >&2
+echo "whyslow demo: wrote demo/result.json and demo/result.md (re-render: $BUILD/whyslow report --regions --functions demo/result.json)" >&2
