@@ -3,10 +3,13 @@
 
 /*
  *   forkexec N PROGRAM [ARGS...]
+ *   forkexec N -
  *
- * Before forking, the parent runs region "parent" (a loop of N iterations); the child execs PROGRAM. Under
- * Valgrind with --trace-children=yes each process image writes its own result file.
+ * Before forking, the parent runs region "parent" (a loop of N iterations). The child execs PROGRAM, or
+ * with "-" runs region "child" (N / 10 iterations) and exits. Under Valgrind each process writes its own
+ * result file (an exec'd one with --trace-children=yes), and a forked child's counts start at the fork.
  */
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +35,13 @@ int main(int argc, char **argv)
 	if (pid < 0) {
 		perror("fork");
 		return 1;
+	}
+	if (pid == 0 && !strcmp(argv[2], "-")) {
+		MICRO_BEGIN("child");
+		for (i = 0; i < n / 10; i++)
+			acc += i;
+		MICRO_END("child");
+		exit(0);
 	}
 	if (pid == 0) {
 		execv(argv[2], argv + 2);
