@@ -1,0 +1,1218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wsim-main.c - the wsim Valgrind tool: options, presets, instrumentation, attribution, regions, threads. */
+
+/*
+ * How a superblock is instrumented, and why it is fast:
+ *  - instruction counts are added inline, once per stretch of the block between side exits (a "segment"):
+ *    one add to the process total and one to the segment's own counter, from which per-instruction and
+ *    per-function counts are computed when the block is discarded or the program ends;
+ *  - an instruction fetch is simulated only when execution enters a new I-cache line, since nothing else
+ *    touches L1i between two instructions of one block;
+ *  - every data access, conditional branch, indirect branch, call and return is one helper call, and an
+ *    instruction's fetch rides along with its first data access.
+ * The IR is inspected exactly as cachegrind inspects it (which statements are accesses, how big, which
+ * exits are branches and whether VEX inverted them, which block ends are indirect), so that the cachegrind
+ * preset counts what cachegrind counts.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "valgrind.h"
+
+#include "wsim.h"
+#include "ws-requests.h"
+
+struct wsim_config wsim_cfg;
+ULong wsim_total[WC_N];
+
+/* ---- Options and presets -------------------------------------------------------------------------------- */
+
+#define MAX_CACHE_OPTS 8
+
+struct cache_opt {
+	const HChar *level; /* as written: L1i, L1d, L2, L3 or LL */
+	struct wsim_cache_cfg cfg;
+	Bool incl_given;
+};
+
+static const HChar *clo_preset = "zen4";
+static struct cache_opt clo_cache[MAX_CACHE_OPTS];
+static Int clo_n_cache;
+static const HChar *clo_prefetch;     /* NULL: the preset's */
+static const HChar *clo_cond;         /* NULL: the preset's */
+static Long clo_gshare_bits = 16;
+static Long clo_ras = -1;             /* -1: the preset's */
+static Long clo_ind_entries = -1;     /* -1: the preset's */
+static const HChar *clo_out = "wsim.out.%p";
+static Long clo_hot = 20;
+
+const HChar *wsim_clo_out(void)
+{
+	return clo_out;
+}
+
+Int wsim_clo_hot(void)
+{
+	return (Int)clo_hot;
+}
+
+static Bool is_pow2(Long x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+/* "SIZE,ASSOC,LINE[,inclusive|non-inclusive]". Returns NULL or what is wrong. */
+static const HChar *parse_cache_spec(const HChar *s, struct cache_opt *o)
+{
+	HChar *end;
+	Long v[3];
+	Int i;
+
+	for (i = 0; i < 3; i++) {
+		v[i] = VG_(strtoll10)(s, &end);
+		if (end == s || v[i] <= 0 || v[i] > (1L << 30))
+			return "expected SIZE,ASSOC,LINE in bytes, ways, bytes";
+		if (i < 2 && *end != ',')
+			return "expected SIZE,ASSOC,LINE in bytes, ways, bytes";
+		s = end + 1;
+	}
+	o->incl_given = False;
+	if (*end == ',') {
+		if (VG_STREQ(end + 1, "inclusive"))
+			o->cfg.inclusive = True;
+		else if (VG_STREQ(end + 1, "non-inclusive"))
+			o->cfg.inclusive = False;
+		else
+			return "the fourth field must be 'inclusive' or 'non-inclusive'";
+		o->incl_given = True;
+	} else if (*end != '\0') {
+		return "expected SIZE,ASSOC,LINE in bytes, ways, bytes";
+	}
+	o->cfg.size = (Int)v[0];
+	o->cfg.assoc = (Int)v[1];
+	o->cfg.line = (Int)v[2];
+	if (!is_pow2(v[2]) || v[2] < 16)
+		return "the line size must be a power of two, 16 or more";
+	if (v[0] % (v[1] * v[2]) != 0)
+		return "SIZE must be a multiple of ASSOC * LINE";
+	return NULL;
+}
+
+static Bool process_cmd_line_option(const HChar *arg)
+{
+	const HChar *spec;
+
+	if VG_STR_CLO (arg, "--ws-preset", clo_preset) {
+		if (!VG_STREQ(clo_preset, "zen4") && !VG_STREQ(clo_preset, "golden-cove") &&
+		    !VG_STREQ(clo_preset, "cachegrind"))
+			VG_(fmsg_bad_option)(arg, "unknown preset; use zen4, golden-cove or cachegrind\n");
+	} else if VG_STR_CLO (arg, "--ws-cache", spec) {
+		const HChar *eq = VG_(strchr)(spec, '=');
+		const HChar *why;
+		struct cache_opt *o;
+		HChar *lvl;
+
+		if (clo_n_cache == MAX_CACHE_OPTS)
+			VG_(fmsg_bad_option)(arg, "too many --ws-cache options\n");
+		if (!eq)
+			VG_(fmsg_bad_option)(arg, "expected LEVEL=SIZE,ASSOC,LINE (LEVEL: L1i, L1d, L2, L3, LL)\n");
+		o = &clo_cache[clo_n_cache++];
+		lvl = VG_(strdup)("wsim.clo", spec);
+		lvl[eq - spec] = '\0';
+		if (!VG_STREQ(lvl, "L1i") && !VG_STREQ(lvl, "L1d") && !VG_STREQ(lvl, "L2") &&
+		    !VG_STREQ(lvl, "L3") && !VG_STREQ(lvl, "LL"))
+			VG_(fmsg_bad_option)(arg, "unknown cache level '%s' (use L1i, L1d, L2, L3 or LL)\n", lvl);
+		o->level = lvl;
+		why = parse_cache_spec(eq + 1, o);
+		if (why)
+			VG_(fmsg_bad_option)(arg, "%s\n", why);
+	} else if VG_STR_CLO (arg, "--ws-prefetch", clo_prefetch) {
+		if (!VG_STREQ(clo_prefetch, "yes") && !VG_STREQ(clo_prefetch, "no") &&
+		    !VG_STREQ(clo_prefetch, "nextline") && !VG_STREQ(clo_prefetch, "stride"))
+			VG_(fmsg_bad_option)(arg, "use yes, no, nextline or stride\n");
+	} else if VG_STR_CLO (arg, "--ws-cond", clo_cond) {
+		if (!VG_STREQ(clo_cond, "bimodal") && !VG_STREQ(clo_cond, "gshare") && !VG_STREQ(clo_cond, "tage"))
+			VG_(fmsg_bad_option)(arg, "use bimodal, gshare or tage\n");
+	} else if VG_BINT_CLO (arg, "--ws-gshare-bits", clo_gshare_bits, 4, 24) {
+	} else if VG_BINT_CLO (arg, "--ws-ras", clo_ras, 0, 4096) {
+	} else if VG_BINT_CLO (arg, "--ws-indirect", clo_ind_entries, 1, 1 << 20) {
+		if (!is_pow2(clo_ind_entries))
+			VG_(fmsg_bad_option)(arg, "the number of entries must be a power of two\n");
+	} else if VG_STR_CLO (arg, "--ws-out", clo_out) {
+	} else if VG_BINT_CLO (arg, "--ws-hot", clo_hot, 0, 100000) {
+	} else {
+		return False;
+	}
+	return True;
+}
+
+static void print_usage(void)
+{
+	VG_(printf)(
+		"    --ws-preset=zen4|golden-cove|cachegrind   machine model [zen4]\n"
+		"    --ws-cache=LEVEL=SIZE,ASSOC,LINE[,inclusive|non-inclusive]\n"
+		"                                   override one level: L1i, L1d, L2, L3, or LL (the last level)\n"
+		"    --ws-prefetch=yes|no|nextline|stride       L1d prefetchers [yes; no for cachegrind]\n"
+		"    --ws-cond=bimodal|gshare|tage  conditional predictor [tage; bimodal for cachegrind]\n"
+		"    --ws-gshare-bits=N             gshare table and history bits [16]\n"
+		"    --ws-indirect=N                indirect target cache entries [4096]\n"
+		"    --ws-ras=N                     return-address stack entries, 0 for none [32; 0 for cachegrind]\n"
+		"    --ws-out=FILE                  output file, %%p is the pid [wsim.out.%%p]\n"
+		"    --ws-hot=N                     per-instruction rows for the N hottest functions [20]\n");
+}
+
+static void print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+static void set_cache(struct wsim_cache_cfg *c, Int size, Int assoc, Int line, Bool inclusive)
+{
+	c->size = size;
+	c->assoc = assoc;
+	c->line = line;
+	c->inclusive = inclusive;
+}
+
+/* The presets, then the overrides, checked together once every option is known. */
+static void configure(void)
+{
+	struct wsim_config *c = &wsim_cfg;
+	Int i;
+
+	VG_(memset)(c, 0, sizeof(*c));
+	c->preset = clo_preset;
+	if (VG_STREQ(clo_preset, "cachegrind")) {
+		/* cachegrind's geometry comes from the host's CPUID; this default is what --I1/--D1/--LL replace. */
+		c->cg = True;
+		set_cache(&c->l1i, 32768, 8, 64, False);
+		set_cache(&c->l1d, 32768, 8, 64, False);
+		set_cache(&c->outer[0], 8388608, 16, 64, False);
+		c->n_outer = 1;
+		c->cond = WSIM_COND_BIMODAL;
+		c->ras = 0;
+		/* callgrind's cycle estimate: Ir + 10 per L1 miss + 100 more per LL miss + 10 per mispredict. */
+		c->lat_outer[0] = 10;
+		c->lat_mem = 110;
+		c->mispredict = 10;
+	} else if (VG_STREQ(clo_preset, "golden-cove")) {
+		/* Alder Lake P-core: L2 is non-inclusive, L3 (30M, 12-way on the i9-12900K) non-inclusive. */
+		set_cache(&c->l1i, 32768, 8, 64, False);
+		set_cache(&c->l1d, 49152, 12, 64, False);
+		set_cache(&c->outer[0], 2097152, 16, 64, False);
+		set_cache(&c->outer[1], 31457280, 12, 64, False);
+		c->n_outer = 2;
+		c->pf_nextline = c->pf_stride = True;
+		c->cond = WSIM_COND_TAGE;
+		c->ind_bits = 12;
+		c->ras = 32;
+		c->lat_outer[0] = 15;
+		c->lat_outer[1] = 65;
+		c->lat_mem = 400;
+		c->mispredict = 17;
+	} else {
+		/* Zen 4: L2 is inclusive of L1; L3 is a victim cache, modelled here as non-inclusive. */
+		set_cache(&c->l1i, 32768, 8, 64, False);
+		set_cache(&c->l1d, 32768, 8, 64, False);
+		set_cache(&c->outer[0], 1048576, 8, 64, True);
+		set_cache(&c->outer[1], 33554432, 16, 64, False);
+		c->n_outer = 2;
+		c->pf_nextline = c->pf_stride = True;
+		c->cond = WSIM_COND_TAGE;
+		c->ind_bits = 12;
+		c->ras = 32;
+		c->lat_outer[0] = 14;
+		c->lat_outer[1] = 50;
+		c->lat_mem = 350;
+		c->mispredict = 13;
+	}
+
+	for (i = 0; i < clo_n_cache; i++) {
+		struct cache_opt *o = &clo_cache[i];
+		struct wsim_cache_cfg *t = NULL;
+
+		if (VG_STREQ(o->level, "L1i"))
+			t = &c->l1i;
+		else if (VG_STREQ(o->level, "L1d"))
+			t = &c->l1d;
+		else if (VG_STREQ(o->level, "LL"))
+			t = &c->outer[c->n_outer - 1];
+		else if (VG_STREQ(o->level, "L2") && c->n_outer == 2)
+			t = &c->outer[0];
+		else if (VG_STREQ(o->level, "L3") && c->n_outer == 2)
+			t = &c->outer[1];
+		if (!t) {
+			VG_(fmsg)("--ws-cache=%s=...: the %s preset has no %s (its levels: L1i, L1d, LL)\n", o->level,
+				  clo_preset, o->level);
+			VG_(exit)(1);
+		}
+		if (!o->incl_given)
+			o->cfg.inclusive = t->inclusive;
+		*t = o->cfg;
+	}
+
+	if (clo_prefetch) {
+		c->pf_nextline = VG_STREQ(clo_prefetch, "yes") || VG_STREQ(clo_prefetch, "nextline");
+		c->pf_stride = VG_STREQ(clo_prefetch, "yes") || VG_STREQ(clo_prefetch, "stride");
+	}
+	if (c->cg && (c->pf_nextline || c->pf_stride)) {
+		/* The cachegrind encoding of the caches has no room for prefetch marks. */
+		VG_(fmsg)("--ws-prefetch: the cachegrind preset models no prefetcher\n");
+		VG_(exit)(1);
+	}
+	if (clo_cond)
+		c->cond = VG_STREQ(clo_cond, "bimodal") ? WSIM_COND_BIMODAL
+			  : VG_STREQ(clo_cond, "gshare") ? WSIM_COND_GSHARE
+							 : WSIM_COND_TAGE;
+	c->gshare_bits = (Int)clo_gshare_bits;
+	if (clo_ras >= 0)
+		c->ras = (Int)clo_ras;
+	if (clo_ind_entries > 0) {
+		if (c->cg) {
+			VG_(fmsg)("--ws-indirect: the cachegrind preset's indirect predictor is fixed at 512 entries\n");
+			VG_(exit)(1);
+		}
+		c->ind_bits = VG_(log2)((UInt)clo_ind_entries);
+	}
+
+	c->min_line = c->l1i.line < c->l1d.line ? c->l1i.line : c->l1d.line;
+	for (i = 0; i < c->n_outer; i++) {
+		if (c->outer[i].line < c->min_line)
+			c->min_line = c->outer[i].line;
+		if (!c->cg) {
+			/* The full model fills outward line by line: an outer line must hold whole inner lines. */
+			Int inner = i == 0 ? (c->l1i.line > c->l1d.line ? c->l1i.line : c->l1d.line) : c->outer[i - 1].line;
+
+			if (c->outer[i].line < inner) {
+				VG_(fmsg)("--ws-cache: line sizes must not shrink going outward from L1\n");
+				VG_(exit)(1);
+			}
+		}
+	}
+}
+
+/* ---- Strings, functions and instruction cost centres ------------------------------------------------ */
+
+struct istr {
+	struct istr *next;
+	UWord key;
+	HChar s[0];
+};
+
+static VgHashTable *str_table, *fn_table, *icc_table, *sb_table, *region_table;
+
+static UWord str_hash(const HChar *s)
+{
+	UWord h = 5381;
+
+	while (*s)
+		h = h * 33 + (UChar)*s++;
+	return h;
+}
+
+static Word istr_cmp(const void *a, const void *b)
+{
+	return VG_(strcmp)(((const struct istr *)a)->s, ((const struct istr *)b)->s);
+}
+
+/* A permanent copy of `s`, shared by every user of the same text (debug info strings are not permanent). */
+static const HChar *intern(const HChar *s)
+{
+	SizeT len = VG_(strlen)(s);
+	struct istr *key = VG_(malloc)("wsim.str", sizeof(*key) + len + 1), *found;
+
+	key->key = str_hash(s);
+	VG_(memcpy)(key->s, s, len + 1);
+	found = VG_(HT_gen_lookup)(str_table, key, istr_cmp);
+	if (found) {
+		VG_(free)(key);
+		return found->s;
+	}
+	VG_(HT_add_node)(str_table, key);
+	return key->s;
+}
+
+static struct wsim_fn *fn_for(Addr a)
+{
+	DiEpoch ep = VG_(current_DiEpoch)();
+	const HChar *s, *name = NULL, *obj, *file = NULL, *dir = NULL;
+	DebugInfo *di;
+	Addr entry = a;
+	struct wsim_fn *fn;
+	UInt line;
+	UWord key;
+
+	if (VG_(get_fnname)(ep, a, &s)) {
+		name = intern(s);
+		/* The entry address identifies a function even when two objects or files share its name. */
+		if (VG_(get_fnname_w_offset)(ep, a, &s)) {
+			SizeT n = VG_(strlen)(name);
+
+			if (VG_(strlen)(s) > n && s[n] == '+')
+				entry = a - (Addr)VG_(strtoll10)(s + n + 1, NULL);
+		}
+	}
+	di = VG_(find_DebugInfo)(ep, a);
+	if (di && VG_(DebugInfo_get_filename)(di))
+		obj = intern(VG_(DebugInfo_get_filename)(di));
+	else if (VG_(get_objname)(ep, a, &s))
+		obj = intern(s);
+	else
+		obj = intern("???");
+	/* Code without a symbol is one row per object; an interned string never lies at a client address. */
+	key = name ? entry : (UWord)obj;
+	fn = VG_(HT_lookup)(fn_table, key);
+	if (fn)
+		return fn;
+
+	fn = VG_(calloc)("wsim.fn", 1, sizeof(*fn));
+	fn->key = key;
+	fn->name = name ? name : intern("???");
+	fn->obj = obj;
+	fn->bias = di ? VG_(DebugInfo_get_text_bias)(di) : 0;
+	fn->id = -1;
+	if (VG_(get_filename_linenum)(ep, name ? entry : a, &file, &dir, &line)) {
+		if (dir && dir[0]) {
+			HChar *full = VG_(malloc)("wsim.path", VG_(strlen)(dir) + VG_(strlen)(file) + 2);
+
+			VG_(sprintf)(full, "%s/%s", dir, file);
+			fn->file = intern(full);
+			VG_(free)(full);
+		} else {
+			fn->file = intern(file);
+		}
+	} else {
+		fn->file = intern("???");
+	}
+	VG_(HT_add_node)(fn_table, fn);
+	return fn;
+}
+
+static struct wsim_icc *icc_for(Addr a, UInt len)
+{
+	struct wsim_icc *ic = VG_(HT_lookup)(icc_table, a);
+
+	if (!ic) {
+		ic = VG_(calloc)("wsim.icc", 1, sizeof(*ic));
+		ic->addr = a;
+		ic->fn = fn_for(a);
+		VG_(HT_add_node)(icc_table, ic);
+	}
+	ic->len = len;
+	return ic;
+}
+
+static void *ht_array(VgHashTable *t, Int *n)
+{
+	UInt un = 0;
+	void *arr = VG_(HT_to_array)(t, &un);
+
+	*n = (Int)un;
+	return arr;
+}
+
+struct wsim_fn **wsim_functions(Int *n)
+{
+	return ht_array(fn_table, n);
+}
+
+struct wsim_icc **wsim_iccs(Int *n)
+{
+	return ht_array(icc_table, n);
+}
+
+struct wsim_region **wsim_regions(Int *n)
+{
+	return ht_array(region_table, n);
+}
+
+/* ---- Superblocks -------------------------------------------------------------------------------------- */
+
+struct seg {
+	ULong count; /* times execution reached this segment's end */
+};
+
+/*
+ * What an instruction does within one segment, every time that segment runs to its end: whether it starts
+ * there (its execution counts there), its loads and stores (unguarded ones) and whether it fetches a new
+ * I-cache line. Usually one per instruction; an instruction with a side exit in its middle (a rep prefix)
+ * has its accesses after the exit in the next segment, where they happen only if the exit is not taken.
+ */
+struct contrib {
+	struct wsim_icc *icc;
+	Int seg;
+	UChar starts, loads, stores, fetch;
+};
+
+struct sbinfo {
+	struct sbinfo *next; /* VgHashNode layout */
+	UWord key;
+	Int n_seg, n_contrib;
+	struct seg *segs;
+	struct contrib *contribs;
+};
+
+/* Move a superblock's execution counts into its instructions and their functions. */
+static void sb_fold(struct sbinfo *sb)
+{
+	Int i;
+
+	for (i = 0; i < sb->n_contrib; i++) {
+		const struct contrib *c = &sb->contribs[i];
+		ULong n = sb->segs[c->seg].count;
+		struct wsim_fn *fn = c->icc->fn;
+
+		if (!n)
+			continue;
+		c->icc->exec += n * c->starts;
+		fn->c[WC_INSTR] += n * c->starts;
+		fn->c[WC_LOAD] += n * c->loads;
+		fn->c[WC_STORE] += n * c->stores;
+		fn->c[WC_IFETCH] += n * c->fetch;
+	}
+	for (i = 0; i < sb->n_seg; i++)
+		sb->segs[i].count = 0;
+}
+
+static void discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
+{
+	struct sbinfo *sb = VG_(HT_remove)(sb_table, vge.base[0]);
+
+	(void)orig_addr;
+	if (sb) {
+		sb_fold(sb);
+		VG_(free)(sb);
+	}
+}
+
+/* ---- Instrumentation ----------------------------------------------------------------------------------- */
+
+struct ist {
+	IRSB *out;
+	struct sbinfo *sb;
+	Int n_ins_total, n_ins;
+	Int seg_first;           /* the current segment's first contrib */
+	struct wsim_icc *icc;
+	struct contrib *cur;     /* the current instruction's contrib in the current segment, or NULL */
+	UWord prev_line;
+	Bool call_at_end;
+	/* The latest data event was a load that a store of the same size to the same address would join. */
+	Bool last_load;
+	IRExpr *last_ea;
+	Int last_size;
+};
+
+static struct wsim_l1_info l1i_info, l1d_info;
+
+static IRDirty *emit_call(struct ist *s, const HChar *name, void *fn, Int regparms, IRExpr **args)
+{
+	IRDirty *di = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+
+	addStmtToIRSB(s->out, IRStmt_Dirty(di));
+	return di;
+}
+
+#define CALL(s, fn, rp, args) emit_call((s), #fn, (void *)(fn), (rp), (args))
+
+static IRTemp emit_tmp(struct ist *s, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(s->out->tyenv, ty);
+
+	addStmtToIRSB(s->out, IRStmt_WrTmp(t, e));
+	return t;
+}
+
+#define RD(t) IRExpr_RdTmp(t)
+#define C64(v) IRExpr_Const(IRConst_U64(v))
+#define C8(v) IRExpr_Const(IRConst_U8(v))
+
+static void emit_add(struct ist *s, ULong *where, ULong n)
+{
+	IRTemp t1 = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)where)));
+	IRTemp t2 = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, RD(t1), C64(n)));
+
+	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)where), RD(t2)));
+}
+
+/*
+ * An Ity_I1 temporary, true unless the `size` bytes at `ea` lie in one line that is the most recently used
+ * of its set in `c`. Such an access is a hit that changes no state, so the helper is skipped. Returns
+ * IRTemp_INVALID when the cache cannot be tested inline (a set count that is not a power of two).
+ */
+static IRTemp emit_not_mru(struct ist *s, const struct wsim_l1_info *c, IRExpr *ea, Int size)
+{
+	IRTemp blk, off, tag, key, miss;
+	UWord stride = (UWord)c->assoc * sizeof(UWord);
+
+	if (!c->pow2)
+		return IRTemp_INVALID;
+	if (ea->tag == Iex_Const && size == 1) {
+		/* A known address (an instruction fetch): the set and the tag to expect are constants. */
+		UWord b = ea->Iex.Const.con->Ico.U64 >> c->line_bits;
+
+		tag = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+						       C64((HWord)(c->tags + (b & c->set_mask) * c->assoc))));
+		return emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(tag), C64(wsim_cfg.cg ? b : b << 1)));
+	}
+	blk = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shr64, ea, C8(c->line_bits)));
+	off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_And64, RD(blk), C64(c->set_mask)));
+	if ((stride & (stride - 1)) == 0)
+		off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shl64, RD(off), C8(VG_(log2)((UInt)stride))));
+	else
+		off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Mul64, RD(off), C64(stride)));
+	off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, RD(off), C64((HWord)c->tags)));
+	tag = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, RD(off)));
+	key = wsim_cfg.cg ? blk : emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shl64, RD(blk), C8(1)));
+	miss = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(tag), RD(key)));
+	if (size > 1) {
+		IRTemp end = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, ea, C64(size - 1)));
+		IRTemp blk2 = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shr64, RD(end), C8(c->line_bits)));
+		IRTemp cross = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(blk), RD(blk2)));
+
+		miss = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_Or1, RD(miss), RD(cross)));
+	}
+	return miss;
+}
+
+/* Call `di` only when `guard` (IRTemp_INVALID: always) holds. */
+static void set_guard(IRDirty *di, IRTemp guard)
+{
+	if (guard != IRTemp_INVALID)
+		di->guard = RD(guard);
+}
+
+/* The current instruction's record in the current segment, made on first use. */
+static struct contrib *cur_contrib(struct ist *s)
+{
+	if (!s->cur) {
+		s->cur = &s->sb->contribs[s->sb->n_contrib++];
+		VG_(memset)(s->cur, 0, sizeof(*s->cur));
+		s->cur->icc = s->icc;
+		s->cur->seg = s->sb->n_seg;
+	}
+	return s->cur;
+}
+
+/* The current instruction enters a new I-cache line: count the fetch, simulate it unless certainly a hit. */
+static void add_fetch(struct ist *s, Addr cia, UInt isize)
+{
+	IRExpr **args = mkIRExprVec_1(mkIRExpr_HWord((HWord)s->icc));
+	Bool straddles = cia >> l1i_info.line_bits != (cia + isize - 1) >> l1i_info.line_bits;
+	IRTemp guard = straddles ? IRTemp_INVALID : emit_not_mru(s, &l1i_info, mkIRExpr_HWord(cia), 1);
+	IRDirty *di = wsim_cfg.cg ? CALL(s, wsim_h_cg_fetch, 1, args) : CALL(s, wsim_h_fetch, 1, args);
+
+	set_guard(di, guard);
+	cur_contrib(s)->fetch = 1;
+}
+
+/* Close the current segment: count its instructions and accesses here, where all of them have happened. */
+static void flush_segment(struct ist *s)
+{
+	struct sbinfo *sb = s->sb;
+	ULong starts = 0, loads = 0, stores = 0, fetches = 0;
+	Int k;
+
+	if (s->seg_first == sb->n_contrib)
+		return;
+	for (k = s->seg_first; k < sb->n_contrib; k++) {
+		starts += sb->contribs[k].starts;
+		loads += sb->contribs[k].loads;
+		stores += sb->contribs[k].stores;
+		fetches += sb->contribs[k].fetch;
+	}
+	sb->segs[sb->n_seg].count = 0;
+	emit_add(s, &sb->segs[sb->n_seg].count, 1);
+	if (starts)
+		emit_add(s, &wsim_total[WC_INSTR], starts);
+	if (loads)
+		emit_add(s, &wsim_total[WC_LOAD], loads);
+	if (stores)
+		emit_add(s, &wsim_total[WC_STORE], stores);
+	if (fetches)
+		emit_add(s, &wsim_total[WC_IFETCH], fetches);
+	sb->n_seg++;
+	s->seg_first = sb->n_contrib;
+	s->cur = NULL;
+}
+
+static Int clip_size(Int size)
+{
+	return size > wsim_cfg.min_line ? wsim_cfg.min_line : size;
+}
+
+static void emit_data(struct ist *s, IRExpr *ea, Int size, Bool store)
+{
+	IRExpr **args = mkIRExprVec_3(mkIRExpr_HWord((HWord)s->icc), ea, mkIRExpr_HWord((HWord)size));
+	IRTemp guard = emit_not_mru(s, &l1d_info, ea, size);
+	IRDirty *di;
+
+	if (store)
+		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_store, 3, args) : CALL(s, wsim_h_store, 3, args);
+	else
+		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_load, 3, args) : CALL(s, wsim_h_load, 3, args);
+	set_guard(di, guard);
+}
+
+static void add_load(struct ist *s, IRExpr *ea, Int size)
+{
+	size = clip_size(size);
+	cur_contrib(s)->loads++;
+	emit_data(s, ea, size, False);
+	s->last_load = True;
+	s->last_ea = ea;
+	s->last_size = size;
+}
+
+static void add_store(struct ist *s, IRExpr *ea, Int size)
+{
+	size = clip_size(size);
+	if (s->last_load && s->last_size == size && eqIRAtom(s->last_ea, ea)) {
+		/*
+		 * A read-modify-write. cachegrind counts it as the read alone; the full model counts the store
+		 * too, a certain hit on the line the read just brought in.
+		 */
+		if (!wsim_cfg.cg)
+			cur_contrib(s)->stores++;
+		s->last_load = False;
+		return;
+	}
+	cur_contrib(s)->stores++;
+	emit_data(s, ea, size, True);
+	s->last_load = False;
+}
+
+/* A guarded access happens only when its guard holds, so it counts itself. */
+static void add_guarded(struct ist *s, IRExpr *ea, Int size, IRExpr *guard, Bool store)
+{
+	IRExpr **args;
+	IRDirty *di;
+
+	s->last_load = False;
+	size = clip_size(size);
+	args = mkIRExprVec_3(mkIRExpr_HWord((HWord)s->icc), ea, mkIRExpr_HWord((HWord)size));
+	if (store)
+		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_store_counted, 3, args) : CALL(s, wsim_h_store_counted, 3, args);
+	else
+		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_load_counted, 3, args) : CALL(s, wsim_h_load_counted, 3, args);
+	di->guard = guard;
+}
+
+static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)
+{
+	IRTemp g1 = newIRTemp(s->out->tyenv, Ity_I1), gw = newIRTemp(s->out->tyenv, Ity_I64),
+	       g = newIRTemp(s->out->tyenv, Ity_I64);
+	IRConst *dst = st->Ist.Exit.dst;
+	/* VEX may have turned the branch around so that the exit goes to the fall-through: then the exit
+	 * being taken means the guest branch was not. */
+	Bool inverted = dst->tag == Ico_U64 && dst->Ico.U64 == cia + isize;
+	IRExpr **args;
+
+	addStmtToIRSB(s->out, IRStmt_WrTmp(g1, st->Ist.Exit.guard));
+	addStmtToIRSB(s->out, IRStmt_WrTmp(gw, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1))));
+	addStmtToIRSB(s->out, IRStmt_WrTmp(g, inverted ? IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(gw),
+								      IRExpr_Const(IRConst_U64(1)))
+						       : IRExpr_RdTmp(gw)));
+	args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s->icc), IRExpr_RdTmp(g));
+	switch (wsim_cfg.cond) {
+	case WSIM_COND_BIMODAL:
+		CALL(s, wsim_h_cond_bimodal, 2, args);
+		break;
+	case WSIM_COND_GSHARE:
+		CALL(s, wsim_h_cond_gshare, 2, args);
+		break;
+	case WSIM_COND_TAGE:
+		CALL(s, wsim_h_cond_tage, 2, args);
+		break;
+	}
+}
+
+static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+			   const VexGuestExtents *vge, const VexArchInfo *archinfo_host, IRType gWordTy,
+			   IRType hWordTy)
+{
+	struct ist s;
+	Int i, first, n_exits = 0;
+	Addr cia = 0;
+	UInt isize = 0;
+	IRTypeEnv *tyenv = in->tyenv;
+	struct sbinfo *sb;
+
+	(void)layout;
+	(void)archinfo_host;
+	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
+		VG_(tool_panic)("wsim: only 64-bit guests are supported");
+
+	VG_(memset)(&s, 0, sizeof(s));
+	s.out = deepCopyIRSBExceptStmts(in);
+	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+		addStmtToIRSB(s.out, in->stmts[i]);
+	first = i;
+	for (; i < in->stmts_used; i++) {
+		if (in->stmts[i]->tag == Ist_IMark)
+			s.n_ins_total++;
+		else if (in->stmts[i]->tag == Ist_Exit)
+			n_exits++;
+	}
+	tl_assert(s.n_ins_total > 0);
+
+	/* At most one segment per exit plus one, and one contrib per instruction plus one per exit. */
+	sb = VG_(malloc)("wsim.sb", sizeof(*sb) + (n_exits + 1) * sizeof(struct seg) +
+					    (s.n_ins_total + n_exits + 1) * sizeof(struct contrib));
+	sb->key = (UWord)closure->readdr;
+	sb->n_seg = 0;
+	sb->n_contrib = 0;
+	sb->segs = (struct seg *)(sb + 1);
+	sb->contribs = (struct contrib *)(sb->segs + n_exits + 1);
+	tl_assert(vge->base[0] == closure->readdr);
+	VG_(HT_add_node)(sb_table, sb);
+	s.sb = sb;
+	s.prev_line = ~(UWord)0;
+
+	for (i = first; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		switch (st->tag) {
+		case Ist_IMark: {
+			UWord l1 = wsim_cfg.l1i.line;
+			UWord first_line, last_line;
+
+			s.last_load = False;
+			cia = st->Ist.IMark.addr;
+			isize = st->Ist.IMark.len;
+			if (isize == 0)
+				isize = VG_MIN_INSTR_SZB; /* VEX could not decode it */
+			s.icc = icc_for(cia, isize);
+			s.cur = NULL;
+			cur_contrib(&s)->starts = 1;
+			s.n_ins++;
+			first_line = cia / l1;
+			last_line = (cia + isize - 1) / l1;
+			addStmtToIRSB(s.out, st);
+			/* Nothing but fetches touch L1i, so staying in the line just fetched is a certain hit. */
+			if (first_line != s.prev_line || last_line != first_line)
+				add_fetch(&s, cia, isize);
+			s.prev_line = last_line;
+			break;
+		}
+		case Ist_WrTmp:
+			addStmtToIRSB(s.out, st);
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				add_load(&s, st->Ist.WrTmp.data->Iex.Load.addr,
+					 sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty));
+			break;
+		case Ist_Store:
+			addStmtToIRSB(s.out, st);
+			add_store(&s, st->Ist.Store.addr, sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)));
+			break;
+		case Ist_StoreG: {
+			IRStoreG *sg = st->Ist.StoreG.details;
+
+			addStmtToIRSB(s.out, st);
+			add_guarded(&s, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), sg->guard, True);
+			break;
+		}
+		case Ist_LoadG: {
+			IRLoadG *lg = st->Ist.LoadG.details;
+			IRType ty = Ity_INVALID, wide = Ity_INVALID;
+
+			addStmtToIRSB(s.out, st);
+			typeOfIRLoadGOp(lg->cvt, &wide, &ty);
+			add_guarded(&s, lg->addr, sizeofIRType(ty), lg->guard, False);
+			break;
+		}
+		case Ist_Dirty: {
+			IRDirty *d = st->Ist.Dirty.details;
+
+			addStmtToIRSB(s.out, st);
+			if (d->mFx != Ifx_None) {
+				if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+					add_load(&s, d->mAddr, d->mSize);
+				if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+					add_store(&s, d->mAddr, d->mSize);
+			}
+			break;
+		}
+		case Ist_CAS: {
+			IRCAS *cas = st->Ist.CAS.details;
+			Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+
+			if (cas->dataHi)
+				size *= 2;
+			addStmtToIRSB(s.out, st);
+			add_load(&s, cas->addr, size);
+			add_store(&s, cas->addr, size);
+			break;
+		}
+		case Ist_LLSC:
+			addStmtToIRSB(s.out, st);
+			if (!st->Ist.LLSC.storedata) {
+				add_load(&s, st->Ist.LLSC.addr, sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)));
+				s.last_load = False;
+			} else {
+				add_store(&s, st->Ist.LLSC.addr,
+					  sizeofIRType(typeOfIRExpr(tyenv, st->Ist.LLSC.storedata)));
+			}
+			break;
+		case Ist_AbiHint:
+			/* VEX marks calls and returns with one; a return always ends its block with Ijk_Ret. */
+			addStmtToIRSB(s.out, st);
+			if (wsim_cfg.ras > 0) {
+				Bool last = s.n_ins == s.n_ins_total;
+
+				if (last && in->jumpkind == Ijk_Ret)
+					break;
+				if (last && in->jumpkind == Ijk_Call && in->next->tag == Iex_RdTmp) {
+					s.call_at_end = True;
+					break;
+				}
+				CALL(&s, wsim_h_call, 1, mkIRExprVec_1(mkIRExpr_HWord((HWord)s.icc)));
+			}
+			break;
+		case Ist_Exit:
+			flush_segment(&s);
+			s.last_load = False;
+			if (st->Ist.Exit.jk == Ijk_Boring || st->Ist.Exit.jk == Ijk_Call || st->Ist.Exit.jk == Ijk_Ret)
+				add_cond_branch(&s, st, cia, isize);
+			addStmtToIRSB(s.out, st);
+			break;
+		default:
+			addStmtToIRSB(s.out, st);
+			break;
+		}
+	}
+
+	flush_segment(&s);
+	if ((in->jumpkind == Ijk_Boring || in->jumpkind == Ijk_Call) && in->next->tag == Iex_RdTmp) {
+		IRExpr **args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s.icc), in->next);
+
+		if (wsim_cfg.cg)
+			CALL(&s, wsim_h_ind_cg, 2, args);
+		else if (s.call_at_end)
+			CALL(&s, wsim_h_ind_call, 2, args);
+		else
+			CALL(&s, wsim_h_ind, 2, args);
+		if (wsim_cfg.cg && s.call_at_end)
+			CALL(&s, wsim_h_call, 1, mkIRExprVec_1(mkIRExpr_HWord((HWord)s.icc)));
+	} else if (in->jumpkind == Ijk_Ret && wsim_cfg.ras > 0) {
+		CALL(&s, wsim_h_ret, 2, mkIRExprVec_2(mkIRExpr_HWord((HWord)s.icc), in->next));
+	}
+	return s.out;
+}
+
+/* ---- Threads and regions ------------------------------------------------------------------------------- */
+
+/*
+ * Per-thread counts without per-event cost: the totals always run, and each thread's share is the sum of
+ * the stretches it ran, taken at every switch. A region snapshots its thread's count at begin and adds the
+ * difference at end, so it includes everything the thread did in between, nested calls and regions too.
+ */
+struct active {
+	struct wsim_region *r;
+	Int depth;
+	ULong snap[WC_N];
+};
+
+struct wsim_thread {
+	ULong acc[WC_N];
+	struct active *act;
+	Int n_act, cap_act;
+};
+
+static struct wsim_thread **threads;
+static UInt n_threads_alloc;
+static ThreadId cur_tid;
+static ULong base[WC_N];
+static Int threads_seen;
+
+static struct wsim_thread *thread_of(ThreadId tid)
+{
+	if (tid >= n_threads_alloc) {
+		UInt n = tid + 16, i;
+
+		threads = VG_(realloc)("wsim.threads", threads, n * sizeof(*threads));
+		for (i = n_threads_alloc; i < n; i++)
+			threads[i] = NULL;
+		n_threads_alloc = n;
+	}
+	if (!threads[tid]) {
+		threads[tid] = VG_(calloc)("wsim.thread", 1, sizeof(struct wsim_thread));
+		threads_seen++;
+	}
+	return threads[tid];
+}
+
+Int wsim_thread_count(void)
+{
+	return threads_seen;
+}
+
+static void switch_to(ThreadId tid)
+{
+	Int k;
+
+	if (tid == cur_tid)
+		return;
+	if (cur_tid != VG_INVALID_THREADID) {
+		struct wsim_thread *t = thread_of(cur_tid);
+
+		for (k = 0; k < WC_N; k++)
+			t->acc[k] += wsim_total[k] - base[k];
+	}
+	for (k = 0; k < WC_N; k++)
+		base[k] = wsim_total[k];
+	cur_tid = tid;
+	thread_of(tid);
+}
+
+static void start_client_code(ThreadId tid, ULong blocks_done)
+{
+	(void)blocks_done;
+	switch_to(tid);
+}
+
+static void thread_now(ThreadId tid, ULong *out)
+{
+	struct wsim_thread *t = thread_of(tid);
+	Int k;
+
+	for (k = 0; k < WC_N; k++)
+		out[k] = t->acc[k] + (tid == cur_tid ? wsim_total[k] - base[k] : 0);
+}
+
+static Word region_cmp(const void *a, const void *b)
+{
+	return VG_(strcmp)(((const struct wsim_region *)a)->name, ((const struct wsim_region *)b)->name);
+}
+
+static struct wsim_region *region_for(const HChar *name)
+{
+	struct wsim_region key, *r;
+
+	key.key = str_hash(name);
+	key.name = name;
+	r = VG_(HT_gen_lookup)(region_table, &key, region_cmp);
+	if (!r) {
+		r = VG_(calloc)("wsim.region", 1, sizeof(*r));
+		r->key = key.key;
+		r->name = intern(name);
+		VG_(HT_add_node)(region_table, r);
+	}
+	return r;
+}
+
+static void region_close(ThreadId tid, struct wsim_thread *t, Int i)
+{
+	ULong now[WC_N];
+	struct active *a = &t->act[i];
+	Int k;
+
+	thread_now(tid, now);
+	for (k = 0; k < WC_N; k++)
+		a->r->c[k] += now[k] - a->snap[k];
+	for (; i + 1 < t->n_act; i++)
+		t->act[i] = t->act[i + 1];
+	t->n_act--;
+}
+
+static void region_begin(ThreadId tid, const HChar *name)
+{
+	struct wsim_region *r = region_for(name);
+	struct wsim_thread *t;
+	struct active *a;
+	Int i;
+
+	switch_to(tid);
+	t = thread_of(tid);
+	/* Re-entered while active (recursion): counted once, from the outermost begin to its end. */
+	for (i = 0; i < t->n_act; i++) {
+		if (t->act[i].r == r) {
+			t->act[i].depth++;
+			return;
+		}
+	}
+	if (t->n_act == t->cap_act) {
+		t->cap_act = t->cap_act ? 2 * t->cap_act : 8;
+		t->act = VG_(realloc)("wsim.active", t->act, t->cap_act * sizeof(*t->act));
+	}
+	a = &t->act[t->n_act++];
+	a->r = r;
+	a->depth = 1;
+	thread_now(tid, a->snap);
+	r->entries++;
+}
+
+static void region_end(ThreadId tid, const HChar *name)
+{
+	struct wsim_thread *t;
+	Int i;
+
+	switch_to(tid);
+	t = thread_of(tid);
+	for (i = t->n_act - 1; i >= 0; i--) {
+		if (VG_STREQ(t->act[i].r->name, name)) {
+			if (--t->act[i].depth == 0)
+				region_close(tid, t, i);
+			return;
+		}
+	}
+	if (VG_(clo_verbosity) > 1)
+		VG_(dmsg)("wsim: end of region '%s', which thread %u had not begun; ignored\n", name, tid);
+}
+
+/* Copy a NUL-terminated client string, checking each page is readable. False if it is not. */
+static Bool client_string(Addr a, HChar *buf, Int max)
+{
+	Int i;
+
+	if (!a)
+		return False;
+	for (i = 0; i < max - 1; i++) {
+		if ((i == 0 || ((a + i) & (VKI_PAGE_SIZE - 1)) == 0) &&
+		    !VG_(am_is_valid_for_client)(a + i, 1, VKI_PROT_READ))
+			return False;
+		buf[i] = *(const HChar *)(a + i);
+		if (!buf[i])
+			return True;
+	}
+	buf[max - 1] = '\0';
+	return True;
+}
+
+static Bool handle_client_request(ThreadId tid, UWord *args, UWord *ret)
+{
+	HChar name[256];
+
+	if (!VG_IS_TOOL_USERREQ('W', 'S', args[0]))
+		return False;
+	switch (args[0]) {
+	case WS_REQ_PING:
+		*ret = WS_REQ_MAGIC;
+		return True;
+	case WS_REQ_REGION_BEGIN:
+	case WS_REQ_REGION_END:
+		*ret = 0;
+		if (!client_string(args[1], name, sizeof(name))) {
+			if (VG_(clo_verbosity) > 1)
+				VG_(dmsg)("wsim: region name at %#lx is not readable; ignored\n", args[1]);
+			return True;
+		}
+		if (args[0] == WS_REQ_REGION_BEGIN)
+			region_begin(tid, name);
+		else
+			region_end(tid, name);
+		return True;
+	default:
+		return False;
+	}
+}
+
+/* ---- Process life ------------------------------------------------------------------------------------- */
+
+/* A forked child counts from the fork: zero every count it inherited, keep the simulated machine's state. */
+static void atfork_child(ThreadId tid)
+{
+	struct wsim_fn *fn;
+	struct wsim_icc *ic;
+	struct wsim_region *r;
+	struct sbinfo *sb;
+	UInt i;
+	Int j;
+
+	VG_(memset)(wsim_total, 0, sizeof(wsim_total));
+	VG_(memset)(base, 0, sizeof(base));
+	VG_(HT_ResetIter)(fn_table);
+	while ((fn = VG_(HT_Next)(fn_table)))
+		VG_(memset)(fn->c, 0, sizeof(fn->c));
+	VG_(HT_ResetIter)(icc_table);
+	while ((ic = VG_(HT_Next)(icc_table)))
+		ic->exec = ic->dmiss = ic->bmiss = 0;
+	VG_(HT_ResetIter)(region_table);
+	while ((r = VG_(HT_Next)(region_table))) {
+		r->entries = 0;
+		VG_(memset)(r->c, 0, sizeof(r->c));
+	}
+	VG_(HT_ResetIter)(sb_table);
+	while ((sb = VG_(HT_Next)(sb_table)))
+		for (j = 0; j < sb->n_seg; j++)
+			sb->segs[j].count = 0;
+	/* Only the forking thread lives on in the child; its open regions count from the fork. */
+	threads_seen = 0;
+	for (i = 0; i < n_threads_alloc; i++) {
+		if (!threads[i])
+			continue;
+		if (i != tid) {
+			VG_(free)(threads[i]->act);
+			VG_(free)(threads[i]);
+			threads[i] = NULL;
+			continue;
+		}
+		threads_seen++;
+		VG_(memset)(threads[i]->acc, 0, sizeof(threads[i]->acc));
+		for (j = 0; j < threads[i]->n_act; j++)
+			VG_(memset)(threads[i]->act[j].snap, 0, sizeof(threads[i]->act[j].snap));
+	}
+	cur_tid = tid;
+	thread_of(tid);
+}
+
+static void ws_fini(Int exitcode)
+{
+	struct sbinfo *sb;
+	UInt i;
+
+	VG_(HT_ResetIter)(sb_table);
+	while ((sb = VG_(HT_Next)(sb_table)))
+		sb_fold(sb);
+	/* Regions still open at exit end there. */
+	for (i = 0; i < n_threads_alloc; i++)
+		while (threads[i] && threads[i]->n_act > 0)
+			region_close(i, threads[i], threads[i]->n_act - 1);
+	wsim_write_output(exitcode);
+}
+
+static void ws_post_clo_init(void)
+{
+	configure();
+	str_table = VG_(HT_construct)("wsim.strings");
+	fn_table = VG_(HT_construct)("wsim.functions");
+	icc_table = VG_(HT_construct)("wsim.instructions");
+	sb_table = VG_(HT_construct)("wsim.superblocks");
+	region_table = VG_(HT_construct)("wsim.regions");
+	wsim_sim_init();
+	wsim_l1_info(False, &l1i_info);
+	wsim_l1_info(True, &l1d_info);
+}
+
+static void ws_pre_clo_init(void)
+{
+	VG_(details_name)("wsim");
+	VG_(details_version)("0.1");
+	VG_(details_description)("whyslow's cache and branch-predictor simulator");
+	VG_(details_copyright_author)("Copyright (C) the whyslow authors; GNU GPL'd.");
+	VG_(details_bug_reports_to)("the whyslow issue tracker");
+	VG_(details_avg_translation_sizeB)(500);
+
+	/* As cachegrind, so that both see the same IR and count the same events. */
+	VG_(clo_vex_control).iropt_register_updates_default = VG_(clo_px_file_backed) = VexRegUpdSpAtMemAccess;
+
+	VG_(basic_tool_funcs)(ws_post_clo_init, ws_instrument, ws_fini);
+	VG_(needs_superblock_discards)(discard_superblock_info);
+	VG_(needs_command_line_options)(process_cmd_line_option, print_usage, print_debug_usage);
+	VG_(needs_client_requests)(handle_client_request);
+	VG_(track_start_client_code)(start_client_code);
+	VG_(atfork)(NULL, NULL, atfork_child);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(ws_pre_clo_init)

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wsim.h - what the parts of the wsim Valgrind tool share: configuration, counters and cost centres. */
+#ifndef WSIM_H
+#define WSIM_H
+
+#include "pub_tool_basics.h"
+
+/*
+ * The events the simulator counts. Each is kept in the process total (wsim_total), per function and per
+ * thread; the output file names them with whyslow's metric names (see wsim-output.c). Counts at the outer
+ * levels are per access: an access that straddles two lines and misses in either counts once.
+ */
+enum wsim_counter {
+	WC_INSTR,          /* guest instructions executed */
+	WC_IFETCH,         /* instruction fetches: each time execution enters an I-cache line */
+	WC_IFETCH_MISS,    /* ... that missed L1i */
+	WC_LOAD,           /* data loads (a read-modify-write instruction counts one load) */
+	WC_LOAD_MISS,      /* ... that missed L1d */
+	WC_STORE,          /* data stores */
+	WC_STORE_MISS,     /* ... that missed L1d */
+	WC_L2_LOAD_MISS,   /* demand misses in L2 (three-level hierarchies only), by kind */
+	WC_L2_STORE_MISS,
+	WC_L2_IFETCH_MISS,
+	WC_LL_LOAD,        /* demand loads that looked up the last level */
+	WC_LL_LOAD_MISS,   /* demand misses in the last level, by kind */
+	WC_LL_STORE_MISS,
+	WC_LL_IFETCH_MISS,
+	WC_PF,             /* prefetches that brought a line into L1d */
+	WC_PF_USED,        /* prefetched lines hit by a demand access before their eviction */
+	WC_COND,           /* conditional branches */
+	WC_COND_MISS,
+	WC_IND,            /* indirect jumps and calls */
+	WC_IND_MISS,
+	WC_RET,            /* returns (only with a return-address stack) */
+	WC_RET_MISS,
+	WC_N
+};
+
+/*
+ * An instruction cost centre, one per guest instruction address ever translated. Superblocks point at
+ * these, so counts survive the translation being discarded. `exec` is only brought up to date when the
+ * superblocks holding the instruction are folded (on discard and at exit).
+ */
+struct wsim_icc {
+	struct wsim_icc *next; /* VgHashNode layout: chain, then key */
+	UWord addr;
+	struct wsim_fn *fn;
+	ULong exec;
+	ULong dmiss; /* L1d misses, loads and stores */
+	ULong bmiss; /* branch mispredictions of every kind */
+	UInt len;
+};
+
+/* A function cost centre: one per symbol (by entry address), or one per object for code without symbols. */
+struct wsim_fn {
+	struct wsim_fn *next; /* VgHashNode layout */
+	UWord key;
+	const HChar *name;
+	const HChar *file;
+	const HChar *obj;
+	PtrdiffT bias; /* runtime address minus ELF virtual address in `obj` */
+	ULong c[WC_N];
+	Int id;        /* row number in the output, or -1 */
+};
+
+struct wsim_cache_cfg {
+	Int size, assoc, line;
+	Bool inclusive; /* evicting a line here evicts it from the levels nearer the core */
+};
+
+enum wsim_cond { WSIM_COND_BIMODAL, WSIM_COND_GSHARE, WSIM_COND_TAGE };
+
+#define WSIM_MAX_OUTER 2
+
+struct wsim_config {
+	const HChar *preset;
+	/*
+	 * The cachegrind preset: count exactly as cachegrind 3.19 does (an access straddling two lines looks up
+	 * both in LL on a first-level miss, a read-modify-write counts as a read only, no return stack).
+	 */
+	Bool cg;
+	struct wsim_cache_cfg l1i, l1d;
+	struct wsim_cache_cfg outer[WSIM_MAX_OUTER]; /* L2, L3; or LL alone in the cachegrind preset */
+	Int n_outer;
+	Bool pf_nextline, pf_stride;
+	enum wsim_cond cond;
+	Int gshare_bits;
+	Int ind_bits;  /* log2 of the indirect target cache's entries */
+	Int ras;       /* return-address stack entries; 0: returns are not modelled */
+	/* Estimated cycles: latency of a hit in each outer level and in memory, and the mispredict penalty. */
+	UInt lat_outer[WSIM_MAX_OUTER], lat_mem, mispredict;
+	Int min_line;  /* smallest line size: longer accesses are clipped to it, as cachegrind does */
+};
+
+extern struct wsim_config wsim_cfg;
+extern ULong wsim_total[WC_N];
+
+/* wsim-sim.c: the cache hierarchy, the prefetchers, the branch predictors and the helpers that generated
+ * code calls. */
+void wsim_sim_init(void);
+
+/* The slow paths of accesses that generated code could not prove to be hits (see wsim-sim.c). */
+VG_REGPARM(1) void wsim_h_fetch(struct wsim_icc *ic);
+VG_REGPARM(3) void wsim_h_load(struct wsim_icc *ic, Addr a, UWord size);
+VG_REGPARM(3) void wsim_h_store(struct wsim_icc *ic, Addr a, UWord size);
+VG_REGPARM(3) void wsim_h_load_counted(struct wsim_icc *ic, Addr a, UWord size);
+VG_REGPARM(3) void wsim_h_store_counted(struct wsim_icc *ic, Addr a, UWord size);
+VG_REGPARM(1) void wsim_h_cg_fetch(struct wsim_icc *ic);
+VG_REGPARM(3) void wsim_h_cg_load(struct wsim_icc *ic, Addr a, UWord size);
+VG_REGPARM(3) void wsim_h_cg_store(struct wsim_icc *ic, Addr a, UWord size);
+VG_REGPARM(3) void wsim_h_cg_load_counted(struct wsim_icc *ic, Addr a, UWord size);
+VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord size);
+VG_REGPARM(2) void wsim_h_cond_bimodal(struct wsim_icc *ic, UWord taken);
+VG_REGPARM(2) void wsim_h_cond_gshare(struct wsim_icc *ic, UWord taken);
+VG_REGPARM(2) void wsim_h_cond_tage(struct wsim_icc *ic, UWord taken);
+VG_REGPARM(2) void wsim_h_ind_cg(struct wsim_icc *ic, UWord target);
+VG_REGPARM(2) void wsim_h_ind(struct wsim_icc *ic, UWord target);
+VG_REGPARM(1) void wsim_h_call(struct wsim_icc *ic);
+VG_REGPARM(2) void wsim_h_ind_call(struct wsim_icc *ic, UWord target);
+VG_REGPARM(2) void wsim_h_ret(struct wsim_icc *ic, UWord target);
+
+/*
+ * Where generated code finds an L1 set's most recently used tag: tags + (block & set_mask) * assoc, holding
+ * block << 1 in the full model (the low bit marks an unused prefetch) and block itself with cachegrind's.
+ */
+struct wsim_l1_info {
+	UWord *tags;
+	UInt line_bits;
+	UWord set_mask;
+	UInt assoc;
+	Bool pow2; /* sets is a power of two; otherwise no inline test */
+};
+
+void wsim_l1_info(Bool data, struct wsim_l1_info *info);
+
+/* wsim-output.c */
+ULong wsim_estimated_cycles(const ULong *c);
+/* Writes the output file (the name expanded now, so that %p is this process). */
+void wsim_write_output(Int exitcode);
+
+/* wsim-main.c: what the output needs from the attribution tables. */
+struct wsim_region {
+	struct wsim_region *next; /* VgHashNode layout */
+	UWord key;                /* hash of the name */
+	const HChar *name;
+	ULong entries;
+	ULong c[WC_N];
+};
+
+/* Every function with counts, every region, every instruction: iterate with these. */
+struct wsim_fn **wsim_functions(Int *n);      /* a new array, caller frees with VG_(free) */
+struct wsim_region **wsim_regions(Int *n);    /* likewise */
+struct wsim_icc **wsim_iccs(Int *n);          /* likewise */
+Int wsim_thread_count(void);
+const HChar *wsim_clo_out(void);
+Int wsim_clo_hot(void);
+
+#endif

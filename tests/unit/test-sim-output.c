@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-sim-output.c - unit tests of the wsim result reader: a good file, malformed ones, and adding files up. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "log.h"
+#include "sim-output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The last error the reader logged, so tests can check it names the line. */
+static char last_error[1024];
+static int n_errors;
+
+static void capture(enum ws_log_level level, const char *msg, void *data)
+{
+	(void)data;
+	if (level != WS_LOG_ERROR)
+		return;
+	snprintf(last_error, sizeof(last_error), "%s", msg);
+	n_errors++;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	ws_log_set(capture, NULL);
+	last_error[0] = '\0';
+	n_errors = 0;
+	return 0;
+}
+
+/* A two-level (cachegrind preset) file: no L2-misses, no return or prefetch counters. */
+static const char good_cg[] =
+	"wsim\t1\n"
+	"config\tpreset\tcachegrind\n"
+	"config\tL1i\t32768,8,64\n"
+	"config\tLL\t8388608,16,64,non-inclusive\n"
+	"command\t/bin/prog\tan\\targ\n"
+	"pid\t4242\n"
+	"ppid\t1\n"
+	"exit\t-1\n"
+	"threads\t2\n"
+	"counters\tinstructions\testimated-cycles\tL1-dcache-load-misses\tfuture-counter\n"
+	"total\t1000\t5000\t10\t77\n"
+	"function\t0\thot\\tfn\t/src/a.c\t/bin/prog\t600\t4000\t8\t1\n"
+	"function\t1\tcold\t???\t/lib/libc.so.6\t400\t1000\t2\t0\n"
+	"region\tphase one\t3\t900\t4500\t9\t0\n"
+	"hot\t0\t0x1140\t100\t3\t1\n"
+	"hot\t0\t0x1130\t100\t5\t0\n"
+	"end\n";
+
+static void test_parse_good(void **state)
+{
+	struct ws_sim_output o;
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(ws_sim_output_parse(&o, good_cg, strlen(good_cg), "good"), 0);
+	assert_int_equal(n_errors, 0);
+	assert_int_equal(o.version, 1);
+	assert_int_equal(o.processes, 1);
+	assert_string_equal(ws_sim_config(&o, "preset"), "cachegrind");
+	assert_string_equal(ws_sim_config(&o, "LL"), "8388608,16,64,non-inclusive");
+	assert_null(ws_sim_config(&o, "L2"));
+	assert_int_equal(o.argc, 2);
+	assert_string_equal(o.argv[1], "an\targ");
+	assert_null(o.argv[2]);
+	assert_int_equal(o.pid, 4242);
+	assert_int_equal(o.ppid, 1);
+	assert_int_equal(o.exit_status, -1);
+	assert_int_equal(o.threads, 2);
+
+	assert_true(ws_sim_has(&o, WS_SIM_INSTRUCTIONS));
+	assert_true(ws_sim_has(&o, WS_SIM_L1_DCACHE_LOAD_MISSES));
+	assert_false(ws_sim_has(&o, WS_SIM_L2_MISSES));
+	assert_int_equal(ws_sim_get(&o, &o.total, "instructions", &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(ws_sim_get(&o, &o.total, "L1-dcache-load-misses", &v), 0);
+	assert_int_equal(v, 10);
+	/* Not produced by this model: absent, not 0. */
+	assert_int_equal(ws_sim_get(&o, &o.total, "L2-misses", &v), -ENOENT);
+	assert_int_equal(ws_sim_get(&o, &o.total, "future-counter", &v), -ENOENT);
+	assert_int_equal(ws_sim_get(&o, &o.total, "cycles", &v), -ENOENT);
+
+	assert_int_equal(o.nr_functions, 2);
+	assert_string_equal(o.functions[0].name, "hot\tfn");
+	assert_string_equal(o.functions[0].file, "/src/a.c");
+	assert_string_equal(o.functions[0].object, "/bin/prog");
+	assert_int_equal(o.functions[0].counts.v[WS_SIM_ESTIMATED_CYCLES], 4000);
+	assert_int_equal(o.functions[1].counts.v[WS_SIM_INSTRUCTIONS], 400);
+	/* Hot rows come back ascending by address, whatever the file's order. */
+	assert_int_equal(o.functions[0].nr_insns, 2);
+	assert_int_equal(o.functions[0].insns[0].addr, 0x1130);
+	assert_int_equal(o.functions[0].insns[0].l1d_misses, 5);
+	assert_int_equal(o.functions[0].insns[1].addr, 0x1140);
+	assert_int_equal(o.functions[0].insns[1].mispredicts, 1);
+	assert_int_equal(o.functions[1].nr_insns, 0);
+
+	assert_int_equal(o.nr_regions, 1);
+	assert_string_equal(o.regions[0].name, "phase one");
+	assert_int_equal(o.regions[0].entries, 3);
+	assert_int_equal(o.regions[0].counts.v[WS_SIM_INSTRUCTIONS], 900);
+	ws_sim_output_release(&o);
+	assert_int_equal(o.nr_functions, 0);
+	assert_null(o.functions);
+}
+
+static void test_counter_names(void **state)
+{
+	(void)state;
+	for (int c = 0; c < WS_SIM_NR_COUNTERS; c++) {
+		assert_non_null(ws_sim_counter_name(c));
+		assert_int_equal(ws_sim_counter_from_name(ws_sim_counter_name(c)), c);
+	}
+	assert_string_equal(ws_sim_counter_name(WS_SIM_LLC_ICACHE_MISSES), "LLC-icache-misses");
+	assert_int_equal(ws_sim_counter_from_name("cycles"), -1);
+}
+
+/* Replace the first occurrence of `from` in the good file with `to`, parse, and expect a failure at `line`. */
+static void expect_malformed(const char *from, const char *to, int line, const char *what)
+{
+	char buf[4096], want[64];
+	const char *at = strstr(good_cg, from);
+	struct ws_sim_output o;
+	size_t pre;
+
+	assert_non_null(at);
+	pre = (size_t)(at - good_cg);
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)pre, good_cg, to, at + strlen(from));
+	n_errors = 0;
+	assert_int_equal(ws_sim_output_parse(&o, buf, strlen(buf), "bad"), -EINVAL);
+	assert_int_equal(n_errors, 1);
+	snprintf(want, sizeof(want), "bad:%d: ", line);
+	if (strncmp(last_error, want, strlen(want)) || !strstr(last_error, what))
+		fail_msg("expected '%s...%s', got '%s'", want, what, last_error);
+	/* A failed parse leaves nothing behind. */
+	assert_int_equal(o.nr_functions, 0);
+	assert_int_equal(o.processes, 0);
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	expect_malformed("wsim\t1\n", "cachegrind\t1\n", 1, "not a wsim result file");
+	expect_malformed("wsim\t1\n", "wsim\t2\n", 1, "format version 2");
+	expect_malformed("total\t1000\t5000\t10\t77\n", "total\t1000\t5000\t10\n", 11, "has 3 values");
+	expect_malformed("total\t1000\t5000", "total\t1000\t5x00", 11, "'5x00' is not an unsigned");
+	expect_malformed("total\t1000\t5000", "total\t-1000\t5000", 11, "not an unsigned");
+	expect_malformed("total\t1000\t5000", "total\t99999999999999999999\t5000", 11, "too large");
+	expect_malformed("region\tphase", "regime\tphase", 14, "unknown record 'regime'");
+	expect_malformed("function\t1\tcold", "function\t7\tcold", 13, "out of sequence");
+	expect_malformed("hot\t0\t0x1140", "hot\t9\t0x1140", 15, "which has no row");
+	expect_malformed("hot\t0\t0x1140", "hot\t0\t1140", 15, "0x-prefixed");
+	expect_malformed("\\targ", "\\qarg", 5, "bad escape");
+	expect_malformed("pid\t4242", "pid\tmany", 6, "not a decimal");
+	expect_malformed("L1-dcache-load-misses\tfuture", "instructions\tfuture", 10, "listed twice");
+	expect_malformed("counters\t", "counter\t", 10, "unknown record");
+	expect_malformed("end\n", "", 17, "truncated");
+	expect_malformed("end\n", "end", 17, "no newline");
+	expect_malformed("end\n", "end\nconfig\tx\ty\n", 18, "after 'end'");
+	expect_malformed("config\tpreset\tcachegrind\n", "config\tpreset\n", 2, "has 2 fields, expected 3");
+}
+
+static void test_empty_and_total_missing(void **state)
+{
+	struct ws_sim_output o;
+	const char *no_total = "wsim\t1\ncounters\tinstructions\nend\n";
+	const char *before = "wsim\t1\ntotal\t1\ncounters\tinstructions\nend\n";
+
+	(void)state;
+	assert_int_equal(ws_sim_output_parse(&o, "", 0, "empty"), -EINVAL);
+	assert_non_null(strstr(last_error, "empty"));
+	assert_int_equal(ws_sim_output_parse(&o, no_total, strlen(no_total), "nt"), -EINVAL);
+	assert_non_null(strstr(last_error, "no 'total'"));
+	assert_int_equal(ws_sim_output_parse(&o, before, strlen(before), "bc"), -EINVAL);
+	assert_non_null(strstr(last_error, "bc:2: 'total' record before the counters line"));
+}
+
+static void test_read_file(void **state)
+{
+	char path[] = "/tmp/ws-sim-output-XXXXXX";
+	struct ws_sim_output o;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, good_cg, strlen(good_cg)), (ssize_t)strlen(good_cg));
+	close(fd);
+	assert_int_equal(ws_sim_output_read(&o, path), 0);
+	assert_int_equal(o.total.v[WS_SIM_INSTRUCTIONS], 1000);
+	ws_sim_output_release(&o);
+	unlink(path);
+	assert_int_equal(ws_sim_output_read(&o, path), -ENOENT);
+	assert_non_null(strstr(last_error, path));
+}
+
+/* A second process of the same model: `cold` shared, `child` new, one hot address shared. */
+static const char second_cg[] =
+	"wsim\t1\n"
+	"config\tpreset\tcachegrind\n"
+	"config\tL1i\t32768,8,64\n"
+	"config\tLL\t8388608,16,64,non-inclusive\n"
+	"command\t/bin/child\n"
+	"pid\t4243\n"
+	"threads\t1\n"
+	"counters\tinstructions\testimated-cycles\tL1-dcache-load-misses\tfuture-counter\n"
+	"total\t3000\t9000\t30\t1\n"
+	"function\t0\tchild\t/src/c.c\t/bin/child\t2000\t8000\t20\t0\n"
+	"function\t1\thot\\tfn\t/src/a.c\t/bin/prog\t1000\t1000\t10\t0\n"
+	"region\tphase one\t1\t100\t200\t1\t0\n"
+	"region\tother\t1\t5\t6\t0\t0\n"
+	"hot\t1\t0x1130\t7\t1\t2\n"
+	"hot\t1\t0x1120\t1\t0\t0\n"
+	"end\n";
+
+static void test_add(void **state)
+{
+	struct ws_sim_output a, b, sum = WS_SIM_OUTPUT_INIT;
+	const struct ws_sim_function *hot;
+
+	(void)state;
+	assert_int_equal(ws_sim_output_parse(&a, good_cg, strlen(good_cg), "a"), 0);
+	assert_int_equal(ws_sim_output_parse(&b, second_cg, strlen(second_cg), "b"), 0);
+	assert_int_equal(ws_sim_output_add(&sum, &a), 0);
+	assert_int_equal(ws_sim_output_add(&sum, &b), 0);
+	assert_int_equal(sum.processes, 2);
+	assert_int_equal(sum.threads, 3);
+	assert_int_equal(sum.pid, 4242); /* the first file's */
+	assert_string_equal(sum.argv[0], "/bin/prog");
+	assert_int_equal(sum.total.v[WS_SIM_INSTRUCTIONS], 4000);
+	assert_int_equal(sum.total.v[WS_SIM_L1_DCACHE_LOAD_MISSES], 40);
+	assert_false(ws_sim_has(&sum, WS_SIM_L2_MISSES));
+
+	/* Hottest first after merging: child 8000, hot fn 5000, cold 1000. */
+	assert_int_equal(sum.nr_functions, 3);
+	assert_string_equal(sum.functions[0].name, "child");
+	hot = &sum.functions[1];
+	assert_string_equal(hot->name, "hot\tfn");
+	assert_int_equal(hot->counts.v[WS_SIM_INSTRUCTIONS], 1600);
+	assert_int_equal(hot->counts.v[WS_SIM_ESTIMATED_CYCLES], 5000);
+	assert_int_equal(hot->nr_insns, 3);
+	assert_int_equal(hot->insns[0].addr, 0x1120);
+	assert_int_equal(hot->insns[1].addr, 0x1130);
+	assert_int_equal(hot->insns[1].executions, 107);
+	assert_int_equal(hot->insns[1].l1d_misses, 6);
+	assert_int_equal(hot->insns[1].mispredicts, 2);
+	assert_int_equal(hot->insns[2].addr, 0x1140);
+	assert_string_equal(sum.functions[2].name, "cold");
+
+	assert_int_equal(sum.nr_regions, 2);
+	assert_string_equal(sum.regions[0].name, "phase one");
+	assert_int_equal(sum.regions[0].entries, 4);
+	assert_int_equal(sum.regions[0].counts.v[WS_SIM_INSTRUCTIONS], 1000);
+	assert_string_equal(sum.regions[1].name, "other");
+
+	/* The sources are untouched. */
+	assert_int_equal(a.total.v[WS_SIM_INSTRUCTIONS], 1000);
+	assert_int_equal(a.functions[0].nr_insns, 2);
+	ws_sim_output_release(&a);
+	ws_sim_output_release(&b);
+	ws_sim_output_release(&sum);
+}
+
+static void test_add_different_models(void **state)
+{
+	struct ws_sim_output a, b, sum = WS_SIM_OUTPUT_INIT;
+	char other[sizeof(second_cg) + 16];
+	const char *at = strstr(second_cg, "8388608,16");
+
+	(void)state;
+	snprintf(other, sizeof(other), "%.*s4194304%s", (int)(at - second_cg), second_cg, at + strlen("8388608"));
+	assert_int_equal(ws_sim_output_parse(&a, good_cg, strlen(good_cg), "a"), 0);
+	assert_int_equal(ws_sim_output_parse(&b, other, strlen(other), "b"), 0);
+	assert_int_equal(ws_sim_output_add(&sum, &a), 0);
+	n_errors = 0;
+	assert_int_equal(ws_sim_output_add(&sum, &b), -EINVAL);
+	assert_int_equal(n_errors, 1);
+	assert_non_null(strstr(last_error, "different models"));
+	assert_int_equal(sum.processes, 1);
+	assert_int_equal(sum.total.v[WS_SIM_INSTRUCTIONS], 1000);
+	assert_int_equal(sum.nr_functions, 2);
+	ws_sim_output_release(&a);
+	ws_sim_output_release(&b);
+	ws_sim_output_release(&sum);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_parse_good, setup),
+		cmocka_unit_test_setup(test_counter_names, setup),
+		cmocka_unit_test_setup(test_malformed, setup),
+		cmocka_unit_test_setup(test_empty_and_total_missing, setup),
+		cmocka_unit_test_setup(test_read_file, setup),
+		cmocka_unit_test_setup(test_add, setup),
+		cmocka_unit_test_setup(test_add_different_models, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
