@@ -9,6 +9,7 @@
 
 static const struct ws_backend_ops *const backends[] = {
 	&ws_backend_perf,
+	&ws_backend_sim,
 };
 
 struct ws_backend *ws_backend_new(const char *name, const struct ws_backend_opts *opts)

@@ -53,6 +53,8 @@ struct ws_backend_ops {
 	 * run index `run` (0-based, the same for every metric of this run). Returns 0 or negative errno.
 	 */
 	int (*collect)(struct ws_backend *be, const struct ws_run_outcome *o, struct ws_variant *v, size_t run);
+	/* After the runs: add what this backend learnt about the machine (the simulator's costs). May be NULL. */
+	void (*describe)(struct ws_backend *be, struct ws_machine *m);
 	/* Release everything; `be` itself is freed by ws_backend_free(). */
 	void (*teardown)(struct ws_backend *be);
 };

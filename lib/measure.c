@@ -141,7 +141,8 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 	if (ret < 0)
 		return ret;
 	failed = out.exit_code != 0 || out.signal || out.timed_out;
-	if (failed && (simulated || !s->o->ignore_failure)) {
+	/* A simulated run killed by a signal wrote no counts: that is an error even with --ignore-failure. */
+	if (failed && (!s->o->ignore_failure || (simulated && (out.signal || out.timed_out)))) {
 		char *why = describe_failure(&out);
 
 		if (simulated)
@@ -370,6 +371,38 @@ static int sim_phase(struct session *s)
 	return ret;
 }
 
+/* Is `cmd` something execvp would run: a path to an executable file, or a name found in PATH? */
+static int check_runnable(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+	int err = ENOENT;
+
+	if (strchr(cmd, '/')) {
+		if (access(cmd, X_OK) == 0)
+			return 0;
+		err = errno;
+	} else {
+		copy = xstrdup(path ? path : "/usr/bin:/bin");
+		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+			char *c = xasprintf("%s/%s", *d ? d : ".", cmd);
+			int ok = access(c, X_OK) == 0;
+
+			free(c);
+			if (ok) {
+				free(copy);
+				return 0;
+			}
+		}
+		free(copy);
+	}
+	if (err == ENOENT)
+		ws_error("cannot run '%s': command not found (check the name, or PATH)", cmd);
+	else
+		ws_error("cannot run '%s': %s", cmd, strerror(err));
+	return -err;
+}
+
 int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t nprogs,
 	       const struct ws_measure_opts *o)
 {
@@ -378,6 +411,13 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	int ret;
 
 	s.t0 = ws_now();
+	/* A command that cannot run fails now, in one line, before any set-up or backend says anything. */
+	for (size_t i = 0; i < nprogs; i++) {
+		if ((ret = check_runnable(progs[i].argv[0])) < 0) {
+			free(claims);
+			return ret;
+		}
+	}
 	for (size_t i = 0; i < nprogs; i++) {
 		struct ws_variant *v = ws_result_add_variant(res, progs[i].name, progs[i].command);
 
@@ -401,6 +441,8 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		ret = native_phase(&s);
 	if (!ret && s.sim)
 		ret = sim_phase(&s);
+	if (s.sim && s.sim->ops->describe)
+		s.sim->ops->describe(s.sim, &res->machine);
 	if (ret == -EINTR) {
 		res->partial = true;
 		res->partial_reason = xstrdup("interrupted");

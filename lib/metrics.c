@@ -15,7 +15,7 @@
  * hierarchy from L1 outwards, then what only the simulator reports, then the derived ratios.
  */
 static const struct ws_metric_info registry[] = {
-	{ "wall-time", WS_UNIT_SECONDS, WS_LOWER_BETTER, R, true, "elapsed time from exec to exit" },
+	{ "wall-time", WS_UNIT_SECONDS, WS_LOWER_BETTER, R, true, "elapsed time from spawn to exit" },
 	{ "user-time", WS_UNIT_SECONDS, WS_LOWER_BETTER, R, true, "CPU time in user mode (wait4)" },
 	{ "system-time", WS_UNIT_SECONDS, WS_LOWER_BETTER, R, true, "CPU time in the kernel (wait4)" },
 	{ "max-rss", WS_UNIT_BYTES, WS_LOWER_BETTER, R, true, "peak resident set size (wait4)" },
@@ -46,7 +46,9 @@ static const struct ws_metric_info registry[] = {
 	{ "L1-icache-loads", WS_UNIT_COUNT, WS_LOWER_BETTER, SIM, false, "L1 instruction cache fetches" },
 	{ "L1-icache-load-misses", WS_UNIT_COUNT, WS_LOWER_BETTER, HW | SIM, true,
 	  "L1 instruction cache misses" },
-	{ "L2-misses", WS_UNIT_COUNT, WS_LOWER_BETTER, SIM, false, "L2 misses, data and instructions" },
+	{ "L2-misses", WS_UNIT_COUNT, WS_LOWER_BETTER, SIM, false, "L2 misses: loads, stores and fetches" },
+	{ "L2-load-misses", WS_UNIT_COUNT, WS_LOWER_BETTER, SIM, false, "L2 misses of data loads" },
+	{ "L2-icache-misses", WS_UNIT_COUNT, WS_LOWER_BETTER, SIM, false, "L2 misses of instruction fetches" },
 	{ "LLC-loads", WS_UNIT_COUNT, WS_LOWER_BETTER, HW | SIM, true, "last-level cache loads" },
 	{ "LLC-load-misses", WS_UNIT_COUNT, WS_LOWER_BETTER, HW | SIM, true, "last-level cache load misses" },
 	{ "LLC-store-misses", WS_UNIT_COUNT, WS_LOWER_BETTER, SIM, false, "last-level cache store misses" },

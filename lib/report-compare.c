@@ -290,27 +290,38 @@ static size_t runs_of(const struct ws_variant *v)
 	return n;
 }
 
-/* The explanation, after the tables: a verdict line per variant, then its causes by share. */
+/*
+ * The explanation, after the tables: a verdict line per variant, then its causes by share. Causes under
+ * 1% of the difference stay in the result file (the shares sum to 1) but are counted on one line here, and
+ * only causes of 5% or more get their next step printed.
+ */
 static void explain_section(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
 {
 	for (size_t i = 0; i < r->nexplain; i++) {
 		const struct ws_explanation *e = &r->explain[i];
+		size_t minor = 0;
 
 		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", e->summary);
 		for (size_t j = 0; j < e->ncauses; j++) {
 			const struct ws_cause *c = &e->causes[j];
 			char ci[48] = "";
 
+			if (fabs(c->share) < 0.01) {
+				minor++;
+				continue;
+			}
 			if (isfinite(c->share_lo) && c->share_hi - c->share_lo > 0.005)
 				snprintf(ci, sizeof(ci), " [%.0f, %.0f]", 100 * c->share_lo, 100 * c->share_hi);
 			fprintf(f, "   %5.0f%%%-12s %-26s %+10.3g cycles", 100 * c->share, ci, c->metric, c->delta_cycles);
 			for (size_t k = 0; k < c->nwhere; k++)
 				fprintf(f, "%s%s", k ? ", " : "   in ", c->where[k]);
 			fputc('\n', f);
-			if (c->next_step)
+			if (c->next_step && fabs(c->share) >= 0.05)
 				fprintf(f, "   %19s %snext: %s%s\n", "", o->color ? C_DIM : "", c->next_step,
 					o->color ? C_RESET : "");
 		}
+		if (minor)
+			fprintf(f, "   %s(%zu more under 1%% each)%s\n", o->color ? C_DIM : "", minor, o->color ? C_RESET : "");
 	}
 }
 

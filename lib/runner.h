@@ -29,7 +29,7 @@ struct ws_run_hooks {
 };
 
 struct ws_run_outcome {
-	double wall;          /* seconds from exec to exit (CLOCK_MONOTONIC) */
+	double wall;          /* seconds from the spawn (exec included) to exit (CLOCK_MONOTONIC) */
 	double user, sys;     /* seconds of CPU, the child and the descendants it waited for (wait4) */
 	double max_rss;       /* bytes (wait4) */
 	int exit_code;        /* -1 when killed by a signal */

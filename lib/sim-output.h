@@ -43,6 +43,7 @@
  *   L1-icache-loads        instruction fetches at line granularity: each time execution enters a line
  *   *-misses               per access: an access straddling two lines that misses in either is one miss
  *   L2-misses              demand misses in L2: loads, stores and fetches
+ *   L2-load-misses         of those, the data loads; L2-icache-misses the instruction fetches
  *   LLC-loads              demand loads that looked up the last level: L2 load misses with zen4 and
  *                          golden-cove (their L3), L1d load misses with cachegrind (its LL)
  *   LLC-*-misses           demand misses in the last level (L3, or LL), by kind
@@ -82,6 +83,8 @@ enum ws_sim_counter {
 	WS_SIM_L1_ICACHE_LOADS,
 	WS_SIM_L1_ICACHE_LOAD_MISSES,
 	WS_SIM_L2_MISSES,
+	WS_SIM_L2_LOAD_MISSES,
+	WS_SIM_L2_ICACHE_MISSES,
 	WS_SIM_LLC_LOADS,
 	WS_SIM_LLC_LOAD_MISSES,
 	WS_SIM_LLC_STORE_MISSES,

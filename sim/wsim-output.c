@@ -82,6 +82,9 @@ static const struct metric metrics[] = {
 	{ "L1-icache-loads", WC_IFETCH, NULL, ALWAYS },
 	{ "L1-icache-load-misses", WC_IFETCH_MISS, NULL, ALWAYS },
 	{ "L2-misses", -1, m_l2_misses, WITH_L2 },
+	/* By kind, as the estimate charges them: the explanation decomposes it exactly with these. */
+	{ "L2-load-misses", WC_L2_LOAD_MISS, NULL, WITH_L2 },
+	{ "L2-icache-misses", WC_L2_IFETCH_MISS, NULL, WITH_L2 },
 	{ "LLC-loads", WC_LL_LOAD, NULL, ALWAYS },
 	{ "LLC-load-misses", WC_LL_LOAD_MISS, NULL, ALWAYS },
 	{ "LLC-store-misses", WC_LL_STORE_MISS, NULL, ALWAYS },

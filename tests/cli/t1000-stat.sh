@@ -95,7 +95,7 @@ test_expect_success 'SIGINT keeps and writes the finished runs, marked partial' 
 '
 
 test_expect_success '--shell runs a command string through sh -c' '
-	whyslow stat -r 2 --shell --export-json s.json "echo hi >>log; true" >/dev/null &&
+	whyslow stat -r 2 -e wall-time --shell --export-json s.json "echo hi >>log; true" >/dev/null &&
 	test $(wc -l <log) = 3 &&
 	test "$(json s.json "d[\"variants\"][0][\"command\"]")" = "echo hi >>log; true"
 '

@@ -62,7 +62,7 @@ test_expect_success 'zen4 produces every counter, with its geometry in the heade
 		LLC-load-misses LLC-store-misses LLC-icache-misses prefetches prefetches-used; do
 		grep -qx -e "$m" names || { echo "missing $m"; return 1; }
 	done &&
-	test_line_count = 23 names &&
+	test_line_count = 25 names &&
 	test_grep "^config	L1d	32768,8,64$" z.out &&
 	test_grep "^config	L2	1048576,8,64,inclusive$" z.out &&
 	test_grep "^config	L3	33554432,16,64,non-inclusive$" z.out &&

@@ -22,32 +22,12 @@ run_sim() {
 }
 
 # ---------------------------------------------------------------------------------------------------------
-# sim_region_count FILE REGION METRIC: print the count of METRIC in REGION from the tool's --ws-out FILE.
-#
-# The only step that depends on the tool's output format, which was not fixed when this test was written.
-# PROVISIONAL: it accepts a line "region REGION METRIC VALUE" or "region REGION ... METRIC=VALUE", or a JSON
-# file with regions.REGION.METRIC as a number or as {"value": N}. Replace it with the real format's reader;
-# it must print exactly one number or fail with a message.
-# ---------------------------------------------------------------------------------------------------------
+# sim_region_count FILE REGION METRIC: print the count of METRIC in REGION from the tool's --ws-out FILE,
+# read through lib/sim-output.c by tests/sim-dump ("region NAME COUNTER VALUE" lines, TAB-separated).
 sim_region_count() {
-	v=$(awk -v r="$2" -v m="$3" '
-		$1 == "region" && $2 == r {
-			for (i = 3; i <= NF; i++) {
-				if ($i == m && i < NF) { print $(i + 1); exit }
-				if (index($i, m "=") == 1) { print substr($i, length(m) + 2); exit }
-			}
-		}' "$1")
-	if test -z "$v" && command -v python3 >/dev/null 2>&1; then
-		v=$(python3 -c '
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))["regions"][sys.argv[2]][sys.argv[3]]
-    print(d["value"] if isinstance(d, dict) else d)
-except Exception:
-    pass' "$1" "$2" "$3")
-	fi
+	v=$("$WS_BUILD/tests/sim-dump" "$1" | awk -F '\t' -v r="$2" -v m="$3" '$1 == "region" && $2 == r && $3 == m { print $4; exit }')
 	if test -z "$v"; then
-		echo "sim_region_count: no $3 for region $2 in $1; finish sim_region_count() for the tool's format" >&2
+		echo "sim_region_count: no $3 for region $2 in $1" >&2
 		return 1
 	fi
 	echo "$v"
