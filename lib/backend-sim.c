@@ -361,7 +361,12 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		char *key = strcmp(fn->name, "???") ? xstrdup(fn->name) : xasprintf("[unknown] %s", base);
 		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
 
-		if (!strcmp(fn->name, "???") && !p->hinted_symbols && fn->counts.v[WS_SIM_INSTRUCTIONS] > 0) {
+		/*
+		 * Every program runs a little code without symbols (PLT stubs, Valgrind's preload); hint only
+		 * when such code is a real part of the work.
+		 */
+		if (!strcmp(fn->name, "???") && !p->hinted_symbols &&
+		    fn->counts.v[WS_SIM_INSTRUCTIONS] >= all.total.v[WS_SIM_INSTRUCTIONS] / 20) {
 			ws_log(WS_LOG_INFO, "code in %s has no symbols: its functions show as [unknown]; build it "
 			       "with -g (and without -s) to see them",
 			       base);

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t4100-sim-backend.sh - whyslow's simulator backend: simulated metrics, exactness, auto, failures, hot code.
+. "$WS_SRC/tests/cli/lib.sh"
+
+test_have_prereq SIM || test_skip_all "the simulator tool is not built (valgrind missing)"
+
+M="$WS_BUILD/examples/micro"
+C="$WS_BUILD/examples/causes"
+
+metric() {
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d['variants'][int(sys.argv[2])]['metrics'][sys.argv[3]]
+print(m.get('unsupported') or '%s %s %s' % (m['median'], m['exact'], m['simulated']))
+" "$@"
+}
+
+test_expect_success '--backend sim: the cache and branch metrics, simulated, exact after 3 runs' '
+	whyslow stat --backend sim -e instructions,branch-misses,L1-dcache-load-misses,wall-time \
+		--export-json s.json -- "$C/branch" 20000 random >out &&
+	python3 - s.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	v = d["variants"][0]["metrics"]
+	for m in ("instructions", "branch-misses", "L1-dcache-load-misses"):
+	    assert v[m]["simulated"] and v[m]["exact"], (m, v[m])
+	    assert len(v[m]["samples"]) == 3 and len(set(v[m]["samples"])) == 1, v[m]
+	# about half of 20000 random branches mispredict, plus a few thousand in the set-up code
+	assert 9000 < v["branch-misses"]["median"] < 16000, v["branch-misses"]
+	assert "sim-native-time" in v["wall-time"]["unsupported"], v["wall-time"]
+	assert d["machine"]["backend"] == "sim" and d["machine"]["sim_preset"] == "zen4"
+	assert d["machine"]["sim_costs"]["branch-misses"] > 0
+	EOF
+'
+
+test_expect_success '--exact simulates once; --sim-native-time times native runs too' '
+	whyslow stat --backend sim --exact --sim-native-time -r 2 -e instructions,wall-time --export-json e.json \
+		-- "$C/arith" 1000 2 >out &&
+	test "$(python3 -c "import json; m=json.load(open(\"e.json\"))[\"variants\"][0][\"metrics\"]; print(len(m[\"instructions\"][\"samples\"]), len(m[\"wall-time\"][\"samples\"]))")" = "1 2"
+'
+
+test_expect_success 'auto without a PMU: native time plus simulated counters, said in one line' '
+	if test_have_prereq PMU
+	then
+		whyslow stat -r 2 -e instructions,wall-time --export-json a.json -- "$C/arith" 1000 2 >out
+	else
+		whyslow stat -r 2 -e instructions,wall-time --export-json a.json -- "$C/arith" 1000 2 >out 2>err &&
+		test_grep "no PMU here: simulating" err &&
+		test "$(metric a.json 0 instructions | cut -d" " -f3)" = True &&
+		test "$(python3 -c "import json; print(json.load(open(\"a.json\"))[\"machine\"][\"backend\"])")" = perf+sim
+	fi
+'
+
+test_expect_success 'the cachegrind preset has no L2: L2-misses is unsupported, with the reason' '
+	whyslow stat --backend sim --exact --sim-preset cachegrind -e instructions,L2-misses --export-json c.json \
+		-- "$C/arith" 1000 1 >out &&
+	test_grep "not modelled by the cachegrind preset" c.json
+'
+
+test_expect_success 'valgrind missing: one line with the install command' '
+	mkdir bin && ln -s "$(command -v python3)" bin/python3 &&
+	test_expect_code 1 env PATH="$PWD/bin" "$WHYSLOW" stat --backend sim -- "$C/arith" 10 1 2>err &&
+	test_grep "valgrind is not installed.*apt-get install valgrind" err
+'
+
+test_expect_success 'a program that crashes under the simulator: the signal is reported' '
+	test_expect_code 1 whyslow stat --backend sim --exact -- sh -c "kill -SEGV \$\$" 2>err &&
+	test_grep "killed by signal 11.*under the simulator" err
+'
+
+test_expect_success 'regions and functions come from the simulator, exactly' '
+	whyslow stat --backend sim --exact --regions --functions -e instructions,branch-misses \
+		--export-json r.json -- "$M/regions" >out &&
+	python3 - r.json <<-\EOF
+	import json, sys
+	v = json.load(open(sys.argv[1]))["variants"][0]
+	assert v["regions"], "no regions"
+	for name, r in v["regions"].items():
+	    assert r["metrics"]["instructions"]["simulated"], name
+	    assert r["metrics"]["entries"]["median"] >= 1, name
+	fns = {f["name"]: f for f in v["functions"]}
+	assert fns, "no functions"
+	total = v["metrics"]["instructions"]["median"]
+	# functions above 0.5% only: they hold most, not more than all, of the instructions
+	s = sum(f["metrics"]["instructions"]["median"] for f in fns.values())
+	assert 0.5 * total < s <= total, (s, total)
+	EOF
+'
+
+test_expect_success 'a binary without symbols: [unknown] functions and a hint' '
+	cp "$C/branch" stripped && strip stripped &&
+	whyslow stat --backend sim --exact --functions -e instructions --export-json u.json -- ./stripped 20000 random \
+		>out 2>err &&
+	test_grep "has no symbols.*build it with -g" err &&
+	test_grep "\[unknown\] stripped" u.json
+'
+
+test_expect_success 'hot code: instruction addresses that asm-diff can annotate' '
+	whyslow compare --backend sim --exact --functions -e instructions,branch-misses -n sorted -n random \
+		--export-json h.json "$C/branch 20000 sorted" "$C/branch 20000 random" >out &&
+	python3 - h.json "$C/branch" <<-\EOF
+	import json, subprocess, sys
+	d = json.load(open(sys.argv[1]))
+	hot = [h for h in d["variants"][1]["hot_code"] if h["function"] == "count_high"]
+	assert hot and hot[0]["object"].endswith("/branch"), hot
+	nm = subprocess.run(["nm", sys.argv[2]], capture_output=True, text=True).stdout
+	start = int([l.split()[0] for l in nm.splitlines() if l.endswith(" count_high")][0], 16)
+	addrs = [int(i["addr"], 16) for i in hot[0]["insns"]]
+	assert all(start <= a < start + 256 for a in addrs), (hex(start), addrs)
+	assert sum(i["branch-misses"] for i in hot[0]["insns"]) > 5000
+	EOF
+	whyslow asm-diff --result h.json --function count_high "$C/branch" "$C/branch" >asm &&
+	test_grep "count_high" asm
+'
+
+test_done
