@@ -312,6 +312,12 @@ static Int outer_fill(Addr a)
  * Both prefetch into L1d and have no timing: a prefetched line is present at once, so "used" means a demand
  * access found it there before it was evicted. They train on L1d load misses and on the first use of a
  * prefetched line, as tagged prefetchers do, which keeps them off the hit path.
+ *
+ * The next-line prefetcher fetches line b+1 when a load misses line b right after one of the last four
+ * misses was to line b-1 (an ascending stream, as Intel's L1 next-line prefetcher waits for), and keeps a
+ * stream going on each first use of a line it prefetched. Random misses do not trigger it. The stride
+ * prefetcher keeps, per load instruction (256 entries, by address), the last address and stride, and once
+ * the same stride has been seen twice running it fetches the line one stride ahead.
  */
 #define STRIDE_ENTRIES 256
 
@@ -367,10 +373,22 @@ static void stride_train(struct wsim_icc *ic, Addr a)
 	}
 }
 
-static void prefetch_trigger(struct wsim_icc *ic, Addr a)
+static UWord recent_miss[4];
+static UInt recent_next;
+
+static void prefetch_trigger(struct wsim_icc *ic, Addr a, Bool pf_hit)
 {
-	if (wsim_cfg.pf_nextline)
-		prefetch_line(ic->fn, (a >> L1D.line_bits) + 1);
+	UWord b = a >> L1D.line_bits;
+
+	if (wsim_cfg.pf_nextline) {
+		if (pf_hit || recent_miss[0] == b - 1 || recent_miss[1] == b - 1 || recent_miss[2] == b - 1 ||
+		    recent_miss[3] == b - 1)
+			prefetch_line(ic->fn, b + 1);
+		if (!pf_hit) {
+			recent_miss[recent_next] = b;
+			recent_next = (recent_next + 1) & 3;
+		}
+	}
 	if (wsim_cfg.pf_stride)
 		stride_train(ic, a);
 }
@@ -422,7 +440,7 @@ HOT void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 		count_depth(fn, depth, WC_L2_LOAD_MISS, WC_LL_LOAD_MISS);
 	}
 	if ((depth >= 0 || pf1 || pf2) && (wsim_cfg.pf_nextline || wsim_cfg.pf_stride))
-		prefetch_trigger(ic, a);
+		prefetch_trigger(ic, a, depth < 0);
 }
 
 HOT void gen_fetch(struct wsim_icc *ic)
