@@ -6,7 +6,8 @@
 #
 # Runs examples/micro/workload N (a hash table with random keys, then binary searches: memory- and
 # branch-heavy; default N=500K) natively, under --tool=none, under cachegrind with both simulations, and
-# under wsim's full zen4 model (three cache levels, both prefetchers, TAGE, target cache, return stack).
+# under wsim's full zen4 model (three cache levels, both prefetchers, TAGE, target cache, return stack), and
+# for comparison zen4 with the gshare predictor instead of TAGE (wsim-gshare).
 # Cachegrind gets zen4's geometry (I1 and D1 32K 8-way, LL 32M 16-way), so that both simulate caches of the
 # same size whatever the host reports. The rounds interleave the four, and each figure is the least of
 # ROUNDS (default 3) runs: these machines are shared, and the least time is the one least disturbed.
@@ -44,12 +45,13 @@ run_one() {
 	cachegrind) set -- valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes $cg_geom \
 		--cachegrind-out-file="$tmp/cg.out" ;;
 	wsim) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-out="$tmp/ws.out" ;;
+	wsim-gshare) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-cond=gshare --ws-out="$tmp/ws.out" ;;
 	esac
 	VALGRIND_LIB="$vglib" /usr/bin/time -o "$tmp/time" -f "%e %U %S" "$@" "$prog" "$n" >"$tmp/stdout" 2>"$tmp/stderr" ||
 		{ echo "sim-speed: a run failed: $* $prog $n" >&2; cat "$tmp/stderr" >&2; exit 1; }
 }
 
-configs="native none cachegrind wsim"
+configs="native none cachegrind wsim wsim-gshare"
 for c in $configs; do
 	echo 999999 >"$tmp/$c.wall"
 	echo 999999 >"$tmp/$c.cpu"
@@ -78,6 +80,8 @@ for c in $configs; do
 	awk -v c="$c" -v w="$w" -v u="$u" -v nw="$nw" -v nc="$nc" 'BEGIN {
 		printf "%-12s %10.2f %10.2f %11.1fx %11.1fx\n", c, w, u, (nw > 0 ? w / nw : 0), (nc > 0 ? u / nc : 0) }'
 done
-awk -v w="$(cat "$tmp/wsim.wall")" -v cw="$(cat "$tmp/cachegrind.wall")" \
-	-v u="$(cat "$tmp/wsim.cpu")" -v cu="$(cat "$tmp/cachegrind.cpu")" 'BEGIN {
-	printf "wsim/cachegrind: %.2fx elapsed, %.2fx cpu (target: 1.00x or less)\n", w / cw, u / cu }'
+for c in wsim wsim-gshare; do
+	awk -v c="$c" -v w="$(cat "$tmp/$c.wall")" -v cw="$(cat "$tmp/cachegrind.wall")" \
+		-v u="$(cat "$tmp/$c.cpu")" -v cu="$(cat "$tmp/cachegrind.cpu")" 'BEGIN {
+		printf "%s/cachegrind: %.2fx elapsed, %.2fx cpu (target: 1.00x or less)\n", c, w / cw, u / cu }'
+done
