@@ -655,16 +655,24 @@ HOT UWord tage_filter_index(Addr pc)
 	return (pc ^ (pc >> TAGE_FILTER_BITS)) & ((1 << TAGE_FILTER_BITS) - 1);
 }
 
-/* A misprediction: take an entry in a table longer than the provider's, or age the candidates. */
-static __attribute__((noinline)) void tage_allocate(Addr pc, ULong h0, ULong h1, Int prov, Bool taken)
+/*
+ * A misprediction: take an entry in a table longer than the provider's, or age the candidates. `e` and
+ * `tag` are every table's entry and tag for this branch, or NULL to be looked up here.
+ */
+static __attribute__((noinline)) void tage_allocate(Addr pc, ULong h0, ULong h1, Int prov, Bool taken,
+						    struct tage_ent *const *e, const UInt *tag)
 {
-	struct tage_ent *e[TAGE_NT];
-	UInt tag[TAGE_NT];
+	struct tage_ent *ebuf[TAGE_NT];
+	UInt tbuf[TAGE_NT];
 	UWord f = tage_filter_index(pc);
 	Int i, start = prov + 1;
 
-	for (i = start; i < TAGE_NT; i++)
-		e[i] = tage_lookup(i, pc, h0, h1, &tag[i]);
+	if (!e) {
+		for (i = start; i < TAGE_NT; i++)
+			ebuf[i] = tage_lookup(i, pc, h0, h1, &tbuf[i]);
+		e = ebuf;
+		tag = tbuf;
+	}
 	/* Skip one candidate at random now and then, so that two branches do not fight over one table. */
 	tage_lfsr = (tage_lfsr >> 1) ^ (-(tage_lfsr & 1u) & 0xB400u);
 	if ((tage_lfsr & 3) == 0 && start < TAGE_NT - 1 && e[start]->u == 0 && e[start + 1]->u == 0)
@@ -697,54 +705,58 @@ HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
 	UChar *base = &tage_base[(pc ^ (pc >> TAGE_BASE_BITS)) & ((1 << TAGE_BASE_BITS) - 1)];
 	UWord f = tage_filter_index(pc);
 	Bool base_pred = *base >= 2, pred;
+	struct tage_ent *e[TAGE_NT];
+	UInt tag[TAGE_NT], m;
 	Int prov = -1;
 
 	if (!(tage_filter[f >> 3] & (1 << (f & 7)))) {
 		pred = base_pred;
 		*base = sat2[taken][*base];
+		if (UNLIKELY(pred != taken))
+			tage_allocate(pc, h0, h1, -1, taken, NULL, NULL);
+		return pred != taken;
+	}
+
+	e[0] = tage_lookup(0, pc, h0, h1, &tag[0]);
+	e[1] = tage_lookup(1, pc, h0, h1, &tag[1]);
+	e[2] = tage_lookup(2, pc, h0, h1, &tag[2]);
+	e[3] = tage_lookup(3, pc, h0, h1, &tag[3]);
+	/* The two longest matches, found by bit scan rather than by branching. */
+	m = (UInt)(e[0]->tag == tag[0]) | (UInt)(e[1]->tag == tag[1]) << 1 | (UInt)(e[2]->tag == tag[2]) << 2 |
+	    (UInt)(e[3]->tag == tag[3]) << 3;
+	if (m == 0) {
+		pred = base_pred;
+		*base = sat2[taken][*base];
 	} else {
-		UInt t0, t1, t2, t3, m, m2;
-		struct tage_ent *e0 = tage_lookup(0, pc, h0, h1, &t0), *e1 = tage_lookup(1, pc, h0, h1, &t1),
-				*e2 = tage_lookup(2, pc, h0, h1, &t2), *e3 = tage_lookup(3, pc, h0, h1, &t3), *pe, *ae;
-		Bool alt_pred;
+		struct tage_ent *pe, *ae;
+		UInt m2, c, u, nu;
+		Bool alt_pred, prov_pred, weak, differ;
+		Int ua;
+		UChar nb;
 
-		/* The two longest matches, found by bit scan rather than by branching. */
-		m = (UInt)(e0->tag == t0) | (UInt)(e1->tag == t1) << 1 | (UInt)(e2->tag == t2) << 2 |
-		    (UInt)(e3->tag == t3) << 3;
-		if (m == 0) {
-			pred = base_pred;
-			*base = sat2[taken][*base];
-		} else {
-			struct tage_ent *by[TAGE_NT] = { e0, e1, e2, e3 };
-			UInt c, u, nu;
-			Bool prov_pred, weak, differ;
-			Int ua;
-			UChar nb;
-
-			prov = 31 - __builtin_clz(m);
-			m2 = m & ~(1u << prov);
-			pe = by[prov];
-			ae = by[m2 ? 31 - __builtin_clz(m2 | 1) : 0];
-			alt_pred = m2 ? ae->ctr >= 4 : base_pred;
-			c = pe->ctr;
-			u = pe->u;
-			prov_pred = c >= 4;
-			weak = (c - 3 < 2) & (u == 0);
-			differ = prov_pred != alt_pred;
-			ua = sat_use_alt[alt_pred == taken][tage_use_alt + 8];
-			nu = sat2[prov_pred == taken][u];
-			nb = sat2[taken][*base];
-			/* Selections, not branches (see sat2). */
-			pred = weak & (tage_use_alt >= 0) ? alt_pred : prov_pred;
-			tage_use_alt = weak & differ ? ua : tage_use_alt;
-			pe->u = differ ? nu : u;
-			pe->ctr = sat3[taken][c];
-			/* A provider that has not learnt yet keeps the base trained too. */
-			*base = weak & !m2 ? nb : *base;
-		}
+		prov = 31 - __builtin_clz(m);
+		m2 = m & ~(1u << prov);
+		pe = e[prov];
+		ae = e[m2 ? 31 - __builtin_clz(m2 | 1) : 0];
+		alt_pred = m2 ? ae->ctr >= 4 : base_pred;
+		c = pe->ctr;
+		u = pe->u;
+		prov_pred = c >= 4;
+		weak = (c - 3 < 2) & (u == 0);
+		differ = prov_pred != alt_pred;
+		ua = sat_use_alt[alt_pred == taken][tage_use_alt + 8];
+		nu = sat2[prov_pred == taken][u];
+		nb = sat2[taken][*base];
+		/* Selections, not branches (see sat2). */
+		pred = weak & (tage_use_alt >= 0) ? alt_pred : prov_pred;
+		tage_use_alt = weak & differ ? ua : tage_use_alt;
+		pe->u = differ ? nu : u;
+		pe->ctr = sat3[taken][c];
+		/* A provider that has not learnt yet keeps the base trained too. */
+		*base = weak & !m2 ? nb : *base;
 	}
 	if (UNLIKELY(pred != taken) && prov < TAGE_NT - 1)
-		tage_allocate(pc, h0, h1, prov, taken);
+		tage_allocate(pc, h0, h1, prov, taken, e, tag);
 	return pred != taken;
 }
 
