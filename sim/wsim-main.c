@@ -3,13 +3,16 @@
 
 /*
  * How a superblock is instrumented, and why it is fast:
- *  - instruction counts are added inline, once per stretch of the block between side exits (a "segment"):
- *    one add to the process total and one to the segment's own counter, from which per-instruction and
- *    per-function counts are computed when the block is discarded or the program ends;
+ *  - what does not depend on the simulation is counted per stretch of the block between side exits (a
+ *    "segment"), with one add to the segment's own counter and two to packed process totals: instructions,
+ *    loads, stores, line fetches and conditional branches. Per-instruction and per-function counts come
+ *    from the segment counters when the block is discarded or the program ends;
  *  - an instruction fetch is simulated only when execution enters a new I-cache line, since nothing else
  *    touches L1i between two instructions of one block;
- *  - every data access, conditional branch, indirect branch, call and return is one helper call, and an
- *    instruction's fetch rides along with its first data access.
+ *  - an access that hits the most recently used line of its L1 set changes no state, so that is tested
+ *    inline and the helper is called only otherwise;
+ *  - conditional branches are appended inline to a buffer and predicted in bulk (wsim-sim.c); indirect
+ *    branches, calls and returns call a helper each.
  * The IR is inspected exactly as cachegrind inspects it (which statements are accesses, how big, which
  * exits are branches and whether VEX inverted them, which block ends are indirect), so that the cachegrind
  * preset counts what cachegrind counts.

@@ -14,7 +14,7 @@ enum wsim_counter {
 	WC_INSTR,          /* guest instructions executed */
 	WC_IFETCH,         /* instruction fetches: each time execution enters an I-cache line */
 	WC_IFETCH_MISS,    /* ... that missed L1i */
-	WC_LOAD,           /* data loads (a read-modify-write instruction counts one load) */
+	WC_LOAD,           /* data loads (a read-modify-write: one load, and one store but with cachegrind's counting) */
 	WC_LOAD_MISS,      /* ... that missed L1d */
 	WC_STORE,          /* data stores */
 	WC_STORE_MISS,     /* ... that missed L1d */
