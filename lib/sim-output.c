@@ -445,7 +445,8 @@ int ws_sim_output_parse(struct ws_sim_output *o, const char *buf, size_t len, co
 	if (err)
 		goto out;
 	for (size_t i = 0; i < o->nr_functions; i++)
-		qsort(o->functions[i].insns, o->functions[i].nr_insns, sizeof(struct ws_sim_insn), cmp_insn);
+		if (o->functions[i].nr_insns > 1)
+			qsort(o->functions[i].insns, o->functions[i].nr_insns, sizeof(struct ws_sim_insn), cmp_insn);
 	o->processes = 1;
 out:
 	free(line);
@@ -608,7 +609,8 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 	for (size_t i = 0; i < n_old; i++)
 		index[i] = i;
 	sort_base = dst->functions;
-	qsort(index, n_old, sizeof(*index), cmp_index);
+	if (n_old > 1)
+		qsort(index, n_old, sizeof(*index), cmp_index);
 	for (size_t j = 0; j < src->nr_functions; j++) {
 		const struct ws_sim_function *s = &src->functions[j];
 		size_t lo = 0, hi = n_old;
@@ -632,7 +634,8 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 		}
 	}
 	free(index);
-	qsort(dst->functions, dst->nr_functions, sizeof(*dst->functions), cmp_hottest);
+	if (dst->nr_functions > 1)
+		qsort(dst->functions, dst->nr_functions, sizeof(*dst->functions), cmp_hottest);
 
 	for (size_t j = 0; j < src->nr_regions; j++) {
 		size_t i;

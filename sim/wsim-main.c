@@ -3,13 +3,16 @@
 
 /*
  * How a superblock is instrumented, and why it is fast:
- *  - instruction counts are added inline, once per stretch of the block between side exits (a "segment"):
- *    one add to the process total and one to the segment's own counter, from which per-instruction and
- *    per-function counts are computed when the block is discarded or the program ends;
+ *  - what does not depend on the simulation is counted per stretch of the block between side exits (a
+ *    "segment"), with one add to the segment's own counter and two to packed process totals: instructions,
+ *    loads, stores, line fetches and conditional branches. Per-instruction and per-function counts come
+ *    from the segment counters when the block is discarded or the program ends;
  *  - an instruction fetch is simulated only when execution enters a new I-cache line, since nothing else
  *    touches L1i between two instructions of one block;
- *  - every data access, conditional branch, indirect branch, call and return is one helper call, and an
- *    instruction's fetch rides along with its first data access.
+ *  - an access that hits the most recently used line of its L1 set changes no state, so that is tested
+ *    inline and the helper is called only otherwise;
+ *  - conditional branches are appended inline to a buffer and predicted in bulk (wsim-sim.c); indirect
+ *    branches, calls and returns call a helper each.
  * The IR is inspected exactly as cachegrind inspects it (which statements are accesses, how big, which
  * exits are branches and whether VEX inverted them, which block ends are indirect), so that the cachegrind
  * preset counts what cachegrind counts.
@@ -36,6 +39,16 @@
 
 struct wsim_config wsim_cfg;
 ULong wsim_total[WC_N];
+ULong wsim_packed[2];
+
+void wsim_unpack(void)
+{
+	wsim_total[WC_INSTR] += wsim_packed[0] & 0xffffffffULL;
+	wsim_total[WC_LOAD] += wsim_packed[0] >> 32;
+	wsim_total[WC_STORE] += wsim_packed[1] & 0xffffffffULL;
+	wsim_total[WC_IFETCH] += wsim_packed[1] >> 32;
+	wsim_packed[0] = wsim_packed[1] = 0;
+}
 
 /* ---- Options and presets -------------------------------------------------------------------------------- */
 
@@ -406,6 +419,8 @@ static struct wsim_icc *icc_for(Addr a, UInt len)
 
 	if (!ic) {
 		ic = VG_(calloc)("wsim.icc", 1, sizeof(*ic));
+		/* The branch buffer keeps the taken bit in the low bit of the pointer. */
+		tl_assert(((UWord)ic & 1) == 0);
 		ic->addr = a;
 		ic->fn = fn_for(a);
 		VG_(HT_add_node)(icc_table, ic);
@@ -453,7 +468,7 @@ struct seg {
 struct contrib {
 	struct wsim_icc *icc;
 	Int seg;
-	UChar starts, loads, stores, fetch;
+	UChar starts, loads, stores, fetch, conds;
 };
 
 struct sbinfo {
@@ -481,6 +496,7 @@ static void sb_fold(struct sbinfo *sb)
 		fn->c[WC_LOAD] += n * c->loads;
 		fn->c[WC_STORE] += n * c->stores;
 		fn->c[WC_IFETCH] += n * c->fetch;
+		fn->c[WC_COND] += n * c->conds;
 	}
 	for (i = 0; i < sb->n_seg; i++)
 		sb->segs[i].count = 0;
@@ -634,14 +650,10 @@ static void flush_segment(struct ist *s)
 	}
 	sb->segs[sb->n_seg].count = 0;
 	emit_add(s, &sb->segs[sb->n_seg].count, 1);
-	if (starts)
-		emit_add(s, &wsim_total[WC_INSTR], starts);
-	if (loads)
-		emit_add(s, &wsim_total[WC_LOAD], loads);
-	if (stores)
-		emit_add(s, &wsim_total[WC_STORE], stores);
-	if (fetches)
-		emit_add(s, &wsim_total[WC_IFETCH], fetches);
+	if (starts || loads)
+		emit_add(s, &wsim_packed[0], starts | loads << 32);
+	if (stores || fetches)
+		emit_add(s, &wsim_packed[1], stores | fetches << 32);
 	sb->n_seg++;
 	s->seg_first = sb->n_contrib;
 	s->cur = NULL;
@@ -717,25 +729,23 @@ static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)
 	/* VEX may have turned the branch around so that the exit goes to the fall-through: then the exit
 	 * being taken means the guest branch was not. */
 	Bool inverted = dst->tag == Ico_U64 && dst->Ico.U64 == cia + isize;
-	IRExpr **args;
+	IRTemp entry, ptr, next, full;
+	IRDirty *di;
 
 	addStmtToIRSB(s->out, IRStmt_WrTmp(g1, st->Ist.Exit.guard));
 	addStmtToIRSB(s->out, IRStmt_WrTmp(gw, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1))));
 	addStmtToIRSB(s->out, IRStmt_WrTmp(g, inverted ? IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(gw),
 								      IRExpr_Const(IRConst_U64(1)))
 						       : IRExpr_RdTmp(gw)));
-	args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s->icc), IRExpr_RdTmp(g));
-	switch (wsim_cfg.cond) {
-	case WSIM_COND_BIMODAL:
-		CALL(s, wsim_h_cond_bimodal, 2, args);
-		break;
-	case WSIM_COND_GSHARE:
-		CALL(s, wsim_h_cond_gshare, 2, args);
-		break;
-	case WSIM_COND_TAGE:
-		CALL(s, wsim_h_cond_tage, 2, args);
-		break;
-	}
+	/* Append (icc | taken) to the branch buffer; flush it when it is full. icc is 16-byte aligned. */
+	entry = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(g), C64((HWord)s->icc)));
+	ptr = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, C64((HWord)&wsim_cond_ptr)));
+	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, RD(ptr), RD(entry)));
+	next = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, RD(ptr), C64(sizeof(UWord))));
+	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, C64((HWord)&wsim_cond_ptr), RD(next)));
+	full = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, RD(next), C64((HWord)(wsim_cond_buf + WSIM_COND_BUF))));
+	di = CALL(s, wsim_h_cond_flush, 0, mkIRExprVec_0());
+	di->guard = RD(full);
 }
 
 static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
@@ -880,13 +890,20 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 				CALL(&s, wsim_h_call, 1, mkIRExprVec_1(mkIRExpr_HWord((HWord)s.icc)));
 			}
 			break;
-		case Ist_Exit:
+		case Ist_Exit: {
+			Bool branch = st->Ist.Exit.jk == Ijk_Boring || st->Ist.Exit.jk == Ijk_Call ||
+				      st->Ist.Exit.jk == Ijk_Ret;
+
+			/* The branch is counted with the segment it ends (per function), and in total by the flush. */
+			if (branch)
+				cur_contrib(&s)->conds++;
 			flush_segment(&s);
 			s.last_load = False;
-			if (st->Ist.Exit.jk == Ijk_Boring || st->Ist.Exit.jk == Ijk_Call || st->Ist.Exit.jk == Ijk_Ret)
+			if (branch)
 				add_cond_branch(&s, st, cia, isize);
 			addStmtToIRSB(s.out, st);
 			break;
+		}
 		default:
 			addStmtToIRSB(s.out, st);
 			break;
@@ -964,6 +981,7 @@ static void switch_to(ThreadId tid)
 
 	if (tid == cur_tid)
 		return;
+	wsim_h_cond_flush();
 	if (cur_tid != VG_INVALID_THREADID) {
 		struct wsim_thread *t = thread_of(cur_tid);
 
@@ -979,6 +997,7 @@ static void switch_to(ThreadId tid)
 static void start_client_code(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
+	wsim_unpack();
 	switch_to(tid);
 }
 
@@ -987,6 +1006,7 @@ static void thread_now(ThreadId tid, ULong *out)
 	struct wsim_thread *t = thread_of(tid);
 	Int k;
 
+	wsim_h_cond_flush();
 	for (k = 0; k < WC_N; k++)
 		out[k] = t->acc[k] + (tid == cur_tid ? wsim_total[k] - base[k] : 0);
 }
@@ -1130,6 +1150,8 @@ static void atfork_child(ThreadId tid)
 	UInt i;
 	Int j;
 
+	wsim_cond_discard();
+	VG_(memset)(wsim_packed, 0, sizeof(wsim_packed));
 	VG_(memset)(wsim_total, 0, sizeof(wsim_total));
 	VG_(memset)(base, 0, sizeof(base));
 	VG_(HT_ResetIter)(fn_table);
@@ -1172,6 +1194,7 @@ static void ws_fini(Int exitcode)
 	struct sbinfo *sb;
 	UInt i;
 
+	wsim_h_cond_flush();
 	VG_(HT_ResetIter)(sb_table);
 	while ((sb = VG_(HT_Next)(sb_table)))
 		sb_fold(sb);

@@ -21,6 +21,9 @@
 
 #define NONE (~(UWord)0)
 
+/* The per-access path must be inlined into each helper: called, it is markedly slower (cachegrind found 40%). */
+#define HOT static inline __attribute__((always_inline))
+
 #define CNT(fn, k)                  \
 	do {                        \
 		wsim_total[k]++;    \
@@ -53,7 +56,7 @@ static void cache_init(struct cache *c, const struct wsim_cache_cfg *cfg)
 		c->tags[i] = NONE;
 }
 
-static inline UWord *set_of(const struct cache *c, UWord block)
+HOT UWord *set_of(const struct cache *c, UWord block)
 {
 	UWord s = LIKELY(c->pow2) ? (block & c->set_mask) : (block % c->sets);
 
@@ -63,7 +66,7 @@ static inline UWord *set_of(const struct cache *c, UWord block)
 /* ---- The cachegrind-exact caches ---------------------------------------------------------------------- */
 
 /* One line: True on a miss. The block becomes the most recently used either way. */
-static inline Bool cg_line(const struct cache *c, UWord block)
+HOT Bool cg_line(const struct cache *c, UWord block)
 {
 	UWord *set = set_of(c, block);
 	UInt i, j;
@@ -86,7 +89,7 @@ static inline Bool cg_line(const struct cache *c, UWord block)
 
 /* An access of `size` bytes: one reference; both lines are looked up when it straddles, a miss in either
  * is one miss. */
-static inline Bool cg_ref(const struct cache *c, Addr a, UWord size)
+HOT Bool cg_ref(const struct cache *c, Addr a, UWord size)
 {
 	UWord b1 = a >> c->line_bits, b2 = (a + size - 1) >> c->line_bits;
 
@@ -100,7 +103,7 @@ static inline Bool cg_ref(const struct cache *c, Addr a, UWord size)
 }
 
 /* The access itself is counted by the caller (inline, per segment); this simulates it and counts misses. */
-static inline void cg_fetch(struct wsim_icc *ic)
+HOT void cg_fetch(struct wsim_icc *ic)
 {
 	struct wsim_fn *fn = ic->fn;
 
@@ -111,7 +114,7 @@ static inline void cg_fetch(struct wsim_icc *ic)
 	}
 }
 
-static inline void cg_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
+HOT void cg_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 {
 	struct wsim_fn *fn = ic->fn;
 
@@ -140,10 +143,87 @@ static inline void cg_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
  * unused prefetch (the mark is cleared: it has now been used). A miss returns True, installs the block and
  * leaves the block it displaced in *victim (NONE when that way was empty).
  */
-static inline Bool gen_line(const struct cache *c, UWord block, UWord *victim, Bool *pf)
+/*
+ * The ways of `set` whose tag is `key` (low bits compared as 1), as a mask with bit 2*w set for way w: two
+ * ways per SSE2 compare (32-bit lanes; a way matches when both its halves do), and no early exit, which
+ * the host would mispredict at every miss. Associativities up to 32.
+ */
+typedef ULong v2ul __attribute__((vector_size(16)));
+typedef Int v4si __attribute__((vector_size(16)));
+typedef float v4sf __attribute__((vector_size(16)));
+
+HOT ULong match_pairs(const UWord *set, UInt assoc, UWord key)
+{
+	v2ul k = { key, key }, one = { 1, 1 };
+	ULong m = 0;
+	UInt i;
+
+#pragma GCC unroll 16
+	for (i = 0; i < assoc; i += 2) {
+		v2ul v;
+
+		__builtin_memcpy(&v, set + i, sizeof(v));
+		v = v | one;
+		m |= (ULong)__builtin_ia32_movmskps((v4sf)__builtin_ia32_pcmpeqd128((v4si)v, (v4si)k)) << (2 * i);
+	}
+	return m & (m >> 1) & 0x5555555555555555ULL;
+}
+
+HOT ULong match_ways(const UWord *set, UInt assoc, UWord key)
+{
+	ULong m = 0;
+	UInt i;
+
+	/* Constant trip counts for the usual associativities, so the compares are unrolled. */
+	if (assoc == 8)
+		return match_pairs(set, 8, key);
+	if (assoc == 16)
+		return match_pairs(set, 16, key);
+	if (assoc % 2 == 0)
+		return match_pairs(set, assoc, key);
+	for (i = 0; i < assoc; i++)
+		m |= (ULong)((set[i] | 1) == key) << (2 * i);
+	return m;
+}
+
+/* Ways 0..n-1 move to 1..n (n odd): read in pairs first, then written one place on. */
+HOT void shift_pairs(UWord *set, UInt n)
+{
+	v2ul v[8];
+	UWord last = set[n - 1];
+	UInt j;
+
+#pragma GCC unroll 8
+	for (j = 0; j + 1 < n; j += 2)
+		__builtin_memcpy(&v[j / 2], set + j, sizeof(v2ul));
+#pragma GCC unroll 8
+	for (j = 0; j + 1 < n; j += 2)
+		__builtin_memcpy(set + j + 1, &v[j / 2], sizeof(v2ul));
+	set[n] = last;
+}
+
+/* Move ways 0..n-1 to 1..n, making room at the front: a whole set at once for the usual sizes. */
+HOT void shift_down(UWord *set, UInt n)
+{
+	UInt j;
+
+	if (n == 7) {
+		shift_pairs(set, 7);
+		return;
+	}
+	if (n == 15) {
+		shift_pairs(set, 15);
+		return;
+	}
+	for (j = n; j > 0; j--)
+		set[j] = set[j - 1];
+}
+
+HOT Bool gen_line(const struct cache *c, UWord block, UWord *victim, Bool *pf)
 {
 	UWord *set = set_of(c, block), key = (block << 1) | 1, e;
-	UInt i, j;
+	ULong m;
+	UInt i;
 
 	e = set[0];
 	if ((e | 1) == key) {
@@ -153,21 +233,19 @@ static inline Bool gen_line(const struct cache *c, UWord block, UWord *victim, B
 		}
 		return False;
 	}
-	for (i = 1; i < c->assoc; i++) {
+	m = match_ways(set, c->assoc, key);
+	if (m) {
+		i = __builtin_ctzll(m) / 2;
 		e = set[i];
-		if ((e | 1) == key) {
-			for (j = i; j > 0; j--)
-				set[j] = set[j - 1];
-			if (e & 1)
-				*pf = True;
-			set[0] = e & ~(UWord)1;
-			return False;
-		}
+		shift_down(set, i);
+		if (e & 1)
+			*pf = True;
+		set[0] = e & ~(UWord)1;
+		return False;
 	}
 	e = set[c->assoc - 1];
 	*victim = e == NONE ? NONE : e >> 1;
-	for (j = c->assoc - 1; j > 0; j--)
-		set[j] = set[j - 1];
+	shift_down(set, c->assoc - 1);
 	set[0] = block << 1;
 	return True;
 }
@@ -175,17 +253,15 @@ static inline Bool gen_line(const struct cache *c, UWord block, UWord *victim, B
 /* Remove `block` from `c` if present, keeping the order of the others. */
 static void gen_invalidate(const struct cache *c, UWord block)
 {
-	UWord *set = set_of(c, block), key = (block << 1) | 1;
-	UInt i, j;
+	UWord *set = set_of(c, block);
+	ULong m = match_ways(set, c->assoc, (block << 1) | 1);
+	UInt j;
 
-	for (i = 0; i < c->assoc; i++) {
-		if ((set[i] | 1) == key) {
-			for (j = i; j + 1 < c->assoc; j++)
-				set[j] = set[j + 1];
-			set[c->assoc - 1] = NONE;
-			return;
-		}
-	}
+	if (LIKELY(!m))
+		return;
+	for (j = __builtin_ctzll(m) / 2; j + 1 < c->assoc; j++)
+		set[j] = set[j + 1];
+	set[c->assoc - 1] = NONE;
 }
 
 /* Inclusion: `block` left outer level `lvl`, so it leaves every level nearer the core too. */
@@ -236,6 +312,12 @@ static Int outer_fill(Addr a)
  * Both prefetch into L1d and have no timing: a prefetched line is present at once, so "used" means a demand
  * access found it there before it was evicted. They train on L1d load misses and on the first use of a
  * prefetched line, as tagged prefetchers do, which keeps them off the hit path.
+ *
+ * The next-line prefetcher fetches line b+1 when a load misses line b right after one of the last four
+ * misses was to line b-1 (an ascending stream, as Intel's L1 next-line prefetcher waits for), and keeps a
+ * stream going on each first use of a line it prefetched. Random misses do not trigger it. The stride
+ * prefetcher keeps, per load instruction (256 entries, by address), the last address and stride, and once
+ * the same stride has been seen twice running it fetches the line one stride ahead.
  */
 #define STRIDE_ENTRIES 256
 
@@ -251,13 +333,10 @@ static struct stride_ent stride_tab[STRIDE_ENTRIES];
 static void prefetch_line(struct wsim_fn *fn, UWord block)
 {
 	UWord *set = set_of(&L1D, block), key = (block << 1) | 1;
-	UInt i, j;
 
-	for (i = 0; i < L1D.assoc; i++)
-		if ((set[i] | 1) == key)
-			return;
-	for (j = L1D.assoc - 1; j > 0; j--)
-		set[j] = set[j - 1];
+	if (match_ways(set, L1D.assoc, key))
+		return;
+	shift_down(set, L1D.assoc - 1);
 	set[0] = key;
 	outer_fill(block << L1D.line_bits);
 	CNT(fn, WC_PF);
@@ -294,17 +373,29 @@ static void stride_train(struct wsim_icc *ic, Addr a)
 	}
 }
 
-static void prefetch_trigger(struct wsim_icc *ic, Addr a)
+static UWord recent_miss[4];
+static UInt recent_next;
+
+static void prefetch_trigger(struct wsim_icc *ic, Addr a, Bool pf_hit)
 {
-	if (wsim_cfg.pf_nextline)
-		prefetch_line(ic->fn, (a >> L1D.line_bits) + 1);
+	UWord b = a >> L1D.line_bits;
+
+	if (wsim_cfg.pf_nextline) {
+		if (pf_hit || recent_miss[0] == b - 1 || recent_miss[1] == b - 1 || recent_miss[2] == b - 1 ||
+		    recent_miss[3] == b - 1)
+			prefetch_line(ic->fn, b + 1);
+		if (!pf_hit) {
+			recent_miss[recent_next] = b;
+			recent_next = (recent_next + 1) & 3;
+		}
+	}
 	if (wsim_cfg.pf_stride)
 		stride_train(ic, a);
 }
 
 /* ---- The full model's accesses ------------------------------------------------------------------------ */
 
-static inline void count_depth(struct wsim_fn *fn, Int depth, enum wsim_counter l2, enum wsim_counter ll)
+HOT void count_depth(struct wsim_fn *fn, Int depth, enum wsim_counter l2, enum wsim_counter ll)
 {
 	if (n_outer == 2 && depth >= 1)
 		CNT(fn, l2);
@@ -312,7 +403,7 @@ static inline void count_depth(struct wsim_fn *fn, Int depth, enum wsim_counter 
 		CNT(fn, ll);
 }
 
-static inline void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
+HOT void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 {
 	struct wsim_fn *fn = ic->fn;
 	UWord b1 = a >> L1D.line_bits, b2 = (a + size - 1) >> L1D.line_bits, victim;
@@ -349,10 +440,10 @@ static inline void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 		count_depth(fn, depth, WC_L2_LOAD_MISS, WC_LL_LOAD_MISS);
 	}
 	if ((depth >= 0 || pf1 || pf2) && (wsim_cfg.pf_nextline || wsim_cfg.pf_stride))
-		prefetch_trigger(ic, a);
+		prefetch_trigger(ic, a, depth < 0);
 }
 
-static inline void gen_fetch(struct wsim_icc *ic)
+HOT void gen_fetch(struct wsim_icc *ic)
 {
 	struct wsim_fn *fn = ic->fn;
 	UWord b1 = ic->addr >> L1I.line_bits, b2 = (ic->addr + ic->len - 1) >> L1I.line_bits, victim;
@@ -459,18 +550,19 @@ void wsim_l1_info(Bool data, struct wsim_l1_info *info)
 static UChar bim_ctr[1 << (BIM_HIST_BITS + BIM_ADDR_BITS)];
 static UWord bim_hist;
 
+/*
+ * Saturating counters move through tables, not branches: simulated outcomes are as unpredictable to the
+ * host as to the simulated core, and a host misprediction per update would cost more than the update.
+ */
+static const UChar sat2[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } }; /* [taken][counter] */
+
 static Bool bimodal_mispredict(Addr pc, Bool taken)
 {
 	UWord i = ((bim_hist & ((1 << BIM_HIST_BITS) - 1)) << BIM_ADDR_BITS) | (pc & ((1 << BIM_ADDR_BITS) - 1));
 	Bool pred = bim_ctr[i] >= 2;
 
 	bim_hist = (bim_hist << 1) | taken;
-	if (taken) {
-		if (bim_ctr[i] < 3)
-			bim_ctr[i]++;
-	} else if (bim_ctr[i] > 0) {
-		bim_ctr[i]--;
-	}
+	bim_ctr[i] = sat2[taken][bim_ctr[i]];
 	return pred != taken;
 }
 
@@ -484,12 +576,7 @@ static Bool gshare_mispredict(Addr pc, Bool taken)
 	Bool pred = gs_ctr[i] >= 2;
 
 	gs_hist = ((gs_hist << 1) | taken) & gs_mask;
-	if (taken) {
-		if (gs_ctr[i] < 3)
-			gs_ctr[i]++;
-	} else if (gs_ctr[i] > 0) {
-		gs_ctr[i]--;
-	}
+	gs_ctr[i] = sat2[taken][gs_ctr[i]];
 	return pred != taken;
 }
 
@@ -498,23 +585,35 @@ static Bool gshare_mispredict(Addr pc, Bool taken)
  * the address hashed with the last 4, 12, 36 and 108 outcomes of conditional branches (geometric lengths).
  * The longest matching table provides the prediction; a newly allocated entry defers to the next-longest
  * match while a global counter says that works better; a misprediction allocates an entry in a longer
- * table; the "useful" bits age by halving every 256K branches. The history lives in two 64-bit words and
- * each table hashes its slice by multiplication, which costs a few instructions per table where TAGE's
- * usual folded registers cost a dozen updates per branch. Deterministic: allocation uses a fixed LFSR.
+ * table; the "useful" bits age by halving every 256K branches. Deterministic: allocation uses a fixed LFSR.
+ *
+ * Two departures keep it cheap to simulate. The history lives in two 64-bit words and each table hashes its
+ * slice by multiplication, where TAGE's folded registers cost a dozen updates per branch. And a filter bit
+ * per branch address (hashed), set the first time a tagged entry is allocated for it, lets the branches the
+ * base table alone has always predicted, which are most, skip the tagged tables: they could only have
+ * matched an entry another branch allocated, through aliasing.
  */
 #define TAGE_NT 4
 #define TAGE_BITS 10
 #define TAGE_TAG_BITS 10
 #define TAGE_BASE_BITS 13
+#define TAGE_FILTER_BITS 16
 
 struct tage_ent {
-	Char ctr; /* 3-bit signed: -4..3, taken when >= 0 */
-	UChar u;
+	UChar ctr; /* 3 bits: 0..7, taken when >= 4; 3 and 4 are the weak states */
+	UChar u;   /* 2 bits: how useful the entry has been */
 	UShort tag;
+};
+
+static const UChar sat3[2][8] = { { 0, 0, 1, 2, 3, 4, 5, 6 }, { 1, 2, 3, 4, 5, 6, 7, 7 } }; /* [taken][ctr] */
+static const Char sat_use_alt[2][16] = {                                                   /* [up][v + 8] */
+	{ -8, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6 },
+	{ -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 7 },
 };
 
 static struct tage_ent tage_tab[TAGE_NT][1 << TAGE_BITS];
 static UChar tage_base[1 << TAGE_BASE_BITS];
+static UChar tage_filter[1 << (TAGE_FILTER_BITS - 3)];
 static ULong tage_h0, tage_h1; /* the last 128 outcomes, newest in bit 0 of h0 */
 static Int tage_use_alt;
 static UInt tage_lfsr = 0xACE1u;
@@ -526,7 +625,7 @@ static void tage_init(void)
 
 	for (i = 0; i < TAGE_NT; i++) {
 		for (j = 0; j < (1 << TAGE_BITS); j++) {
-			tage_tab[i][j].ctr = 0;
+			tage_tab[i][j].ctr = 4;
 			tage_tab[i][j].u = 0;
 			tage_tab[i][j].tag = 0xffff; /* never a valid tag */
 		}
@@ -535,151 +634,199 @@ static void tage_init(void)
 		tage_base[j] = 2; /* weakly taken */
 }
 
-/* A 64-bit hash of the history slice a table uses (its length is fixed per table). */
-static inline ULong tage_slice(Int i)
+/* Table i's entry and tag for the branch at pc under history (h0, h1). */
+HOT struct tage_ent *tage_lookup(Int i, Addr pc, ULong h0, ULong h1, UInt *tag)
 {
+	ULong h;
+
 	switch (i) {
-	case 0: return (tage_h0 & 0xf) * 0x9E3779B97F4A7C15ULL;
-	case 1: return (tage_h0 & 0xfff) * 0x9E3779B97F4A7C15ULL;
-	case 2: return (tage_h0 & 0xfffffffffULL) * 0x9E3779B97F4A7C15ULL;
-	default: return tage_h0 * 0x9E3779B97F4A7C15ULL + (tage_h1 & 0xfffffffffffULL) * 0xC2B2AE3D27D4EB4FULL;
+	case 0: h = (h0 & 0xf) * 0x9E3779B97F4A7C15ULL; break;
+	case 1: h = (h0 & 0xfff) * 0x9E3779B97F4A7C15ULL; break;
+	case 2: h = (h0 & 0xfffffffffULL) * 0x9E3779B97F4A7C15ULL; break;
+	default: h = h0 * 0x9E3779B97F4A7C15ULL + (h1 & 0xfffffffffffULL) * 0xC2B2AE3D27D4EB4FULL; break;
 	}
+	h ^= pc * 0xff51afd7ed558ccdULL + (ULong)i * 0x632BE59BD9B4E019ULL;
+	*tag = (UInt)(h >> 20) & ((1 << TAGE_TAG_BITS) - 1);
+	return &tage_tab[i][h >> (64 - TAGE_BITS)];
 }
 
-static inline void sat_update(UChar *c, Bool taken)
+HOT UWord tage_filter_index(Addr pc)
 {
-	if (taken) {
-		if (*c < 3)
-			(*c)++;
-	} else if (*c > 0) {
-		(*c)--;
-	}
+	return (pc ^ (pc >> TAGE_FILTER_BITS)) & ((1 << TAGE_FILTER_BITS) - 1);
 }
 
-static Bool tage_mispredict(Addr pc, Bool taken)
+/*
+ * A misprediction: take an entry in a table longer than the provider's, or age the candidates. `e` and
+ * `tag` are every table's entry and tag for this branch, or NULL to be looked up here.
+ */
+static __attribute__((noinline)) void tage_allocate(Addr pc, ULong h0, ULong h1, Int prov, Bool taken,
+						    struct tage_ent *const *e, const UInt *tag)
 {
-	UInt idx[TAGE_NT], tag[TAGE_NT];
-	Int i, prov = -1, alt = -1;
+	struct tage_ent *ebuf[TAGE_NT];
+	UInt tbuf[TAGE_NT];
+	UWord f = tage_filter_index(pc);
+	Int i, start = prov + 1;
+
+	if (!e) {
+		for (i = start; i < TAGE_NT; i++)
+			ebuf[i] = tage_lookup(i, pc, h0, h1, &tbuf[i]);
+		e = ebuf;
+		tag = tbuf;
+	}
+	/* Skip one candidate at random now and then, so that two branches do not fight over one table. */
+	tage_lfsr = (tage_lfsr >> 1) ^ (-(tage_lfsr & 1u) & 0xB400u);
+	if ((tage_lfsr & 3) == 0 && start < TAGE_NT - 1 && e[start]->u == 0 && e[start + 1]->u == 0)
+		start++;
+	for (i = start; i < TAGE_NT; i++) {
+		if (e[i]->u == 0) {
+			e[i]->tag = tag[i];
+			e[i]->ctr = taken ? 4 : 3;
+			tage_filter[f >> 3] |= 1 << (f & 7);
+			return;
+		}
+	}
+	for (i = prov + 1; i < TAGE_NT; i++)
+		if (e[i]->u > 0)
+			e[i]->u--;
+}
+
+static __attribute__((noinline)) void tage_age(void)
+{
+	Int i, j;
+
+	for (i = 0; i < TAGE_NT; i++)
+		for (j = 0; j < (1 << TAGE_BITS); j++)
+			tage_tab[i][j].u >>= 1;
+}
+
+/* Predict and train one branch; returns True on a misprediction. */
+HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
+{
 	UChar *base = &tage_base[(pc ^ (pc >> TAGE_BASE_BITS)) & ((1 << TAGE_BASE_BITS) - 1)];
-	Bool base_pred = *base >= 2, alt_pred, pred, prov_pred = False, weak = False;
-	ULong p = pc * 0xff51afd7ed558ccdULL;
+	UWord f = tage_filter_index(pc);
+	Bool base_pred = *base >= 2, pred;
+	struct tage_ent *e[TAGE_NT];
+	UInt tag[TAGE_NT], m;
+	Int prov = -1;
 
-#pragma GCC unroll 4
-	for (i = 0; i < TAGE_NT; i++) {
-		ULong h = tage_slice(i) ^ (p + (ULong)i * 0x632BE59BD9B4E019ULL);
-
-		idx[i] = (UInt)(h >> (64 - TAGE_BITS));
-		tag[i] = (UInt)(h >> 20) & ((1 << TAGE_TAG_BITS) - 1);
-	}
-#pragma GCC unroll 4
-	for (i = TAGE_NT - 1; i >= 0; i--) {
-		if (tage_tab[i][idx[i]].tag == tag[i]) {
-			if (prov < 0)
-				prov = i;
-			else if (alt < 0)
-				alt = i;
-		}
-	}
-	alt_pred = alt >= 0 ? tage_tab[alt][idx[alt]].ctr >= 0 : base_pred;
-	if (prov >= 0) {
-		struct tage_ent *e = &tage_tab[prov][idx[prov]];
-
-		prov_pred = e->ctr >= 0;
-		weak = (e->ctr == 0 || e->ctr == -1) && e->u == 0;
-		pred = weak && tage_use_alt >= 0 ? alt_pred : prov_pred;
-
-		if (weak && prov_pred != alt_pred) {
-			if (alt_pred == taken) {
-				if (tage_use_alt < 7)
-					tage_use_alt++;
-			} else if (tage_use_alt > -8) {
-				tage_use_alt--;
-			}
-		}
-		if (prov_pred != alt_pred) {
-			if (prov_pred == taken) {
-				if (e->u < 3)
-					e->u++;
-			} else if (e->u > 0) {
-				e->u--;
-			}
-		}
-		if (taken) {
-			if (e->ctr < 3)
-				e->ctr++;
-		} else if (e->ctr > -4) {
-			e->ctr--;
-		}
-		/* A provider that has not learnt yet keeps the base trained too. */
-		if (weak && alt < 0)
-			sat_update(base, taken);
-	} else {
+	if (!(tage_filter[f >> 3] & (1 << (f & 7)))) {
 		pred = base_pred;
-		sat_update(base, taken);
+		*base = sat2[taken][*base];
+		if (UNLIKELY(pred != taken))
+			tage_allocate(pc, h0, h1, -1, taken, NULL, NULL);
+		return pred != taken;
 	}
 
-	if (pred != taken && prov < TAGE_NT - 1) {
-		Int start = prov + 1, chosen = -1;
+	e[0] = tage_lookup(0, pc, h0, h1, &tag[0]);
+	e[1] = tage_lookup(1, pc, h0, h1, &tag[1]);
+	e[2] = tage_lookup(2, pc, h0, h1, &tag[2]);
+	e[3] = tage_lookup(3, pc, h0, h1, &tag[3]);
+	/* The two longest matches, found by bit scan rather than by branching. */
+	m = (UInt)(e[0]->tag == tag[0]) | (UInt)(e[1]->tag == tag[1]) << 1 | (UInt)(e[2]->tag == tag[2]) << 2 |
+	    (UInt)(e[3]->tag == tag[3]) << 3;
+	if (m == 0) {
+		pred = base_pred;
+		*base = sat2[taken][*base];
+	} else {
+		struct tage_ent *pe, *ae;
+		UInt m2, c, u, nu;
+		Bool alt_pred, prov_pred, weak, differ;
+		Int ua;
+		UChar nb;
 
-		/* Skip one candidate at random now and then, so that two branches do not fight over one table. */
-		tage_lfsr = (tage_lfsr >> 1) ^ (-(tage_lfsr & 1u) & 0xB400u);
-		if ((tage_lfsr & 3) == 0 && start < TAGE_NT - 1 && tage_tab[start][idx[start]].u == 0 &&
-		    tage_tab[start + 1][idx[start + 1]].u == 0)
-			start++;
-		for (i = start; i < TAGE_NT; i++) {
-			if (tage_tab[i][idx[i]].u == 0) {
-				chosen = i;
-				break;
-			}
-		}
-		if (chosen >= 0) {
-			struct tage_ent *e = &tage_tab[chosen][idx[chosen]];
-
-			e->tag = tag[chosen];
-			e->ctr = taken ? 0 : -1;
-			e->u = 0;
-		} else {
-			for (i = prov + 1; i < TAGE_NT; i++)
-				if (tage_tab[i][idx[i]].u > 0)
-					tage_tab[i][idx[i]].u--;
-		}
+		prov = 31 - __builtin_clz(m);
+		m2 = m & ~(1u << prov);
+		pe = e[prov];
+		ae = e[m2 ? 31 - __builtin_clz(m2 | 1) : 0];
+		alt_pred = m2 ? ae->ctr >= 4 : base_pred;
+		c = pe->ctr;
+		u = pe->u;
+		prov_pred = c >= 4;
+		weak = (c - 3 < 2) & (u == 0);
+		differ = prov_pred != alt_pred;
+		ua = sat_use_alt[alt_pred == taken][tage_use_alt + 8];
+		nu = sat2[prov_pred == taken][u];
+		nb = sat2[taken][*base];
+		/* Selections, not branches (see sat2). */
+		pred = weak & (tage_use_alt >= 0) ? alt_pred : prov_pred;
+		tage_use_alt = weak & differ ? ua : tage_use_alt;
+		pe->u = differ ? nu : u;
+		pe->ctr = sat3[taken][c];
+		/* A provider that has not learnt yet keeps the base trained too. */
+		*base = weak & !m2 ? nb : *base;
 	}
-	if (UNLIKELY(++tage_tick == (1u << 18))) {
-		Int j;
-
-		tage_tick = 0;
-		for (i = 0; i < TAGE_NT; i++)
-			for (j = 0; j < (1 << TAGE_BITS); j++)
-				tage_tab[i][j].u >>= 1;
-	}
-
-	tage_h1 = (tage_h1 << 1) | (tage_h0 >> 63);
-	tage_h0 = (tage_h0 << 1) | taken;
+	if (UNLIKELY(pred != taken) && prov < TAGE_NT - 1)
+		tage_allocate(pc, h0, h1, prov, taken, e, tag);
 	return pred != taken;
 }
 
-static inline void cond_count(struct wsim_icc *ic, Bool miss)
+/*
+ * Conditional branches are not simulated one by one: generated code appends (instruction | taken) to this
+ * buffer inline and calls wsim_h_cond_flush() when it fills. The predictors' state depends on nothing else,
+ * so predicting later, in a tight loop, gives the same counts without a helper call per branch. Whoever
+ * reads the counts (regions, thread switches, fork, exit) flushes first. The branches themselves are
+ * counted with the instructions (per segment); only mispredictions are counted here.
+ */
+UWord wsim_cond_buf[WSIM_COND_BUF];
+UWord *wsim_cond_ptr = wsim_cond_buf;
+
+HOT void cond_miss(struct wsim_icc *ic)
 {
-	CNT(ic->fn, WC_COND);
-	if (miss) {
-		CNT(ic->fn, WC_COND_MISS);
-		ic->bmiss++;
+	CNT(ic->fn, WC_COND_MISS);
+	ic->bmiss++;
+}
+
+void wsim_h_cond_flush(void)
+{
+	const UWord *p, *end = wsim_cond_ptr;
+
+	switch (wsim_cfg.cond) {
+	case WSIM_COND_BIMODAL:
+		for (p = wsim_cond_buf; p < end; p++) {
+			struct wsim_icc *ic = (struct wsim_icc *)(*p & ~(UWord)1);
+
+			if (bimodal_mispredict(ic->addr, *p & 1))
+				cond_miss(ic);
+		}
+		break;
+	case WSIM_COND_GSHARE:
+		for (p = wsim_cond_buf; p < end; p++) {
+			struct wsim_icc *ic = (struct wsim_icc *)(*p & ~(UWord)1);
+
+			if (gshare_mispredict(ic->addr, *p & 1))
+				cond_miss(ic);
+		}
+		break;
+	case WSIM_COND_TAGE: {
+		ULong h0 = tage_h0, h1 = tage_h1;
+
+		for (p = wsim_cond_buf; p < end; p++) {
+			struct wsim_icc *ic = (struct wsim_icc *)(*p & ~(UWord)1);
+			Bool taken = *p & 1;
+
+			if (tage_one(ic->addr, taken, h0, h1))
+				cond_miss(ic);
+			h1 = (h1 << 1) | (h0 >> 63);
+			h0 = (h0 << 1) | taken;
+			if (UNLIKELY(++tage_tick == (1u << 18))) {
+				tage_tick = 0;
+				tage_age();
+			}
+		}
+		tage_h0 = h0;
+		tage_h1 = h1;
+		break;
 	}
+	}
+	wsim_total[WC_COND] += (ULong)(end - wsim_cond_buf);
+	wsim_cond_ptr = wsim_cond_buf;
+	wsim_unpack();
 }
 
-VG_REGPARM(2) void wsim_h_cond_bimodal(struct wsim_icc *ic, UWord taken)
+/* Forget branches recorded but not yet predicted (a forked child's copy of its parent's). */
+void wsim_cond_discard(void)
 {
-	cond_count(ic, bimodal_mispredict(ic->addr, taken & 1));
-}
-
-VG_REGPARM(2) void wsim_h_cond_gshare(struct wsim_icc *ic, UWord taken)
-{
-	cond_count(ic, gshare_mispredict(ic->addr, taken & 1));
-}
-
-VG_REGPARM(2) void wsim_h_cond_tage(struct wsim_icc *ic, UWord taken)
-{
-	cond_count(ic, tage_mispredict(ic->addr, taken & 1));
+	wsim_cond_ptr = wsim_cond_buf;
 }
 
 /* ---- Indirect branches and returns -------------------------------------------------------------------- */

@@ -14,7 +14,7 @@ enum wsim_counter {
 	WC_INSTR,          /* guest instructions executed */
 	WC_IFETCH,         /* instruction fetches: each time execution enters an I-cache line */
 	WC_IFETCH_MISS,    /* ... that missed L1i */
-	WC_LOAD,           /* data loads (a read-modify-write instruction counts one load) */
+	WC_LOAD,           /* data loads (a read-modify-write: one load, and one store but with cachegrind's counting) */
 	WC_LOAD_MISS,      /* ... that missed L1d */
 	WC_STORE,          /* data stores */
 	WC_STORE_MISS,     /* ... that missed L1d */
@@ -95,6 +95,15 @@ struct wsim_config {
 extern struct wsim_config wsim_cfg;
 extern ULong wsim_total[WC_N];
 
+/*
+ * Generated code adds a segment's instructions, loads, stores and fetches here, two 32-bit counts per word,
+ * which halves its memory updates; wsim_unpack() moves them into wsim_total. It runs at every branch-buffer
+ * flush and every time a thread starts a time slice (at most 100000 blocks), long before a half could
+ * overflow, and before anyone reads wsim_total.
+ */
+extern ULong wsim_packed[2]; /* instructions | loads << 32, stores | fetches << 32 */
+void wsim_unpack(void);
+
 /* wsim-sim.c: the cache hierarchy, the prefetchers, the branch predictors and the helpers that generated
  * code calls. */
 void wsim_sim_init(void);
@@ -110,9 +119,12 @@ VG_REGPARM(3) void wsim_h_cg_load(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_load_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord size);
-VG_REGPARM(2) void wsim_h_cond_bimodal(struct wsim_icc *ic, UWord taken);
-VG_REGPARM(2) void wsim_h_cond_gshare(struct wsim_icc *ic, UWord taken);
-VG_REGPARM(2) void wsim_h_cond_tage(struct wsim_icc *ic, UWord taken);
+/* Conditional branches wait here, (icc | taken), until the buffer fills or someone reads the counts. */
+#define WSIM_COND_BUF 4096
+extern UWord wsim_cond_buf[WSIM_COND_BUF];
+extern UWord *wsim_cond_ptr;
+void wsim_h_cond_flush(void);
+void wsim_cond_discard(void);
 VG_REGPARM(2) void wsim_h_ind_cg(struct wsim_icc *ic, UWord target);
 VG_REGPARM(2) void wsim_h_ind(struct wsim_icc *ic, UWord target);
 VG_REGPARM(1) void wsim_h_call(struct wsim_icc *ic);

@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sim-speed.sh - how fast wsim simulates, against native, valgrind --tool=none and cachegrind, in the same run.
+#
+#   BUILD=build bench/sim-speed.sh [N] [ROUNDS]
+#
+# Runs examples/micro/workload N (a hash table with random keys, then binary searches: memory- and
+# branch-heavy; default N=500K) natively, under --tool=none, under cachegrind with both simulations, and
+# under wsim's full zen4 model (three cache levels, both prefetchers, TAGE, target cache, return stack), and
+# for comparison zen4 with the gshare predictor instead of TAGE (wsim-gshare).
+# Cachegrind gets zen4's geometry (I1 and D1 32K 8-way, LL 32M 16-way), so that both simulate caches of the
+# same size whatever the host reports. The rounds interleave the four, and each figure is the least of
+# ROUNDS (default 3) runs: these machines are shared, and the least time is the one least disturbed.
+# Prints elapsed and CPU (user+system) seconds, and ratios to native and of wsim to cachegrind.
+set -u
+cd "$(dirname "$0")/.."
+: "${BUILD:=build}"
+n=${1:-500K}
+rounds=${2:-3}
+prog="$BUILD/examples/micro/workload"
+vglib="$BUILD/sim/vglib"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "sim-speed: skipped: valgrind is not installed"
+	exit 0
+fi
+if [ ! -x "$BUILD/sim/wsim-amd64-linux" ] || [ ! -x "$prog" ]; then
+	echo "sim-speed: skipped: $BUILD/sim/wsim-amd64-linux or $prog is not built (run make)"
+	exit 0
+fi
+if [ ! -x /usr/bin/time ]; then
+	echo "sim-speed: skipped: needs GNU time (/usr/bin/time, Debian package 'time')"
+	exit 0
+fi
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# The configurations, in order: name, then the command prefix.
+cg_geom="--I1=32768,8,64 --D1=32768,8,64 --LL=33554432,16,64"
+run_one() {
+	case $1 in
+	native) set -- ;;
+	none) set -- valgrind -q --tool=none ;;
+	cachegrind) set -- valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes $cg_geom \
+		--cachegrind-out-file="$tmp/cg.out" ;;
+	wsim) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-out="$tmp/ws.out" ;;
+	wsim-gshare) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-cond=gshare --ws-out="$tmp/ws.out" ;;
+	esac
+	VALGRIND_LIB="$vglib" /usr/bin/time -o "$tmp/time" -f "%e %U %S" "$@" "$prog" "$n" >"$tmp/stdout" 2>"$tmp/stderr" ||
+		{ echo "sim-speed: a run failed: $* $prog $n" >&2; cat "$tmp/stderr" >&2; exit 1; }
+}
+
+configs="native none cachegrind wsim wsim-gshare"
+for c in $configs; do
+	echo 999999 >"$tmp/$c.wall"
+	echo 999999 >"$tmp/$c.cpu"
+done
+r=1
+while [ "$r" -le "$rounds" ]; do
+	for c in $configs; do
+		run_one "$c"
+		read -r wall user sys <"$tmp/time"
+		awk -v a="$wall" -v b="$(cat "$tmp/$c.wall")" 'BEGIN { print (a < b ? a : b) }' >"$tmp/$c.wall.new"
+		awk -v a="$user" -v s="$sys" -v b="$(cat "$tmp/$c.cpu")" 'BEGIN { c = a + s; print (c < b ? c : b) }' \
+			>"$tmp/$c.cpu.new"
+		mv "$tmp/$c.wall.new" "$tmp/$c.wall"
+		mv "$tmp/$c.cpu.new" "$tmp/$c.cpu"
+	done
+	r=$((r + 1))
+done
+
+echo "workload $n, least of $rounds interleaved rounds; cachegrind with $cg_geom"
+printf '%-12s %10s %10s %12s %12s\n' run elapsed-s cpu-s elapsed/nat cpu/nat
+nw=$(cat "$tmp/native.wall")
+nc=$(cat "$tmp/native.cpu")
+for c in $configs; do
+	w=$(cat "$tmp/$c.wall")
+	u=$(cat "$tmp/$c.cpu")
+	awk -v c="$c" -v w="$w" -v u="$u" -v nw="$nw" -v nc="$nc" 'BEGIN {
+		printf "%-12s %10.2f %10.2f %11.1fx %11.1fx\n", c, w, u, (nw > 0 ? w / nw : 0), (nc > 0 ? u / nc : 0) }'
+done
+for c in wsim wsim-gshare; do
+	awk -v c="$c" -v w="$(cat "$tmp/$c.wall")" -v cw="$(cat "$tmp/cachegrind.wall")" \
+		-v u="$(cat "$tmp/$c.cpu")" -v cu="$(cat "$tmp/cachegrind.cpu")" 'BEGIN {
+		printf "%s/cachegrind: %.2fx elapsed, %.2fx cpu (target: 1.00x or less)\n", c, w / cw, u / cu }'
+done
