@@ -104,13 +104,19 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 	c.p = c.p_adjusted = c.ratio = c.ci_lo = c.ci_hi = NAN;
 	c.verdict = WS_VERDICT_NONE;
 	if (nx && ny && (bm->flags & WS_M_EXACT) && (vm->flags & WS_M_EXACT)) {
-		/* Deterministic counts: the values are the answer, there is nothing to test (STATS.md 9). */
-		double b = x[0], val = y[0];
+		/*
+		 * Deterministic counts: the values are the answer, there is nothing to test (STATS.md 9). For
+		 * counts that wobble within WS_EXACT_SPREAD, the medians are compared, the "CI" spans the
+		 * ranges, and a change needs every variant run to differ from every baseline run.
+		 */
+		double b = bm->sum.median, val = vm->sum.median;
+		bool apart = vm->sum.min > bm->sum.max || vm->sum.max < bm->sum.min;
 
 		c.exact = true;
 		c.ratio = b != 0 ? val / b : (val == 0 ? 1.0 : INFINITY);
-		c.ci_lo = c.ci_hi = c.ratio;
-		c.verdict = val != b ? WS_VERDICT_CHANGED : WS_VERDICT_SAME;
+		c.ci_lo = bm->sum.max != 0 ? vm->sum.min / bm->sum.max : c.ratio;
+		c.ci_hi = bm->sum.min != 0 ? vm->sum.max / bm->sum.min : c.ratio;
+		c.verdict = apart ? WS_VERDICT_CHANGED : WS_VERDICT_SAME;
 	} else if (nx >= 2 && ny >= 2) {
 		struct ws_cell cell;
 		uint64_t seed = hash_str(hash_str(hash_str(o->seed ^ 0xcbf29ce484222325ULL, v->name), bm->name),

@@ -239,7 +239,9 @@ static size_t runs_of(const struct ws_metric_set *s, const char *metric)
 
 struct place {
 	char *name;
+	const char *object; /* functions: their object; NULL for regions */
 	double delta;
+	double size;        /* regions: the variant's value of the metric, to prefer inner regions */
 };
 
 static int place_cmp(const void *a, const void *b)
@@ -249,18 +251,48 @@ static int place_cmp(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+/* What localisation found, for the next step. Borrowed strings, valid while the variant lives. */
+struct located {
+	const char *fn;         /* the function with the largest delta, or NULL */
+	const char *fn_object;
+	const char *own_fn;     /* the one with the largest delta in the variant's own binary, or NULL */
+};
+
+static bool same_file(const char *a, const char *b)
+{
+	char *ra, *rb;
+	bool same;
+
+	if (!a || !b)
+		return false;
+	if (!strcmp(a, b))
+		return true;
+	ra = realpath(a, NULL);
+	rb = realpath(b, NULL);
+	same = ra && rb && !strcmp(ra, rb);
+	free(ra);
+	free(rb);
+	return same;
+}
+
 /*
- * Where a metric's delta concentrates: the regions and functions with the largest delta in the direction
- * of the total, as "name (share%)". Functions with only a sampled share are placed by their share of the
- * cycle delta.
+ * Where a metric's delta concentrates: first the functions with the largest delta in the direction of
+ * the total (at least 5% of it each, three at most), then one region: the innermost one holding most of
+ * the delta (regions count inclusively, so the outermost always holds it all and says little).
+ * Functions with only a sampled share are placed by their share of the cycle delta.
  */
 static void localise(const struct ws_variant *b, const struct ws_variant *v, const char *metric, double total,
-		     const char *cyc_metric, struct ws_cause *cause)
+		     const char *cyc_metric, const char *bin_v, struct ws_cause *cause, struct located *loc)
 {
-	struct place *pl = NULL;
-	size_t n = 0, alloc = 0;
+	struct place *fns = NULL, *regs = NULL;
+	size_t nf = 0, nr = 0, af = 0, ar = 0;
 	double bcyc = median_of(&b->metrics, cyc_metric), vcyc = median_of(&v->metrics, cyc_metric);
+	const struct place *region = NULL;
 
+	memset(loc, 0, sizeof(*loc));
+	cause->where = xcalloc(5, sizeof(char *));
+	if (total == 0 || !isfinite(total))
+		return;
 	for (int kind = 0; kind < 2; kind++) {
 		const struct ws_group_list *bl = kind ? &b->functions : &b->regions;
 		const struct ws_group_list *vl = kind ? &v->functions : &v->regions;
@@ -268,6 +300,7 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 		for (size_t i = 0; i < vl->n; i++) {
 			const struct ws_group *vg = &vl->v[i], *bg = ws_group_list_find(bl, vg->name);
 			double bv = bg ? median_of(&bg->metrics, metric) : 0, vv = median_of(&vg->metrics, metric);
+			struct place *p;
 			double d;
 
 			if (!isfinite(vv) && kind && ws_metric_set_find(&vg->metrics, "share")) {
@@ -278,43 +311,69 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 				bv = (isfinite(bs) ? bs : 0) * bcyc;
 			}
 			d = vv - (isfinite(bv) ? bv : 0);
-			if (!isfinite(d) || d == 0 || (total != 0 && (d > 0) != (total > 0)))
+			if (!isfinite(d) || d == 0 || (d > 0) != (total > 0))
 				continue;
-			WS_ALLOC_GROW(pl, n + 1, alloc);
-			pl[n].name = kind ? xstrdup(vg->name) : xasprintf("region %s", vg->name);
-			pl[n++].delta = d;
+			if (kind) {
+				WS_ALLOC_GROW(fns, nf + 1, af);
+				p = &fns[nf++];
+			} else {
+				WS_ALLOC_GROW(regs, nr + 1, ar);
+				p = &regs[nr++];
+			}
+			p->name = vg->name;
+			p->object = vg->object;
+			p->delta = d;
+			p->size = fabs(vv);
 		}
 	}
-	if (n)
-		qsort(pl, n, sizeof(*pl), place_cmp);
-	cause->where = xcalloc(4, sizeof(char *));
-	for (size_t i = 0; i < n; i++) {
-		if (cause->nwhere < 3 && total != 0 && fabs(pl[i].delta / total) >= 0.05)
-			cause->where[cause->nwhere++] = xasprintf("%s (%.0f%%)", pl[i].name, 100 * pl[i].delta / total);
-		free(pl[i].name);
+	if (nf)
+		qsort(fns, nf, sizeof(*fns), place_cmp);
+	for (size_t i = 0; i < nf; i++) {
+		if (cause->nwhere < 3 && fabs(fns[i].delta / total) >= 0.05)
+			cause->where[cause->nwhere++] = xasprintf("%s (%.0f%%)", fns[i].name, 100 * fns[i].delta / total);
+		if (!loc->own_fn && bin_v && same_file(fns[i].object, bin_v))
+			loc->own_fn = fns[i].name;
 	}
-	free(pl);
+	if (nf) {
+		loc->fn = fns[0].name;
+		loc->fn_object = fns[0].object;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		double sh = regs[i].delta / total;
+
+		if (sh >= 0.5 && (!region || region->delta / total < 0.5 || regs[i].size < region->size))
+			region = &regs[i];
+		else if (!region && sh >= 0.05)
+			region = &regs[i];
+		else if (region && region->delta / total < 0.5 && sh > region->delta / total)
+			region = &regs[i];
+	}
+	if (region)
+		cause->where[cause->nwhere++] = xasprintf("region %s (%.0f%%)", region->name,
+							  100 * region->delta / total);
+	free(fns);
+	free(regs);
 }
 
-/* The first function named in `where` (not a region), without its share; NULL if none. Caller frees. */
-static char *first_function(const struct ws_cause *c)
+static char *next_step(const struct ws_cause *c, const struct located *loc, const char *bin_a, const char *bin_b,
+		       bool grew)
 {
-	for (size_t i = 0; i < c->nwhere; i++)
-		if (strncmp(c->where[i], "region ", 7))
-			return xstrndup(c->where[i], strcspn(c->where[i], " "));
-	return NULL;
-}
-
-static char *next_step(const struct ws_cause *c, const char *bin_a, const char *bin_b, bool grew)
-{
-	char *fn = first_function(c), *s;
-	const char *where = fn ? fn : "the hot code";
+	const char *where = loc->fn ? loc->fn : "the hot code";
+	bool library = loc->fn && loc->fn_object && bin_b && !same_file(loc->fn_object, bin_b);
+	const char *lib = library && strrchr(loc->fn_object, '/') ? strrchr(loc->fn_object, '/') + 1 : loc->fn_object;
+	bool two_builds = loc->own_fn && bin_a && bin_b && !same_file(bin_a, bin_b);
+	char *s, *asm_cmd = two_builds ? xasprintf("compare %s's code between the builds: whyslow asm-diff --function %s %s %s",
+					       loc->own_fn, loc->own_fn, bin_a, bin_b)
+				   : NULL;
 
 	if (!strcmp(c->metric, "instructions")) {
-		if (fn && bin_a && bin_b && strcmp(bin_a, bin_b))
-			s = xasprintf("%s instructions are concentrated in %s: compare the two builds' code for it: "
-				      "whyslow asm-diff --function %s %s %s",
-				      grew ? "extra" : "fewer", fn, fn, bin_a, bin_b);
+		if (library)
+			s = xasprintf("%s instructions run in %s (%s): find which of the program's functions call it %s "
+				      "(larger copies? more allocations?)%s%s",
+				      grew ? "extra" : "fewer", loc->fn, lib, grew ? "more" : "less", asm_cmd ? "; then " : "",
+				      asm_cmd ? asm_cmd : "");
+		else if (asm_cmd)
+			s = xasprintf("%s instructions are concentrated in %s: %s", grew ? "extra" : "fewer", where, asm_cmd);
 		else
 			s = xasprintf("%s instructions are concentrated in %s: look at what it executes more often "
 				      "(a new branch, a copy, a check on every access) and compare its code between "
@@ -343,7 +402,7 @@ static char *next_step(const struct ws_cause *c, const char *bin_a, const char *
 	} else {
 		s = xasprintf("%s changed in %s", c->metric, where);
 	}
-	free(fn);
+	free(asm_cmd);
 	return s;
 }
 
@@ -497,12 +556,16 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		c->share_lo = lo[i];
 		c->share_hi = hi[i];
 		c->delta_cycles = share[i] * dcyc;
-		if (!unexplained)
-			localise(b, v, t[i].metric, vmed[i] - bmed[i], cyc_metric, c);
-		else
-			localise(b, v, cyc_metric, dcyc, cyc_metric, c);
-		c->next_step = next_step(c, bin_of(r, b, o), bin_of(r, v, o),
-					 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
+		{
+			struct located loc;
+
+			if (!unexplained)
+				localise(b, v, t[i].metric, vmed[i] - bmed[i], cyc_metric, bin_of(r, v, o), c, &loc);
+			else
+				localise(b, v, cyc_metric, dcyc, cyc_metric, bin_of(r, v, o), c, &loc);
+			c->next_step = next_step(c, &loc, bin_of(r, b, o), bin_of(r, v, o),
+						 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
+		}
 	}
 	e->alloc = nt + 2;
 	qsort(e->causes, e->ncauses, sizeof(*e->causes), cause_cmp);

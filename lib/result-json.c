@@ -64,6 +64,8 @@ static json_t *metric_to_json(const struct ws_metric *m)
 		json_object_set_new(o, "scaled_share", json_real(s->running));
 	json_object_set_new(o, "outliers", json_integer((json_int_t)s->outliers));
 	json_object_set_new(o, "exact", json_boolean(m->flags & WS_M_EXACT));
+	if ((m->flags & WS_M_EXACT) && s->max != s->min && s->median != 0)
+		json_object_set_new(o, "spread", json_real((s->max - s->min) / fabs(s->median)));
 	json_object_set_new(o, "simulated", json_boolean(m->flags & WS_M_SIMULATED));
 	if (m->flags & WS_M_DERIVED)
 		json_object_set_new(o, "derived", json_true());

@@ -15,9 +15,12 @@
 
 /* Flags of one metric of one variant. */
 #define WS_M_SIMULATED (1u << 0)   /* counted by the simulator, not by hardware */
-#define WS_M_EXACT (1u << 1)       /* every run gave the same value: a deterministic count */
+#define WS_M_EXACT (1u << 1)       /* simulated, every run within WS_EXACT_SPREAD: a deterministic count */
 #define WS_M_UNSUPPORTED (1u << 2) /* cannot be measured here: `reason` says why; there are no samples */
 #define WS_M_DERIVED (1u << 3)     /* computed per run from other metrics */
+
+/* Simulated runs that agree within this fraction of their median are compared exactly. */
+#define WS_EXACT_SPREAD 1e-3
 
 struct ws_summary {
 	size_t n;              /* samples that were counted (not NAN) */

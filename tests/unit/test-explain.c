@@ -251,6 +251,41 @@ static void test_inconclusive_names_runs(void **state)
 	ws_result_release(&r);
 }
 
+/* Runs that wobble within 0.1% compare exactly: overlapping ranges are the same, disjoint ones changed. */
+static void test_quasi_exact_compare(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v, *w;
+	struct ws_compare_opts co = { .alpha = 0.05, .noise = 0.01, .seed = 1 };
+	double bs[] = { 1000000, 1000040, 1000020 }, vs[] = { 1000030, 1000070, 1000050 },
+	       ws[] = { 1000500, 1000540, 1000520 };
+	const struct ws_comparison *c;
+
+	(void)state;
+	ws_result_init(&r);
+	b = ws_result_add_variant(&r, "base", NULL);
+	b->baseline = true;
+	v = ws_result_add_variant(&r, "overlap", NULL);
+	w = ws_result_add_variant(&r, "apart", NULL);
+	for (int i = 0; i < 3; i++) {
+		ws_metric_push(ws_metric_set_get(&b->metrics, "instructions", WS_M_SIMULATED), bs[i], -1);
+		ws_metric_push(ws_metric_set_get(&v->metrics, "instructions", WS_M_SIMULATED), vs[i], -1);
+		ws_metric_push(ws_metric_set_get(&w->metrics, "instructions", WS_M_SIMULATED), ws[i], -1);
+	}
+	ws_result_summarize(&r);
+	assert_true(ws_metric_set_find(&b->metrics, "instructions")->flags & WS_M_EXACT);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	c = ws_comparison_find(&r, "overlap", "instructions", NULL, NULL);
+	assert_true(c->exact);
+	assert_int_equal(c->verdict, WS_VERDICT_SAME);
+	c = ws_comparison_find(&r, "apart", "instructions", NULL, NULL);
+	assert_int_equal(c->verdict, WS_VERDICT_CHANGED);
+	assert_float_equal(c->ratio, 1000520.0 / 1000020.0, 1e-12);
+	assert_float_equal(c->ci_lo, 1000500.0 / 1000040.0, 1e-12);
+	assert_float_equal(c->ci_hi, 1000540.0 / 1000000.0, 1e-12);
+	ws_result_release(&r);
+}
+
 static void test_cost_tables(void **state)
 {
 	char path[] = "/tmp/ws-cost-XXXXXX";
@@ -288,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_measured_cycles_with_noise),
 		cmocka_unit_test(test_no_cycles_says_so),
 		cmocka_unit_test(test_inconclusive_names_runs),
+		cmocka_unit_test(test_quasi_exact_compare),
 		cmocka_unit_test(test_cost_tables),
 	};
 
