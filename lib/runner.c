@@ -247,6 +247,8 @@ static void exec_error(const char *cmd, int err)
 		ws_error("cannot run '%s': %s", cmd, strerror(err));
 }
 
+static int devnull = -1;
+
 /* The fast path: posix_spawn (vfork + exec), no handshake, for counters armed on ourselves. */
 static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks, char **envp,
 		     struct ws_run_outcome *out)
@@ -262,11 +264,17 @@ static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks,
 	pid_t pid;
 
 	memset(&ru, 0, sizeof(ru));
+	/* /dev/null is opened once, here, and only dup2'd in each child: two system calls fewer per run. */
+	if (devnull < 0 && (devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0) {
+		ret = -errno;
+		ws_error("cannot open /dev/null: %s", strerror(errno));
+		return ret;
+	}
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, devnull, 0);
 	if (!ex->show_output) {
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_adddup2(&fa, 1, 2);
+		posix_spawn_file_actions_adddup2(&fa, devnull, 1);
+		posix_spawn_file_actions_adddup2(&fa, devnull, 2);
 	}
 	posix_spawnattr_init(&attr);
 	sigemptyset(&def);
