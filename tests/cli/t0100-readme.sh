@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0100-readme.sh - the README stays true: it starts with the two commands and documents every metric and command.
+. "$WS_SRC/tests/cli/lib.sh"
+
+README="$WS_SRC/README.md"
+
+test_expect_success 'the README starts with make demo and make test' '
+	head -12 "$README" >top &&
+	test_grep "^make demo" top &&
+	test_grep "^make test" top
+'
+
+test_expect_success 'every metric whyslow knows is documented in the README' '
+	whyslow list --json --no-probe >list.json &&
+	python3 - list.json "$README" <<-\EOF
+	import json, sys
+	readme = open(sys.argv[2]).read()
+	kinds = ("runner", "perf", "simulator", "derived")
+	missing = [e["name"] for e in json.load(open(sys.argv[1]))
+	           if e["kind"] in kinds and "`%s`" % e["name"] not in readme]
+	assert not missing, "not in the README: %s" % missing
+	EOF
+'
+
+test_expect_success 'every command is documented in the README' '
+	whyslow -h | sed -n "s/^    \([a-z-]*\) .*/\1/p" >commands &&
+	test -s commands &&
+	while read -r c
+	do
+		grep -q "whyslow $c" "$README" || { echo "command $c is not in the README" >&2; return 1; }
+	done <commands
+'
+
+test_expect_success 'the schema version in the README is the one whyslow writes' '
+	whyslow stat -r 1 -w 0 -e wall-time --export-json r.json -- true >/dev/null &&
+	test_grep "\"schema\": \"$(python3 -c "import json; print(json.load(open(\"r.json\"))[\"schema\"])")\"" "$README"
+'
+
+test_done
