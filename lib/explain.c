@@ -5,6 +5,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "stats.h"
+#include "topdown.h"
 #include "util.h"
 
 #include <errno.h>
@@ -482,6 +483,14 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	e = &r->explain[r->nexplain++];
 	memset(e, 0, sizeof(*e));
 	e->variant = xstrdup(v->name);
+	/* Where the PMU counted top-down, its level 1 says which part of the pipeline the cycles went to. */
+	e->has_topdown = true;
+	for (int k = 0; k < 4; k++) {
+		e->topdown_base[k] = median_of(&b->metrics, ws_topdown_metrics[k]);
+		e->topdown_var[k] = median_of(&v->metrics, ws_topdown_metrics[k]);
+		if (!isfinite(e->topdown_base[k]) || !isfinite(e->topdown_var[k]))
+			e->has_topdown = false;
+	}
 
 	/* Measured cycles first; else the simulator's estimate with the preset's own costs. */
 	if (isfinite(median_of(&b->metrics, "cycles")) && isfinite(median_of(&v->metrics, "cycles"))) {

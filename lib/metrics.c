@@ -68,6 +68,14 @@ static const struct ws_metric_info registry[] = {
 	  "L1-icache-load-misses per 1000 instructions" },
 	{ "L2-mpki", WS_UNIT_PKI, WS_LOWER_BETTER, DER, false, "L2-misses per 1000 instructions" },
 	{ "LLC-mpki", WS_UNIT_PKI, WS_LOWER_BETTER, DER, false, "LLC-load-misses per 1000 instructions" },
+	{ "topdown-frontend-bound", WS_UNIT_RATIO, WS_LOWER_BETTER, DER, false,
+	  "share of pipeline slots the frontend left empty (--topdown)" },
+	{ "topdown-bad-speculation", WS_UNIT_RATIO, WS_LOWER_BETTER, DER, false,
+	  "share of slots spent on work later squashed (--topdown)" },
+	{ "topdown-backend-bound", WS_UNIT_RATIO, WS_LOWER_BETTER, DER, false,
+	  "share of slots stalled by the backend: memory, execution units (--topdown)" },
+	{ "topdown-retiring", WS_UNIT_RATIO, WS_HIGHER_BETTER, DER, false,
+	  "share of slots that retired useful work (--topdown)" },
 };
 
 static const struct ws_derived derived[] = {

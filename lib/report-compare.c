@@ -302,6 +302,15 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 		size_t minor = 0;
 
 		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", e->summary);
+		if (e->has_topdown) {
+			static const char *const what[4] = { "frontend", "bad speculation", "backend", "retiring" };
+
+			fprintf(f, "   top-down (level 1, share of slots):");
+			for (int k = 0; k < 4; k++)
+				fprintf(f, "%s %s %.0f%% -> %.0f%%", k ? "," : "", what[k], 100 * e->topdown_base[k],
+					100 * e->topdown_var[k]);
+			fputc('\n', f);
+		}
 		for (size_t j = 0; j < e->ncauses; j++) {
 			const struct ws_cause *c = &e->causes[j];
 			char ci[48] = "";

@@ -3,6 +3,7 @@
 #include "result-json.h"
 #include "log.h"
 #include "metrics.h"
+#include "topdown.h"
 #include "util.h"
 
 #include <errno.h>
@@ -176,6 +177,17 @@ static json_t *explanation_to_json(const struct ws_explanation *e)
 		json_array_append_new(causes, co);
 	}
 	json_object_set_new(o, "causes", causes);
+	if (e->has_topdown) {
+		json_t *td = json_object(), *b = json_object(), *v = json_object();
+
+		for (int k = 0; k < 4; k++) {
+			json_object_set_new(b, ws_topdown_metrics[k], jnum(e->topdown_base[k]));
+			json_object_set_new(v, ws_topdown_metrics[k], jnum(e->topdown_var[k]));
+		}
+		json_object_set_new(td, "baseline", b);
+		json_object_set_new(td, "variant", v);
+		json_object_set_new(o, "topdown", td);
+	}
 	return o;
 }
 
@@ -527,6 +539,17 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		memset(e, 0, sizeof(*e));
 		e->variant = get_str(x, "variant");
 		e->summary = get_str(x, "summary");
+		{
+			const json_t *td = json_object_get(x, "topdown");
+
+			if (json_is_object(td)) {
+				e->has_topdown = true;
+				for (int k = 0; k < 4; k++) {
+					e->topdown_base[k] = get_num(json_object_get(td, "baseline"), ws_topdown_metrics[k], NAN);
+					e->topdown_var[k] = get_num(json_object_get(td, "variant"), ws_topdown_metrics[k], NAN);
+				}
+			}
+		}
 		if (!e->variant)
 			e->variant = xstrdup("?");
 		json_array_foreach(causes, j, co) {

@@ -3,6 +3,7 @@
 #include "result.h"
 #include "metrics.h"
 #include "stats.h"
+#include "topdown.h"
 #include "util.h"
 
 #include <math.h>
@@ -312,6 +313,7 @@ void ws_metric_set_derive(struct ws_metric_set *s)
 			ws_metric_push(out, (isnan(a) || isnan(b) || b == 0) ? NAN : d[i].scale * a / b, -1);
 		}
 	}
+	ws_topdown_derive(s);
 }
 
 void ws_result_derive(struct ws_result *r)

@@ -132,6 +132,9 @@ struct ws_cause {
 struct ws_explanation {
 	char *variant;
 	char *summary;
+	/* Level-1 top-down where the PMU counted it: frontend, bad speculation, backend, retiring (medians). */
+	bool has_topdown;
+	double topdown_base[4], topdown_var[4];
 	struct ws_cause *causes;
 	size_t ncauses, alloc;
 };

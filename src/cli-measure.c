@@ -5,6 +5,7 @@
 #include "log.h"
 #include "profile.h"
 #include "runner.h"
+#include "topdown.h"
 #include "util.h"
 
 #include <errno.h>
@@ -100,6 +101,8 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	} else {
 		ws_event_list_default(&c->ev);
 	}
+	if (c->topdown && ws_topdown_add_events(&c->ev, &c->topdown_reason) < 0)
+		ws_log(WS_LOG_WARN, "--topdown: %s", c->topdown_reason);
 	o->events = &c->ev;
 	o->backend = c->backend;
 	o->warmup = c->warmup;
@@ -133,8 +136,18 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	cli_check_output("--export-markdown", c->export_markdown);
 }
 
+void cli_measure_topdown_unsupported(const struct cli_measure *c, struct ws_result *r)
+{
+	if (!c->topdown_reason)
+		return;
+	for (size_t i = 0; i < r->nvariants; i++)
+		for (size_t k = 0; k < 4; k++)
+			ws_metric_set_unsupported(&r->variants[i].metrics, ws_topdown_metrics[k], c->topdown_reason);
+}
+
 void cli_measure_release(struct cli_measure *c)
 {
+	free(c->topdown_reason);
 	ws_event_list_release(&c->ev);
 	string_list_clear(&c->events);
 	string_list_clear(&c->sim_cache);

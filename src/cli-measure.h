@@ -25,6 +25,8 @@ struct cli_measure {
 	struct string_list sim_cache;
 	size_t sim_runs;
 	bool regions;
+	bool topdown;
+	char *topdown_reason;    /* why --topdown cannot be counted here, or NULL */
 	const char *functions;   /* NULL, "" (on) or an event name */
 	double freq;
 	double target_ci, max_time;
@@ -60,6 +62,7 @@ extern struct cli_measure *cli_current;
 	OPT_DOUBLE(0, "max-time", &(c)->max_time, "SECONDS", "with --runs auto: stop after this long"),        \
 	OPT_GROUP("Breakdown"),                                                                                 \
 	OPT_BOOL(0, "regions", &(c)->regions, "report per region (the program uses include/whyslow.h markers)"), \
+	OPT_BOOL(0, "topdown", &(c)->topdown, "level-1 top-down from the PMU (Intel Ice Lake+, AMD Zen 4)"),     \
 	OPT_CALLBACK_OPTARG(0, "functions", "EVENT", "report per function (sampling; EVENT: a second event)", cli_functions_cb), \
 	OPT_DOUBLE('F', "freq", &(c)->freq, "HZ", "sampling rate for --functions (default 4000)"),             \
 	OPT_GROUP("Simulator"),                                                                                 \
@@ -78,6 +81,9 @@ extern struct cli_measure *cli_current;
  */
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o);
 void cli_measure_release(struct cli_measure *c);
+
+/* After the runs: mark the top-down metrics unsupported, with the reason, when the PMU had no events. */
+void cli_measure_topdown_unsupported(const struct cli_measure *c, struct ws_result *r);
 
 /* Check that `path` (if set) can be written later; on failure one line and exit 1. */
 void cli_check_output(const char *opt, const char *path);

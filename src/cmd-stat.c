@@ -71,6 +71,7 @@ int cmd_stat(int argc, char **argv)
 	ret = ws_measure(&res, &prog, 1, &mo);
 	cli_progress_done();
 	ws_result_derive(&res);
+	cli_measure_topdown_unsupported(&c, &res);
 	ws_result_summarize(&res);
 	/* Functions below 0.5% in every variant are noise in a profile, and a burden to the family of tests. */
 	ws_result_prune_functions(&res, 0.005);

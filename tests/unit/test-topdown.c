@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-topdown.c - level-1 top-down arithmetic on hand-made counts, for both methods. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "result.h"
+#include "topdown.h"
+
+#include <math.h>
+
+static void put(struct ws_metric_set *s, const char *name, double a, double b)
+{
+	struct ws_metric *m = ws_metric_set_get(s, name, 0);
+
+	ws_metric_push(m, a, -1);
+	ws_metric_push(m, b, -1);
+}
+
+static double frac(struct ws_metric_set *s, int k, size_t run)
+{
+	return ws_metric_set_find(s, ws_topdown_metrics[k])->samples[run];
+}
+
+static void test_intel(void **state)
+{
+	/* Each metric is read in slots: the fraction is metric / slots. */
+	struct ws_metric_set s = { 0 };
+
+	(void)state;
+	put(&s, "td-slots", 1000, 2000);
+	put(&s, "td-fe-bound", 100, 400);
+	put(&s, "td-bad-spec", 50, 100);
+	put(&s, "td-be-bound", 450, 1000);
+	put(&s, "td-retiring", 400, 500);
+	ws_topdown_derive(&s);
+	assert_float_equal(frac(&s, 0, 0), 0.10, 1e-12);
+	assert_float_equal(frac(&s, 1, 0), 0.05, 1e-12);
+	assert_float_equal(frac(&s, 2, 0), 0.45, 1e-12);
+	assert_float_equal(frac(&s, 3, 0), 0.40, 1e-12);
+	assert_float_equal(frac(&s, 0, 1), 0.20, 1e-12);
+	assert_float_equal(frac(&s, 3, 1), 0.25, 1e-12);
+	assert_true(ws_metric_set_find(&s, "topdown-retiring")->flags & WS_M_DERIVED);
+	/* deriving again replaces */
+	ws_topdown_derive(&s);
+	assert_int_equal(ws_metric_set_find(&s, "topdown-retiring")->n, 2);
+	ws_metric_set_release(&s);
+}
+
+static void test_zen4(void **state)
+{
+	/*
+	 * 6 slots a cycle: 1000 cycles are 6000 slots. frontend 600/6000, backend 1800/6000, retiring
+	 * 3000/6000, bad speculation (3600 dispatched - 3000 retired) / 6000.
+	 */
+	struct ws_metric_set s = { 0 };
+
+	(void)state;
+	put(&s, "td-cycles", 1000, 1000);
+	put(&s, "td-fe-no-ops", 600, 0);
+	put(&s, "td-be-stalls", 1800, 3000);
+	put(&s, "td-retired-ops", 3000, 3000);
+	put(&s, "td-dispatched-ops", 3600, 3000);
+	ws_topdown_derive(&s);
+	assert_float_equal(frac(&s, 0, 0), 0.10, 1e-12);
+	assert_float_equal(frac(&s, 1, 0), 0.10, 1e-12);
+	assert_float_equal(frac(&s, 2, 0), 0.30, 1e-12);
+	assert_float_equal(frac(&s, 3, 0), 0.50, 1e-12);
+	assert_float_equal(frac(&s, 1, 1), 0.0, 1e-12);
+	ws_metric_set_release(&s);
+}
+
+static void test_missing_input_derives_nothing(void **state)
+{
+	struct ws_metric_set s = { 0 };
+
+	(void)state;
+	put(&s, "td-cycles", 1000, 1000);
+	put(&s, "td-fe-no-ops", 600, 0);
+	ws_topdown_derive(&s);
+	assert_null(ws_metric_set_find(&s, "topdown-retiring"));
+	/* a run that was not counted stays not counted */
+	put(&s, "td-be-stalls", NAN, 1);
+	put(&s, "td-retired-ops", 3000, 3000);
+	put(&s, "td-dispatched-ops", 3600, 3000);
+	ws_topdown_derive(&s);
+	assert_true(isnan(frac(&s, 2, 0)));
+	assert_false(isnan(frac(&s, 2, 1)));
+	ws_metric_set_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_intel),
+		cmocka_unit_test(test_zen4),
+		cmocka_unit_test(test_missing_input_derives_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
