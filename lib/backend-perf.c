@@ -310,6 +310,8 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 
 		/* A function a run never sampled took no share of it: 0, not "not counted". */
 		ws_push_at(&g->metrics, "share", 0, run, fn->share, -1, 0);
+		for (size_t l = 0; l < fn->nr_lines; l++)
+			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples);
 		if (extra)
 			ws_push_at(&g->metrics, extra, 0, run, fn->extra_share, -1, 0);
 		free(key);

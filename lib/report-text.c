@@ -100,8 +100,15 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 				const char *obj = g->object && strrchr(g->object, '/') ? strrchr(g->object, '/') + 1
 										      : g->object;
 
-				fprintf(f, "    %6.2f%%  %-40s %s%s%s\n", 100 * sh[idx[j]], g->name, col(o, C_DIM),
-					obj ? obj : "", col(o, C_RESET));
+				fprintf(f, "    %6.2f%%  %-40s %s%s", 100 * sh[idx[j]], g->name, col(o, C_DIM), obj ? obj : "");
+				/* The hottest source line, where the profile resolved one. */
+				if (g->nlines) {
+					const char *file = strrchr(g->lines[0].file, '/') ? strrchr(g->lines[0].file, '/') + 1
+											 : g->lines[0].file;
+
+					fprintf(f, "  hottest line %s:%u", file, g->lines[0].line);
+				}
+				fprintf(f, "%s\n", col(o, C_RESET));
 			}
 			free(idx);
 			free(sh);

@@ -107,8 +107,19 @@ static json_t *variant_to_json(const struct ws_variant *v)
 	for (size_t i = 0; i < v->functions.n; i++) {
 		const struct ws_group *g = &v->functions.v[i];
 
-		json_array_append_new(fns, json_pack("{s:s,s:o,s:o}", "name", g->name, "object", jstr(g->object),
-						     "metrics", metrics_to_json(&g->metrics)));
+		json_t *fo = json_pack("{s:s,s:o,s:o}", "name", g->name, "object", jstr(g->object), "metrics",
+				       metrics_to_json(&g->metrics));
+
+		if (g->nlines) {
+			json_t *lines = json_array();
+
+			for (size_t k = 0; k < g->nlines; k++)
+				json_array_append_new(lines, json_pack("{s:s,s:i,s:o}", "file", g->lines[k].file, "line",
+								       (int)g->lines[k].line, "samples",
+								       jsample(g->lines[k].samples)));
+			json_object_set_new(fo, "lines", lines);
+		}
+		json_array_append_new(fns, fo);
 	}
 	json_object_set_new(o, "functions", fns);
 	if (v->nhot) {
@@ -390,6 +401,18 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			g = ws_group_list_get(&v->functions, fname, obj);
 			free(fname);
 			free(obj);
+			{
+				const json_t *lines = json_object_get(x, "lines"), *ln;
+				size_t k;
+
+				json_array_foreach(lines, k, ln) {
+					const char *file = json_string_value(json_object_get(ln, "file"));
+
+					if (file)
+						ws_group_add_line(g, file, (unsigned)get_num(ln, "line", 0),
+								  get_num(ln, "samples", 0));
+				}
+			}
 			if ((ret = metrics_from_json(json_object_get(x, "metrics"), &g->metrics, where)) < 0)
 				return ret;
 		}

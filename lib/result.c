@@ -53,13 +53,45 @@ void ws_metric_set_release(struct ws_metric_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static void group_release(struct ws_group *g)
+{
+	free(g->name);
+	free(g->object);
+	ws_metric_set_release(&g->metrics);
+	for (size_t i = 0; i < g->nlines; i++)
+		free(g->lines[i].file);
+	free(g->lines);
+}
+
+void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples)
+{
+	size_t i;
+
+	for (i = 0; i < g->nlines; i++)
+		if (g->lines[i].line == line && !strcmp(g->lines[i].file, file))
+			break;
+	if (i == g->nlines) {
+		WS_ALLOC_GROW(g->lines, g->nlines + 1, g->alloc_lines);
+		g->lines[i].file = xstrdup(file);
+		g->lines[i].line = line;
+		g->lines[i].samples = 0;
+		g->nlines++;
+	}
+	g->lines[i].samples += samples;
+	/* Keep the order by samples: one step of insertion sort towards the front. */
+	while (i > 0 && g->lines[i].samples > g->lines[i - 1].samples) {
+		struct ws_line t = g->lines[i];
+
+		g->lines[i] = g->lines[i - 1];
+		g->lines[i - 1] = t;
+		i--;
+	}
+}
+
 static void group_list_release(struct ws_group_list *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].name);
-		free(l->v[i].object);
-		ws_metric_set_release(&l->v[i].metrics);
-	}
+	for (size_t i = 0; i < l->n; i++)
+		group_release(&l->v[i]);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
@@ -466,9 +498,7 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 				for (size_t x = 0; x < o->n; x++) {
 					if (strcmp(o->v[x].name, victim))
 						continue;
-					free(o->v[x].name);
-					free(o->v[x].object);
-					ws_metric_set_release(&o->v[x].metrics);
+					group_release(&o->v[x]);
 					memmove(&o->v[x], &o->v[x + 1], (o->n - x - 1) * sizeof(*o->v));
 					o->n--;
 					break;

@@ -48,12 +48,24 @@ struct ws_metric_set {
 	size_t n, alloc;
 };
 
+/* A source line of a sampled function, and its samples summed over the runs. */
+struct ws_line {
+	char *file;
+	unsigned line;
+	double samples;
+};
+
 /* A region (marker) or a function (profile): its own metric set. */
 struct ws_group {
 	char *name;
 	char *object;  /* functions: the mapped object (binary or library); NULL for regions */
 	struct ws_metric_set metrics;
+	struct ws_line *lines; /* sampled functions: the hottest source lines, most samples first */
+	size_t nlines, alloc_lines;
 };
+
+/* Add `samples` to line file:line of a function (copying `file`), keeping the most sampled first. */
+void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples);
 
 struct ws_group_list {
 	struct ws_group *v;

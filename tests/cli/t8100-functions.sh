@@ -17,6 +17,9 @@ test_expect_success 'stat --functions gives the 3:1 program shares near 75% and 
 	# about 2,000 samples a run at 4 kHz: 4 binomial sigmas of the 3:1 split is about 0.04
 	assert abs(w3 / (w3 + w1) - 0.75) < 0.04, (w3, w1)
 	assert fns["ratio_work3"]["object"].endswith("/ratio")
+	# the hottest source lines, from the debug info, summed over the runs
+	top = fns["ratio_work3"]["lines"][0]
+	assert top["file"].endswith("ratio.c") and top["line"] > 0 and top["samples"] > 100, top
 	assert all(len(f["metrics"]["share"]["samples"]) == 3 for f in v["functions"])
 	# only functions above 0.5% are kept
 	assert all(max(f["metrics"]["share"]["samples"]) > 0 for f in v["functions"])

@@ -66,6 +66,9 @@ static void build(struct ws_result *r)
 	ws_metric_push(ws_metric_set_get(&g->metrics, "instructions", WS_M_SIMULATED), 42, -1);
 	g = ws_group_list_get(&v->functions, "lc_insert", "/bin/prog");
 	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), 0.25, -1);
+	ws_group_add_line(g, "lc.c", 42, 10);
+	ws_group_add_line(g, "lc.c", 7, 4);
+	ws_group_add_line(g, "lc.c", 7, 8); /* now the hottest */
 	v->hot = xcalloc(1, sizeof(*v->hot));
 	v->nhot = v->alloc_hot = 1;
 	v->hot[0].function = xstrdup("lc_insert");
@@ -142,6 +145,9 @@ static void test_round_trip(void **state)
 	assert_string_equal(m->reason, "no PMU");
 	assert_non_null(ws_group_list_find(&v->regions, "enforce"));
 	assert_string_equal(ws_group_list_find(&v->functions, "lc_insert")->object, "/bin/prog");
+	assert_int_equal(ws_group_list_find(&v->functions, "lc_insert")->nlines, 2);
+	assert_int_equal(ws_group_list_find(&v->functions, "lc_insert")->lines[0].line, 7);
+	assert_float_equal(ws_group_list_find(&v->functions, "lc_insert")->lines[0].samples, 12, 0);
 	assert_int_equal(v->nhot, 1);
 	assert_int_equal(v->hot[0].insns[0].addr, 0x401230);
 	assert_float_equal(v->hot[0].insns[0].l1d_misses, 3, 0);
