@@ -149,4 +149,24 @@ test_expect_success 'a mostly off-CPU program is warned about' '
 	test_grep "mostly off-CPU" out
 '
 
+test_expect_success '--paired tests per-round log-ratios, and says so in the result' '
+	whyslow compare -r 8 -w 0 --paired -e wall-time -n a -n b --export-json pr.json "sleep 0.01" "sleep 0.05" >out &&
+	test "$(verdicts pr.json wall-time)" = slower &&
+	test "$(python3 -c "import json; print(json.load(open(\"pr.json\"))[\"settings\"][\"paired\"])")" = True &&
+	test_grep ", paired" out
+'
+
+test_expect_success 'progress goes to stderr on a terminal, and never into a pipe' '
+	if ! command -v script >/dev/null 2>&1
+	then
+		echo "script(1) is missing: cannot make a terminal" >&2
+		return 1
+	fi &&
+	script -qfec "$WHYSLOW compare -r 3 -w 1 -e wall-time -n a -n b \"sleep 0.05\" \"sleep 0.05\" >/dev/null" /dev/null >tty.out &&
+	test_grep "measuring [0-9]*/8 (" tty.out &&
+	test_grep "warm-up 1/8" tty.out &&
+	whyslow compare -r 3 -w 1 -e wall-time -n a -n b "sleep 0.05" "sleep 0.05" >/dev/null 2>pipe.err &&
+	test_grep -v "measuring" pipe.err
+'
+
 test_done
