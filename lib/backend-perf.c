@@ -9,7 +9,6 @@
 #include "symbols.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -156,24 +155,7 @@ static void choose_marker_events(struct perf_priv *p)
 
 static void remove_outdir(struct perf_priv *p)
 {
-	DIR *d;
-	struct dirent *de;
-
-	if (!p->outdir)
-		return;
-	d = opendir(p->outdir);
-	while (d && (de = readdir(d))) {
-		char *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		f = xasprintf("%s/%s", p->outdir, de->d_name);
-		unlink(f);
-		free(f);
-	}
-	if (d)
-		closedir(d);
-	rmdir(p->outdir);
+	ws_remove_tree(p->outdir);
 	free(p->outdir);
 	p->outdir = NULL;
 	ws_marker_env_free(p->env);

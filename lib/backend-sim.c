@@ -42,26 +42,6 @@ struct sim_priv {
 	char *latency;    /* the preset's latencies as the tool wrote them */
 };
 
-static char *find_in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL, *dir, *found = NULL;
-
-	if (!path)
-		path = "/usr/bin:/bin";
-	copy = xstrdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", *dir ? dir : ".", prog);
-
-		if (access(p, X_OK) == 0)
-			found = p;
-		else
-			free(p);
-	}
-	free(copy);
-	return found;
-}
-
 /* The tool's directory: the build tree's when whyslow runs from it, else the installed one. */
 static char *find_libdir(void)
 {
@@ -98,7 +78,7 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 	be->priv = p;
 	p->events = events;
 	p->mine = xcalloc(events->n + 1, sizeof(*p->mine));
-	p->valgrind = find_in_path("valgrind");
+	p->valgrind = ws_find_in_path("valgrind");
 	if (!p->valgrind) {
 		ws_error("valgrind is not installed, and the simulator runs under it: sudo apt-get install valgrind");
 		for (size_t i = 0; i < events->n; i++)
@@ -133,24 +113,7 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 
 static void remove_outdir(struct sim_priv *p)
 {
-	DIR *d;
-	struct dirent *de;
-
-	if (!p->outdir)
-		return;
-	d = opendir(p->outdir);
-	while (d && (de = readdir(d))) {
-		char *f;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		f = xasprintf("%s/%s", p->outdir, de->d_name);
-		unlink(f);
-		free(f);
-	}
-	if (d)
-		closedir(d);
-	rmdir(p->outdir);
+	ws_remove_tree(p->outdir);
 	free(p->outdir);
 	p->outdir = NULL;
 }

@@ -371,31 +371,18 @@ static int sim_phase(struct session *s)
 	return ret;
 }
 
-/* Is `cmd` something execvp would run: a path to an executable file, or a name found in PATH? */
+/* A command that cannot run fails before any set-up, in the words the runner would use. */
 static int check_runnable(const char *cmd)
 {
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL;
-	int err = ENOENT;
+	char *path = ws_find_in_path(cmd);
+	int err;
 
-	if (strchr(cmd, '/')) {
-		if (access(cmd, X_OK) == 0)
-			return 0;
-		err = errno;
-	} else {
-		copy = xstrdup(path ? path : "/usr/bin:/bin");
-		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-			char *c = xasprintf("%s/%s", *d ? d : ".", cmd);
-			int ok = access(c, X_OK) == 0;
-
-			free(c);
-			if (ok) {
-				free(copy);
-				return 0;
-			}
-		}
-		free(copy);
+	if (path) {
+		free(path);
+		return 0;
 	}
+	/* A name not in PATH is "not found"; a path that exists but cannot run says why. */
+	err = strchr(cmd, '/') && access(cmd, F_OK) == 0 ? EACCES : ENOENT;
 	if (err == ENOENT)
 		ws_error("cannot run '%s': command not found (check the name, or PATH)", cmd);
 	else

@@ -3,6 +3,7 @@
 #include "compare.h"
 #include "metrics.h"
 #include "report.h"
+#include "report-internal.h"
 #include "util.h"
 
 #include <errno.h>
@@ -10,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define C_RESET "\033[0m"
-#define C_DIM "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_RED "\033[31m"
-#define C_GREEN "\033[32m"
-#define C_YELLOW "\033[33m"
 
 /* The text of one variant cell: "+9.8% [+8.9, +10.6]", "~ +0.3% [...]", "≈ ...", "+12.1% exact". */
 static char *cell_text(const struct ws_comparison *c)

@@ -2,18 +2,13 @@
 /* report-text.c - the terminal tables of `stat` and `compare`. */
 #include "metrics.h"
 #include "report.h"
+#include "report-internal.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define C_RESET "\033[0m"
-#define C_DIM "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_RED "\033[31m"
-#define C_GREEN "\033[32m"
-#define C_YELLOW "\033[33m"
 
 static const char *col(const struct ws_report_opts *o, const char *c)
 {

@@ -3,6 +3,7 @@
 #include "util.h"
 #include "log.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -159,25 +160,31 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-/* Write to a file that must not be replaced: a device (/dev/null, /dev/stdout), a FIFO, a socket. */
-static int write_in_place(const char *path, const char *p, size_t len)
+/* Write all of `len` bytes, retrying short writes and EINTR. Returns 0 or -errno. */
+static int write_all(int fd, const char *p, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return -errno;
 	while (len) {
 		ssize_t w = write(fd, p, len);
 
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			err = -errno;
-			break;
+			return -errno;
 		}
 		p += w;
 		len -= (size_t)w;
 	}
+	return 0;
+}
+
+/* Write to a file that must not be replaced: a device (/dev/null, /dev/stdout), a FIFO, a socket. */
+static int write_in_place(const char *path, const char *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, p, len);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	return err;
@@ -207,18 +214,7 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 		err = -errno;
 		goto out;
 	}
-	while (len) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
+	err = write_all(fd, p, len);
 	/* mkstemp makes the file 0600; a result file is ordinary data, readable like any other. */
 	if (!err) {
 		mode_t mask = umask(0);
@@ -267,4 +263,47 @@ int ws_check_writable(const char *path)
 		err = -errno;
 	free(dir);
 	return err;
+}
+
+void ws_remove_tree(const char *dir)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (!dir)
+		return;
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		char *f;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		f = xasprintf("%s/%s", dir, de->d_name);
+		unlink(f);
+		free(f);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+char *ws_find_in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL, *found = NULL;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 ? xstrdup(prog) : NULL;
+	/* execvp's default when PATH is unset. */
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *c = xasprintf("%s/%s", *d ? d : ".", prog);
+
+		if (access(c, X_OK) == 0)
+			found = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return found;
 }

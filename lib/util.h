@@ -60,6 +60,15 @@ char *ws_read_line(const char *path);
  */
 int ws_write_atomic(const char *path, const void *buf, size_t len);
 
+/* Remove the files in `dir` (not recursively) and then `dir`; NULL is allowed. Errors are ignored. */
+void ws_remove_tree(const char *dir);
+
+/*
+ * Find `prog` as execvp would: a path with a slash is taken as is, a name is looked up in PATH. Returns a
+ * new string (caller frees) naming an executable file, or NULL.
+ */
+char *ws_find_in_path(const char *prog);
+
 /*
  * Check, before any measurement, that `path` can later be written: its directory exists and is writable,
  * and the path is not a directory. Returns 0 or -errno (ENOENT, EACCES, EISDIR, ...).

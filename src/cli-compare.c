@@ -44,23 +44,10 @@ char **cli_resolve_binaries(const struct ws_result *r)
 
 	for (size_t i = 0; i < r->nvariants; i++) {
 		char **argv = r->variants[i].command ? cli_split_command(r->variants[i].command) : NULL;
-		char *path = NULL;
+		char *found = argv ? ws_find_in_path(argv[0]) : NULL;
+		char *path = found ? realpath(found, NULL) : NULL;
 
-		if (argv && strchr(argv[0], '/')) {
-			path = realpath(argv[0], NULL);
-		} else if (argv) {
-			const char *env = getenv("PATH");
-			char *copy = xstrdup(env ? env : "/usr/bin:/bin"), *save = NULL;
-
-			for (char *d = strtok_r(copy, ":", &save); d && !path; d = strtok_r(NULL, ":", &save)) {
-				char *cand = xasprintf("%s/%s", d, argv[0]);
-
-				if (access(cand, X_OK) == 0)
-					path = realpath(cand, NULL);
-				free(cand);
-			}
-			free(copy);
-		}
+		free(found);
 		bins[i] = path;
 		cli_free_argv(argv);
 	}
