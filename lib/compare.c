@@ -36,12 +36,26 @@ const struct ws_comparison *ws_comparison_find(const struct ws_result *r, const 
 	return NULL;
 }
 
+/*
+ * The smallest two-sided p the exact test can give with n runs a side: 2 / C(2n, n) for Mann-Whitney,
+ * 2 / 2^n for the signed-rank test of --paired (all n differences of one sign).
+ */
+static double min_p(size_t n, bool paired)
+{
+	return paired ? 2.0 / pow(2.0, (double)n) : ws_mwu_min_p(n, n);
+}
+
+static size_t runs_needed(double alpha, size_t m, bool paired)
+{
+	for (size_t n = 2; n <= 200; n++)
+		if (min_p(n, paired) < alpha / (double)(m ? m : 1))
+			return n;
+	return 201;
+}
+
 size_t ws_runs_needed(double alpha, size_t m)
 {
-	for (size_t n = 2; n <= 50; n++)
-		if (ws_mwu_min_p(n, n) < alpha / (double)(m ? m : 1))
-			return n;
-	return 51;
+	return runs_needed(alpha, m, false);
 }
 
 /* Finite samples of a metric, into a new array; *n receives the count. */
@@ -139,13 +153,28 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 			c.ci_hi = cell.hi;
 			c.p = cell.p;
 		} else {
-			/* A zero baseline median has no ratio; the test still says whether they differ. */
+			/*
+			 * A zero baseline median has no ratio of medians; the test still says whether they
+			 * differ, and the means say which way (both medians 0: more zeros in one of them).
+			 */
 			struct ws_mwu mwu;
 			double mb = ws_median(x, nx), mv = ws_median(y, ny);
 
 			if (ws_mann_whitney(x, nx, y, ny, true, &mwu) == 0)
 				c.p = mwu.p;
-			c.ratio = mb != 0 ? mv / mb : (mv == 0 ? 1.0 : INFINITY);
+			if (mb == 0 && mv == 0) {
+				double sb = 0, sv = 0;
+
+				for (size_t i = 0; i < nx; i++)
+					sb += x[i];
+				for (size_t i = 0; i < ny; i++)
+					sv += y[i];
+				sb /= (double)nx;
+				sv /= (double)ny;
+				c.ratio = sb > 0 ? sv / sb : (sv > 0 ? INFINITY : 1.0);
+			} else {
+				c.ratio = mb != 0 ? mv / mb : INFINITY;
+			}
 		}
 	}
 	free(x);
@@ -317,10 +346,11 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 				min_n = mm->sum.n;
 		}
 	}
-	if (m && min_n != SIZE_MAX && ws_mwu_min_p(min_n, min_n) >= o->alpha / (double)m)
+	if (m && min_n != SIZE_MAX && min_p(min_n, o->paired) >= o->alpha / (double)m)
 		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
 			       "for the %zu tests of this report: nothing can be significant; use at least %zu runs (-r)",
-			       min_n, ws_mwu_min_p(min_n, min_n), o->alpha / (double)m, m, ws_runs_needed(o->alpha, m));
+			       min_n, min_p(min_n, o->paired), o->alpha / (double)m, m,
+			       runs_needed(o->alpha, m, o->paired));
 	free(p);
 	free(adj);
 	free(cells);

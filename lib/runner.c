@@ -91,6 +91,19 @@ static void __attribute__((noreturn)) child(const struct ws_exec *ex, char **env
 		err = errno;
 		goto fail;
 	}
+	/*
+	 * Whatever whyslow has open (symbol files, sockets of the libraries) is none of the command's
+	 * business. The two pipes are CLOEXEC and go at the exec.
+	 */
+	{
+		int lo = go_fd < err_fd ? go_fd : err_fd, hi = go_fd < err_fd ? err_fd : go_fd;
+
+		if (lo > 3)
+			syscall(SYS_close_range, 3, lo - 1, 0);
+		if (hi > lo + 1)
+			syscall(SYS_close_range, lo + 1, hi - 1, 0);
+		syscall(SYS_close_range, hi + 1, ~0U, 0);
+	}
 	/* Wait until the parent has attached its counters; EOF means it gave up. */
 	if (read(go_fd, &c, 1) != 1)
 		_exit(127);
@@ -138,6 +151,13 @@ static void kill_group(pid_t pid)
 {
 	kill(-pid, SIGKILL);
 	kill(pid, SIGKILL);
+}
+
+/* Reap a child we killed or that failed before exec, whatever signal arrives meanwhile. */
+static void reap(pid_t pid)
+{
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 static int pidfd_for(pid_t pid)
@@ -217,8 +237,16 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 	if (pfd >= 0)
 		close(pfd);
 	/* The child has exited or was just killed: reap it. */
-	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
-		;
+	for (;;) {
+		if (wait4(pid, status, 0, ru) >= 0)
+			break;
+		if (errno != EINTR) {
+			/* ECHILD: someone reaped it for us (SIGCHLD ignored); its status is lost. */
+			ret = -errno;
+			ws_error("cannot collect the exit status of '%s': %s", ex->argv[0], strerror(-ret));
+			break;
+		}
+	}
 	if (out->timed_out || out->interrupted)
 		out->wall = ws_now() - t_start;
 	/* Kill-and-reap the rest of its group on a timeout or interrupt, so nothing outlives the run. */
@@ -276,6 +304,8 @@ static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks,
 		posix_spawn_file_actions_adddup2(&fa, devnull, 1);
 		posix_spawn_file_actions_adddup2(&fa, devnull, 2);
 	}
+	/* Nothing of whyslow's stays open in the command (see child()); after the dup2s that need devnull. */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	posix_spawnattr_init(&attr);
 	sigemptyset(&def);
 	sigaddset(&def, SIGINT);
@@ -355,16 +385,20 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 	ret = hooks->attach(hooks->ctx, pid);
 	if (ret) {
 		kill_group(pid);
-		waitpid(pid, NULL, 0);
+		reap(pid);
 		goto out;
 	}
 	/* Release the child; the error pipe closes on a successful exec (CLOEXEC), or carries errno. The clock
 	 * starts now, for the reason given in run_spawn(). */
 	t_start = ws_now();
 	if (write(go[1], "g", 1) != 1) {
+		/* The child died before its release (EPIPE): its error pipe may say why. */
 		ret = -errno;
 		kill_group(pid);
-		waitpid(pid, NULL, 0);
+		reap(pid);
+		if (read(errp[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno))
+			ret = -child_errno;
+		ws_error("cannot start '%s': %s", ex->argv[0], strerror(-ret));
 		goto out;
 	}
 	close(go[1]);
@@ -372,7 +406,7 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 	while ((n = read(errp[0], &child_errno, sizeof(child_errno))) < 0 && errno == EINTR)
 		;
 	if (n == sizeof(child_errno)) {
-		waitpid(pid, NULL, 0);
+		reap(pid);
 		ret = -child_errno;
 		exec_error(ex->argv[0], child_errno);
 		goto out;

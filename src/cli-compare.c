@@ -6,6 +6,7 @@
 #include "compare.h"
 #include "explain.h"
 #include "log.h"
+#include "metrics.h"
 #include "report.h"
 #include "result-json.h"
 #include "util.h"
@@ -97,9 +98,12 @@ static int gate(const struct cli_compare *c, const struct ws_result *r)
 	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
 	bool found = false, tripped = false;
 
+	bool higher = ws_metric_better(metric) == WS_HIGHER_BETTER, untested = false;
+
 	for (size_t i = 0; i < r->nvariants; i++) {
 		const struct ws_variant *v = &r->variants[i];
 		const struct ws_comparison *cmp;
+		double worse;
 
 		if (v == b)
 			continue;
@@ -107,13 +111,25 @@ static int gate(const struct cli_compare *c, const struct ws_result *r)
 		if (!cmp)
 			continue;
 		found = true;
-		if ((cmp->verdict == WS_VERDICT_SLOWER || (cmp->verdict == WS_VERDICT_CHANGED && cmp->ratio > 1)) &&
-		    cmp->ratio > 1 + c->fail_if_slower / 100) {
-			fprintf(stderr, "%s: '%s' is slower than '%s' by %+.1f%% in %s, more than the %g%% allowed\n",
-				current_command(), v->name, b->name, 100 * (cmp->ratio - 1), metric, c->fail_if_slower);
+		if (cmp->verdict == WS_VERDICT_NONE) {
+			/* A gate that could not look must not pass silently. */
+			fprintf(stderr, "%s: cannot gate '%s' on %s: too few runs to compare (-r)\n", current_command(),
+				v->name, metric);
+			untested = true;
+			continue;
+		}
+		/* How much worse, as a ratio above 1, whichever way this metric is worse. */
+		worse = higher ? (cmp->ratio > 0 ? 1 / cmp->ratio : INFINITY) : cmp->ratio;
+		if ((cmp->verdict == WS_VERDICT_SLOWER || (cmp->verdict == WS_VERDICT_CHANGED && worse > 1)) &&
+		    worse > 1 + c->fail_if_slower / 100) {
+			fprintf(stderr, "%s: '%s' is worse than '%s' by %.1f%% in %s (%+.1f%%), more than the %g%% allowed\n",
+				current_command(), v->name, b->name, 100 * (worse - 1), metric, 100 * (cmp->ratio - 1),
+				c->fail_if_slower);
 			tripped = true;
 		}
 	}
+	if (untested && !tripped)
+		return WS_EXIT_FAIL;
 	if (!found) {
 		fprintf(stderr, "%s: --fail-if-slower: no comparison of metric '%s' (not measured?); pick one with "
 			"--metric\n",

@@ -72,8 +72,17 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	if (c->timeout < 0)
 		usage_error("--timeout must not be negative");
 	if (c->cpus) {
+		cpu_set_t allowed, both;
+
 		if (ws_parse_cpu_list(c->cpus, &c->cpuset) < 0)
 			usage_error("--cpu expects a CPU list like 0-3,6, not '%s'", c->cpus);
+		/* A CPU outside our own affinity (or cgroup cpuset) would only fail in the child. */
+		if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+			CPU_AND(&both, &c->cpuset, &allowed);
+			if (!CPU_EQUAL(&both, &c->cpuset))
+				usage_error("--cpu %s names CPUs this process may not use (see taskset -p $$ or the "
+					    "cgroup's cpuset)", c->cpus);
+		}
 		o->cpus = &c->cpuset;
 	}
 	if (c->seed) {

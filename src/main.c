@@ -6,6 +6,7 @@
 #include "util.h"
 #include "ws-config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,13 @@ int main(int argc, char **argv)
 	const struct cmd_struct *cmd;
 
 	setup_logging(0);
+	/*
+	 * A child that dies before it is released closes the pipe we write "go" to: that must be an error
+	 * we report, not a SIGPIPE that kills us with the runs unsaved. And a SIGCHLD ignored by whoever
+	 * started us would make the kernel reap our children itself, and wait4 lose their status.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGCHLD, SIG_DFL);
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		list_commands(argc < 2 ? stderr : stdout);
 		return argc < 2 ? WS_EXIT_USAGE : WS_EXIT_OK;

@@ -83,8 +83,35 @@ test_expect_success '--fail-if-slower on saved results' '
 	sample_file a.json a "[2,1,3,5]" &&
 	sample_file b.json b "[12,11,13,15]" &&
 	test_expect_code 3 whyslow diff --fail-if-slower 10 --metric t a.json b.json >out 2>err &&
-	test_grep "slower than .a." err &&
+	test_grep "worse than .a." err &&
 	whyslow diff --fail-if-slower 10 --metric t b.json a.json >out 2>err
+'
+
+# metric_file FILE NAME METRIC SAMPLES: a result file with one variant and one metric.
+metric_file() {
+	printf '{"variants":[{"name":"%s","metrics":{"%s":{"samples":%s}}}]}\n' "$2" "$3" "$4" >"$1"
+}
+
+test_expect_success '--fail-if-slower follows the metric: lower ipc is worse, higher is not' '
+	metric_file hi.json fast ipc "[2.0,2.01,1.99,2.02,1.98,2.0,2.01,1.99]" &&
+	metric_file lo.json slow ipc "[1.0,1.01,0.99,1.02,0.98,1.0,1.01,0.99]" &&
+	test_expect_code 3 whyslow diff --fail-if-slower 10 --metric ipc hi.json lo.json >out 2>err &&
+	test_grep "worse than .fast. by 100.0% in ipc (-50.0%)" err &&
+	whyslow diff --fail-if-slower 10 --metric ipc lo.json hi.json >out 2>err
+'
+
+test_expect_success 'a gate that cannot test (too few runs) fails instead of passing' '
+	metric_file one.json a t "[1]" &&
+	metric_file two.json b t "[2]" &&
+	test_expect_code 1 whyslow diff --fail-if-slower 5 --metric t one.json two.json >out 2>err &&
+	test_grep "cannot gate .b. on t: too few runs" err
+'
+
+test_expect_success 'both medians zero: the direction comes from the means' '
+	metric_file z0.json base context-switches "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" &&
+	metric_file z1.json var context-switches "[0,0,0,0,0,0,0,0,0,0,0,3,4,5,6,7,8,9,10,11]" &&
+	whyslow diff --export-json z.json z0.json z1.json >out &&
+	python3 -c "import json; c=[c for c in json.load(open(\"z.json\"))[\"comparisons\"] if c[\"metric\"]==\"context-switches\"][0]; assert c[\"verdict\"] == \"slower\", c"
 '
 
 test_expect_success 'bad input: missing files, invalid JSON, a foreign schema, too few files' '
