@@ -41,6 +41,7 @@ struct perf_priv {
 	int ngroups;
 	bool hybrid;
 	bool *split;                /* per group: never scheduled last run, split before the next */
+	size_t slots;               /* the event td-slots (Intel top-down), or SIZE_MAX */
 	/* --regions: the markers count in the program itself; each run writes into its own directory. */
 	struct ws_marker_event mev[WS_MARKERS_MAX_EVENTS];
 	size_t nmev;
@@ -85,6 +86,19 @@ static void add_counter(struct perf_priv *p, size_t ev, const struct perf_event_
 }
 
 /* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
+/* Intel's top-down metric events (topdown.c names them td-*, led by td-slots). */
+static bool is_topdown_metric(const struct perf_priv *p, size_t i)
+{
+	static const char *const metrics[] = { "td-retiring", "td-bad-spec", "td-fe-bound", "td-be-bound" };
+
+	if (p->slots == SIZE_MAX)
+		return false;
+	for (size_t k = 0; k < ARRAY_SIZE(metrics); k++)
+		if (!strcmp(p->events->v[i].name, metrics[k]))
+			return true;
+	return false;
+}
+
 static void layout(struct perf_priv *p, int cap)
 {
 	unsigned types[2];
@@ -99,6 +113,14 @@ static void layout(struct perf_priv *p, int cap)
 			continue;
 		add_counter(p, i, &p->attr[i], p->ngroups++);
 	}
+	/* Intel's top-down metrics count only in a group that "slots" leads: one group of their own. */
+	if (p->slots != SIZE_MAX && p->mine[p->slots]) {
+		add_counter(p, p->slots, &p->attr[p->slots], p->ngroups);
+		for (size_t i = 0; i < p->events->n; i++)
+			if (p->mine[i] && is_topdown_metric(p, i))
+				add_counter(p, i, &p->attr[i], p->ngroups);
+		p->ngroups++;
+	}
 	/*
 	 * On a hybrid CPU a generic hardware event must name its core PMU in the upper config bits, and the
 	 * task is counted by one counter per core type; collect() sums them.
@@ -109,7 +131,8 @@ static void layout(struct perf_priv *p, int cap)
 		for (size_t i = 0; i < p->events->n; i++) {
 			struct perf_event_attr a;
 
-			if (!p->mine[i] || p->attr[i].type == PERF_TYPE_SOFTWARE)
+			if (!p->mine[i] || p->attr[i].type == PERF_TYPE_SOFTWARE || i == p->slots ||
+			    is_topdown_metric(p, i))
 				continue;
 			a = p->attr[i];
 			if (ntypes && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE))
@@ -312,6 +335,61 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 	return 0;
 }
 
+/*
+ * Intel's top-down metric events open only as members of a group that "slots" leads (the kernel refuses
+ * them alone with EINVAL): probe them that way, slots first.
+ */
+static void probe_topdown(struct perf_priv *p, struct ws_claim *claims)
+{
+	const struct ws_event_list *events = p->events;
+	struct perf_event_attr a;
+	char *reason = NULL;
+	int lead;
+
+	if (p->slots == SIZE_MAX || claims[p->slots].claimed)
+		return;
+	a = events->v[p->slots].attr;
+	a.disabled = 1;
+	a.inherit = 1;
+	lead = ws_perf_open(events->v[p->slots].name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (lead < 0) {
+		ws_perf_triage(-lead, &a, &reason);
+		free(claims[p->slots].reason);
+		claims[p->slots].reason = reason;
+		return;
+	}
+	p->mine[p->slots] = claims[p->slots].claimed = true;
+	p->attr[p->slots] = a;
+	for (size_t i = 0; i < events->n; i++) {
+		struct perf_event_attr m;
+		int fd;
+
+		if (!is_topdown_metric(p, i) || claims[i].claimed)
+			continue;
+		m = events->v[i].attr;
+		m.disabled = 0;
+		m.inherit = 1;
+		fd = ws_perf_open(events->v[i].name, &m, 0, -1, lead, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			ws_perf_triage(-fd, &m, &reason);
+			free(claims[i].reason);
+			claims[i].reason = reason;
+			continue;
+		}
+		close(fd);
+		p->mine[i] = claims[i].claimed = true;
+		p->attr[i] = m;
+	}
+	close(lead);
+}
+
+/* Software events the kernel counts with its own registers: with exclude_kernel they always read 0. */
+static bool kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
 static int perf_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
 {
 	struct perf_priv *p = xcalloc(1, sizeof(*p));
@@ -324,19 +402,34 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 	p->attr = xcalloc(events->n + 1, sizeof(*p->attr));
 	if ((ret = ws_perf_inject_env()) < 0)
 		return ret;
+	p->slots = SIZE_MAX;
+	for (size_t i = 0; i < events->n; i++)
+		if (!strcmp(events->v[i].name, "td-slots"))
+			p->slots = i;
+	probe_topdown(p, claims);
 	for (size_t i = 0; i < events->n; i++) {
 		const struct ws_event *ev = &events->v[i];
 		struct perf_event_attr a;
 		char *reason = NULL;
 		int fd;
 
-		if (claims[i].claimed || ev->kind != WS_EVENT_PERF)
+		if (claims[i].claimed || ev->kind != WS_EVENT_PERF || i == p->slots || is_topdown_metric(p, i))
+			continue;
+		/* --backend sim with native time: the simulator counts the hardware events. */
+		if (be->opts.software_only && ev->hardware)
 			continue;
 		a = ev->attr;
 		a.disabled = 1;
 		a.inherit = 1;
 		/* Probe on ourselves: the same PMU and permissions the child will get. */
 		fd = ws_perf_open(ev->name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && kernel_only(&a)) {
+			/* Counted by the scheduler, in the kernel: user space only would read 0, a lie. */
+			free(claims[i].reason);
+			claims[i].reason = xasprintf("counted in the kernel, which perf_event_paranoid=%d forbids here: "
+						     "sudo sysctl -w kernel.perf_event_paranoid=1", ws_perf_paranoid());
+			continue;
+		}
 		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel) {
 			/* As perf does: when the kernel may not be counted, count user space only. */
 			a.exclude_kernel = 1;
@@ -443,6 +536,19 @@ static int perf_arm(struct ws_backend *be)
 		a.disabled = leader;
 		a.enable_on_exec = leader;
 		c->fd = ws_perf_open(name, &a, 0, -1, leader ? -1 : leader_fd, PERF_FLAG_FD_CLOEXEC);
+		if (c->fd < 0 && !leader && c->fd != -EMFILE && !is_topdown_metric(p, c->ev)) {
+			/*
+			 * x86 checks a group's counter constraints as each member joins, and refuses one that
+			 * cannot fit (EINVAL): count it alone this run, and split the group for the next.
+			 */
+			a.disabled = 1;
+			a.enable_on_exec = 1;
+			c->fd = ws_perf_open(name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			if (c->fd >= 0) {
+				p->split[c->group] = true;
+				ws_log(WS_LOG_DEBUG, "'%s' did not fit its group; counted alone", name);
+			}
+		}
 		if (c->fd < 0) {
 			int err = c->fd;
 
@@ -485,8 +591,10 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		}
 		if (p->hybrid && c->attr.type != PERF_TYPE_SOFTWARE) {
 			/*
-			 * Time on the other core type shows as enabled-not-running, and scaling would
-			 * count it twice: sum the raw counts across core types.
+			 * One counter per core type: each is enabled for the whole run but runs only while the
+			 * task is on its type, so the running times add up to the enabled time, and scaling
+			 * each alone would count the other type's time twice. Sum the raw counts and the
+			 * running times; scale the sum only by what is missing from the whole (multiplexing).
 			 */
 			if (val[2] > 0) {
 				sum[c->ev] += (double)val[0];
@@ -518,8 +626,12 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		if (!p->mine[i])
 			continue;
 		sh = enabled[i] > 0 ? share[i] / enabled[i] : 0.0;
-		if (p->hybrid && p->attr[i].type != PERF_TYPE_SOFTWARE && sh > 1.0)
-			sh = 1.0;
+		if (p->hybrid && p->attr[i].type != PERF_TYPE_SOFTWARE) {
+			if (sh > 1.0)
+				sh = 1.0;
+			else if (sh > 0)
+				sum[i] /= sh; /* multiplexed: the part of the run no type counted */
+		}
 		/* A count that never ran is "not counted" (NAN), never 0. */
 		ws_push_at(&v->metrics, p->events->v[i].name, 0, run, counted[i] ? sum[i] : NAN,
 			   counted[i] ? sh : 0.0, NAN);

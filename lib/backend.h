@@ -22,6 +22,7 @@ struct ws_claim {
 struct ws_backend_opts {
 	bool regions;          /* collect per-region metrics (marker library) */
 	bool functions;        /* collect per-function metrics */
+	bool software_only;    /* perf: leave hardware events to another backend (--backend sim) */
 	const char *functions_event; /* a second event to attribute per function (--functions=EVENT), or NULL */
 	double freq;           /* sampling rate for per-function profiles, Hz */
 	const char *sim_preset;

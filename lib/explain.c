@@ -304,8 +304,12 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			struct place *p;
 			double d;
 
-			if (!isfinite(vv) && kind && ws_metric_set_find(&vg->metrics, "share")) {
-				/* A sampled profile: the function's cycles are its share of the total. */
+			if (!isfinite(vv) && kind && !strcmp(metric, cyc_metric) &&
+			    ws_metric_set_find(&vg->metrics, "share")) {
+				/*
+				 * A sampled profile: the function's cycles are its share of the total. Only cycles
+				 * can be placed so: a share says nothing of where misses happened.
+				 */
 				double bs = bg ? median_of(&bg->metrics, "share") : 0;
 
 				vv = median_of(&vg->metrics, "share") * vcyc;
@@ -477,6 +481,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	struct term t[16];
 	double dcyc, bmed[16], vmed[16], share[17], lo[17], hi[17];
 	bool simulated = false;
+	unsigned cyc_flags;
 	char *head;
 
 	WS_ALLOC_GROW(r->explain, r->nexplain + 1, r->alloc_explain);
@@ -524,12 +529,15 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		return;
 	}
 	dcyc = median_of(&v->metrics, cyc_metric) - median_of(&b->metrics, cyc_metric);
+	cyc_flags = ws_metric_set_find(&b->metrics, cyc_metric)->flags;
 
 	/* The terms: instructions at the base CPI, then each costed event. */
 	for (size_t i = 0; i < ncosts && nt < 15; i++) {
 		const struct ws_comparison *c = ws_comparison_find(r, v->name, costs[i].metric, NULL, NULL);
+		const struct ws_metric *m = ws_metric_set_find(&b->metrics, costs[i].metric);
 
-		if (!ws_metric_set_find(&b->metrics, costs[i].metric))
+		/* A simulated count says nothing of measured cycles, and a measured one nothing of an estimate. */
+		if (!m || ((m->flags ^ cyc_flags) & WS_M_SIMULATED))
 			continue;
 		t[nt + 1].metric = costs[i].metric;
 		t[nt + 1].cost = costs[i].cycles;
@@ -539,13 +547,21 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	t[0].metric = "instructions";
 	t[0].cost = base_cpi(median_of(&b->metrics, cyc_metric), median_of(&b->metrics, "instructions"), &b->metrics,
 			     t + 1, nt, simulated);
-	t[0].blamed = significant(ws_comparison_find(r, v->name, "instructions", NULL, NULL)) && isfinite(t[0].cost);
+	t[0].blamed = significant(ws_comparison_find(r, v->name, "instructions", NULL, NULL)) && isfinite(t[0].cost) &&
+		      ws_metric_set_find(&b->metrics, "instructions") &&
+		      !((ws_metric_set_find(&b->metrics, "instructions")->flags ^ cyc_flags) & WS_M_SIMULATED);
 	nt++;
 	for (size_t i = 0; i < nt; i++) {
 		bmed[i] = median_of(&b->metrics, t[i].metric);
 		vmed[i] = median_of(&v->metrics, t[i].metric);
 	}
-	shares_from(bmed, vmed, nt, t, dcyc, share);
+	if (!shares_from(bmed, vmed, nt, t, dcyc, share)) {
+		/* Significant, yet no cycle delta between the medians: there is no share to give. */
+		e->summary = xasprintf("'%s' is %s; its %s medians are equal: nothing to blame", v->name, head,
+				       cyc_metric);
+		free(head);
+		return;
+	}
 	{
 		struct side sb = { &b->metrics, runs_of(&b->metrics, cyc_metric) };
 		struct side sv = { &v->metrics, runs_of(&v->metrics, cyc_metric) };

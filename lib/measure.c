@@ -118,7 +118,8 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 	struct ws_exec ex = {
 		.argv = prog->argv,
 		.show_output = s->o->show_output,
-		.timeout = s->o->timeout,
+		/* The simulator runs a program tens of times slower: the same --timeout would kill it. */
+		.timeout = s->o->timeout * (simulated ? WS_SIM_TIMEOUT_FACTOR : 1),
 		.cpus = s->o->cpus,
 	};
 	/* Only a backend that must see the child's pid costs the fork-and-hold path; others spawn. */
@@ -212,7 +213,11 @@ static int setup_backends(struct session *s, struct ws_claim *claims)
 		}
 	}
 	if (native) {
-		s->native = ws_backend_new("perf", &o->be);
+		struct ws_backend_opts bo = o->be;
+
+		/* --backend sim --sim-native-time: natively only what the simulator cannot count. */
+		bo.software_only = !strcmp(o->backend, "sim");
+		s->native = ws_backend_new("perf", &bo);
 		if ((ret = s->native->ops->setup(s->native, ev, claims)) < 0)
 			return ret;
 	}
@@ -290,16 +295,33 @@ static void record_settings(struct session *s)
 		r->machine.sim_preset = xstrdup(o->be.sim_preset ? o->be.sim_preset : "zen4");
 }
 
+/* The metric --runs auto judges precision by: the one asked for, else the first time metric measured. */
+static const char *precision_metric(struct session *s)
+{
+	const char *order[] = { s->o->precision_metric, "wall-time", "task-clock", "cycles", "instructions" };
+	struct ws_variant *base = &s->res->variants[s->o->baseline];
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct ws_metric *m = order[i] ? ws_metric_set_find(&base->metrics, order[i]) : NULL;
+
+		if (m && m->n && !(m->flags & WS_M_UNSUPPORTED))
+			return order[i];
+	}
+	return NULL;
+}
+
 /* --runs auto: has every variant's ratio (or the single program's median) reached the target? */
 static bool precise_enough(struct session *s)
 {
 	const struct ws_measure_opts *o = s->o;
 	struct ws_variant *base = &s->res->variants[o->baseline];
-	struct ws_metric *bm = ws_metric_set_find(&base->metrics, o->precision_metric);
+	const char *metric = precision_metric(s);
+	struct ws_metric *bm = metric ? ws_metric_set_find(&base->metrics, metric) : NULL;
 	bool ok = true;
 
+	/* Nothing to judge precision by: keep going to --max-runs rather than claim a precision unchecked. */
 	if (!bm || !bm->n)
-		return true;
+		return false;
 	if (s->nprogs == 1) {
 		double lo, hi, med = ws_median(bm->samples, bm->n);
 
@@ -312,7 +334,7 @@ static bool precise_enough(struct session *s)
 
 		if (i == o->baseline)
 			continue;
-		vm = ws_metric_set_find(&s->res->variants[i].metrics, o->precision_metric);
+		vm = ws_metric_set_find(&s->res->variants[i].metrics, metric);
 		if (vm && vm->n)
 			ok = ws_precision_reached(bm->samples, bm->n, vm->samples, vm->n, o->target_ci,
 						  o->seed + i);

@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* --timeout for a simulated run: this many times the native one. */
+#define WS_SIM_TIMEOUT_FACTOR 100
+
 struct ws_program {
 	const char *name;
 	const char *command;   /* as the user wrote it */

@@ -111,6 +111,7 @@ struct fault {
 	int eintr;
 	double share;
 	bool fake;
+	bool ingroup;   /* open_errno only when joining a group */
 };
 
 static struct fault *faults;
@@ -140,6 +141,7 @@ void ws_perf_inject(const struct ws_perf_fault *f, size_t n)
 		}
 		if (f[i].open_errno)
 			t->open_errno = f[i].open_errno;
+		t->ingroup |= f[i].ingroup;
 		if (f[i].eintr)
 			t->eintr = f[i].eintr;
 		if (f[i].share >= 0)
@@ -192,6 +194,10 @@ int ws_perf_inject_env(void)
 			f.share = 0;
 		} else if (!strcmp(what, "fake")) {
 			f.fake = true;
+		} else if (!strcmp(what, "ingroup")) {
+			/* The PMU refuses it as a group member only, as x86 does when a group cannot fit. */
+			f.open_errno = EINVAL;
+			f.ingroup = true;
 		} else if (ws_skip_prefix(what, "share:", &what)) {
 			f.share = atof(what);
 		} else if (ws_skip_prefix(what, "EINTR:", &what)) {
@@ -226,7 +232,7 @@ int ws_perf_open(const char *name, struct perf_event_attr *attr, pid_t pid, int 
 			f->eintr--;
 			errno = EINTR;
 			fd = -1;
-		} else if (f && f->open_errno) {
+		} else if (f && f->open_errno && (!f->ingroup || group_fd >= 0)) {
 			errno = f->open_errno;
 			fd = -1;
 		} else if (f && f->fake) {

@@ -47,7 +47,8 @@ int ws_perf_read(const char *name, int fd, uint64_t v[3]);
  *   open_errno > 0   perf_event_open fails with it (after `eintr` EINTR failures, if any);
  *   share >= 0       reads report time_running = share * time_enabled (0: never ran);
  *   fake             the event opens as a software task-clock counter instead, so that the paths only a
- *                    PMU reaches (hardware groups, splitting, scaling) run on a machine without one.
+ *                    PMU reaches (hardware groups, splitting, scaling) run on a machine without one;
+ *   ingroup          EINVAL, but only when the event joins a group (a group the PMU cannot fit).
  * Several faults may name the same event; they combine. ws_perf_inject(NULL, 0) clears.
  * ws_perf_inject_env() parses WHYSLOW_TEST_PERF_FAULTS, a list like
  * "cycles=fake,cycles=share:0.5,page-faults=never,branches=EINTR:2,LLC-loads=ENOENT" (a test interface,
@@ -59,6 +60,7 @@ struct ws_perf_fault {
 	int eintr;
 	double share;   /* < 0: none */
 	bool fake;
+	bool ingroup;
 };
 
 void ws_perf_inject(const struct ws_perf_fault *faults, size_t n);

@@ -28,9 +28,58 @@ static json_t *jsample(double x)
 	return json_real(x);
 }
 
+/*
+ * A string as valid UTF-8 (caller frees): a command or a path may hold any bytes, and jansson refuses
+ * invalid ones, which would silently drop the field. Each byte that does not start a valid sequence
+ * becomes U+FFFD.
+ */
+static char *utf8_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = xmalloc(3 * strlen(s) + 1), *o = out;
+
+	while (*p) {
+		size_t len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+
+		for (size_t k = 1; len && k < len; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				len = 0;
+		if (len) {
+			memcpy(o, p, len);
+			o += len;
+			p += len;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 static json_t *jstr(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	json_t *j;
+	char *clean;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	clean = utf8_clean(s);
+	j = json_string(clean);
+	free(clean);
+	return j ? j : json_null();
+}
+
+/* Set `key` (any bytes) in object `o`. */
+static void set_key(json_t *o, const char *key, json_t *v)
+{
+	char *clean = utf8_clean(key);
+
+	json_object_set_new(o, clean, v);
+	free(clean);
 }
 
 static json_t *metric_to_json(const struct ws_metric *m)
@@ -40,7 +89,7 @@ static json_t *metric_to_json(const struct ws_metric *m)
 
 	json_object_set_new(o, "unit", json_string(ws_unit_name(ws_metric_unit(m->name))));
 	if (m->flags & WS_M_UNSUPPORTED) {
-		json_object_set_new(o, "unsupported", json_string(m->reason ? m->reason : "not supported"));
+		json_object_set_new(o, "unsupported", jstr(m->reason ? m->reason : "not supported"));
 		return o;
 	}
 	samples = json_array();
@@ -78,7 +127,7 @@ static json_t *metrics_to_json(const struct ws_metric_set *set)
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < set->n; i++)
-		json_object_set_new(o, set->v[i].name, metric_to_json(&set->v[i]));
+		set_key(o, set->v[i].name, metric_to_json(&set->v[i]));
 	return o;
 }
 
@@ -86,7 +135,7 @@ static json_t *variant_to_json(const struct ws_variant *v)
 {
 	json_t *o = json_object(), *runs = json_array(), *regions = json_object(), *fns = json_array();
 
-	json_object_set_new(o, "name", json_string(v->name));
+	json_object_set_new(o, "name", jstr(v->name));
 	json_object_set_new(o, "command", jstr(v->command));
 	json_object_set_new(o, "baseline", json_boolean(v->baseline));
 	for (size_t i = 0; i < v->nruns; i++) {
@@ -101,20 +150,20 @@ static json_t *variant_to_json(const struct ws_variant *v)
 	json_object_set_new(o, "failed_runs", json_integer((json_int_t)v->failed_runs));
 	json_object_set_new(o, "metrics", metrics_to_json(&v->metrics));
 	for (size_t i = 0; i < v->regions.n; i++)
-		json_object_set_new(regions, v->regions.v[i].name,
+		set_key(regions, v->regions.v[i].name,
 				    json_pack("{s:o}", "metrics", metrics_to_json(&v->regions.v[i].metrics)));
 	json_object_set_new(o, "regions", regions);
 	for (size_t i = 0; i < v->functions.n; i++) {
 		const struct ws_group *g = &v->functions.v[i];
 
-		json_t *fo = json_pack("{s:s,s:o,s:o}", "name", g->name, "object", jstr(g->object), "metrics",
+		json_t *fo = json_pack("{s:o,s:o,s:o}", "name", jstr(g->name), "object", jstr(g->object), "metrics",
 				       metrics_to_json(&g->metrics));
 
 		if (g->nlines) {
 			json_t *lines = json_array();
 
 			for (size_t k = 0; k < g->nlines; k++)
-				json_array_append_new(lines, json_pack("{s:s,s:i,s:o}", "file", g->lines[k].file, "line",
+				json_array_append_new(lines, json_pack("{s:o,s:i,s:o}", "file", jstr(g->lines[k].file), "line",
 								       (int)g->lines[k].line, "samples",
 								       jsample(g->lines[k].samples)));
 			json_object_set_new(fo, "lines", lines);
@@ -138,7 +187,7 @@ static json_t *variant_to_json(const struct ws_variant *v)
 								       "L1-dcache-misses", jsample(h->insns[j].l1d_misses),
 								       "branch-misses", jsample(h->insns[j].branch_misses)));
 			}
-			json_array_append_new(hot, json_pack("{s:s,s:o,s:o}", "function", h->function, "object",
+			json_array_append_new(hot, json_pack("{s:o,s:o,s:o}", "function", jstr(h->function), "object",
 							     jstr(h->object), "insns", insns));
 		}
 		json_object_set_new(o, "hot_code", hot);
@@ -150,13 +199,13 @@ static json_t *comparison_to_json(const struct ws_comparison *c)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "variant", json_string(c->variant));
-	json_object_set_new(o, "baseline", json_string(c->baseline));
-	json_object_set_new(o, "metric", json_string(c->metric));
+	json_object_set_new(o, "variant", jstr(c->variant));
+	json_object_set_new(o, "baseline", jstr(c->baseline));
+	json_object_set_new(o, "metric", jstr(c->metric));
 	if (c->region)
-		json_object_set_new(o, "region", json_string(c->region));
+		json_object_set_new(o, "region", jstr(c->region));
 	if (c->function)
-		json_object_set_new(o, "function", json_string(c->function));
+		json_object_set_new(o, "function", jstr(c->function));
 	json_object_set_new(o, "ratio", jnum(c->ratio));
 	json_object_set_new(o, "ci", json_pack("[oo]", jnum(c->ci_lo), jnum(c->ci_hi)));
 	json_object_set_new(o, "p", jnum(c->p));
@@ -170,21 +219,21 @@ static json_t *explanation_to_json(const struct ws_explanation *e)
 {
 	json_t *o = json_object(), *causes = json_array();
 
-	json_object_set_new(o, "variant", json_string(e->variant));
+	json_object_set_new(o, "variant", jstr(e->variant));
 	json_object_set_new(o, "summary", jstr(e->summary));
 	for (size_t i = 0; i < e->ncauses; i++) {
 		const struct ws_cause *c = &e->causes[i];
 		json_t *co = json_object(), *where = json_array();
 
-		json_object_set_new(co, "metric", json_string(c->metric));
+		json_object_set_new(co, "metric", jstr(c->metric));
 		json_object_set_new(co, "share", jnum(c->share));
 		json_object_set_new(co, "share_ci", json_pack("[oo]", jnum(c->share_lo), jnum(c->share_hi)));
 		json_object_set_new(co, "delta_cycles", jnum(c->delta_cycles));
 		for (size_t j = 0; j < c->nwhere; j++)
-			json_array_append_new(where, json_string(c->where[j]));
+			json_array_append_new(where, jstr(c->where[j]));
 		json_object_set_new(co, "where", where);
 		if (c->next_step)
-			json_object_set_new(co, "next_step", json_string(c->next_step));
+			json_object_set_new(co, "next_step", jstr(c->next_step));
 		json_array_append_new(causes, co);
 	}
 	json_object_set_new(o, "causes", causes);
@@ -239,17 +288,17 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	events = json_array();
 	if (r->settings.events)
 		for (char **e = r->settings.events; *e; e++)
-			json_array_append_new(events, json_string(*e));
+			json_array_append_new(events, jstr(*e));
 	json_object_set_new(settings, "events", events);
 	json_object_set_new(settings, "created", jstr(r->settings.created));
 	json_object_set_new(root, "settings", settings);
 
 	json_object_set_new(root, "partial", json_boolean(r->partial));
 	if (r->partial_reason)
-		json_object_set_new(root, "partial_reason", json_string(r->partial_reason));
+		json_object_set_new(root, "partial_reason", jstr(r->partial_reason));
 	arr = json_array();
 	for (size_t i = 0; i < r->nwarnings; i++)
-		json_array_append_new(arr, json_string(r->warnings[i]));
+		json_array_append_new(arr, jstr(r->warnings[i]));
 	json_object_set_new(root, "warnings", arr);
 
 	arr = json_array();
@@ -397,6 +446,13 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			if (!fname) {
 				free(obj);
 				return ws_error("%s: function %zu has no \"name\"", where, i), -EINVAL;
+			}
+			/* Two functions of one name (static ones in two objects) stay two: tell them apart. */
+			if (ws_group_list_find(&v->functions, fname)) {
+				char *other = xasprintf("%s (%zu)", fname, i);
+
+				free(fname);
+				fname = other;
 			}
 			g = ws_group_list_get(&v->functions, fname, obj);
 			free(fname);

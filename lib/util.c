@@ -290,15 +290,19 @@ void ws_remove_tree(const char *dir)
 char *ws_find_in_path(const char *prog)
 {
 	const char *path = getenv("PATH");
-	char *copy, *save = NULL, *found = NULL;
+	char *copy, *found = NULL;
 
 	if (strchr(prog, '/'))
 		return access(prog, X_OK) == 0 ? xstrdup(prog) : NULL;
-	/* execvp's default when PATH is unset. */
+	/* execvp's default when PATH is unset; an empty entry means the current directory, as for execvp. */
 	copy = xstrdup(path ? path : "/usr/bin:/bin");
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *c = xasprintf("%s/%s", *d ? d : ".", prog);
+	for (char *d = copy, *end; d && !found; d = end ? end + 1 : NULL) {
+		char *c;
 
+		end = strchr(d, ':');
+		if (end)
+			*end = '\0';
+		c = xasprintf("%s/%s", *d ? d : ".", prog);
 		if (access(c, X_OK) == 0)
 			found = c;
 		else

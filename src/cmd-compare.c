@@ -122,13 +122,17 @@ static char *substitute(const char *tmpl, const size_t *choice)
 
 	for (size_t k = 0; k < nparams; k++) {
 		char *key = xasprintf("{%s}", params[k].name), *pos;
+		size_t from = 0;
 
-		while ((pos = strstr(out, key))) {
-			char *next = xasprintf("%.*s%s%s", (int)(pos - out), out, params[k].values[choice[k]],
-					       pos + strlen(key));
+		/* Search on after each inserted value, which may itself hold "{VAR}". */
+		while ((pos = strstr(out + from, key))) {
+			size_t at = (size_t)(pos - out);
+			const char *val = params[k].values[choice[k]];
+			char *next = xasprintf("%.*s%s%s", (int)at, out, val, pos + strlen(key));
 
 			free(out);
 			out = next;
+			from = at + strlen(val);
 		}
 		free(key);
 	}
@@ -285,8 +289,11 @@ int cmd_compare(int argc, char **argv)
 	/* Whatever was measured is reported and saved, also after Ctrl-C or a failed run. */
 	status = ws_result_has_samples(&res) ? cli_compare_finish(&cc, &res, c.functions != NULL) : WS_EXIT_FAIL;
 	if (ret == -EINTR) {
-		fprintf(stderr, "whyslow compare: interrupted; the finished runs are kept%s\n",
-			c.export_json ? " and saved" : "");
+		if (!ws_result_has_samples(&res))
+			fprintf(stderr, "whyslow compare: interrupted before any run finished: nothing to keep\n");
+		else
+			fprintf(stderr, "whyslow compare: interrupted; the finished runs are kept%s\n",
+				c.export_json && status != WS_EXIT_FAIL ? " and saved" : "");
 		status = 130;
 	} else if (ret < 0) {
 		status = WS_EXIT_FAIL;

@@ -86,8 +86,13 @@ int cmd_stat(int argc, char **argv)
 			status = WS_EXIT_FAIL;
 	}
 	if (ret == -EINTR) {
-		fprintf(stderr, "whyslow stat: interrupted; %zu finished runs kept%s\n",
-			res.nvariants ? res.variants[0].nruns : 0, c.export_json ? " and saved" : "");
+		size_t runs = res.nvariants ? res.variants[0].nruns : 0;
+
+		if (!runs && !ws_result_has_samples(&res))
+			fprintf(stderr, "whyslow stat: interrupted before any run finished: nothing to keep\n");
+		else
+			fprintf(stderr, "whyslow stat: interrupted; %zu finished runs kept%s\n", runs,
+				c.export_json && status != WS_EXIT_FAIL ? " and saved" : "");
 		status = 130;
 	} else if (ret < 0) {
 		status = WS_EXIT_FAIL;

@@ -169,4 +169,16 @@ test_expect_success 'progress goes to stderr on a terminal, and never into a pip
 	test_grep -v "measuring" pipe.err
 '
 
+test_expect_success 'a -L value that contains {VAR} is inserted once, not forever' '
+	whyslow compare -r 1 -w 0 -e wall-time --export-json loop.json -L X "{X}1,2" "echo {X}" >out &&
+	test "$(python3 -c "import json; print(\"|\".join(v[\"command\"] for v in json.load(open(\"loop.json\"))[\"variants\"]))")" = "echo {X}1|echo 2"
+'
+
+test_expect_success 'a command named with bytes that are not UTF-8 round-trips through the result file' '
+	printf "#!/bin/sh\ntrue\n" >"b$(printf "\351")d" && chmod +x "b$(printf "\351")d" &&
+	whyslow compare -r 2 -w 0 -e wall-time --export-json u.json "./b$(printf "\351")d" true >out &&
+	whyslow report u.json >again &&
+	test_grep "b.*d (baseline)" again
+'
+
 test_done

@@ -114,6 +114,23 @@ test_expect_success 'both medians zero: the direction comes from the means' '
 	python3 -c "import json; c=[c for c in json.load(open(\"z.json\"))[\"comparisons\"] if c[\"metric\"]==\"context-switches\"][0]; assert c[\"verdict\"] == \"slower\", c"
 '
 
+test_expect_success '--paired with 5 runs: the signed-rank test cannot reach significance, and says so' '
+	metric_file p0.json a t "[1,2,3,4,5]" &&
+	metric_file p1.json b t "[2,4,6,8,10]" &&
+	whyslow diff --paired p0.json p1.json >out &&
+	test_grep "smallest possible p is 0.062" out
+'
+
+test_expect_success 'two functions of one name in a foreign file stay two' '
+	cat >f.json <<-\EOF &&
+	{"variants":[{"name":"a","metrics":{"t":{"samples":[1,2]}},"functions":[
+	  {"name":"helper","object":"/a","metrics":{"share":{"samples":[0.5,0.5]}}},
+	  {"name":"helper","object":"/b","metrics":{"share":{"samples":[0.25,0.25]}}}]}]}
+	EOF
+	whyslow diff --export-json ff.json f.json f.json >out &&
+	test "$(python3 -c "import json; v=json.load(open(\"ff.json\"))[\"variants\"][0]; print(len(v[\"functions\"]), [len(f[\"metrics\"][\"share\"][\"samples\"]) for f in v[\"functions\"]])")" = "2 [2, 2]"
+'
+
 test_expect_success 'bad input: missing files, invalid JSON, a foreign schema, too few files' '
 	test_expect_code 1 whyslow diff a.json missing.json 2>err &&
 	test_grep "missing.json" err &&

@@ -316,6 +316,54 @@ static void test_real_software_counts(void **state)
 	ws_event_list_release(&ev);
 }
 
+static void test_member_that_does_not_fit_counts_alone(void **state)
+{
+	/* A member the PMU refuses in its group is counted alone, and its group split for the next run. */
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	struct ws_variant v = { 0 };
+	char *argv[] = { "true", NULL };
+	struct ws_metric *m;
+	int ret;
+
+	(void)state;
+	be = backend_with("cycles,instructions", "cycles=fake,instructions=fake,instructions=ingroup", &ev, &claims,
+			  &ret);
+	assert_int_equal(ret, 0);
+	assert_true(claims[0].claimed && claims[1].claimed);
+	run_under(be, &v, 0, argv);
+	m = ws_metric_set_find(&v.metrics, "instructions");
+	assert_false(isnan(m->samples[0]));
+	assert_non_null(strstr(all_msgs, "did not fit its group"));
+	run_under(be, &v, 1, argv);
+	assert_non_null(strstr(all_msgs, "split hardware groups"));
+	assert_false(isnan(ws_metric_set_find(&v.metrics, "instructions")->samples[1]));
+	ws_metric_set_release(&v.metrics);
+	ws_backend_free(be);
+	free_claims(claims, ev.n);
+	ws_event_list_release(&ev);
+}
+
+static void test_kernel_only_events_are_not_read_as_zero(void **state)
+{
+	/* context-switches counted in user space only reads 0: unsupported, with the sysctl, instead. */
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	int ret;
+
+	(void)state;
+	be = backend_with("context-switches,page-faults", "context-switches=EACCES,page-faults=EACCES", &ev, &claims,
+			  &ret);
+	assert_int_equal(ret, 0);
+	assert_false(claims[0].claimed);
+	assert_non_null(strstr(claims[0].reason, "counted in the kernel"));
+	ws_backend_free(be);
+	free_claims(claims, ev.n);
+	ws_event_list_release(&ev);
+}
+
 static void test_env_parse_errors(void **state)
 {
 	(void)state;
@@ -337,6 +385,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_multiplexing_is_scaled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hardware_group_split, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_real_software_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_member_that_does_not_fit_counts_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_only_events_are_not_read_as_zero, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_env_parse_errors, setup, teardown),
 	};
 
