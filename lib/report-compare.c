@@ -441,10 +441,9 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 
 /* --- CSV: one row per comparison, long format, for spreadsheets and scripts --- */
 
+/* One CSV field: quoted when it holds a comma, a quote or a newline (RFC 4180). */
 static void csv_field(FILE *f, const char *s)
 {
-	if (!s)
-		return;
 	if (!s[strcspn(s, ",\"\n")]) {
 		fputs(s, f);
 		return;
@@ -458,23 +457,34 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void csv_num(FILE *f, double x)
+/* A number as a field, exactly (17 digits); empty when not measured. Into a buffer of 32 bytes. */
+static const char *csv_num(char *buf, double x)
 {
-	if (isfinite(x))
-		fprintf(f, "%.17g", x);
+	if (!isfinite(x))
+		return "";
+	snprintf(buf, 32, "%.17g", x);
+	return buf;
 }
 
 void ws_report_csv(FILE *f, const struct ws_result *r)
 {
-	fputs("variant,baseline,metric,region,function,baseline_median,variant_median,ratio,ci_lo,ci_hi,p,"
-	      "p_adjusted,verdict,exact,simulated\n",
-	      f);
+	static const char *const header[] = {
+		"variant", "baseline", "metric", "region", "function", "baseline_median", "variant_median", "ratio",
+		"ci_lo", "ci_hi", "p", "p_adjusted", "verdict", "exact", "simulated",
+	};
+	const size_t nf = ARRAY_SIZE(header);
+
+	for (size_t k = 0; k < nf; k++)
+		fprintf(f, "%s%s", k ? "," : "", header[k]);
+	fputc('\n', f);
 	for (size_t i = 0; i < r->ncomparisons; i++) {
 		const struct ws_comparison *c = &r->comparisons[i];
 		struct ws_variant *b = ws_result_find_variant((struct ws_result *)r, c->baseline);
 		struct ws_variant *v = ws_result_find_variant((struct ws_result *)r, c->variant);
 		const struct ws_metric_set *bs = &b->metrics, *vs = &v->metrics;
 		const struct ws_metric *bm, *vm;
+		char nums[7][32];
+		const char *row[15];
 
 		if (c->region) {
 			bs = &ws_group_list_find(&b->regions, c->region)->metrics;
@@ -485,31 +495,27 @@ void ws_report_csv(FILE *f, const struct ws_result *r)
 		}
 		bm = ws_metric_set_find(bs, c->metric);
 		vm = ws_metric_set_find(vs, c->metric);
-		csv_field(f, c->variant);
-		fputc(',', f);
-		csv_field(f, c->baseline);
-		fputc(',', f);
-		csv_field(f, c->metric);
-		fputc(',', f);
-		csv_field(f, c->region);
-		fputc(',', f);
-		csv_field(f, c->function);
-		fputc(',', f);
-		csv_num(f, bm ? bm->sum.median : NAN);
-		fputc(',', f);
-		csv_num(f, vm ? vm->sum.median : NAN);
-		fputc(',', f);
-		csv_num(f, c->ratio);
-		fputc(',', f);
-		csv_num(f, c->ci_lo);
-		fputc(',', f);
-		csv_num(f, c->ci_hi);
-		fputc(',', f);
-		csv_num(f, c->p);
-		fputc(',', f);
-		csv_num(f, c->p_adjusted);
-		fprintf(f, ",%s,%s,%s\n", ws_verdict_name(c->verdict), c->exact ? "true" : "false",
-			bm && (bm->flags & WS_M_SIMULATED) ? "true" : "false");
+		row[0] = c->variant;
+		row[1] = c->baseline;
+		row[2] = c->metric;
+		row[3] = c->region ? c->region : "";
+		row[4] = c->function ? c->function : "";
+		row[5] = csv_num(nums[0], bm ? bm->sum.median : NAN);
+		row[6] = csv_num(nums[1], vm ? vm->sum.median : NAN);
+		row[7] = csv_num(nums[2], c->ratio);
+		row[8] = csv_num(nums[3], c->ci_lo);
+		row[9] = csv_num(nums[4], c->ci_hi);
+		row[10] = csv_num(nums[5], c->p);
+		row[11] = csv_num(nums[6], c->p_adjusted);
+		row[12] = ws_verdict_name(c->verdict);
+		row[13] = c->exact ? "true" : "false";
+		row[14] = bm && (bm->flags & WS_M_SIMULATED) ? "true" : "false";
+		for (size_t k = 0; k < nf; k++) {
+			if (k)
+				fputc(',', f);
+			csv_field(f, row[k]);
+		}
+		fputc('\n', f);
 	}
 }
 
