@@ -123,13 +123,59 @@ static const HChar *parse_cache_spec(const HChar *s, struct cache_opt *o)
 	return NULL;
 }
 
+/*
+ * The presets; configure() applies the overrides on top. Each is one line per part so that the README's
+ * preset table can be checked against it at a glance.
+ */
+static const struct wsim_config presets[] = {
+	{
+		/* Zen 4 (the default): L2 is inclusive of L1; L3 is a victim cache, modelled as non-inclusive. */
+		.preset = "zen4",
+		.l1i = { 32768, 8, 64, False }, .l1d = { 32768, 8, 64, False },
+		.outer = { { 1048576, 8, 64, True }, { 33554432, 16, 64, False } }, .n_outer = 2,
+		.pf_nextline = True, .pf_stride = True,
+		.cond = WSIM_COND_TAGE, .ind_bits = 12, .ras = 32,
+		.lat_outer = { 14, 50 }, .lat_mem = 350, .mispredict = 13,
+	},
+	{
+		/* Alder Lake P-core: L2 is non-inclusive, L3 (30M, 12-way on the i9-12900K) non-inclusive. */
+		.preset = "golden-cove",
+		.l1i = { 32768, 8, 64, False }, .l1d = { 49152, 12, 64, False },
+		.outer = { { 2097152, 16, 64, False }, { 31457280, 12, 64, False } }, .n_outer = 2,
+		.pf_nextline = True, .pf_stride = True,
+		.cond = WSIM_COND_TAGE, .ind_bits = 12, .ras = 32,
+		.lat_outer = { 15, 65 }, .lat_mem = 400, .mispredict = 17,
+	},
+	{
+		/*
+		 * cachegrind's geometry comes from the host's CPUID; this default is what --I1/--D1/--LL replace.
+		 * Latencies: callgrind's cycle estimate, Ir + 10 per L1 miss + 100 more per LL miss + 10 per
+		 * mispredict.
+		 */
+		.preset = "cachegrind", .cg = True,
+		.l1i = { 32768, 8, 64, False }, .l1d = { 32768, 8, 64, False },
+		.outer = { { 8388608, 16, 64, False } }, .n_outer = 1,
+		.cond = WSIM_COND_BIMODAL, .ras = 0,
+		.lat_outer = { 10 }, .lat_mem = 110, .mispredict = 10,
+	},
+};
+
+static const struct wsim_config *preset_named(const HChar *name)
+{
+	UInt i;
+
+	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		if (VG_STREQ(presets[i].preset, name))
+			return &presets[i];
+	return NULL;
+}
+
 static Bool process_cmd_line_option(const HChar *arg)
 {
 	const HChar *spec;
 
 	if VG_STR_CLO (arg, "--ws-preset", clo_preset) {
-		if (!VG_STREQ(clo_preset, "zen4") && !VG_STREQ(clo_preset, "golden-cove") &&
-		    !VG_STREQ(clo_preset, "cachegrind"))
+		if (!preset_named(clo_preset))
 			VG_(fmsg_bad_option)(arg, "unknown preset; use zen4, golden-cove or cachegrind\n");
 	} else if VG_STR_CLO (arg, "--ws-cache", spec) {
 		const HChar *eq = VG_(strchr)(spec, '=');
@@ -191,66 +237,13 @@ static void print_debug_usage(void)
 	VG_(printf)("    (none)\n");
 }
 
-static void set_cache(struct wsim_cache_cfg *c, Int size, Int assoc, Int line, Bool inclusive)
-{
-	c->size = size;
-	c->assoc = assoc;
-	c->line = line;
-	c->inclusive = inclusive;
-}
-
-/* The presets, then the overrides, checked together once every option is known. */
+/* The preset, then the overrides, checked together once every option is known. */
 static void configure(void)
 {
 	struct wsim_config *c = &wsim_cfg;
 	Int i;
 
-	VG_(memset)(c, 0, sizeof(*c));
-	c->preset = clo_preset;
-	if (VG_STREQ(clo_preset, "cachegrind")) {
-		/* cachegrind's geometry comes from the host's CPUID; this default is what --I1/--D1/--LL replace. */
-		c->cg = True;
-		set_cache(&c->l1i, 32768, 8, 64, False);
-		set_cache(&c->l1d, 32768, 8, 64, False);
-		set_cache(&c->outer[0], 8388608, 16, 64, False);
-		c->n_outer = 1;
-		c->cond = WSIM_COND_BIMODAL;
-		c->ras = 0;
-		/* callgrind's cycle estimate: Ir + 10 per L1 miss + 100 more per LL miss + 10 per mispredict. */
-		c->lat_outer[0] = 10;
-		c->lat_mem = 110;
-		c->mispredict = 10;
-	} else if (VG_STREQ(clo_preset, "golden-cove")) {
-		/* Alder Lake P-core: L2 is non-inclusive, L3 (30M, 12-way on the i9-12900K) non-inclusive. */
-		set_cache(&c->l1i, 32768, 8, 64, False);
-		set_cache(&c->l1d, 49152, 12, 64, False);
-		set_cache(&c->outer[0], 2097152, 16, 64, False);
-		set_cache(&c->outer[1], 31457280, 12, 64, False);
-		c->n_outer = 2;
-		c->pf_nextline = c->pf_stride = True;
-		c->cond = WSIM_COND_TAGE;
-		c->ind_bits = 12;
-		c->ras = 32;
-		c->lat_outer[0] = 15;
-		c->lat_outer[1] = 65;
-		c->lat_mem = 400;
-		c->mispredict = 17;
-	} else {
-		/* Zen 4: L2 is inclusive of L1; L3 is a victim cache, modelled here as non-inclusive. */
-		set_cache(&c->l1i, 32768, 8, 64, False);
-		set_cache(&c->l1d, 32768, 8, 64, False);
-		set_cache(&c->outer[0], 1048576, 8, 64, True);
-		set_cache(&c->outer[1], 33554432, 16, 64, False);
-		c->n_outer = 2;
-		c->pf_nextline = c->pf_stride = True;
-		c->cond = WSIM_COND_TAGE;
-		c->ind_bits = 12;
-		c->ras = 32;
-		c->lat_outer[0] = 14;
-		c->lat_outer[1] = 50;
-		c->lat_mem = 350;
-		c->mispredict = 13;
-	}
+	*c = *preset_named(clo_preset); /* checked when the option was parsed */
 
 	for (i = 0; i < clo_n_cache; i++) {
 		struct cache_opt *o = &clo_cache[i];
