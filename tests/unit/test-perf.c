@@ -106,115 +106,105 @@ static void test_triage(void **state)
 }
 
 /* Set up the perf backend on `list` with faults from `env`; returns it (claims in *claims). */
-static struct ws_backend *backend_with(const char *list, const char *env, struct ws_event_list *ev,
-				       struct ws_claim **claims, int *ret)
-{
-	struct ws_backend *be = ws_backend_new("perf", NULL);
+/* A perf backend set up on an event list, the fault injector reading `env` while it opens them. */
+struct fx {
+	struct ws_event_list ev;
+	struct ws_claim *claims;
+	struct ws_backend *be;
+	struct ws_variant v;
+	int ret; /* what setup returned */
+};
 
-	memset(ev, 0, sizeof(*ev));
-	assert_int_equal(ws_event_list_parse(ev, list), 0);
-	*claims = calloc(ev->n, sizeof(**claims));
+static void fx_setup(struct fx *fx, const char *list, const char *env)
+{
+	memset(fx, 0, sizeof(*fx));
+	fx->be = ws_backend_new("perf", NULL);
+	assert_int_equal(ws_event_list_parse(&fx->ev, list), 0);
+	fx->claims = calloc(fx->ev.n, sizeof(*fx->claims));
 	if (env)
 		setenv("WHYSLOW_TEST_PERF_FAULTS", env, 1);
-	*ret = be->ops->setup(be, ev, *claims);
+	fx->ret = fx->be->ops->setup(fx->be, &fx->ev, fx->claims);
 	unsetenv("WHYSLOW_TEST_PERF_FAULTS");
-	return be;
 }
 
-static void free_claims(struct ws_claim *c, size_t n)
+static void fx_release(struct fx *fx)
 {
-	for (size_t i = 0; i < n; i++)
-		free(c[i].reason);
-	free(c);
+	ws_metric_set_release(&fx->v.metrics);
+	ws_backend_free(fx->be);
+	for (size_t i = 0; i < fx->ev.n; i++)
+		free(fx->claims[i].reason);
+	free(fx->claims);
+	ws_event_list_release(&fx->ev);
 }
 
 static void test_open_errors_mark_unsupported(void **state)
 {
-	struct ws_event_list ev;
-	struct ws_claim *claims;
-	struct ws_backend *be;
-	int ret;
+	struct fx fx;
 
 	(void)state;
-	be = backend_with("task-clock,page-faults,context-switches,cpu-migrations",
-			  "page-faults=ENOENT,context-switches=EOPNOTSUPP,cpu-migrations=EACCES", &ev, &claims, &ret);
-	assert_int_equal(ret, 0);
-	assert_true(claims[0].claimed);
-	assert_false(claims[1].claimed);
-	assert_non_null(strstr(claims[1].reason, "not supported"));
-	assert_false(claims[2].claimed);
+	fx_setup(&fx, "task-clock,page-faults,context-switches,cpu-migrations",
+		 "page-faults=ENOENT,context-switches=EOPNOTSUPP,cpu-migrations=EACCES");
+	assert_int_equal(fx.ret, 0);
+	assert_true(fx.claims[0].claimed);
+	assert_false(fx.claims[1].claimed);
+	assert_non_null(strstr(fx.claims[1].reason, "not supported"));
+	assert_false(fx.claims[2].claimed);
 	/* EACCES: user space only is tried first; a second EACCES names the sysctl */
-	assert_false(claims[3].claimed);
-	assert_true(strstr(claims[3].reason, "sysctl") || strstr(claims[3].reason, "CAP_PERFMON") ||
-		    strstr(claims[3].reason, "security"));
-	ws_backend_free(be);
-	free_claims(claims, ev.n);
-	ws_event_list_release(&ev);
+	assert_false(fx.claims[3].claimed);
+	assert_true(strstr(fx.claims[3].reason, "sysctl") || strstr(fx.claims[3].reason, "CAP_PERFMON") ||
+		    strstr(fx.claims[3].reason, "security"));
+	fx_release(&fx);
 }
 
 static void test_emfile_is_fatal(void **state)
 {
-	struct ws_event_list ev;
-	struct ws_claim *claims;
-	struct ws_backend *be;
-	int ret;
+	struct fx fx;
 
 	(void)state;
-	be = backend_with("task-clock,page-faults", "page-faults=EMFILE", &ev, &claims, &ret);
-	assert_int_equal(ret, -EMFILE);
+	fx_setup(&fx, "task-clock,page-faults", "page-faults=EMFILE");
+	assert_int_equal(fx.ret, -EMFILE);
 	assert_non_null(strstr(last_msg, "ulimit -n"));
-	ws_backend_free(be);
-	free_claims(claims, ev.n);
-	ws_event_list_release(&ev);
+	fx_release(&fx);
 }
 
 static void test_eintr_is_retried(void **state)
 {
-	struct ws_event_list ev;
-	struct ws_claim *claims;
-	struct ws_backend *be;
-	int ret;
+	struct fx fx;
 
 	(void)state;
-	be = backend_with("task-clock", "task-clock=EINTR:3", &ev, &claims, &ret);
-	assert_int_equal(ret, 0);
-	assert_true(claims[0].claimed);
-	ws_backend_free(be);
-	free_claims(claims, ev.n);
-	ws_event_list_release(&ev);
+	fx_setup(&fx, "task-clock", "task-clock=EINTR:3");
+	assert_int_equal(fx.ret, 0);
+	assert_true(fx.claims[0].claimed);
+	fx_release(&fx);
 }
 
-/* Run `argv` under the backend `be` as run `run` of variant `v`. */
-static void run_under(struct ws_backend *be, struct ws_variant *v, size_t run, char **argv)
+/* Run `argv` under the fixture's backend as its variant's run `run`. */
+static void run_under(struct fx *fx, size_t run, char **argv)
 {
 	struct ws_exec ex = { .argv = argv };
 	struct ws_run_outcome out;
-	assert_int_equal(be->ops->arm(be), 0);
+
+	assert_int_equal(fx->be->ops->arm(fx->be), 0);
 	assert_int_equal(ws_run(&ex, NULL, &out), 0);
 	assert_int_equal(out.exit_code, 0);
-	assert_int_equal(be->ops->collect(be, &out, v, run), 0);
+	assert_int_equal(fx->be->ops->collect(fx->be, &out, &fx->v, run), 0);
 }
 
 static void test_multiplexing_is_scaled(void **state)
 {
-	struct ws_event_list ev;
-	struct ws_claim *claims;
-	struct ws_backend *be;
-	struct ws_variant v = { 0 };
+	struct fx fx;
 	char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done", NULL };
 	struct ws_metric *full, *half, *never;
-	int ret;
 
 	(void)state;
 	/* three task-clock-like counters: one counted all the time, one half, one never */
-	be = backend_with("task-clock,cpu-clock,page-faults", "cpu-clock=share:0.5,page-faults=never", &ev, &claims,
-			  &ret);
-	assert_int_equal(ret, 0);
+	fx_setup(&fx, "task-clock,cpu-clock,page-faults", "cpu-clock=share:0.5,page-faults=never");
+	assert_int_equal(fx.ret, 0);
 	/* the faults set up through the environment stay in force for the runs */
-	run_under(be, &v, 0, argv);
-	full = ws_metric_set_find(&v.metrics, "task-clock");
-	half = ws_metric_set_find(&v.metrics, "cpu-clock");
-	never = ws_metric_set_find(&v.metrics, "page-faults");
+	run_under(&fx, 0, argv);
+	full = ws_metric_set_find(&fx.v.metrics, "task-clock");
+	half = ws_metric_set_find(&fx.v.metrics, "cpu-clock");
+	never = ws_metric_set_find(&fx.v.metrics, "page-faults");
 	assert_non_null(full);
 	assert_non_null(half);
 	assert_non_null(never);
@@ -226,10 +216,7 @@ static void test_multiplexing_is_scaled(void **state)
 	/* never counted: NAN, reported as "not counted", never 0 */
 	assert_true(isnan(never->samples[0]));
 	assert_float_equal(never->running[0], 0.0, 0);
-	ws_metric_set_release(&v.metrics);
-	ws_backend_free(be);
-	free_claims(claims, ev.n);
-	ws_event_list_release(&ev);
+	fx_release(&fx);
 }
 
 static void test_hardware_group_split(void **state)
@@ -238,20 +225,16 @@ static void test_hardware_group_split(void **state)
 	 * Hardware events, faked by software counters so the group code runs without a PMU: when the first
 	 * run finds a group never scheduled, the next run splits it, and every event is counted again.
 	 */
-	struct ws_event_list ev;
-	struct ws_claim *claims;
-	struct ws_backend *be;
-	struct ws_variant v = { 0 };
+	struct fx fx;
 	char *argv[] = { "true", NULL };
 	const char *faults = "cycles=fake,instructions=fake,branches=fake,branch-misses=fake";
 	struct ws_metric *m;
-	int ret;
 
 	(void)state;
-	be = backend_with("cycles,instructions,branches,branch-misses", faults, &ev, &claims, &ret);
-	assert_int_equal(ret, 0);
-	for (size_t i = 0; i < ev.n; i++)
-		assert_true(claims[i].claimed);
+	fx_setup(&fx, "cycles,instructions,branches,branch-misses", faults);
+	assert_int_equal(fx.ret, 0);
+	for (size_t i = 0; i < fx.ev.n; i++)
+		assert_true(fx.claims[i].claimed);
 	/* first run: branches' group reads as never scheduled */
 	{
 		struct ws_perf_fault f[] = {
@@ -263,10 +246,10 @@ static void test_hardware_group_split(void **state)
 
 		ws_perf_inject(f, 4);
 	}
-	run_under(be, &v, 0, argv);
-	m = ws_metric_set_find(&v.metrics, "branches");
+	run_under(&fx, 0, argv);
+	m = ws_metric_set_find(&fx.v.metrics, "branches");
 	assert_true(isnan(m->samples[0]));
-	m = ws_metric_set_find(&v.metrics, "cycles");
+	m = ws_metric_set_find(&fx.v.metrics, "cycles");
 	assert_false(isnan(m->samples[0]));
 	assert_null(strstr(all_msgs, "split hardware groups"));
 	/* second run: counted, after the split */
@@ -280,88 +263,64 @@ static void test_hardware_group_split(void **state)
 
 		ws_perf_inject(f, 4);
 	}
-	run_under(be, &v, 1, argv);
+	run_under(&fx, 1, argv);
 	assert_non_null(strstr(all_msgs, "split hardware groups"));
-	m = ws_metric_set_find(&v.metrics, "branches");
+	m = ws_metric_set_find(&fx.v.metrics, "branches");
 	assert_int_equal(m->n, 2);
 	assert_false(isnan(m->samples[1]));
 	assert_true(m->samples[1] > 0);
-	ws_metric_set_release(&v.metrics);
-	ws_backend_free(be);
-	free_claims(claims, ev.n);
-	ws_event_list_release(&ev);
+	fx_release(&fx);
 }
 
 static void test_real_software_counts(void **state)
 {
-	struct ws_event_list ev;
-	struct ws_claim *claims;
-	struct ws_backend *be;
-	struct ws_variant v = { 0 };
+	struct fx fx;
 	char *argv[] = { "true", NULL };
 	struct ws_metric *m;
-	int ret;
 
 	(void)state;
-	be = backend_with("task-clock,page-faults", NULL, &ev, &claims, &ret);
-	assert_int_equal(ret, 0);
-	run_under(be, &v, 0, argv);
-	m = ws_metric_set_find(&v.metrics, "task-clock");
+	fx_setup(&fx, "task-clock,page-faults", NULL);
+	assert_int_equal(fx.ret, 0);
+	run_under(&fx, 0, argv);
+	m = ws_metric_set_find(&fx.v.metrics, "task-clock");
 	assert_true(m->samples[0] > 0);
-	m = ws_metric_set_find(&v.metrics, "page-faults");
+	m = ws_metric_set_find(&fx.v.metrics, "page-faults");
 	assert_true(m->samples[0] > 0);
-	ws_metric_set_release(&v.metrics);
-	ws_backend_free(be);
-	free_claims(claims, ev.n);
-	ws_event_list_release(&ev);
+	fx_release(&fx);
 }
 
 static void test_member_that_does_not_fit_counts_alone(void **state)
 {
 	/* A member the PMU refuses in its group is counted alone, and its group split for the next run. */
-	struct ws_event_list ev;
-	struct ws_claim *claims;
-	struct ws_backend *be;
-	struct ws_variant v = { 0 };
+	struct fx fx;
 	char *argv[] = { "true", NULL };
 	struct ws_metric *m;
-	int ret;
 
 	(void)state;
-	be = backend_with("cycles,instructions", "cycles=fake,instructions=fake,instructions=ingroup", &ev, &claims,
-			  &ret);
-	assert_int_equal(ret, 0);
-	assert_true(claims[0].claimed && claims[1].claimed);
-	run_under(be, &v, 0, argv);
-	m = ws_metric_set_find(&v.metrics, "instructions");
+	fx_setup(&fx, "cycles,instructions", "cycles=fake,instructions=fake,instructions=ingroup");
+	assert_int_equal(fx.ret, 0);
+	assert_true(fx.claims[0].claimed && fx.claims[1].claimed);
+	run_under(&fx, 0, argv);
+	m = ws_metric_set_find(&fx.v.metrics, "instructions");
 	assert_false(isnan(m->samples[0]));
 	assert_non_null(strstr(all_msgs, "did not fit its group"));
-	run_under(be, &v, 1, argv);
+	run_under(&fx, 1, argv);
 	assert_non_null(strstr(all_msgs, "split hardware groups"));
-	assert_false(isnan(ws_metric_set_find(&v.metrics, "instructions")->samples[1]));
-	ws_metric_set_release(&v.metrics);
-	ws_backend_free(be);
-	free_claims(claims, ev.n);
-	ws_event_list_release(&ev);
+	assert_false(isnan(ws_metric_set_find(&fx.v.metrics, "instructions")->samples[1]));
+	fx_release(&fx);
 }
 
 static void test_kernel_only_events_are_not_read_as_zero(void **state)
 {
 	/* context-switches counted in user space only reads 0: unsupported, with the sysctl, instead. */
-	struct ws_event_list ev;
-	struct ws_claim *claims;
-	struct ws_backend *be;
-	int ret;
+	struct fx fx;
 
 	(void)state;
-	be = backend_with("context-switches,page-faults", "context-switches=EACCES,page-faults=EACCES", &ev, &claims,
-			  &ret);
-	assert_int_equal(ret, 0);
-	assert_false(claims[0].claimed);
-	assert_non_null(strstr(claims[0].reason, "counted in the kernel"));
-	ws_backend_free(be);
-	free_claims(claims, ev.n);
-	ws_event_list_release(&ev);
+	fx_setup(&fx, "context-switches,page-faults", "context-switches=EACCES,page-faults=EACCES");
+	assert_int_equal(fx.ret, 0);
+	assert_false(fx.claims[0].claimed);
+	assert_non_null(strstr(fx.claims[0].reason, "counted in the kernel"));
+	fx_release(&fx);
 }
 
 static void test_env_parse_errors(void **state)
