@@ -7,6 +7,7 @@
 # is reported with its ratio to the floor. Not a test: a shared machine makes these figures move.
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 : "${BUILD:=build}"
 RUNS=${RUNS:-200}
 REPEAT=${REPEAT:-7}
@@ -33,16 +34,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 i=0
 while [ $i -lt "$REPEAT" ]; do
-	# rotate the order each repetition, so that no tool always runs first or last
-	set -- $tools
-	k=0
-	while [ $k -lt $((i % $#)) ]; do
-		first=$1
-		shift
-		set -- "$@" "$first"
-		k=$((k + 1))
-	done
-	for t in "$@"; do
+	for t in $(rotate "$i" $tools); do
 		s=$(now)
 		run_tool "$t"
 		e=$(now)

@@ -20,6 +20,7 @@
 # not a test: nothing here fails on a slow or noisy machine.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. bench/lib.sh
 : "${BUILD:=build}"
 
 runs=10
@@ -84,16 +85,7 @@ done
 
 i=0
 while [ $i -lt "$runs" ]; do
-	# Rotate the order each round, so that no way always runs right after another.
-	set -- $ways
-	k=0
-	while [ $k -lt $((i % $#)) ]; do
-		first=$1
-		shift
-		set -- "$@" "$first"
-		k=$((k + 1))
-	done
-	for w in "$@"; do
+	for w in $(rotate "$i" $ways); do
 		run "$w"
 	done
 	i=$((i + 1))
