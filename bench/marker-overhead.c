@@ -2,6 +2,8 @@
 /* marker-overhead.c - nanoseconds per begin/end pair of the region markers, and the floor they cannot beat. */
 #include <whyslow.h>
 
+#include "../marker/x86-read.h"
+
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -90,23 +92,7 @@ static void run_floor_read(long n)
 	}
 }
 
-#if defined(__x86_64__) || defined(__i386__)
-static inline uint64_t rd_pmc(uint32_t c)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(c));
-	return (uint64_t)hi << 32 | lo;
-}
-
-static inline uint64_t rd_tsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
+#if HAVE_RDPMC
 /* The minimum one user-space read of one event takes: the lock, the fields, rdtsc and rdpmc. */
 static inline uint64_t read_one(volatile struct perf_event_mmap_page *pc)
 {
@@ -181,7 +167,7 @@ static int open_floor(void)
 
 static const char *map_floor(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if HAVE_RDPMC
 	long psz = sysconf(_SC_PAGESIZE);
 
 	for (int e = 0; e < nfd; e++) {

@@ -26,6 +26,7 @@
 /* By path, not by include directory, so that the pkg-config files name only the public header's folder. */
 #include "../lib/regions.h" /* the protocol's names and limits; nothing of the engine is linked in */
 #include "../sim/ws-requests.h"
+#include "x86-read.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -52,11 +53,6 @@
 #define SIM_PING() 0
 #endif
 
-#if defined(__x86_64__) || defined(__i386__)
-#define HAVE_RDPMC 1
-#else
-#define HAVE_RDPMC 0
-#endif
 
 #define MAX_EVENTS WS_MARKERS_MAX_EVENTS
 #define MAX_REGIONS 1024 /* ids 1 .. MAX_REGIONS - 1 */
@@ -390,22 +386,6 @@ static void pages_map(struct thread *t)
 	return;
 undo:
 	pages_unmap(t, psz);
-}
-
-static inline uint64_t rd_pmc(uint32_t counter)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-	return (uint64_t)hi << 32 | lo;
-}
-
-static inline uint64_t rd_tsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
 }
 
 /*
