@@ -44,6 +44,17 @@ static void add_costs(struct ws_result *r)
 	r->machine.ncosts = 2;
 }
 
+/* A result with the baseline "base" and one variant `name`, both still empty. */
+static void pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v, const char *name)
+{
+	ws_result_init(r);
+	ws_result_add_variant(r, "base", NULL)->baseline = true;
+	ws_result_add_variant(r, name, NULL);
+	/* Only now: adding a variant may move the ones before it. */
+	*b = &r->variants[0];
+	*v = &r->variants[1];
+}
+
 static void analyse(struct ws_result *r)
 {
 	struct ws_compare_opts co = { .alpha = 0.05, .noise = 0.01, .seed = 1 };
@@ -74,15 +85,12 @@ static void test_simulated_decomposition(void **state)
 	double sum = 0;
 
 	(void)state;
-	ws_result_init(&r);
+	pair(&r, &b, &v, "var");
 	add_costs(&r);
-	b = ws_result_add_variant(&r, "base", NULL);
-	b->baseline = true;
 	sim(&b->metrics, "estimated-cycles", 1000);
 	sim(&b->metrics, "instructions", 600);
 	sim(&b->metrics, "branch-misses", 10);
 	sim(&b->metrics, "L1-dcache-load-misses", 10);
-	v = ws_result_add_variant(&r, "var", NULL);
 	sim(&v->metrics, "estimated-cycles", 1300);
 	sim(&v->metrics, "instructions", 700);
 	sim(&v->metrics, "branch-misses", 20);
@@ -127,13 +135,10 @@ static void test_unmodelled_stall_is_unexplained(void **state)
 	const struct ws_explanation *e;
 
 	(void)state;
-	ws_result_init(&r);
+	pair(&r, &b, &v, "var");
 	add_costs(&r);
-	b = ws_result_add_variant(&r, "base", NULL);
-	b->baseline = true;
 	sim(&b->metrics, "estimated-cycles", 1000);
 	sim(&b->metrics, "instructions", 1000);
-	v = ws_result_add_variant(&r, "var", NULL);
 	sim(&v->metrics, "estimated-cycles", 1500);
 	sim(&v->metrics, "instructions", 1100);
 	analyse(&r);
@@ -151,13 +156,10 @@ static void test_identical_blames_nothing(void **state)
 	struct ws_variant *b, *v;
 
 	(void)state;
-	ws_result_init(&r);
+	pair(&r, &b, &v, "same");
 	add_costs(&r);
-	b = ws_result_add_variant(&r, "base", NULL);
-	b->baseline = true;
 	sim(&b->metrics, "estimated-cycles", 1000);
 	sim(&b->metrics, "instructions", 900);
-	v = ws_result_add_variant(&r, "same", NULL);
 	sim(&v->metrics, "estimated-cycles", 1000);
 	sim(&v->metrics, "instructions", 900);
 	analyse(&r);
@@ -188,14 +190,11 @@ static void test_measured_cycles_with_noise(void **state)
 
 	(void)state;
 	ws_rng_seed(&rng, 7);
-	ws_result_init(&r);
+	pair(&r, &b, &v, "var");
 	r.machine.cpu = xstrdup("AMD Ryzen Threadripper PRO 7995WX");
-	b = ws_result_add_variant(&r, "base", NULL);
-	b->baseline = true;
 	noisy(&b->metrics, "cycles", 2.0e9, 0.01, &rng);
 	noisy(&b->metrics, "instructions", 4.0e9, 0.0001, &rng);
 	noisy(&b->metrics, "branch-misses", 1.0e6, 0.01, &rng);
-	v = ws_result_add_variant(&r, "var", NULL);
 	noisy(&v->metrics, "cycles", 2.2e9, 0.01, &rng);
 	noisy(&v->metrics, "instructions", 4.4e9, 0.0001, &rng);
 	noisy(&v->metrics, "branch-misses", 1.0e6, 0.01, &rng);
@@ -219,11 +218,8 @@ static void test_no_cycles_says_so(void **state)
 
 	(void)state;
 	ws_rng_seed(&rng, 3);
-	ws_result_init(&r);
-	b = ws_result_add_variant(&r, "base", NULL);
-	b->baseline = true;
+	pair(&r, &b, &v, "var");
 	noisy(&b->metrics, "wall-time", 1.0, 0.01, &rng);
-	v = ws_result_add_variant(&r, "var", NULL);
 	noisy(&v->metrics, "wall-time", 1.5, 0.01, &rng);
 	analyse(&r);
 	assert_non_null(strstr(r.explain[0].summary, "slower by"));
@@ -239,11 +235,8 @@ static void test_inconclusive_names_runs(void **state)
 
 	(void)state;
 	ws_rng_seed(&rng, 5);
-	ws_result_init(&r);
-	b = ws_result_add_variant(&r, "base", NULL);
-	b->baseline = true;
+	pair(&r, &b, &v, "var");
 	noisy(&b->metrics, "wall-time", 1.0, 0.10, &rng);
-	v = ws_result_add_variant(&r, "var", NULL);
 	noisy(&v->metrics, "wall-time", 1.02, 0.10, &rng);
 	analyse(&r);
 	assert_non_null(strstr(r.explain[0].summary, "inconclusive"));
