@@ -39,10 +39,5 @@ done
 	-Wl,-Ttext-segment=0x58000000
 mv -f "$out.tmp" "$out"
 
-lib="$outdir/vglib"
-rm -rf "$lib"
-mkdir -p "$lib"
-for f in "$vglibexec"/*; do
-	ln -s "$f" "$lib/$(basename "$f")"
-done
-ln -sf "../$(basename "$out")" "$lib/$(basename "$out")"
+# The same layout as the installed one (OUT is always named wsim-amd64-linux: see meson.build).
+DESTDIR= "$srcdir/install-vglib.sh" "$outdir" "$vglibexec"

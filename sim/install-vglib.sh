@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# install-vglib.sh - at `meson install`, lay out LIBEXECDIR/vglib: the installed wsim plus links to Valgrind's
-# own library directory, so that VALGRIND_LIB=LIBEXECDIR/vglib valgrind --tool=wsim works.
+# install-vglib.sh - lay out LIBEXECDIR/vglib: a link to the wsim beside it plus links to Valgrind's own
+# library directory, so that VALGRIND_LIB=LIBEXECDIR/vglib valgrind --tool=wsim works. Run at `meson
+# install`, and by build-tool.sh for the build tree.
 #
 #   install-vglib.sh LIBEXECDIR VGLIBEXEC       (DESTDIR, when set, prefixes LIBEXECDIR)
 set -eu
