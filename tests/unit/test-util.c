@@ -50,6 +50,8 @@ static void test_write_atomic(void **state)
 	char *dir = tmpdir(), *path, *buf = NULL;
 	size_t len = 0;
 	struct stat st;
+	mode_t mask;
+	int err;
 
 	(void)state;
 	path = xasprintf("%s/out.json", dir);
@@ -58,9 +60,18 @@ static void test_write_atomic(void **state)
 	assert_int_equal(ws_read_file(path, &buf, &len), 0);
 	assert_int_equal(len, 7);
 	assert_string_equal(buf, "second\n");
-	/* Not the 0600 of mkstemp: an ordinary file under the umask. */
+	/* Not the 0600 of mkstemp: an ordinary file under the umask. umask() can only be read by setting it. */
+	mask = umask(0);
+	umask(mask);
 	assert_int_equal(stat(path, &st), 0);
-	assert_true(st.st_mode & S_IRGRP || (umask(022), umask(022)) & S_IRGRP);
+	assert_int_equal(st.st_mode & 07777, 0666 & ~mask);
+	/* Under a umask of 077 the above cannot tell 0600 apart; a known umask can. */
+	umask(027);
+	err = ws_write_atomic(path, "third\n", 6);
+	umask(mask);
+	assert_int_equal(err, 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
 	free(buf);
 	unlink(path);
 	rmdir(dir);
