@@ -144,10 +144,31 @@ test_expect_success 'bad input: missing files, invalid JSON, a foreign schema, t
 	test_line_count = 1 err
 '
 
+# Six runs, not four: diff tests three variants against the first, and Holm's correction of the smallest
+# four-run p (0.029) is above 0.05, so no verdict could be "slower"; six runs give 3 * 0.0022.
 test_expect_success 'diff re-analyses a result written by compare' '
-	whyslow compare -r 4 -w 0 -e wall-time -n a -n b --export-json both.json "sleep 0.001" "sleep 0.02" >out &&
+	whyslow compare -r 6 -w 0 -e wall-time -n a -n b --export-json both.json "sleep 0.001" "sleep 0.02" >out &&
 	whyslow diff both.json both.json --export-json again.json >out &&
-	test_grep "both.json:a" out
+	test_grep "both.json:a" out &&
+	python3 - both.json again.json <<-\EOF
+	import json, sys
+	both = {v["name"]: v for v in json.load(open(sys.argv[1]))["variants"]}
+	d = json.load(open(sys.argv[2]))
+	v = {v["name"]: v for v in d["variants"]}
+	# the variants of the second file, renamed by their file, with the samples compare measured
+	assert list(v) == ["a", "b", "both.json:a", "both.json:b"], list(v)
+	for n in "ab":
+	    s = both[n]["metrics"]["wall-time"]["samples"]
+	    assert len(s) == 6, s
+	    assert v[n]["metrics"]["wall-time"]["samples"] == s, (n, v[n])
+	    assert v["both.json:" + n]["metrics"]["wall-time"]["samples"] == s, (n, v["both.json:" + n])
+	# all against the baseline a: its own samples again are the same, the 20 ms sleep is slower
+	c = {c["variant"]: c for c in d["comparisons"] if c["metric"] == "wall-time" and not c.get("function")}
+	assert all(x["baseline"] == "a" for x in c.values()), c
+	assert c["both.json:a"]["ratio"] == 1 and c["both.json:a"]["verdict"] == "same", c["both.json:a"]
+	for n in ("b", "both.json:b"):
+	    assert c[n]["ratio"] > 1 and c[n]["verdict"] == "slower", c[n]
+	EOF
 '
 
 test_expect_success 'report re-renders a saved comparison: terminal, Markdown, CSV, HTML' '
