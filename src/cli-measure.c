@@ -145,13 +145,37 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	cli_check_output("--export-markdown", c->export_markdown);
 }
 
-void cli_measure_topdown_unsupported(const struct cli_measure *c, struct ws_result *r)
+void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)
 {
-	if (!c->topdown_reason)
-		return;
-	for (size_t i = 0; i < r->nvariants; i++)
-		for (size_t k = 0; k < 4; k++)
-			ws_metric_set_unsupported(&r->variants[i].metrics, ws_topdown_metrics[k], c->topdown_reason);
+	if (c)
+		cli_progress_done();
+	ws_result_derive(r);
+	if (c && c->topdown_reason)
+		for (size_t i = 0; i < r->nvariants; i++)
+			for (size_t k = 0; k < 4; k++)
+				ws_metric_set_unsupported(&r->variants[i].metrics, ws_topdown_metrics[k],
+							  c->topdown_reason);
+	ws_result_summarize(r);
+	ws_result_prune_functions(r, CLI_FUNCTION_MIN_SHARE);
+}
+
+int cli_measure_status(int ret, int status, const struct ws_result *r, bool saved)
+{
+	/* stat counts its runs; compare interleaves several programs, whose counts differ after Ctrl-C. */
+	size_t runs = r->nvariants == 1 ? r->variants[0].nruns : 0;
+
+	if (ret == -EINTR) {
+		if (!runs && !ws_result_has_samples(r))
+			fprintf(stderr, "%s: interrupted before any run finished: nothing to keep\n", current_command());
+		else if (r->nvariants == 1)
+			fprintf(stderr, "%s: interrupted; %zu finished runs kept%s\n", current_command(), runs,
+				saved ? " and saved" : "");
+		else
+			fprintf(stderr, "%s: interrupted; the finished runs are kept%s\n", current_command(),
+				saved ? " and saved" : "");
+		return 130;
+	}
+	return ret < 0 ? WS_EXIT_FAIL : status;
 }
 
 void cli_measure_release(struct cli_measure *c)

@@ -82,8 +82,25 @@ extern struct cli_measure *cli_current;
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o);
 void cli_measure_release(struct cli_measure *c);
 
-/* After the runs: mark the top-down metrics unsupported, with the reason, when the PMU had no events. */
-void cli_measure_topdown_unsupported(const struct cli_measure *c, struct ws_result *r);
+/*
+ * Functions below this share in every variant are noise in a profile, and a burden to the family of
+ * tests: they are pruned before the report.
+ */
+#define CLI_FUNCTION_MIN_SHARE 0.005
+
+/*
+ * Make a result ready to report: derived metrics, summaries, small functions pruned. `c` holds the options
+ * it was just measured with (the progress line is cleared, the top-down metrics marked unsupported when
+ * the PMU had no events for them); NULL for results loaded from files.
+ */
+void cli_result_prepare(struct ws_result *r, const struct cli_measure *c);
+
+/*
+ * The exit status once ws_measure() returned `ret` and the report gave `status`: 130 after Ctrl-C, with
+ * one line on stderr saying what was kept (and whether `saved` to a file), 1 after a failed measurement,
+ * else `status`.
+ */
+int cli_measure_status(int ret, int status, const struct ws_result *r, bool saved);
 
 /* Check that `path` (if set) can be written later; on failure one line and exit 1. */
 void cli_check_output(const char *opt, const char *path);

@@ -17,7 +17,6 @@
 #include "util.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,24 +279,10 @@ int cmd_compare(int argc, char **argv)
 
 	ws_result_init(&res);
 	ret = ws_measure(&res, progs.v, progs.n, &mo);
-	cli_progress_done();
-	ws_result_derive(&res);
-	cli_measure_topdown_unsupported(&c, &res);
-	ws_result_summarize(&res);
-	/* Functions below 0.5% in every variant are noise in a profile, and a burden to the family of tests. */
-	ws_result_prune_functions(&res, 0.005);
+	cli_result_prepare(&res, &c);
 	/* Whatever was measured is reported and saved, also after Ctrl-C or a failed run. */
 	status = ws_result_has_samples(&res) ? cli_compare_finish(&cc, &res, c.functions != NULL) : WS_EXIT_FAIL;
-	if (ret == -EINTR) {
-		if (!ws_result_has_samples(&res))
-			fprintf(stderr, "whyslow compare: interrupted before any run finished: nothing to keep\n");
-		else
-			fprintf(stderr, "whyslow compare: interrupted; the finished runs are kept%s\n",
-				c.export_json && status != WS_EXIT_FAIL ? " and saved" : "");
-		status = 130;
-	} else if (ret < 0) {
-		status = WS_EXIT_FAIL;
-	}
+	status = cli_measure_status(ret, status, &res, c.export_json && status != WS_EXIT_FAIL);
 	ws_result_release(&res);
 	for (size_t i = 0; i < progs.n; i++)
 		cli_free_argv(progs.v[i].argv);

@@ -135,9 +135,7 @@ int cmd_diff(int argc, char **argv)
 		ws_result_release(&r);
 	}
 	cli_compare_pick_baseline(&cc, &all);
-	ws_result_derive(&all);
-	ws_result_summarize(&all);
-	ws_result_prune_functions(&all, 0.005);
+	cli_result_prepare(&all, NULL);
 	status = cli_compare_finish(&cc, &all, functions);
 	ws_result_release(&all);
 	ws_result_release(&first);
