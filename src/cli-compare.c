@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <string.h>
 
-void cli_compare_check(struct cli_compare *c)
+void cli_compare_check(struct cli_compare *c, const char *export_json)
 {
 	if (!(c->noise >= 0 && c->noise < 100))
 		usage_error("--noise expects a percentage between 0 and 100, not %g", c->noise);
@@ -37,7 +37,12 @@ void cli_compare_check(struct cli_compare *c)
 			exit(WS_EXIT_USAGE);
 		ws_cost_free(costs, n);
 	}
+	c->export_json = export_json;
+	cli_check_output("--export-json", c->export_json);
+	cli_check_output("--export-csv", c->export_csv);
+	cli_check_output("--export-markdown", c->export_markdown);
 }
+
 
 char **cli_resolve_binaries(const struct ws_result *r)
 {

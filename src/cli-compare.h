@@ -41,8 +41,12 @@ struct cli_compare {
 	OPT_STRING(0, "export-csv", &(c)->export_csv, "FILE", "one row per comparison"),                       \
 	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request")
 
-/* Check the statistics options (usage errors exit 129). */
-void cli_compare_check(struct cli_compare *c);
+/*
+ * Check the statistics options (usage errors exit 129), then check that `export_json` (kept in c) and the
+ * other export paths can be written (one line and exit 1): all before any run, so that a typo never costs
+ * a measurement.
+ */
+void cli_compare_check(struct cli_compare *c, const char *export_json);
 
 /*
  * Each variant's binary: the first word of its command, found in PATH, as an absolute path; NULL where it

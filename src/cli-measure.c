@@ -140,9 +140,6 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->be.sim_hot = 20;
 	o->progress = cli_progress;
 	setup_logging(c->verbose);
-	cli_check_output("--export-json", c->export_json);
-	cli_check_output("--export-csv", c->export_csv);
-	cli_check_output("--export-markdown", c->export_markdown);
 }
 
 void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)

@@ -15,7 +15,7 @@ struct cli_measure {
 	const char *runs;        /* "N" or "auto" */
 	size_t warmup;
 	struct string_list events;
-	const char *export_json, *export_csv, *export_markdown;
+	const char *export_json;
 	const char *backend;
 	double timeout;
 	const char *cpus;
@@ -76,8 +76,8 @@ extern struct cli_measure *cli_current;
 	OPT_BOOL('v', "verbose", &(c)->verbose, "say more about what is measured and why")
 
 /*
- * Check the options and turn them into engine options. Usage errors exit 129 (usage_error); checks output
- * paths before any run so a typo never costs a measurement.
+ * Check the options and turn them into engine options. Usage errors exit 129 (usage_error). The output
+ * paths are the command's to check, after this and before any run (cli_check_output, cli_compare_check).
  */
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o);
 void cli_measure_release(struct cli_measure *c);

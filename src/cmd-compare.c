@@ -261,12 +261,9 @@ int cmd_compare(int argc, char **argv)
 	expand(&progs, args, (size_t)n, &names, c.shell);
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
-	cli_compare_check(&cc);
-	cc.export_json = c.export_json;
 	cc.regions = c.regions;
 	cli_measure_finish(&c, &mo);
-	cli_check_output("--export-csv", cc.export_csv);
-	cli_check_output("--export-markdown", cc.export_markdown);
+	cli_compare_check(&cc, c.export_json);
 	if (cc.reference) {
 		mo.baseline = SIZE_MAX;
 		for (size_t i = 0; i < progs.n; i++)

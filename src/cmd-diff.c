@@ -95,12 +95,8 @@ int cmd_diff(int argc, char **argv)
 	n = parse_options(argc, argv, "whyslow diff", diff_usage, options, 0);
 	if (n < 2)
 		usage_error("diff needs at least two result files: a baseline and a new one");
-	cli_compare_check(&cc);
 	setup_logging(0);
-	cc.export_json = export_json;
-	cli_check_output("--export-json", cc.export_json);
-	cli_check_output("--export-csv", cc.export_csv);
-	cli_check_output("--export-markdown", cc.export_markdown);
+	cli_compare_check(&cc, export_json);
 
 	ws_result_init(&all);
 	ws_result_init(&first);

@@ -61,6 +61,7 @@ int cmd_stat(int argc, char **argv)
 		command = cli_join_command(argv);
 	}
 	cli_measure_finish(&c, &mo);
+	cli_check_output("--export-json", c.export_json);
 	cli_install_signals();
 
 	ws_result_init(&res);
