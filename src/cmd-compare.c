@@ -289,6 +289,7 @@ int cmd_compare(int argc, char **argv)
 	free(progs.owned);
 	string_list_clear(&names);
 	cli_measure_release(&c);
+	cli_compare_release(&cc);
 	free_params();
 	for (size_t i = 0; i < njoined; i++)
 		free(joined[i]);

@@ -108,6 +108,7 @@ int cmd_diff(int argc, char **argv)
 			ws_result_release(&r);
 			ws_result_release(&all);
 			ws_result_release(&first);
+			cli_compare_release(&cc);
 			return WS_EXIT_FAIL;
 		}
 		if (i == 0) {
@@ -125,6 +126,7 @@ int cmd_diff(int argc, char **argv)
 			ws_result_release(&r);
 			ws_result_release(&all);
 			ws_result_release(&first);
+			cli_compare_release(&cc);
 			return WS_EXIT_FAIL;
 		}
 		take_variants(&all, &r, argv[i]);
@@ -135,5 +137,6 @@ int cmd_diff(int argc, char **argv)
 	status = cli_compare_finish(&cc, &all, functions);
 	ws_result_release(&all);
 	ws_result_release(&first);
+	cli_compare_release(&cc);
 	return status;
 }
