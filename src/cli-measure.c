@@ -181,11 +181,7 @@ void cli_measure_release(struct cli_measure *c)
 	ws_event_list_release(&c->ev);
 	string_list_clear(&c->events);
 	string_list_clear(&c->sim_cache);
-	if (c->sim_args) {
-		for (char **a = c->sim_args; *a; a++)
-			free(*a);
-		free(c->sim_args);
-	}
+	cli_free_argv(c->sim_args);
 }
 
 char **cli_split_command(const char *s)
