@@ -53,11 +53,6 @@ static size_t runs_needed(double alpha, size_t m, bool paired)
 	return 201;
 }
 
-size_t ws_runs_needed(double alpha, size_t m)
-{
-	return runs_needed(alpha, m, false);
-}
-
 /* Finite samples of a metric, into a new array; *n receives the count. */
 static double *finite_samples(const struct ws_metric *m, size_t *n)
 {
