@@ -25,6 +25,24 @@ test_expect_success 'doctor --json gives the same checks as data, with a fix for
 	EOF
 '
 
+test_expect_success 'doctor says smt is unknown, not fine, when the kernel does not tell' '
+	whyslow doctor --json >d.json &&
+	python3 - d.json <<-\EOF
+	import json, sys
+	smt = [c for c in json.load(open(sys.argv[1]))["checks"] if c["name"] == "smt"][0]
+	try:
+	    active = open("/sys/devices/system/cpu/smt/active").read().strip()
+	except OSError:
+	    active = None
+	if active is None:
+	    assert (smt["status"], smt["value"]) == ("info", "unknown"), smt
+	elif int(active):
+	    assert (smt["status"], smt["value"]) == ("warn", "active"), smt
+	else:
+	    assert (smt["status"], smt["value"]) == ("ok", "inactive"), smt
+	EOF
+'
+
 test_expect_success 'doctor agrees with what opens: the PMU check matches a hardware probe' '
 	whyslow doctor --json >d.json &&
 	status=$(python3 -c "import json; print([c[\"status\"] for c in json.load(open(\"d.json\"))[\"checks\"] if c[\"name\"] == \"pmu\"][0])") &&
