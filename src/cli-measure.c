@@ -41,6 +41,23 @@ void cli_check_output(const char *opt, const char *path)
 
 static const char *const backends[] = { "auto", "perf", "sim" };
 
+static void unknown_preset(const char *name) __attribute__((noreturn));
+static void unknown_preset(const char *name)
+{
+	size_t n;
+	const struct ws_sim_preset *p = ws_sim_presets(&n);
+	char *names = xstrdup("");
+
+	/* "zen4, golden-cove or cachegrind", from the one table. */
+	for (size_t i = 0; i < n; i++) {
+		char *next = xasprintf("%s%s%s", names, !i ? "" : i + 1 < n ? ", " : " or ", p[i].name);
+
+		free(names);
+		names = next;
+	}
+	usage_error("unknown simulator preset '%s': use %s", name, names);
+}
+
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 {
 	bool known = false;
@@ -97,9 +114,8 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		o->seed = ((uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) &
 			  INT64_MAX;
 	}
-	if (c->sim_preset && strcmp(c->sim_preset, "zen4") && strcmp(c->sim_preset, "golden-cove") &&
-	    strcmp(c->sim_preset, "cachegrind"))
-		usage_error("unknown simulator preset '%s': use zen4, golden-cove or cachegrind", c->sim_preset);
+	if (c->sim_preset && !ws_sim_preset_find(c->sim_preset))
+		unknown_preset(c->sim_preset);
 	if (c->freq < 0)
 		usage_error("--freq must be positive");
 
@@ -130,7 +146,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		o->be.functions_event = c->functions;
 	}
 	o->be.freq = c->freq > 0 ? c->freq : 4000;
-	o->be.sim_preset = c->sim_preset ? c->sim_preset : "zen4";
+	o->be.sim_preset = c->sim_preset ? c->sim_preset : WS_SIM_PRESET_DEFAULT;
 	if (c->sim_cache.n) {
 		c->sim_args = xcalloc(c->sim_cache.n + 1, sizeof(char *));
 		for (size_t i = 0; i < c->sim_cache.n; i++)

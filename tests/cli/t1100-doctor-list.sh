@@ -68,6 +68,18 @@ test_expect_success 'list shows the metrics, generic events, libpfm4 events and 
 	test_grep "^  zen4  *preset" out
 '
 
+test_expect_success 'an unknown --sim-preset names the presets that list shows' '
+	test_expect_code 129 whyslow stat --sim-preset bogus true 2>err &&
+	test_line_count = 1 err &&
+	whyslow list --json --no-probe >l.json &&
+	python3 - l.json err <<-\EOF
+	import json, sys
+	presets = [e["name"] for e in json.load(open(sys.argv[1])) if e["kind"] == "preset"]
+	err = open(sys.argv[2]).read()
+	assert presets and "use " + ", ".join(presets[:-1]) + " or " + presets[-1] in err, (presets, err)
+	EOF
+'
+
 test_expect_success 'list --json is data, and a pattern that matches nothing fails' '
 	whyslow list --json --no-probe branch >l.json &&
 	python3 -c "import json; l=json.load(open(\"l.json\")); assert any(e[\"name\"] == \"branch-misses\" for e in l)" &&
