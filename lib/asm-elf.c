@@ -41,29 +41,9 @@ const char *ws_asm_bin_path(const struct ws_asm_bin *bin)
 	return bin->path;
 }
 
-const char *ws_asm_bin_realpath(const struct ws_asm_bin *bin)
-{
-	return bin->real;
-}
-
 const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin)
 {
 	return bin->build_id;
-}
-
-bool ws_asm_bin_dynsym_only(const struct ws_asm_bin *bin)
-{
-	return bin->dynsym_only;
-}
-
-size_t ws_asm_bin_nsyms(const struct ws_asm_bin *bin)
-{
-	return bin->nsyms;
-}
-
-const struct ws_asm_sym *ws_asm_bin_sym(const struct ws_asm_bin *bin, size_t i)
-{
-	return i < bin->nsyms ? &bin->syms[i] : NULL;
 }
 
 /* Clone suffixes of GCC and Clang; a number may follow each (".constprop.0", ".llvm.4711"). */

@@ -46,20 +46,10 @@ struct ws_asm_sym {
 int ws_asm_bin_open(const char *path, struct ws_asm_bin **out);
 void ws_asm_bin_free(struct ws_asm_bin *bin);
 
-/* The path it was opened with, and its realpath (NULL if that failed); both borrowed. */
+/* The path it was opened with; borrowed. */
 const char *ws_asm_bin_path(const struct ws_asm_bin *bin);
-const char *ws_asm_bin_realpath(const struct ws_asm_bin *bin);
 /* The GNU build-id as lowercase hex, or NULL when the file has none; borrowed. */
 const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin);
-/* True when the symbols came from .dynsym because there was no .symtab (exported functions only). */
-bool ws_asm_bin_dynsym_only(const struct ws_asm_bin *bin);
-
-/*
- * The function symbols, sorted by address; of aliases at one address the global, public-looking name first
- * (fewer leading underscores, then shorter). Borrowed, valid until ws_asm_bin_free().
- */
-size_t ws_asm_bin_nsyms(const struct ws_asm_bin *bin);
-const struct ws_asm_sym *ws_asm_bin_sym(const struct ws_asm_bin *bin, size_t i);
 
 /*
  * Name the address `addr` of `bin` for a listing: a function or object symbol ("table", "main+0x1c"), a
@@ -86,8 +76,9 @@ struct ws_asm_pair {
  * Pair every function of `a` with the one of `b` that has the same key; then, among those left over, pair
  * a clone with the original when the base name leaves exactly one candidate on each side (so that "scale"
  * in an -O0 build meets "scale.constprop.0" in an -O2 build). Aliases (two names at one address) are
- * reported once, under the first name (see ws_asm_bin_sym()). *out is the caller's (free()); returns the number of pairs, in
- * order of the A address, then B-only functions in B order.
+ * reported once, under the global, public-looking name (fewer leading underscores, then shorter). *out is
+ * the caller's (free()); returns the number of pairs, in order of the A address, then B-only functions in
+ * B order.
  */
 size_t ws_asm_pair_all(const struct ws_asm_bin *a, const struct ws_asm_bin *b, struct ws_asm_pair **out);
 
@@ -129,7 +120,7 @@ struct ws_asm_insn {
 	unsigned flags;  /* WS_ASM_* */
 	char *text;      /* Intel syntax as capstone prints it, targets named as objdump does:
 			  * "call 0x1030 <memcpy@plt>", "lea r8, [rip + 0x2ee6]  # 0x4040 <table>" */
-	char *norm;      /* the normalised form the diff matches on (see ws_asm_normalize()) */
+	char *norm;      /* the normalised form the diff matches on (see "The normalisation" below) */
 	char *target;    /* calls and tail calls: the callee ("memcpy", "scale.constprop.0", "*indirect");
 			  * NULL otherwise */
 };

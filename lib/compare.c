@@ -53,11 +53,6 @@ static size_t runs_needed(double alpha, size_t m, bool paired)
 	return 201;
 }
 
-size_t ws_runs_needed(double alpha, size_t m)
-{
-	return runs_needed(alpha, m, false);
-}
-
 /* Finite samples of a metric, into a new array; *n receives the count. */
 static double *finite_samples(const struct ws_metric *m, size_t *n)
 {
@@ -93,14 +88,9 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return h;
 }
 
-struct cell {
-	size_t idx;   /* into r->comparisons */
-	bool tested;  /* has a p-value in the family */
-};
-
 static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const struct ws_variant *base,
 		     const struct ws_variant *v, const struct ws_metric *bm, const struct ws_metric *vm,
-		     const char *region, const char *function, struct cell **cells, size_t *ncells, size_t *alloc)
+		     const char *region, const char *function)
 {
 	struct ws_comparison c = { 0 };
 	size_t nx, ny;
@@ -180,24 +170,25 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 	free(x);
 	free(y);
 	WS_ALLOC_GROW(r->comparisons, r->ncomparisons + 1, r->alloc_comparisons);
-	r->comparisons[r->ncomparisons] = c;
-	WS_ALLOC_GROW(*cells, *ncells + 1, *alloc);
-	(*cells)[*ncells].idx = r->ncomparisons;
-	(*cells)[*ncells].tested = !c.exact && isfinite(c.p);
-	(*ncells)++;
-	r->ncomparisons++;
+	r->comparisons[r->ncomparisons++] = c;
 }
 
 static void compare_sets(struct ws_result *r, const struct ws_compare_opts *o, const struct ws_variant *base,
 			 const struct ws_variant *v, const struct ws_metric_set *bs, const struct ws_metric_set *vs,
-			 const char *region, const char *function, struct cell **cells, size_t *ncells, size_t *alloc)
+			 const char *region, const char *function)
 {
 	for (size_t i = 0; i < bs->n; i++) {
 		const struct ws_metric *vm = ws_metric_set_find(vs, bs->v[i].name);
 
 		if (vm)
-			add_cell(r, o, base, v, &bs->v[i], vm, region, function, cells, ncells, alloc);
+			add_cell(r, o, base, v, &bs->v[i], vm, region, function);
 	}
+}
+
+/* In the family of tests: exact counts are compared as they are, and a cell with too few runs has no p. */
+static bool tested(const struct ws_comparison *c)
+{
+	return !c->exact && isfinite(c->p);
 }
 
 static enum ws_verdict decide(const struct ws_comparison *c, const struct ws_compare_opts *o)
@@ -283,8 +274,7 @@ static void warn_regions(struct ws_result *r, const struct ws_variant *base, con
 int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 {
 	struct ws_variant *base = ws_result_baseline(r);
-	struct cell *cells = NULL;
-	size_t ncells = 0, alloc = 0, m = 0, min_n = SIZE_MAX;
+	size_t m = 0, min_n = SIZE_MAX;
 	double *p, *adj;
 
 	for (size_t i = 0; i < r->ncomparisons; i++)
@@ -302,38 +292,38 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 		warn_variant(r, v);
 		if (v == base)
 			continue;
-		compare_sets(r, o, base, v, &base->metrics, &v->metrics, NULL, NULL, &cells, &ncells, &alloc);
+		compare_sets(r, o, base, v, &base->metrics, &v->metrics, NULL, NULL);
 		for (size_t j = 0; j < base->regions.n; j++) {
 			const struct ws_group *vg = ws_group_list_find(&v->regions, base->regions.v[j].name);
 
 			if (vg)
 				compare_sets(r, o, base, v, &base->regions.v[j].metrics, &vg->metrics,
-					     base->regions.v[j].name, NULL, &cells, &ncells, &alloc);
+					     base->regions.v[j].name, NULL);
 		}
 		for (size_t j = 0; j < base->functions.n; j++) {
 			const struct ws_group *vg = ws_group_list_find(&v->functions, base->functions.v[j].name);
 
 			if (vg)
 				compare_sets(r, o, base, v, &base->functions.v[j].metrics, &vg->metrics, NULL,
-					     base->functions.v[j].name, &cells, &ncells, &alloc);
+					     base->functions.v[j].name);
 		}
 		warn_regions(r, base, v);
 	}
 	/* One family for the whole report: Holm is valid however the metrics are correlated. */
-	p = xmalloc((ncells + 1) * sizeof(*p));
-	adj = xmalloc((ncells + 1) * sizeof(*adj));
-	for (size_t i = 0; i < ncells; i++)
-		if (cells[i].tested)
-			p[m++] = r->comparisons[cells[i].idx].p;
+	p = xmalloc((r->ncomparisons + 1) * sizeof(*p));
+	adj = xmalloc((r->ncomparisons + 1) * sizeof(*adj));
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		if (tested(&r->comparisons[i]))
+			p[m++] = r->comparisons[i].p;
 	if (o->fdr)
 		ws_bh(p, m, adj);
 	else
 		ws_holm(p, m, adj);
 	m = 0;
-	for (size_t i = 0; i < ncells; i++) {
-		struct ws_comparison *c = &r->comparisons[cells[i].idx];
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		struct ws_comparison *c = &r->comparisons[i];
 
-		if (cells[i].tested)
+		if (tested(c))
 			c->p_adjusted = adj[m++];
 		c->verdict = decide(c, o);
 	}
@@ -353,6 +343,5 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 			       runs_needed(o->alpha, m, o->paired));
 	free(p);
 	free(adj);
-	free(cells);
 	return 0;
 }

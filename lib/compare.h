@@ -31,7 +31,4 @@ struct ws_variant *ws_result_baseline(struct ws_result *r);
 const struct ws_comparison *ws_comparison_find(const struct ws_result *r, const char *variant, const char *metric,
 					       const char *region, const char *function);
 
-/* Runs needed per program so that the exact test can reach p < alpha/m. */
-size_t ws_runs_needed(double alpha, size_t m);
-
 #endif

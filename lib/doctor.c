@@ -163,14 +163,19 @@ static void check_smt(struct ws_checks *c)
 {
 	char *smt = ws_read_line("/sys/devices/system/cpu/smt/active");
 
-	if (smt && atoi(smt))
+	/* An unreadable file says nothing about siblings: not knowing must not read as all clear. */
+	if (!smt)
+		add(c, "smt", WS_CHECK_INFO, xstrdup("unknown"),
+		    xstrdup("the kernel does not say whether hyperthreads share cores (lscpu: Thread(s) per core)"),
+		    NULL);
+	else if (atoi(smt))
 		add(c, "smt", WS_CHECK_WARN, xstrdup("active"),
 		    xstrdup("a sibling hyperthread shares the core's caches and ports with the measured program"),
 		    xstrdup("pin with --cpu to one thread per core and keep its sibling idle, or "
 			    "echo off | sudo tee /sys/devices/system/cpu/smt/control"));
 	else
-		add(c, "smt", WS_CHECK_OK, xstrdup(smt ? "inactive" : "not exposed"),
-		    xstrdup("no hyperthread sibling shares a core"), NULL);
+		add(c, "smt", WS_CHECK_OK, xstrdup("inactive"), xstrdup("no hyperthread sibling shares a core"),
+		    NULL);
 	free(smt);
 }
 

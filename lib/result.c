@@ -494,15 +494,15 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 
 			for (size_t k = 0; k < r->nvariants; k++) {
 				struct ws_group_list *o = &r->variants[k].functions;
+				struct ws_group *g = ws_group_list_find(o, victim);
+				size_t x;
 
-				for (size_t x = 0; x < o->n; x++) {
-					if (strcmp(o->v[x].name, victim))
-						continue;
-					group_release(&o->v[x]);
-					memmove(&o->v[x], &o->v[x + 1], (o->n - x - 1) * sizeof(*o->v));
-					o->n--;
-					break;
-				}
+				if (!g)
+					continue;
+				x = (size_t)(g - o->v);
+				group_release(g);
+				memmove(g, g + 1, (o->n - x - 1) * sizeof(*o->v));
+				o->n--;
 			}
 			free(victim);
 		}

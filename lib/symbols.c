@@ -308,11 +308,6 @@ enum ws_symsrc ws_symobj_symsrc(struct ws_symobj *o)
 	return o->symsrc;
 }
 
-const char *ws_symobj_path(const struct ws_symobj *o)
-{
-	return o->path;
-}
-
 bool ws_symobj_first_hint(struct ws_symobj *o)
 {
 	bool first = !o->hinted;

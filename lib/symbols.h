@@ -85,8 +85,7 @@ enum ws_symsrc ws_symobj_symsrc(struct ws_symobj *o);
 /* True the first time it is called for `o`: one "build with symbols" hint per object per cache. */
 bool ws_symobj_first_hint(struct ws_symobj *o);
 
-/* The path the object was opened from (owned by the cache), and the debug file used, or NULL. */
-const char *ws_symobj_path(const struct ws_symobj *o);
+/* The debug file used for the object's symbols, or NULL. */
 const char *ws_symobj_debugfile(struct ws_symobj *o);
 
 #endif

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <string.h>
 
-void cli_compare_check(struct cli_compare *c)
+void cli_compare_check(struct cli_compare *c, const char *export_json)
 {
 	if (!(c->noise >= 0 && c->noise < 100))
 		usage_error("--noise expects a percentage between 0 and 100, not %g", c->noise);
@@ -28,15 +28,19 @@ void cli_compare_check(struct cli_compare *c)
 		usage_error("--fail-if-slower expects a percentage >= 0, not %g", c->fail_if_slower);
 	if (c->metric && c->fail_if_slower < 0)
 		usage_error("--metric chooses the metric of --fail-if-slower; give that too");
-	if (c->cost) {
-		/* Read it now: a typo in the cost table must not cost a measurement. */
-		struct ws_cost *costs;
-		size_t n;
+	if (c->cost && ws_cost_load(c->cost, &c->costs, &c->ncosts) < 0)
+		exit(WS_EXIT_USAGE);
+	c->export_json = export_json;
+	cli_check_output("--export-json", c->export_json);
+	cli_check_output("--export-csv", c->export_csv);
+	cli_check_output("--export-markdown", c->export_markdown);
+}
 
-		if (ws_cost_load(c->cost, &costs, &n) < 0)
-			exit(WS_EXIT_USAGE);
-		ws_cost_free(costs, n);
-	}
+void cli_compare_release(struct cli_compare *c)
+{
+	ws_cost_free(c->costs, c->ncosts);
+	c->costs = NULL;
+	c->ncosts = 0;
 }
 
 char **cli_resolve_binaries(const struct ws_result *r)
@@ -154,17 +158,16 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.functions = functions,
 		.top = c->top,
 	};
-	struct ws_explain_opts eo = { .seed = r->settings.seed, .binaries = c->binaries };
-	struct ws_cost *costs = NULL;
+	struct ws_explain_opts eo = {
+		.seed = r->settings.seed,
+		.binaries = c->binaries,
+		.costs = c->costs,
+		.ncosts = c->ncosts,
+	};
 	int status = WS_EXIT_OK;
 
 	if (ws_compare(r, &co) < 0)
 		return WS_EXIT_FAIL;
-	if (c->cost) {
-		if (ws_cost_load(c->cost, &costs, &eo.ncosts) < 0)
-			return WS_EXIT_FAIL;
-		eo.costs = costs;
-	}
 	if (c->explain) {
 		char **bins = c->binaries ? NULL : cli_resolve_binaries(r);
 
@@ -173,7 +176,6 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		ws_explain(r, &eo);
 		cli_free_binaries(bins, r->nvariants);
 	}
-	ws_cost_free(costs, eo.ncosts);
 	ws_report_compare(stdout, r, &ro);
 	if (c->export_json && ws_result_save(r, c->export_json) < 0)
 		status = WS_EXIT_FAIL;

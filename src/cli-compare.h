@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+struct ws_cost; /* explain.h */
+
 struct cli_compare {
 	const char *reference;
 	bool paired, fdr;
@@ -20,6 +22,8 @@ struct cli_compare {
 	size_t top;
 	bool explain;
 	const char *cost;    /* --cost FILE */
+	struct ws_cost *costs; /* its table, read by cli_compare_check() */
+	size_t ncosts;
 	char **binaries;     /* each variant's binary, for asm-diff suggestions; may be NULL */
 };
 
@@ -41,8 +45,13 @@ struct cli_compare {
 	OPT_STRING(0, "export-csv", &(c)->export_csv, "FILE", "one row per comparison"),                       \
 	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request")
 
-/* Check the statistics options (usage errors exit 129). */
-void cli_compare_check(struct cli_compare *c);
+/*
+ * Check the statistics options and read the --cost table (usage errors exit 129), then check that
+ * `export_json` (kept in c) and the other export paths can be written (one line and exit 1): all before
+ * any run, so that a typo never costs a measurement. Release with cli_compare_release().
+ */
+void cli_compare_check(struct cli_compare *c, const char *export_json);
+void cli_compare_release(struct cli_compare *c);
 
 /*
  * Each variant's binary: the first word of its command, found in PATH, as an absolute path; NULL where it

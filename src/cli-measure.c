@@ -41,6 +41,23 @@ void cli_check_output(const char *opt, const char *path)
 
 static const char *const backends[] = { "auto", "perf", "sim" };
 
+static void unknown_preset(const char *name) __attribute__((noreturn));
+static void unknown_preset(const char *name)
+{
+	size_t n;
+	const struct ws_sim_preset *p = ws_sim_presets(&n);
+	char *names = xstrdup("");
+
+	/* "zen4, golden-cove or cachegrind", from the one table. */
+	for (size_t i = 0; i < n; i++) {
+		char *next = xasprintf("%s%s%s", names, !i ? "" : i + 1 < n ? ", " : " or ", p[i].name);
+
+		free(names);
+		names = next;
+	}
+	usage_error("unknown simulator preset '%s': use %s", name, names);
+}
+
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 {
 	bool known = false;
@@ -97,9 +114,8 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		o->seed = ((uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) &
 			  INT64_MAX;
 	}
-	if (c->sim_preset && strcmp(c->sim_preset, "zen4") && strcmp(c->sim_preset, "golden-cove") &&
-	    strcmp(c->sim_preset, "cachegrind"))
-		usage_error("unknown simulator preset '%s': use zen4, golden-cove or cachegrind", c->sim_preset);
+	if (c->sim_preset && !ws_sim_preset_find(c->sim_preset))
+		unknown_preset(c->sim_preset);
 	if (c->freq < 0)
 		usage_error("--freq must be positive");
 
@@ -130,7 +146,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		o->be.functions_event = c->functions;
 	}
 	o->be.freq = c->freq > 0 ? c->freq : 4000;
-	o->be.sim_preset = c->sim_preset ? c->sim_preset : "zen4";
+	o->be.sim_preset = c->sim_preset ? c->sim_preset : WS_SIM_PRESET_DEFAULT;
 	if (c->sim_cache.n) {
 		c->sim_args = xcalloc(c->sim_cache.n + 1, sizeof(char *));
 		for (size_t i = 0; i < c->sim_cache.n; i++)
@@ -140,18 +156,39 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->be.sim_hot = 20;
 	o->progress = cli_progress;
 	setup_logging(c->verbose);
-	cli_check_output("--export-json", c->export_json);
-	cli_check_output("--export-csv", c->export_csv);
-	cli_check_output("--export-markdown", c->export_markdown);
 }
 
-void cli_measure_topdown_unsupported(const struct cli_measure *c, struct ws_result *r)
+void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)
 {
-	if (!c->topdown_reason)
-		return;
-	for (size_t i = 0; i < r->nvariants; i++)
-		for (size_t k = 0; k < 4; k++)
-			ws_metric_set_unsupported(&r->variants[i].metrics, ws_topdown_metrics[k], c->topdown_reason);
+	if (c)
+		cli_progress_done();
+	ws_result_derive(r);
+	if (c && c->topdown_reason)
+		for (size_t i = 0; i < r->nvariants; i++)
+			for (size_t k = 0; k < 4; k++)
+				ws_metric_set_unsupported(&r->variants[i].metrics, ws_topdown_metrics[k],
+							  c->topdown_reason);
+	ws_result_summarize(r);
+	ws_result_prune_functions(r, CLI_FUNCTION_MIN_SHARE);
+}
+
+int cli_measure_status(int ret, int status, const struct ws_result *r, bool saved)
+{
+	/* stat counts its runs; compare interleaves several programs, whose counts differ after Ctrl-C. */
+	size_t runs = r->nvariants == 1 ? r->variants[0].nruns : 0;
+
+	if (ret == -EINTR) {
+		if (!runs && !ws_result_has_samples(r))
+			fprintf(stderr, "%s: interrupted before any run finished: nothing to keep\n", current_command());
+		else if (r->nvariants == 1)
+			fprintf(stderr, "%s: interrupted; %zu finished runs kept%s\n", current_command(), runs,
+				saved ? " and saved" : "");
+		else
+			fprintf(stderr, "%s: interrupted; the finished runs are kept%s\n", current_command(),
+				saved ? " and saved" : "");
+		return 130;
+	}
+	return ret < 0 ? WS_EXIT_FAIL : status;
 }
 
 void cli_measure_release(struct cli_measure *c)
@@ -160,11 +197,7 @@ void cli_measure_release(struct cli_measure *c)
 	ws_event_list_release(&c->ev);
 	string_list_clear(&c->events);
 	string_list_clear(&c->sim_cache);
-	if (c->sim_args) {
-		for (char **a = c->sim_args; *a; a++)
-			free(*a);
-		free(c->sim_args);
-	}
+	cli_free_argv(c->sim_args);
 }
 
 char **cli_split_command(const char *s)

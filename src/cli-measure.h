@@ -6,6 +6,7 @@
 #include "event.h"
 #include "measure.h"
 #include "parse-options.h"
+#include "sim-presets.h"
 
 #include <sched.h>
 #include <stdbool.h>
@@ -15,7 +16,7 @@ struct cli_measure {
 	const char *runs;        /* "N" or "auto" */
 	size_t warmup;
 	struct string_list events;
-	const char *export_json, *export_csv, *export_markdown;
+	const char *export_json;
 	const char *backend;
 	double timeout;
 	const char *cpus;
@@ -66,7 +67,7 @@ extern struct cli_measure *cli_current;
 	OPT_CALLBACK_OPTARG(0, "functions", "EVENT", "report per function (sampling; EVENT: a second event)", cli_functions_cb), \
 	OPT_DOUBLE('F', "freq", &(c)->freq, "HZ", "sampling rate for --functions (default 4000)"),             \
 	OPT_GROUP("Simulator"),                                                                                 \
-	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "zen4 (default), golden-cove or cachegrind"),    \
+	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "the simulated machine (default " WS_SIM_PRESET_DEFAULT "; see 'whyslow list')"), \
 	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL)"), \
 	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
 	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \
@@ -76,14 +77,31 @@ extern struct cli_measure *cli_current;
 	OPT_BOOL('v', "verbose", &(c)->verbose, "say more about what is measured and why")
 
 /*
- * Check the options and turn them into engine options. Usage errors exit 129 (usage_error); checks output
- * paths before any run so a typo never costs a measurement.
+ * Check the options and turn them into engine options. Usage errors exit 129 (usage_error). The output
+ * paths are the command's to check, after this and before any run (cli_check_output, cli_compare_check).
  */
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o);
 void cli_measure_release(struct cli_measure *c);
 
-/* After the runs: mark the top-down metrics unsupported, with the reason, when the PMU had no events. */
-void cli_measure_topdown_unsupported(const struct cli_measure *c, struct ws_result *r);
+/*
+ * Functions below this share in every variant are noise in a profile, and a burden to the family of
+ * tests: they are pruned before the report.
+ */
+#define CLI_FUNCTION_MIN_SHARE 0.005
+
+/*
+ * Make a result ready to report: derived metrics, summaries, small functions pruned. `c` holds the options
+ * it was just measured with (the progress line is cleared, the top-down metrics marked unsupported when
+ * the PMU had no events for them); NULL for results loaded from files.
+ */
+void cli_result_prepare(struct ws_result *r, const struct cli_measure *c);
+
+/*
+ * The exit status once ws_measure() returned `ret` and the report gave `status`: 130 after Ctrl-C, with
+ * one line on stderr saying what was kept (and whether `saved` to a file), 1 after a failed measurement,
+ * else `status`.
+ */
+int cli_measure_status(int ret, int status, const struct ws_result *r, bool saved);
 
 /* Check that `path` (if set) can be written later; on failure one line and exit 1. */
 void cli_check_output(const char *opt, const char *path);

@@ -17,7 +17,6 @@
 #include "util.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,12 +261,9 @@ int cmd_compare(int argc, char **argv)
 	expand(&progs, args, (size_t)n, &names, c.shell);
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
-	cli_compare_check(&cc);
-	cc.export_json = c.export_json;
 	cc.regions = c.regions;
 	cli_measure_finish(&c, &mo);
-	cli_check_output("--export-csv", cc.export_csv);
-	cli_check_output("--export-markdown", cc.export_markdown);
+	cli_compare_check(&cc, c.export_json);
 	if (cc.reference) {
 		mo.baseline = SIZE_MAX;
 		for (size_t i = 0; i < progs.n; i++)
@@ -280,24 +276,10 @@ int cmd_compare(int argc, char **argv)
 
 	ws_result_init(&res);
 	ret = ws_measure(&res, progs.v, progs.n, &mo);
-	cli_progress_done();
-	ws_result_derive(&res);
-	cli_measure_topdown_unsupported(&c, &res);
-	ws_result_summarize(&res);
-	/* Functions below 0.5% in every variant are noise in a profile, and a burden to the family of tests. */
-	ws_result_prune_functions(&res, 0.005);
+	cli_result_prepare(&res, &c);
 	/* Whatever was measured is reported and saved, also after Ctrl-C or a failed run. */
 	status = ws_result_has_samples(&res) ? cli_compare_finish(&cc, &res, c.functions != NULL) : WS_EXIT_FAIL;
-	if (ret == -EINTR) {
-		if (!ws_result_has_samples(&res))
-			fprintf(stderr, "whyslow compare: interrupted before any run finished: nothing to keep\n");
-		else
-			fprintf(stderr, "whyslow compare: interrupted; the finished runs are kept%s\n",
-				c.export_json && status != WS_EXIT_FAIL ? " and saved" : "");
-		status = 130;
-	} else if (ret < 0) {
-		status = WS_EXIT_FAIL;
-	}
+	status = cli_measure_status(ret, status, &res, c.export_json && status != WS_EXIT_FAIL);
 	ws_result_release(&res);
 	for (size_t i = 0; i < progs.n; i++)
 		cli_free_argv(progs.v[i].argv);
@@ -307,6 +289,7 @@ int cmd_compare(int argc, char **argv)
 	free(progs.owned);
 	string_list_clear(&names);
 	cli_measure_release(&c);
+	cli_compare_release(&cc);
 	free_params();
 	for (size_t i = 0; i < njoined; i++)
 		free(joined[i]);

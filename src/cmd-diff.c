@@ -21,7 +21,10 @@ static bool same(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* Machine fingerprints that make samples incomparable: CPU model, kernel, backend, simulator preset. */
+/*
+ * Machine fingerprints that make samples incomparable: CPU model, kernel, backend, simulator preset.
+ * `first` holds the first file's machine.
+ */
 static int fingerprint_check(const struct ws_result *first, const struct ws_result *r, const char *fa,
 			     const char *fb, bool strict)
 {
@@ -89,21 +92,16 @@ int cmd_diff(int argc, char **argv)
 		CLI_COMPARE_EXPORTS(&cc),
 		OPT_END(),
 	};
-	struct ws_result all, first;
+	struct ws_result all;
 	int n, status;
 
 	n = parse_options(argc, argv, "whyslow diff", diff_usage, options, 0);
 	if (n < 2)
 		usage_error("diff needs at least two result files: a baseline and a new one");
-	cli_compare_check(&cc);
 	setup_logging(0);
-	cc.export_json = export_json;
-	cli_check_output("--export-json", cc.export_json);
-	cli_check_output("--export-csv", cc.export_csv);
-	cli_check_output("--export-markdown", cc.export_markdown);
+	cli_compare_check(&cc, export_json);
 
 	ws_result_init(&all);
-	ws_result_init(&first);
 	for (int i = 0; i < n; i++) {
 		struct ws_result r;
 
@@ -111,7 +109,7 @@ int cmd_diff(int argc, char **argv)
 		if (ws_result_load(argv[i], &r) < 0) {
 			ws_result_release(&r);
 			ws_result_release(&all);
-			ws_result_release(&first);
+			cli_compare_release(&cc);
 			return WS_EXIT_FAIL;
 		}
 		if (i == 0) {
@@ -121,25 +119,19 @@ int cmd_diff(int argc, char **argv)
 			all.settings.seed = r.settings.seed;
 			all.settings.runs = r.settings.runs;
 			all.settings.warmup = r.settings.warmup;
-			first.machine.cpu = all.machine.cpu ? xstrdup(all.machine.cpu) : NULL;
-			first.machine.kernel = all.machine.kernel ? xstrdup(all.machine.kernel) : NULL;
-			first.machine.backend = all.machine.backend ? xstrdup(all.machine.backend) : NULL;
-			first.machine.sim_preset = all.machine.sim_preset ? xstrdup(all.machine.sim_preset) : NULL;
-		} else if (fingerprint_check(&first, &r, argv[0], argv[i], strict) < 0) {
+		} else if (fingerprint_check(&all, &r, argv[0], argv[i], strict) < 0) {
 			ws_result_release(&r);
 			ws_result_release(&all);
-			ws_result_release(&first);
+			cli_compare_release(&cc);
 			return WS_EXIT_FAIL;
 		}
 		take_variants(&all, &r, argv[i]);
 		ws_result_release(&r);
 	}
 	cli_compare_pick_baseline(&cc, &all);
-	ws_result_derive(&all);
-	ws_result_summarize(&all);
-	ws_result_prune_functions(&all, 0.005);
+	cli_result_prepare(&all, NULL);
 	status = cli_compare_finish(&cc, &all, functions);
 	ws_result_release(&all);
-	ws_result_release(&first);
+	cli_compare_release(&cc);
 	return status;
 }

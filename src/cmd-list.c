@@ -6,6 +6,7 @@
 #include "parse-options.h"
 #include "perf.h"
 #include "pfm.h"
+#include "sim-presets.h"
 #include "util.h"
 
 #include <fnmatch.h>
@@ -103,6 +104,7 @@ int cmd_list(int argc, char **argv)
 	};
 	struct listing l = { 0 };
 	const struct ws_metric_info *mi;
+	const struct ws_sim_preset *presets;
 	size_t n;
 	int rest;
 
@@ -129,9 +131,9 @@ int cmd_list(int argc, char **argv)
 	l.section = "libpfm4 events of this machine's PMUs (pmu::EVENT[:UMASK])";
 	ws_pfm_for_each(pfm_cb, &l);
 	l.section = "Simulator presets (--sim-preset)";
-	emit(&l, "zen4", "preset", NULL, "AMD Zen 4: L1d 32K 8-way, L1i 32K 8-way, L2 1M 8-way, L3 32M 16-way");
-	emit(&l, "golden-cove", "preset", NULL, "Intel Golden Cove: L1d 48K 12-way, L1i 32K 8-way, L2 2M 16-way");
-	emit(&l, "cachegrind", "preset", NULL, "cachegrind's model exactly: I1, D1, LL; bimodal branch predictor");
+	presets = ws_sim_presets(&n);
+	for (size_t i = 0; i < n; i++)
+		emit(&l, presets[i].name, "preset", NULL, presets[i].desc);
 	if (as_json) {
 		json_dumpf(l.arr, stdout, JSON_INDENT(2));
 		putchar('\n');

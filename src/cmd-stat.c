@@ -20,7 +20,6 @@
 #include "runner.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +61,7 @@ int cmd_stat(int argc, char **argv)
 		command = cli_join_command(argv);
 	}
 	cli_measure_finish(&c, &mo);
+	cli_check_output("--export-json", c.export_json);
 	cli_install_signals();
 
 	ws_result_init(&res);
@@ -69,12 +69,7 @@ int cmd_stat(int argc, char **argv)
 	prog.command = command;
 	prog.argv = cmd_argv;
 	ret = ws_measure(&res, &prog, 1, &mo);
-	cli_progress_done();
-	ws_result_derive(&res);
-	cli_measure_topdown_unsupported(&c, &res);
-	ws_result_summarize(&res);
-	/* Functions below 0.5% in every variant are noise in a profile, and a burden to the family of tests. */
-	ws_result_prune_functions(&res, 0.005);
+	cli_result_prepare(&res, &c);
 	/* Nothing measured is lost: even an interrupted or failed session is reported and saved. */
 	if (res.nvariants && (res.variants[0].nruns || res.variants[0].metrics.n)) {
 		ro.color = cli_use_color(stdout);
@@ -85,18 +80,7 @@ int cmd_stat(int argc, char **argv)
 		if (c.export_json && ws_result_save(&res, c.export_json) < 0)
 			status = WS_EXIT_FAIL;
 	}
-	if (ret == -EINTR) {
-		size_t runs = res.nvariants ? res.variants[0].nruns : 0;
-
-		if (!runs && !ws_result_has_samples(&res))
-			fprintf(stderr, "whyslow stat: interrupted before any run finished: nothing to keep\n");
-		else
-			fprintf(stderr, "whyslow stat: interrupted; %zu finished runs kept%s\n", runs,
-				c.export_json && status != WS_EXIT_FAIL ? " and saved" : "");
-		status = 130;
-	} else if (ret < 0) {
-		status = WS_EXIT_FAIL;
-	}
+	status = cli_measure_status(ret, status, &res, c.export_json && status != WS_EXIT_FAIL);
 	ws_result_release(&res);
 	cli_measure_release(&c);
 	free(command);

@@ -25,6 +25,24 @@ test_expect_success 'doctor --json gives the same checks as data, with a fix for
 	EOF
 '
 
+test_expect_success 'doctor says smt is unknown, not fine, when the kernel does not tell' '
+	whyslow doctor --json >d.json &&
+	python3 - d.json <<-\EOF
+	import json, sys
+	smt = [c for c in json.load(open(sys.argv[1]))["checks"] if c["name"] == "smt"][0]
+	try:
+	    active = open("/sys/devices/system/cpu/smt/active").read().strip()
+	except OSError:
+	    active = None
+	if active is None:
+	    assert (smt["status"], smt["value"]) == ("info", "unknown"), smt
+	elif int(active):
+	    assert (smt["status"], smt["value"]) == ("warn", "active"), smt
+	else:
+	    assert (smt["status"], smt["value"]) == ("ok", "inactive"), smt
+	EOF
+'
+
 test_expect_success 'doctor agrees with what opens: the PMU check matches a hardware probe' '
 	whyslow doctor --json >d.json &&
 	status=$(python3 -c "import json; print([c[\"status\"] for c in json.load(open(\"d.json\"))[\"checks\"] if c[\"name\"] == \"pmu\"][0])") &&
@@ -48,6 +66,18 @@ test_expect_success 'list shows the metrics, generic events, libpfm4 events and 
 	test_grep "^  L1-dcache-load-misses  *hardware" out &&
 	test_grep "^  perf::" out &&
 	test_grep "^  zen4  *preset" out
+'
+
+test_expect_success 'an unknown --sim-preset names the presets that list shows' '
+	test_expect_code 129 whyslow stat --sim-preset bogus true 2>err &&
+	test_line_count = 1 err &&
+	whyslow list --json --no-probe >l.json &&
+	python3 - l.json err <<-\EOF
+	import json, sys
+	presets = [e["name"] for e in json.load(open(sys.argv[1])) if e["kind"] == "preset"]
+	err = open(sys.argv[2]).read()
+	assert presets and "use " + ", ".join(presets[:-1]) + " or " + presets[-1] in err, (presets, err)
+	EOF
 '
 
 test_expect_success 'list --json is data, and a pattern that matches nothing fails' '

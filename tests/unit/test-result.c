@@ -180,6 +180,44 @@ static void test_verdict_names(void **state)
 	assert_int_equal(ws_verdict_parse("bogus"), WS_VERDICT_NONE);
 }
 
+/* One function of `v` with a sampled share of `share`. */
+static void add_function(struct ws_variant *v, const char *name, double share)
+{
+	struct ws_group *g = ws_group_list_get(&v->functions, name, NULL);
+
+	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), share, -1);
+}
+
+static void test_prune_functions(void **state)
+{
+	/* Kept when any variant gives it at least the threshold; dropped from every variant otherwise. */
+	struct ws_result r;
+	struct ws_variant *a, *b;
+
+	(void)state;
+	ws_result_init(&r);
+	a = ws_result_add_variant(&r, "a", "a");
+	b = ws_result_add_variant(&r, "b", "b");
+	add_function(a, "small", 0.001);
+	add_function(a, "big", 0.5);
+	add_function(a, "grows", 0.001);
+	add_function(b, "big", 0.5);
+	add_function(b, "only-b", 0.002);
+	add_function(b, "small", 0.004);
+	add_function(b, "grows", 0.01);
+	ws_result_summarize(&r);
+	ws_result_prune_functions(&r, 0.005);
+	a = &r.variants[0];
+	b = &r.variants[1];
+	assert_int_equal(a->functions.n, 2);
+	assert_string_equal(a->functions.v[0].name, "big");
+	assert_string_equal(a->functions.v[1].name, "grows");
+	assert_int_equal(b->functions.n, 2);
+	assert_string_equal(b->functions.v[0].name, "big");
+	assert_string_equal(b->functions.v[1].name, "grows");
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_unsupported_drops_samples),
 		cmocka_unit_test(test_sort_by_registry),
 		cmocka_unit_test(test_verdict_names),
+		cmocka_unit_test(test_prune_functions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
