@@ -43,7 +43,11 @@ void cli_compare_release(struct cli_compare *c)
 	c->ncosts = 0;
 }
 
-char **cli_resolve_binaries(const struct ws_result *r)
+/*
+ * Each variant's binary: the first word of its command, found in PATH, as an absolute path; NULL where it
+ * cannot be found (a shell command, a file since removed). NULL-padded array the caller frees.
+ */
+static char **resolve_binaries(const struct ws_result *r)
 {
 	char **bins = xcalloc(r->nvariants + 1, sizeof(*bins));
 
@@ -59,7 +63,7 @@ char **cli_resolve_binaries(const struct ws_result *r)
 	return bins;
 }
 
-void cli_free_binaries(char **b, size_t n)
+static void free_binaries(char **b, size_t n)
 {
 	if (!b)
 		return;
@@ -160,7 +164,6 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 	};
 	struct ws_explain_opts eo = {
 		.seed = r->settings.seed,
-		.binaries = c->binaries,
 		.costs = c->costs,
 		.ncosts = c->ncosts,
 	};
@@ -169,12 +172,12 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 	if (ws_compare(r, &co) < 0)
 		return WS_EXIT_FAIL;
 	if (c->explain) {
-		char **bins = c->binaries ? NULL : cli_resolve_binaries(r);
+		/* Each variant's binary, so that the next step can name an asm-diff command. */
+		char **bins = resolve_binaries(r);
 
-		if (bins)
-			eo.binaries = bins;
+		eo.binaries = bins;
 		ws_explain(r, &eo);
-		cli_free_binaries(bins, r->nvariants);
+		free_binaries(bins, r->nvariants);
 	}
 	ws_report_compare(stdout, r, &ro);
 	if (c->export_json && ws_result_save(r, c->export_json) < 0)

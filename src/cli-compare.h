@@ -24,7 +24,6 @@ struct cli_compare {
 	const char *cost;    /* --cost FILE */
 	struct ws_cost *costs; /* its table, read by cli_compare_check() */
 	size_t ncosts;
-	char **binaries;     /* each variant's binary, for asm-diff suggestions; may be NULL */
 };
 
 #define CLI_COMPARE_INIT { .noise = 1.0, .alpha = 0.05, .fail_if_slower = -1, .explain = true }
@@ -52,13 +51,6 @@ struct cli_compare {
  */
 void cli_compare_check(struct cli_compare *c, const char *export_json);
 void cli_compare_release(struct cli_compare *c);
-
-/*
- * Each variant's binary: the first word of its command, found in PATH, as an absolute path; NULL where it
- * cannot be found (a shell command, a file since removed). NULL-padded array the caller frees.
- */
-char **cli_resolve_binaries(const struct ws_result *r);
-void cli_free_binaries(char **b, size_t n);
 
 /* Choose the baseline: --reference by name, else the first. Usage error if the name is unknown. */
 void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r);
