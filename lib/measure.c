@@ -162,11 +162,17 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 	}
 	if (!record)
 		return 0;
-	if (!simulated) {
+	/*
+	 * The runs list is the runs the report counts: the native ones, or the simulated ones when nothing ran
+	 * natively (perf+sim has more native runs than simulated ones, and those are the runs it times).
+	 */
+	if (!simulated || !s->native) {
 		st.exit_code = out.exit_code;
 		st.signal = out.signal;
 		st.timed_out = out.timed_out;
 		ws_variant_push_run(v, &st);
+	}
+	if (!simulated) {
 		for (size_t e = 0; e < s->o->events->n; e++) {
 			const char *name = s->o->events->v[e].name;
 			double val;
@@ -275,12 +281,13 @@ static void record_settings(struct session *s)
 	time_t now = time(NULL);
 	struct tm tm;
 
-	r->settings.runs = o->runs;
-	r->settings.warmup = o->warmup;
+	/* What will run: a session without native runs makes --sim-runs simulated ones and no warm-up. */
+	r->settings.runs = s->native || !s->sim ? o->runs : o->sim_runs;
+	r->settings.warmup = s->native || !s->sim ? o->warmup : 0;
 	r->settings.seed = o->seed;
 	free(r->settings.order);
 	r->settings.order = xstrdup("interleaved");
-	r->settings.runs_auto = o->runs_auto;
+	r->settings.runs_auto = o->runs_auto && (s->native || !s->sim);
 	r->settings.target_ci = o->target_ci * 100;
 	r->settings.events = xcalloc(o->events->n + 1, sizeof(char *));
 	for (size_t i = 0; i < o->events->n; i++)
