@@ -51,6 +51,8 @@ struct perf_priv {
 	struct ws_profile *prof;
 	struct ws_symbols *syms;
 	bool warned_loss;
+	/* What each run gave the regions and functions it did not report (0 or not counted). */
+	struct ws_group_fills fills;
 };
 
 static int group_capacity(void)
@@ -213,7 +215,11 @@ static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
 	return 0;
 }
 
-/* Read the run's region files into the variant: entries, wall time and every event, per region. */
+/*
+ * Read the run's region files into the variant: entries, wall time and every event, per region. A region
+ * the files do not name counted nothing (0); a run that wrote no file at all (killed by --timeout, markers
+ * that failed to start, a program without them) counted nothing we know of (NAN).
+ */
 static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run)
 {
 	struct ws_region_set set = WS_REGION_SET_INIT;
@@ -230,17 +236,17 @@ static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run
 		const struct ws_region_data *rd = &set.regions[i];
 		struct ws_group *g = ws_group_list_get(&v->regions, rd->name, NULL);
 
-		/* A region a run never entered counted nothing: 0, not "not counted". */
-		ws_push_at(&g->metrics, "entries", 0, run, (double)rd->entries, -1, 0);
-		ws_push_at(&g->metrics, "wall-time", 0, run, rd->wall_seconds, -1, 0);
+		ws_group_push(&p->fills, &v->regions, g, "entries", 0, run, (double)rd->entries, -1);
+		ws_group_push(&p->fills, &v->regions, g, "wall-time", 0, run, rd->wall_seconds, -1);
 		for (size_t e = 0; e < set.nr_events; e++) {
 			const struct ws_region_count *c = &rd->counts[e];
 			double share = c->time_enabled ? (double)c->time_running / (double)c->time_enabled : 0;
 
-			ws_push_at(&g->metrics, set.events[e], 0, run, ws_region_count_scaled(c),
-				   c->time_enabled ? share : -1, 0);
+			ws_group_push(&p->fills, &v->regions, g, set.events[e], 0, run, ws_region_count_scaled(c),
+				      c->time_enabled ? share : -1);
 		}
 	}
+	ws_group_list_pad(&p->fills, &v->regions, NULL, run, set.nr_processes ? 0 : NAN);
 	ws_region_set_release(&set);
 	remove_outdir(p);
 	return 0;
@@ -291,6 +297,7 @@ static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp
 	return xstrdup(fn->name);
 }
 
+/* A function this run's profile did not sample took no share of it: 0, not "not counted". */
 static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run)
 {
 	struct ws_fn_profile fp;
@@ -313,23 +320,14 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 		char *key = function_key(fn, &fp);
 		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
 
-		/* A function a run never sampled took no share of it: 0, not "not counted". */
-		ws_push_at(&g->metrics, "share", 0, run, fn->share, -1, 0);
+		ws_group_push(&p->fills, &v->functions, g, "share", 0, run, fn->share, -1);
 		for (size_t l = 0; l < fn->nr_lines; l++)
 			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples);
 		if (extra)
-			ws_push_at(&g->metrics, extra, 0, run, fn->extra_share, -1, 0);
+			ws_group_push(&p->fills, &v->functions, g, extra, 0, run, fn->extra_share, -1);
 		free(key);
 	}
-	/* Functions seen in earlier runs but not this one: their share here is 0. */
-	for (size_t i = 0; i < v->functions.n; i++) {
-		struct ws_metric *m = ws_metric_set_find(&v->functions.v[i].metrics, "share");
-
-		if (m && m->n == run)
-			ws_metric_push(m, 0, -1);
-		if (extra && (m = ws_metric_set_find(&v->functions.v[i].metrics, extra)) && m->n == run)
-			ws_metric_push(m, 0, -1);
-	}
+	ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
 	free(extra);
 	ws_fn_profile_release(&fp);
 	return 0;
@@ -655,6 +653,7 @@ static void perf_teardown(struct ws_backend *be)
 		ws_profile_close(p->prof);
 	if (p->syms)
 		ws_symbols_free(p->syms);
+	ws_group_fills_release(&p->fills);
 	free(p->c);
 	free(p->mine);
 	free(p->attr);

@@ -40,6 +40,7 @@ struct sim_priv {
 	char *env[4];
 	bool hinted_symbols;
 	char *latency;    /* the preset's latencies as the tool wrote them */
+	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
 };
 
 /* The tool's directory: the build tree's when whyslow runs from it, else the installed one. */
@@ -257,14 +258,20 @@ static void show_log(const char *dir)
 	free(path);
 }
 
-static void push_counts(struct ws_metric_set *set, const struct ws_sim_output *o, const struct ws_sim_counts *c,
-			const char *const *names, size_t nnames, size_t run, double fill)
+/* The counts `names` of the whole process (g NULL: into v's metrics) or of group g of list l. */
+static void push_counts(struct sim_priv *p, struct ws_variant *v, struct ws_group_list *l, struct ws_group *g,
+			const struct ws_sim_output *o, const struct ws_sim_counts *c, const char *const *names,
+			size_t nnames, size_t run)
 {
 	for (size_t i = 0; i < nnames; i++) {
-		uint64_t v;
+		uint64_t n;
 
-		if (ws_sim_get(o, c, names[i], &v) == 0)
-			ws_push_at(set, names[i], WS_M_SIMULATED, run, (double)v, -1, fill);
+		if (ws_sim_get(o, c, names[i], &n) != 0)
+			continue;
+		if (g)
+			ws_group_push(&p->fills, l, g, names[i], WS_M_SIMULATED, run, (double)n, -1);
+		else
+			ws_push_at(&v->metrics, names[i], WS_M_SIMULATED, run, (double)n, -1, NAN);
 	}
 }
 
@@ -307,17 +314,21 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	for (size_t i = 0; i < p->events->n; i++)
 		if (p->mine[i])
 			names[nnames++] = p->events->v[i].name;
-	push_counts(&v->metrics, &all, &all.total, names, nnames, run, NAN);
+	push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
 	/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
-	push_counts(&v->metrics, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run, NAN);
+	push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
 	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {
 		struct ws_group *g = ws_group_list_get(&v->regions, all.regions[i].name, NULL);
 
-		ws_push_at(&g->metrics, "entries", WS_M_SIMULATED, run, (double)all.regions[i].entries, -1, 0);
-		push_counts(&g->metrics, &all, &all.regions[i].counts, names, nnames, run, 0);
-		push_counts(&g->metrics, &all, &all.regions[i].counts, (const char *const[]){ "estimated-cycles" }, 1,
-			    run, 0);
+		ws_group_push(&p->fills, &v->regions, g, "entries", WS_M_SIMULATED, run,
+			      (double)all.regions[i].entries, -1);
+		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts, names, nnames, run);
+		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
+			    (const char *const[]){ "estimated-cycles" }, 1, run);
 	}
+	/* Every process of the run wrote its counts: a region or function they do not name counted nothing. */
+	if (be->opts.regions)
+		ws_group_list_pad(&p->fills, &v->regions, NULL, run, 0);
 	for (size_t i = 0; be->opts.functions && i < all.nr_functions; i++) {
 		const struct ws_sim_function *fn = &all.functions[i];
 		const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
@@ -335,7 +346,7 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 			       base);
 			p->hinted_symbols = true;
 		}
-		push_counts(&g->metrics, &all, &fn->counts, fn_metrics, ARRAY_SIZE(fn_metrics), run, 0);
+		push_counts(p, v, &v->functions, g, &all, &fn->counts, fn_metrics, ARRAY_SIZE(fn_metrics), run);
 		/* Hot instructions are deterministic: one run's are every run's. */
 		if (run == 0 && fn->nr_insns && strcmp(fn->object, "???")) {
 			struct ws_hot_fn *h;
@@ -356,6 +367,8 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		}
 		free(key);
 	}
+	if (be->opts.functions)
+		ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
 	if (!p->latency && ws_sim_config(&all, "latency"))
 		p->latency = xstrdup(ws_sim_config(&all, "latency"));
 out:
@@ -378,6 +391,7 @@ static void sim_teardown(struct ws_backend *be)
 	free(p->libdir);
 	free(p->latency);
 	free(p->mine);
+	ws_group_fills_release(&p->fills);
 	free(p);
 	be->priv = NULL;
 }
