@@ -297,7 +297,10 @@ static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp
 	return xstrdup(fn->name);
 }
 
-/* A function this run's profile did not sample took no share of it: 0, not "not counted". */
+/*
+ * A function this run's profile did not sample took no share of it (0); a run without samples of an event
+ * has no shares of it at all (NAN), for every function.
+ */
 static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run)
 {
 	struct ws_fn_profile fp;
@@ -320,14 +323,18 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 		char *key = function_key(fn, &fp);
 		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
 
-		ws_group_push(&p->fills, &v->functions, g, "share", 0, run, fn->share, -1);
+		ws_group_push(&p->fills, &v->functions, g, "share", 0, run, fp.period ? fn->share : NAN, -1);
 		for (size_t l = 0; l < fn->nr_lines; l++)
 			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples);
 		if (extra)
-			ws_group_push(&p->fills, &v->functions, g, extra, 0, run, fn->extra_share, -1);
+			ws_group_push(&p->fills, &v->functions, g, extra, 0, run,
+				      fp.extra_period ? fn->extra_share : NAN, -1);
 		free(key);
 	}
-	ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
+	/* The second event's record first: the list's own pads every metric without one. */
+	if (extra)
+		ws_group_list_pad(&p->fills, &v->functions, extra, run, fp.extra_period ? 0 : NAN);
+	ws_group_list_pad(&p->fills, &v->functions, NULL, run, fp.period ? 0 : NAN);
 	free(extra);
 	ws_fn_profile_release(&fp);
 	return 0;
