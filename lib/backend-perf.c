@@ -47,9 +47,12 @@ struct perf_priv {
 	size_t nmev;
 	char *outdir;
 	char **env;
-	/* --functions: a sampling profile of each run, symbols cached across runs. */
+	/* --functions: a sampling profile of each run; symbols, CPUs and the checked rate kept across runs. */
 	struct ws_profile *prof;
 	struct ws_symbols *syms;
+	int *cpus;
+	size_t ncpus;
+	unsigned freq;
 	bool warned_loss;
 	/* What each run gave the regions and functions it did not report (0 or not counted). */
 	struct ws_group_fills fills;
@@ -265,9 +268,19 @@ static int perf_attach(struct ws_backend *be, pid_t pid)
 		ws_profile_close(p->prof);
 		p->prof = NULL;
 	}
-	if (!p->syms)
+	/*
+	 * The first run reads what every run's profile needs (and says once if the rate is lowered); not at
+	 * set-up, where a session that leaves the functions to the simulator would still say it.
+	 */
+	if (!p->syms) {
 		p->syms = ws_symbols_new();
-	o.freq = be->opts.freq > 0 ? (unsigned)be->opts.freq : o.freq;
+		p->ncpus = ws_profile_online_cpus(&p->cpus);
+		p->freq = ws_profile_clip_freq(be->opts.freq > 0 ? (unsigned)be->opts.freq : o.freq);
+	}
+	o.freq = p->freq;
+	o.freq_checked = true;
+	o.cpus = p->cpus;
+	o.nr_cpus = p->ncpus;
 	o.extra_event = be->opts.functions_event;
 	o.symbols = p->syms;
 	return ws_profile_open(&p->prof, pid, &o);
@@ -660,6 +673,7 @@ static void perf_teardown(struct ws_backend *be)
 		ws_profile_close(p->prof);
 	if (p->syms)
 		ws_symbols_free(p->syms);
+	free(p->cpus);
 	ws_group_fills_release(&p->fills);
 	free(p->c);
 	free(p->mine);

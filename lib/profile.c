@@ -724,7 +724,7 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 }
 
 /* The online CPUs from sysfs ("0-3,6,8-9"), or 0..n-1 from sysconf when sysfs is not there. */
-static size_t online_cpus(int **out)
+size_t ws_profile_online_cpus(int **out)
 {
 	char *line = ws_read_line("/sys/devices/system/cpu/online"), *s, *end;
 	size_t n = 0, alloc = 0;
@@ -758,7 +758,7 @@ static size_t online_cpus(int **out)
 	return n;
 }
 
-static unsigned clip_freq(unsigned freq)
+unsigned ws_profile_clip_freq(unsigned freq)
 {
 	char *s = ws_read_line("/proc/sys/kernel/perf_event_max_sample_rate");
 	long max = s ? strtol(s, NULL, 10) : 0;
@@ -1057,7 +1057,7 @@ int ws_profile_open(struct ws_profile **out, pid_t pid, const struct ws_profile_
 	p->pid = pid;
 	p->pmu = -1;
 	p->last_which = -1;
-	p->freq = clip_freq(p->opts.freq);
+	p->freq = p->opts.freq_checked ? p->opts.freq : ws_profile_clip_freq(p->opts.freq);
 	p->scratch = xmalloc(UINT16_MAX + 1);
 	p->nr_objs = OBJ_FIRST_MAPPED;
 	p->alloc_objs = 16;
@@ -1071,10 +1071,10 @@ int ws_profile_open(struct ws_profile **out, pid_t pid, const struct ws_profile_
 		p->own_symbols = true;
 	}
 
-	p->nr_rings = online_cpus(&cpus);
+	p->nr_rings = p->opts.cpus && p->opts.nr_cpus ? p->opts.nr_cpus : ws_profile_online_cpus(&cpus);
 	p->rings = xcalloc(p->nr_rings, sizeof(*p->rings));
 	for (i = 0; i < p->nr_rings; i++) {
-		p->rings[i].cpu = cpus[i];
+		p->rings[i].cpu = cpus ? cpus[i] : p->opts.cpus[i];
 		p->rings[i].fd = -1;
 		p->rings[i].extra_fd = -1;
 	}

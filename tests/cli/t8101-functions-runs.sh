@@ -24,4 +24,11 @@ test_expect_success '--functions=EVENT: a run without samples of EVENT leaves ev
 	EOF
 '
 
+test_expect_success 'a rate above the kernel limit is lowered with one line, not one per run' '
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate) &&
+	whyslow stat -r 3 -w 1 -e task-clock --functions -F $((max * 10)) -- true >out 2>err &&
+	grep "sampling at $max Hz" err >lowered &&
+	test_line_count = 1 lowered
+'
+
 test_done
