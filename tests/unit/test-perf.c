@@ -10,6 +10,7 @@
 #include "event.h"
 #include "log.h"
 #include "perf.h"
+#include "profile.h"
 #include "result.h"
 #include "runner.h"
 
@@ -422,6 +423,19 @@ static void test_group_fills_by_metric(void **state)
 	ws_result_release(&r);
 }
 
+/* The profile's CPUs, parsed by the runner's CPU-list parser: the online ones, in order. */
+static void test_online_cpus(void **state)
+{
+	int *cpus = NULL;
+	size_t n = ws_profile_online_cpus(&cpus);
+
+	(void)state;
+	assert_int_equal(n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
+	for (size_t i = 1; i < n; i++)
+		assert_true(cpus[i] > cpus[i - 1]);
+	free(cpus);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +452,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_env_parse_errors, setup, teardown),
 		cmocka_unit_test(test_group_fills),
 		cmocka_unit_test(test_group_fills_by_metric),
+		cmocka_unit_test(test_online_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
