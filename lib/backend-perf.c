@@ -255,6 +255,12 @@ static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run
 	return 0;
 }
 
+/* --functions samples the child, which needs its pid before its exec. */
+static bool perf_wants_pid(const struct ws_backend *be)
+{
+	return be->opts.functions;
+}
+
 /* --functions: start sampling the child before it execs (one event per CPU, inherit, rings per CPU). */
 static int perf_attach(struct ws_backend *be, pid_t pid)
 {
@@ -482,7 +488,6 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 	}
 	layout(p, group_capacity());
 	choose_marker_events(p);
-	be->wants_pid = be->opts.functions;
 	return 0;
 }
 
@@ -688,6 +693,7 @@ const struct ws_backend_ops ws_backend_perf = {
 	.setup = perf_setup,
 	.prepare = perf_prepare,
 	.arm = perf_arm,
+	.wants_pid = perf_wants_pid,
 	.attach = perf_attach,
 	.poll = perf_poll,
 	.collect = perf_collect,

@@ -45,6 +45,11 @@ struct ws_backend_ops {
 	 * is counted from its exec (the runner then spawns without a handshake). May be NULL.
 	 */
 	int (*arm)(struct ws_backend *be);
+	/*
+	 * Whether the next run needs attach(): the runner then forks and holds the child before its exec, the
+	 * slower path. Decided from the options, which may change after set-up. NULL: never.
+	 */
+	bool (*wants_pid)(const struct ws_backend *be);
 	/* After fork, before exec: attach to `pid` (sampling needs the child's pid). May be NULL. */
 	int (*attach)(struct ws_backend *be, pid_t pid);
 	/* While the run goes on, about every 100 ms; may be NULL. */
@@ -83,7 +88,6 @@ struct ws_group_fills {
 struct ws_backend {
 	const struct ws_backend_ops *ops;
 	struct ws_backend_opts opts;
-	bool wants_pid;  /* set by setup: attach() must run, so the runner forks and holds the child */
 	void *priv;
 };
 

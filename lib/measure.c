@@ -123,8 +123,9 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 		.cpus = s->o->cpus,
 	};
 	/* Only a backend that must see the child's pid costs the fork-and-hold path; others spawn. */
-	struct ws_run_hooks hooks = { be->wants_pid && be->ops->attach ? attach_hook : NULL,
-				      be->wants_pid && be->ops->poll ? poll_hook : NULL, be };
+	bool held = be->ops->wants_pid && be->ops->wants_pid(be);
+	struct ws_run_hooks hooks = { held && be->ops->attach ? attach_hook : NULL,
+				      held && be->ops->poll ? poll_hook : NULL, be };
 	struct ws_run_outcome out;
 	struct ws_run_status st;
 	double t = ws_now();
@@ -256,20 +257,18 @@ static int setup_backends(struct session *s, struct ws_claim *claims)
 		s->sim = NULL;
 		return 0;
 	}
-	/*
-	 * Markers that read counters with a system call per region would distort native timings; with the
-	 * simulator at hand the regions are counted there, exactly and without perturbing anything.
-	 */
 	if (s->native) {
+		/*
+		 * Markers that read counters with a system call per region would distort native timings; with
+		 * the simulator at hand the regions are counted there, exactly and without perturbing anything.
+		 * Likewise per-function counts: exact from the simulator, so native sampling is not needed.
+		 */
 		s->native->opts.regions = false;
-		/* Likewise per-function counts: exact from the simulator, so native sampling is not needed. */
 		s->native->opts.functions = false;
-		s->native->wants_pid = false;
-	}
-	if (s->native)
 		ws_log(WS_LOG_INFO, "no PMU here: simulating cache and branch counters (preset %s); time and "
 		       "software counters are measured natively",
 		       o->be.sim_preset ? o->be.sim_preset : "zen4");
+	}
 	return 0;
 }
 
