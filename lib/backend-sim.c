@@ -37,7 +37,7 @@ struct sim_priv {
 	bool *mine;
 	char *outdir;
 	char **argv;      /* the wrapped command of the current run */
-	char *env[4];
+	char **env;       /* what it adds to the environment, NULL-terminated */
 	bool hinted_symbols;
 	char *latency;    /* the preset's latencies as the tool wrote them */
 	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
@@ -74,7 +74,6 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 {
 	struct sim_priv *p = xcalloc(1, sizeof(*p));
 	const char *preset = be->opts.sim_preset ? be->opts.sim_preset : "zen4";
-	bool any = false;
 
 	be->priv = p;
 	p->events = events;
@@ -106,9 +105,8 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 			claims[i].reason = xasprintf("not modelled by the %s preset", preset);
 			continue;
 		}
-		claims[i].claimed = p->mine[i] = any = true;
+		claims[i].claimed = p->mine[i] = true;
 	}
-	(void)any;
 	return 0;
 }
 
@@ -127,9 +125,11 @@ static void free_run(struct sim_priv *p)
 		free(p->argv);
 		p->argv = NULL;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(p->env); i++) {
-		free(p->env[i]);
-		p->env[i] = NULL;
+	if (p->env) {
+		for (char **e = p->env; *e; e++)
+			free(*e);
+		free(p->env);
+		p->env = NULL;
 	}
 }
 
@@ -137,8 +137,9 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 {
 	struct sim_priv *p = be->priv;
 	const char *tmp = getenv("TMPDIR");
-	size_t n = 0, extra = 0, k = 0, e = 0;
-	char *dir;
+	size_t n = 0, extra = 0, k = 0, e = 0, nmarkers = 0;
+	char *dir, **markers = NULL;
+	int ret;
 
 	remove_outdir(p);
 	free_run(p);
@@ -169,11 +170,18 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	for (size_t i = 0; i < n; i++)
 		p->argv[k++] = xstrdup(ex->argv[i]);
 	p->argv[k] = NULL;
-	p->env[e++] = xasprintf("VALGRIND_LIB=%s", p->libdir);
 	/* The markers talk to the tool with client requests: exact counts, nothing perturbed. */
-	if (be->opts.regions)
-		p->env[e++] = xasprintf("%s=sim", WS_MARKERS_ENV_MODE);
+	if (be->opts.regions && (ret = ws_marker_env_build(WS_MARKERS_SIM, NULL, 0, NULL, &markers)) < 0)
+		return ret;
+	while (markers && markers[nmarkers])
+		nmarkers++;
+	p->env = xcalloc(nmarkers + 2, sizeof(char *));
+	p->env[e++] = xasprintf("VALGRIND_LIB=%s", p->libdir);
+	/* The marker entries move into the run's environment, which frees them. */
+	for (size_t i = 0; i < nmarkers; i++)
+		p->env[e++] = markers[i];
 	p->env[e] = NULL;
+	free(markers);
 	ex->argv = p->argv;
 	ex->env_add = p->env;
 	return 0;

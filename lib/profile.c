@@ -706,11 +706,6 @@ size_t ws_profile_fds(const struct ws_profile *p, int *fds, size_t max)
 	return p->nr_rings;
 }
 
-const char *ws_profile_event(const struct ws_profile *p)
-{
-	return p->event;
-}
-
 /* ------------------------------------------------------------------------------------------------------ */
 /* Opening                                                                                                 */
 

@@ -192,9 +192,6 @@ int ws_profile_poll(struct ws_profile *p);
  */
 size_t ws_profile_fds(const struct ws_profile *p, int *fds, size_t max);
 
-/* The event being sampled ("cycles" or "cpu-clock" after fallback); owned by the profile. */
-const char *ws_profile_event(const struct ws_profile *p);
-
 /*
  * After the child was reaped: read what is left in the rings, symbolize and sum per function into *out.
  * Call once. Returns 0, with *out owned by the caller (ws_fn_profile_release()); a run without samples

@@ -204,9 +204,3 @@ void ws_topdown_derive(struct ws_metric_set *s)
 		}
 	}
 }
-
-void ws_result_topdown(struct ws_result *r)
-{
-	for (size_t i = 0; i < r->nvariants; i++)
-		ws_topdown_derive(&r->variants[i].metrics);
-}

@@ -26,7 +26,6 @@ int ws_topdown_add_events(struct ws_event_list *l, char **reason);
 
 /* Per run, the four level-1 fractions from the raw events in `s` (replacing earlier ones). */
 void ws_topdown_derive(struct ws_metric_set *s);
-void ws_result_topdown(struct ws_result *r);
 
 /* The four derived metric names, in display order. */
 extern const char *const ws_topdown_metrics[4];
