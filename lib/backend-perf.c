@@ -7,6 +7,7 @@
 #include "profile.h"
 #include "regions.h"
 #include "symbols.h"
+#include "topdown.h"
 #include "util.h"
 
 #include <errno.h>
@@ -90,20 +91,13 @@ static void add_counter(struct perf_priv *p, size_t ev, const struct perf_event_
 	c->fd = -1;
 }
 
-/* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
-/* Intel's top-down metric events (topdown.c names them td-*, led by td-slots). */
+/* Intel's top-down metric events, when their leader td-slots was asked for too. */
 static bool is_topdown_metric(const struct perf_priv *p, size_t i)
 {
-	static const char *const metrics[] = { "td-retiring", "td-bad-spec", "td-fe-bound", "td-be-bound" };
-
-	if (p->slots == SIZE_MAX)
-		return false;
-	for (size_t k = 0; k < ARRAY_SIZE(metrics); k++)
-		if (!strcmp(p->events->v[i].name, metrics[k]))
-			return true;
-	return false;
+	return p->slots != SIZE_MAX && ws_topdown_is_slots_metric(p->events->v[i].name);
 }
 
+/* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
 static void layout(struct perf_priv *p, int cap)
 {
 	unsigned types[2];
@@ -428,7 +422,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 		return ret;
 	p->slots = SIZE_MAX;
 	for (size_t i = 0; i < events->n; i++)
-		if (!strcmp(events->v[i].name, "td-slots"))
+		if (!strcmp(events->v[i].name, WS_TOPDOWN_SLOTS))
 			p->slots = i;
 	probe_topdown(p, claims);
 	for (size_t i = 0; i < events->n; i++) {
