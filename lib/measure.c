@@ -399,25 +399,6 @@ static int sim_phase(struct session *s)
 	return ret;
 }
 
-/* A command that cannot run fails before any set-up, in the words the runner would use. */
-static int check_runnable(const char *cmd)
-{
-	char *path = ws_find_in_path(cmd);
-	int err;
-
-	if (path) {
-		free(path);
-		return 0;
-	}
-	/* A name not in PATH is "not found"; a path that exists but cannot run says why. */
-	err = strchr(cmd, '/') && access(cmd, F_OK) == 0 ? EACCES : ENOENT;
-	if (err == ENOENT)
-		ws_error("cannot run '%s': command not found (check the name, or PATH)", cmd);
-	else
-		ws_error("cannot run '%s': %s", cmd, strerror(err));
-	return -err;
-}
-
 int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t nprogs,
 	       const struct ws_measure_opts *o)
 {
@@ -428,7 +409,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	s.t0 = ws_now();
 	/* A command that cannot run fails now, in one line, before any set-up or backend says anything. */
 	for (size_t i = 0; i < nprogs; i++) {
-		if ((ret = check_runnable(progs[i].argv[0])) < 0) {
+		if ((ret = ws_run_check(progs[i].argv[0])) < 0) {
 			free(claims);
 			return ret;
 		}
