@@ -7,6 +7,7 @@
 #include "profile.h"
 #include "regions.h"
 #include "symbols.h"
+#include "topdown.h"
 #include "util.h"
 
 #include <errno.h>
@@ -47,10 +48,15 @@ struct perf_priv {
 	size_t nmev;
 	char *outdir;
 	char **env;
-	/* --functions: a sampling profile of each run, symbols cached across runs. */
+	/* --functions: a sampling profile of each run; symbols, CPUs and the checked rate kept across runs. */
 	struct ws_profile *prof;
 	struct ws_symbols *syms;
+	int *cpus;
+	size_t ncpus;
+	unsigned freq;
 	bool warned_loss;
+	/* What each run gave the regions and functions it did not report (0 or not counted). */
+	struct ws_group_fills fills;
 };
 
 static int group_capacity(void)
@@ -85,20 +91,13 @@ static void add_counter(struct perf_priv *p, size_t ev, const struct perf_event_
 	c->fd = -1;
 }
 
-/* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
-/* Intel's top-down metric events (topdown.c names them td-*, led by td-slots). */
+/* Intel's top-down metric events, when their leader td-slots was asked for too. */
 static bool is_topdown_metric(const struct perf_priv *p, size_t i)
 {
-	static const char *const metrics[] = { "td-retiring", "td-bad-spec", "td-fe-bound", "td-be-bound" };
-
-	if (p->slots == SIZE_MAX)
-		return false;
-	for (size_t k = 0; k < ARRAY_SIZE(metrics); k++)
-		if (!strcmp(p->events->v[i].name, metrics[k]))
-			return true;
-	return false;
+	return p->slots != SIZE_MAX && ws_topdown_is_slots_metric(p->events->v[i].name);
 }
 
+/* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
 static void layout(struct perf_priv *p, int cap)
 {
 	unsigned types[2];
@@ -213,7 +212,11 @@ static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
 	return 0;
 }
 
-/* Read the run's region files into the variant: entries, wall time and every event, per region. */
+/*
+ * Read the run's region files into the variant: entries, wall time and every event, per region. A region
+ * the files do not name counted nothing (0); a run that wrote no file at all (killed by --timeout, markers
+ * that failed to start, a program without them) counted nothing we know of (NAN).
+ */
 static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run)
 {
 	struct ws_region_set set = WS_REGION_SET_INIT;
@@ -230,20 +233,26 @@ static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run
 		const struct ws_region_data *rd = &set.regions[i];
 		struct ws_group *g = ws_group_list_get(&v->regions, rd->name, NULL);
 
-		/* A region a run never entered counted nothing: 0, not "not counted". */
-		ws_push_at(&g->metrics, "entries", 0, run, (double)rd->entries, -1, 0);
-		ws_push_at(&g->metrics, "wall-time", 0, run, rd->wall_seconds, -1, 0);
+		ws_group_push(&p->fills, &v->regions, g, "entries", 0, run, (double)rd->entries, -1);
+		ws_group_push(&p->fills, &v->regions, g, "wall-time", 0, run, rd->wall_seconds, -1);
 		for (size_t e = 0; e < set.nr_events; e++) {
 			const struct ws_region_count *c = &rd->counts[e];
 			double share = c->time_enabled ? (double)c->time_running / (double)c->time_enabled : 0;
 
-			ws_push_at(&g->metrics, set.events[e], 0, run, ws_region_count_scaled(c),
-				   c->time_enabled ? share : -1, 0);
+			ws_group_push(&p->fills, &v->regions, g, set.events[e], 0, run, ws_region_count_scaled(c),
+				      c->time_enabled ? share : -1);
 		}
 	}
+	ws_group_list_pad(&p->fills, &v->regions, NULL, run, set.nr_processes ? 0 : NAN);
 	ws_region_set_release(&set);
 	remove_outdir(p);
 	return 0;
+}
+
+/* --functions samples the child, which needs its pid before its exec. */
+static bool perf_wants_pid(const struct ws_backend *be)
+{
+	return be->opts.functions;
 }
 
 /* --functions: start sampling the child before it execs (one event per CPU, inherit, rings per CPU). */
@@ -259,9 +268,19 @@ static int perf_attach(struct ws_backend *be, pid_t pid)
 		ws_profile_close(p->prof);
 		p->prof = NULL;
 	}
-	if (!p->syms)
+	/*
+	 * The first run reads what every run's profile needs (and says once if the rate is lowered); not at
+	 * set-up, where a session that leaves the functions to the simulator would still say it.
+	 */
+	if (!p->syms) {
 		p->syms = ws_symbols_new();
-	o.freq = be->opts.freq > 0 ? (unsigned)be->opts.freq : o.freq;
+		p->ncpus = ws_profile_online_cpus(&p->cpus);
+		p->freq = ws_profile_clip_freq(be->opts.freq > 0 ? (unsigned)be->opts.freq : o.freq);
+	}
+	o.freq = p->freq;
+	o.freq_checked = true;
+	o.cpus = p->cpus;
+	o.nr_cpus = p->ncpus;
 	o.extra_event = be->opts.functions_event;
 	o.symbols = p->syms;
 	return ws_profile_open(&p->prof, pid, &o);
@@ -291,6 +310,10 @@ static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp
 	return xstrdup(fn->name);
 }
 
+/*
+ * A function this run's profile did not sample took no share of it (0); a run without samples of an event
+ * has no shares of it at all (NAN), for every function.
+ */
 static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run)
 {
 	struct ws_fn_profile fp;
@@ -313,23 +336,18 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 		char *key = function_key(fn, &fp);
 		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
 
-		/* A function a run never sampled took no share of it: 0, not "not counted". */
-		ws_push_at(&g->metrics, "share", 0, run, fn->share, -1, 0);
+		ws_group_push(&p->fills, &v->functions, g, "share", 0, run, fp.period ? fn->share : NAN, -1);
 		for (size_t l = 0; l < fn->nr_lines; l++)
 			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples);
 		if (extra)
-			ws_push_at(&g->metrics, extra, 0, run, fn->extra_share, -1, 0);
+			ws_group_push(&p->fills, &v->functions, g, extra, 0, run,
+				      fp.extra_period ? fn->extra_share : NAN, -1);
 		free(key);
 	}
-	/* Functions seen in earlier runs but not this one: their share here is 0. */
-	for (size_t i = 0; i < v->functions.n; i++) {
-		struct ws_metric *m = ws_metric_set_find(&v->functions.v[i].metrics, "share");
-
-		if (m && m->n == run)
-			ws_metric_push(m, 0, -1);
-		if (extra && (m = ws_metric_set_find(&v->functions.v[i].metrics, extra)) && m->n == run)
-			ws_metric_push(m, 0, -1);
-	}
+	/* The second event's record first: the list's own pads every metric without one. */
+	if (extra)
+		ws_group_list_pad(&p->fills, &v->functions, extra, run, fp.extra_period ? 0 : NAN);
+	ws_group_list_pad(&p->fills, &v->functions, NULL, run, fp.period ? 0 : NAN);
 	free(extra);
 	ws_fn_profile_release(&fp);
 	return 0;
@@ -404,7 +422,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 		return ret;
 	p->slots = SIZE_MAX;
 	for (size_t i = 0; i < events->n; i++)
-		if (!strcmp(events->v[i].name, "td-slots"))
+		if (!strcmp(events->v[i].name, WS_TOPDOWN_SLOTS))
 			p->slots = i;
 	probe_topdown(p, claims);
 	for (size_t i = 0; i < events->n; i++) {
@@ -464,7 +482,6 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 	}
 	layout(p, group_capacity());
 	choose_marker_events(p);
-	be->wants_pid = be->opts.functions;
 	return 0;
 }
 
@@ -655,6 +672,8 @@ static void perf_teardown(struct ws_backend *be)
 		ws_profile_close(p->prof);
 	if (p->syms)
 		ws_symbols_free(p->syms);
+	free(p->cpus);
+	ws_group_fills_release(&p->fills);
 	free(p->c);
 	free(p->mine);
 	free(p->attr);
@@ -668,6 +687,7 @@ const struct ws_backend_ops ws_backend_perf = {
 	.setup = perf_setup,
 	.prepare = perf_prepare,
 	.arm = perf_arm,
+	.wants_pid = perf_wants_pid,
 	.attach = perf_attach,
 	.poll = perf_poll,
 	.collect = perf_collect,

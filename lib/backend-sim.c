@@ -37,9 +37,10 @@ struct sim_priv {
 	bool *mine;
 	char *outdir;
 	char **argv;      /* the wrapped command of the current run */
-	char *env[4];
+	char **env;       /* what it adds to the environment, NULL-terminated */
 	bool hinted_symbols;
 	char *latency;    /* the preset's latencies as the tool wrote them */
+	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
 };
 
 /* The tool's directory: the build tree's when whyslow runs from it, else the installed one. */
@@ -73,7 +74,6 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 {
 	struct sim_priv *p = xcalloc(1, sizeof(*p));
 	const char *preset = be->opts.sim_preset ? be->opts.sim_preset : "zen4";
-	bool any = false;
 
 	be->priv = p;
 	p->events = events;
@@ -105,9 +105,8 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 			claims[i].reason = xasprintf("not modelled by the %s preset", preset);
 			continue;
 		}
-		claims[i].claimed = p->mine[i] = any = true;
+		claims[i].claimed = p->mine[i] = true;
 	}
-	(void)any;
 	return 0;
 }
 
@@ -126,9 +125,11 @@ static void free_run(struct sim_priv *p)
 		free(p->argv);
 		p->argv = NULL;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(p->env); i++) {
-		free(p->env[i]);
-		p->env[i] = NULL;
+	if (p->env) {
+		for (char **e = p->env; *e; e++)
+			free(*e);
+		free(p->env);
+		p->env = NULL;
 	}
 }
 
@@ -136,8 +137,9 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 {
 	struct sim_priv *p = be->priv;
 	const char *tmp = getenv("TMPDIR");
-	size_t n = 0, extra = 0, k = 0, e = 0;
-	char *dir;
+	size_t n = 0, extra = 0, k = 0, e = 0, nmarkers = 0;
+	char *dir, **markers = NULL;
+	int ret;
 
 	remove_outdir(p);
 	free_run(p);
@@ -168,11 +170,18 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	for (size_t i = 0; i < n; i++)
 		p->argv[k++] = xstrdup(ex->argv[i]);
 	p->argv[k] = NULL;
-	p->env[e++] = xasprintf("VALGRIND_LIB=%s", p->libdir);
 	/* The markers talk to the tool with client requests: exact counts, nothing perturbed. */
-	if (be->opts.regions)
-		p->env[e++] = xasprintf("%s=sim", WS_MARKERS_ENV_MODE);
+	if (be->opts.regions && (ret = ws_marker_env_build(WS_MARKERS_SIM, NULL, 0, NULL, &markers)) < 0)
+		return ret;
+	while (markers && markers[nmarkers])
+		nmarkers++;
+	p->env = xcalloc(nmarkers + 2, sizeof(char *));
+	p->env[e++] = xasprintf("VALGRIND_LIB=%s", p->libdir);
+	/* The marker entries move into the run's environment, which frees them. */
+	for (size_t i = 0; i < nmarkers; i++)
+		p->env[e++] = markers[i];
 	p->env[e] = NULL;
+	free(markers);
 	ex->argv = p->argv;
 	ex->env_add = p->env;
 	return 0;
@@ -257,14 +266,20 @@ static void show_log(const char *dir)
 	free(path);
 }
 
-static void push_counts(struct ws_metric_set *set, const struct ws_sim_output *o, const struct ws_sim_counts *c,
-			const char *const *names, size_t nnames, size_t run, double fill)
+/* The counts `names` of the whole process (g NULL: into v's metrics) or of group g of list l. */
+static void push_counts(struct sim_priv *p, struct ws_variant *v, struct ws_group_list *l, struct ws_group *g,
+			const struct ws_sim_output *o, const struct ws_sim_counts *c, const char *const *names,
+			size_t nnames, size_t run)
 {
 	for (size_t i = 0; i < nnames; i++) {
-		uint64_t v;
+		uint64_t n;
 
-		if (ws_sim_get(o, c, names[i], &v) == 0)
-			ws_push_at(set, names[i], WS_M_SIMULATED, run, (double)v, -1, fill);
+		if (ws_sim_get(o, c, names[i], &n) != 0)
+			continue;
+		if (g)
+			ws_group_push(&p->fills, l, g, names[i], WS_M_SIMULATED, run, (double)n, -1);
+		else
+			ws_push_at(&v->metrics, names[i], WS_M_SIMULATED, run, (double)n, -1, NAN);
 	}
 }
 
@@ -307,17 +322,21 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	for (size_t i = 0; i < p->events->n; i++)
 		if (p->mine[i])
 			names[nnames++] = p->events->v[i].name;
-	push_counts(&v->metrics, &all, &all.total, names, nnames, run, NAN);
+	push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
 	/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
-	push_counts(&v->metrics, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run, NAN);
+	push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
 	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {
 		struct ws_group *g = ws_group_list_get(&v->regions, all.regions[i].name, NULL);
 
-		ws_push_at(&g->metrics, "entries", WS_M_SIMULATED, run, (double)all.regions[i].entries, -1, 0);
-		push_counts(&g->metrics, &all, &all.regions[i].counts, names, nnames, run, 0);
-		push_counts(&g->metrics, &all, &all.regions[i].counts, (const char *const[]){ "estimated-cycles" }, 1,
-			    run, 0);
+		ws_group_push(&p->fills, &v->regions, g, "entries", WS_M_SIMULATED, run,
+			      (double)all.regions[i].entries, -1);
+		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts, names, nnames, run);
+		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
+			    (const char *const[]){ "estimated-cycles" }, 1, run);
 	}
+	/* Every process of the run wrote its counts: a region or function they do not name counted nothing. */
+	if (be->opts.regions)
+		ws_group_list_pad(&p->fills, &v->regions, NULL, run, 0);
 	for (size_t i = 0; be->opts.functions && i < all.nr_functions; i++) {
 		const struct ws_sim_function *fn = &all.functions[i];
 		const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
@@ -335,7 +354,7 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 			       base);
 			p->hinted_symbols = true;
 		}
-		push_counts(&g->metrics, &all, &fn->counts, fn_metrics, ARRAY_SIZE(fn_metrics), run, 0);
+		push_counts(p, v, &v->functions, g, &all, &fn->counts, fn_metrics, ARRAY_SIZE(fn_metrics), run);
 		/* Hot instructions are deterministic: one run's are every run's. */
 		if (run == 0 && fn->nr_insns && strcmp(fn->object, "???")) {
 			struct ws_hot_fn *h;
@@ -356,6 +375,8 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		}
 		free(key);
 	}
+	if (be->opts.functions)
+		ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
 	if (!p->latency && ws_sim_config(&all, "latency"))
 		p->latency = xstrdup(ws_sim_config(&all, "latency"));
 out:
@@ -378,6 +399,7 @@ static void sim_teardown(struct ws_backend *be)
 	free(p->libdir);
 	free(p->latency);
 	free(p->mine);
+	ws_group_fills_release(&p->fills);
 	free(p);
 	be->priv = NULL;
 }

@@ -45,6 +45,11 @@ struct ws_backend_ops {
 	 * is counted from its exec (the runner then spawns without a handshake). May be NULL.
 	 */
 	int (*arm)(struct ws_backend *be);
+	/*
+	 * Whether the next run needs attach(): the runner then forks and holds the child before its exec, the
+	 * slower path. Decided from the options, which may change after set-up. NULL: never.
+	 */
+	bool (*wants_pid)(const struct ws_backend *be);
 	/* After fork, before exec: attach to `pid` (sampling needs the child's pid). May be NULL. */
 	int (*attach)(struct ws_backend *be, pid_t pid);
 	/* While the run goes on, about every 100 ms; may be NULL. */
@@ -60,10 +65,29 @@ struct ws_backend_ops {
 	void (*teardown)(struct ws_backend *be);
 };
 
+/*
+ * What each run of a group list (one variant's regions, or its functions) gives a group it did not report:
+ * 0 when the run's data was read and the group was not in it (it counted nothing), NAN when the run had
+ * nothing to read (no region file, no samples: not counted). A backend keeps one record per list it fills,
+ * and one per metric whose fill differs from its group's (a second event without samples).
+ */
+struct ws_run_fills {
+	const struct ws_group_list *list;
+	char *metric;  /* NULL: every metric of the list without a record of its own */
+	double *fill;  /* per run; a run never recorded (it failed before its data was read) is NAN */
+	size_t n, alloc;
+};
+
+struct ws_group_fills {
+	struct ws_run_fills *v;
+	size_t n, alloc;
+};
+
+#define WS_GROUP_FILLS_INIT { 0 }
+
 struct ws_backend {
 	const struct ws_backend_ops *ops;
 	struct ws_backend_opts opts;
-	bool wants_pid;  /* set by setup: attach() must run, so the runner forks and holds the child */
 	void *priv;
 };
 
@@ -75,10 +99,27 @@ extern const struct ws_backend_ops ws_backend_perf;
 extern const struct ws_backend_ops ws_backend_sim;
 
 /*
- * Append `value` to metric `name` in `set` at run index `run`: runs the metric missed (a region first
- * seen in a later run) are filled with `fill`; NAN fill means "not counted".
+ * Append `value` to metric `name` in `set` at run index `run`: runs the metric missed are filled with
+ * `fill`; NAN fill means "not counted". Regions and functions use ws_group_push(), whose fill varies by run.
  */
 void ws_push_at(struct ws_metric_set *set, const char *name, unsigned flags, size_t run, double value,
 		double running, double fill);
+
+/*
+ * Append `value` to metric `name` of group `g` of list `l` at run index `run`: the runs before it that the
+ * metric missed (its group or itself first seen in this run) take those runs' fills from `f`.
+ */
+void ws_group_push(struct ws_group_fills *f, const struct ws_group_list *l, struct ws_group *g, const char *name,
+		   unsigned flags, size_t run, double value, double running);
+
+/*
+ * Run `run` of list `l` has been read: record `fill` as what it gives a group it did not report, then bring
+ * every metric of every group up to run + 1 samples, each missed run taking its fill. `metric` limits this to
+ * that metric (its fill differs from the rest's); NULL pads every metric without a record of its own.
+ */
+void ws_group_list_pad(struct ws_group_fills *f, struct ws_group_list *l, const char *metric, size_t run,
+		       double fill);
+
+void ws_group_fills_release(struct ws_group_fills *f);
 
 #endif

@@ -123,8 +123,9 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 		.cpus = s->o->cpus,
 	};
 	/* Only a backend that must see the child's pid costs the fork-and-hold path; others spawn. */
-	struct ws_run_hooks hooks = { be->wants_pid && be->ops->attach ? attach_hook : NULL,
-				      be->wants_pid && be->ops->poll ? poll_hook : NULL, be };
+	bool held = be->ops->wants_pid && be->ops->wants_pid(be);
+	struct ws_run_hooks hooks = { held && be->ops->attach ? attach_hook : NULL,
+				      held && be->ops->poll ? poll_hook : NULL, be };
 	struct ws_run_outcome out;
 	struct ws_run_status st;
 	double t = ws_now();
@@ -162,11 +163,17 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 	}
 	if (!record)
 		return 0;
-	if (!simulated) {
+	/*
+	 * The runs list is the runs the report counts: the native ones, or the simulated ones when nothing ran
+	 * natively (perf+sim has more native runs than simulated ones, and those are the runs it times).
+	 */
+	if (!simulated || !s->native) {
 		st.exit_code = out.exit_code;
 		st.signal = out.signal;
 		st.timed_out = out.timed_out;
 		ws_variant_push_run(v, &st);
+	}
+	if (!simulated) {
 		for (size_t e = 0; e < s->o->events->n; e++) {
 			const char *name = s->o->events->v[e].name;
 			double val;
@@ -250,20 +257,18 @@ static int setup_backends(struct session *s, struct ws_claim *claims)
 		s->sim = NULL;
 		return 0;
 	}
-	/*
-	 * Markers that read counters with a system call per region would distort native timings; with the
-	 * simulator at hand the regions are counted there, exactly and without perturbing anything.
-	 */
 	if (s->native) {
+		/*
+		 * Markers that read counters with a system call per region would distort native timings; with
+		 * the simulator at hand the regions are counted there, exactly and without perturbing anything.
+		 * Likewise per-function counts: exact from the simulator, so native sampling is not needed.
+		 */
 		s->native->opts.regions = false;
-		/* Likewise per-function counts: exact from the simulator, so native sampling is not needed. */
 		s->native->opts.functions = false;
-		s->native->wants_pid = false;
-	}
-	if (s->native)
 		ws_log(WS_LOG_INFO, "no PMU here: simulating cache and branch counters (preset %s); time and "
 		       "software counters are measured natively",
 		       o->be.sim_preset ? o->be.sim_preset : "zen4");
+	}
 	return 0;
 }
 
@@ -275,12 +280,13 @@ static void record_settings(struct session *s)
 	time_t now = time(NULL);
 	struct tm tm;
 
-	r->settings.runs = o->runs;
-	r->settings.warmup = o->warmup;
+	/* What will run: a session without native runs makes --sim-runs simulated ones and no warm-up. */
+	r->settings.runs = s->native || !s->sim ? o->runs : o->sim_runs;
+	r->settings.warmup = s->native || !s->sim ? o->warmup : 0;
 	r->settings.seed = o->seed;
 	free(r->settings.order);
 	r->settings.order = xstrdup("interleaved");
-	r->settings.runs_auto = o->runs_auto;
+	r->settings.runs_auto = o->runs_auto && (s->native || !s->sim);
 	r->settings.target_ci = o->target_ci * 100;
 	r->settings.events = xcalloc(o->events->n + 1, sizeof(char *));
 	for (size_t i = 0; i < o->events->n; i++)
@@ -393,25 +399,6 @@ static int sim_phase(struct session *s)
 	return ret;
 }
 
-/* A command that cannot run fails before any set-up, in the words the runner would use. */
-static int check_runnable(const char *cmd)
-{
-	char *path = ws_find_in_path(cmd);
-	int err;
-
-	if (path) {
-		free(path);
-		return 0;
-	}
-	/* A name not in PATH is "not found"; a path that exists but cannot run says why. */
-	err = strchr(cmd, '/') && access(cmd, F_OK) == 0 ? EACCES : ENOENT;
-	if (err == ENOENT)
-		ws_error("cannot run '%s': command not found (check the name, or PATH)", cmd);
-	else
-		ws_error("cannot run '%s': %s", cmd, strerror(err));
-	return -err;
-}
-
 int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t nprogs,
 	       const struct ws_measure_opts *o)
 {
@@ -422,7 +409,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	s.t0 = ws_now();
 	/* A command that cannot run fails now, in one line, before any set-up or backend says anything. */
 	for (size_t i = 0; i < nprogs; i++) {
-		if ((ret = check_runnable(progs[i].argv[0])) < 0) {
+		if ((ret = ws_run_check(progs[i].argv[0])) < 0) {
 			free(claims);
 			return ret;
 		}

@@ -49,9 +49,17 @@ typedef int (*ws_perf_open_fn)(struct perf_event_attr *attr, pid_t pid, int cpu,
 struct ws_profile_opts {
 	/*
 	 * Samples per second of CPU time (per CPU), in frequency mode; 0 means WS_PROFILE_DEFAULT_FREQ. Lowered,
-	 * with an info line, to kernel.perf_event_max_sample_rate when above it.
+	 * with an info line, to kernel.perf_event_max_sample_rate when above it, unless `freq_checked`.
 	 */
 	unsigned freq;
+	/* `freq` is within the kernel's limit already: ws_profile_clip_freq() said so once for many profiles. */
+	bool freq_checked;
+	/*
+	 * The CPUs to sample on, one ring each (borrowed): ws_profile_online_cpus() read once for many profiles.
+	 * NULL (or nr_cpus 0) reads the online CPUs at each open.
+	 */
+	const int *cpus;
+	size_t nr_cpus;
 	/*
 	 * The sampled event: NULL for the default, "cycles" where the PMU counts it and "cpu-clock" otherwise
 	 * (the fallback is logged at debug level). An explicit name (cycles, cpu-clock, task-clock,
@@ -158,6 +166,18 @@ struct ws_fn_profile {
 int ws_profile_open(struct ws_profile **out, pid_t pid, const struct ws_profile_opts *opts);
 
 /*
+ * `freq` lowered to kernel.perf_event_max_sample_rate when above it, with an info line saying so: what
+ * ws_profile_open() does unless told `freq_checked`, for a caller that opens a profile per run.
+ */
+unsigned ws_profile_clip_freq(unsigned freq);
+
+/*
+ * The online CPUs (sysfs, else 0..n-1 from sysconf) into *cpus, which the caller frees; returns how many
+ * (at least one). What ws_profile_open() reads unless given `cpus`.
+ */
+size_t ws_profile_online_cpus(int **cpus);
+
+/*
  * Move the records waiting in the rings into the profile, so that the rings do not fill on a long run (a full
  * ring drops samples, counted in `lost`). Cheap when there is nothing to read. A 512 KiB ring holds about
  * 2.5 s of samples at 4 kHz, so every 100 ms leaves a wide margin. Returns 0; never fails.
@@ -171,9 +191,6 @@ int ws_profile_poll(struct ws_profile *p);
  * online CPU). The descriptors stay owned by the profile.
  */
 size_t ws_profile_fds(const struct ws_profile *p, int *fds, size_t max);
-
-/* The event being sampled ("cycles" or "cpu-clock" after fallback); owned by the profile. */
-const char *ws_profile_event(const struct ws_profile *p);
 
 /*
  * After the child was reaped: read what is left in the rings, symbolize and sum per function into *out.

@@ -275,6 +275,21 @@ static void exec_error(const char *cmd, int err)
 		ws_error("cannot run '%s': %s", cmd, strerror(err));
 }
 
+int ws_run_check(const char *cmd)
+{
+	char *path = ws_find_in_path(cmd);
+	int err;
+
+	if (path) {
+		free(path);
+		return 0;
+	}
+	/* A name not in PATH is "not found"; a path that exists but cannot run says why. */
+	err = strchr(cmd, '/') && access(cmd, F_OK) == 0 ? EACCES : ENOENT;
+	exec_error(cmd, err);
+	return -err;
+}
+
 static int devnull = -1;
 
 /* The fast path: posix_spawn (vfork + exec), no handshake, for counters armed on ourselves. */

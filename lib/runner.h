@@ -47,6 +47,12 @@ struct ws_run_outcome {
 int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws_run_outcome *out);
 
 /*
+ * Whether `cmd` (argv[0]) can be executed, as ws_run() will look it up: 0, or -ENOENT (not in PATH) or
+ * -EACCES (there but not executable) after the message ws_run() would give. For failing before any set-up.
+ */
+int ws_run_check(const char *cmd);
+
+/*
  * Ask the runner to stop: the current child's process group is killed and reaped, and ws_run() returns
  * -EINTR; later ws_run() calls return -EINTR at once. Async-signal-safe: call it from a SIGINT handler.
  */

@@ -30,12 +30,20 @@ static const struct {
 static const struct {
 	const char *name, *sysfs;
 } intel_events[] = {
-	{ "td-slots", "slots" },
+	{ WS_TOPDOWN_SLOTS, "slots" }, /* first: the leader; the others are its metric events */
 	{ "td-retiring", "topdown-retiring" },
 	{ "td-bad-spec", "topdown-bad-spec" },
 	{ "td-fe-bound", "topdown-fe-bound" },
 	{ "td-be-bound", "topdown-be-bound" },
 };
+
+bool ws_topdown_is_slots_metric(const char *name)
+{
+	for (size_t i = 1; i < ARRAY_SIZE(intel_events); i++)
+		if (!strcmp(intel_events[i].name, name))
+			return true;
+	return false;
+}
 
 static void add_event(struct ws_event_list *l, const char *name, const struct perf_event_attr *attr)
 {
@@ -172,12 +180,12 @@ static const char *const zen4_in[4] = { "td-fe-no-ops", "td-dispatched-ops", "td
 
 void ws_topdown_derive(struct ws_metric_set *s)
 {
-	bool intel = get(s, "td-slots") != NULL;
+	bool intel = get(s, WS_TOPDOWN_SLOTS) != NULL;
 	const char *const *names = intel ? intel_in : zen4_in;
 	const struct ws_metric *base, *in[4];
 	struct ws_metric *out[4];
 
-	if (!get(s, intel ? "td-slots" : "td-cycles"))
+	if (!get(s, intel ? WS_TOPDOWN_SLOTS : "td-cycles"))
 		return;
 	for (int k = 0; k < 4; k++)
 		if (!get(s, names[k]))
@@ -185,7 +193,7 @@ void ws_topdown_derive(struct ws_metric_set *s)
 	/* Create the outputs first: creating may move the set's array, so look everything up after. */
 	for (int k = 0; k < 4; k++)
 		ws_metric_set_get(s, ws_topdown_metrics[k], WS_M_DERIVED);
-	base = get(s, intel ? "td-slots" : "td-cycles");
+	base = get(s, intel ? WS_TOPDOWN_SLOTS : "td-cycles");
 	for (int k = 0; k < 4; k++) {
 		in[k] = get(s, names[k]);
 		out[k] = ws_metric_set_find(s, ws_topdown_metrics[k]);
@@ -203,10 +211,4 @@ void ws_topdown_derive(struct ws_metric_set *s)
 			ws_metric_push(out[k], isfinite(v) && total > 0 ? v / total : NAN, -1);
 		}
 	}
-}
-
-void ws_result_topdown(struct ws_result *r)
-{
-	for (size_t i = 0; i < r->nvariants; i++)
-		ws_topdown_derive(&r->variants[i].metrics);
 }

@@ -26,7 +26,13 @@ int ws_topdown_add_events(struct ws_event_list *l, char **reason);
 
 /* Per run, the four level-1 fractions from the raw events in `s` (replacing earlier ones). */
 void ws_topdown_derive(struct ws_metric_set *s);
-void ws_result_topdown(struct ws_result *r);
+
+/*
+ * Intel's raw events: WS_TOPDOWN_SLOTS, and four metric events that the kernel opens only as members of a
+ * group WS_TOPDOWN_SLOTS leads (alone, EINVAL). True for the names of those four.
+ */
+#define WS_TOPDOWN_SLOTS "td-slots"
+bool ws_topdown_is_slots_metric(const char *name);
 
 /* The four derived metric names, in display order. */
 extern const char *const ws_topdown_metrics[4];

@@ -10,6 +10,7 @@
 #include "event.h"
 #include "log.h"
 #include "perf.h"
+#include "profile.h"
 #include "result.h"
 #include "runner.h"
 
@@ -333,6 +334,108 @@ static void test_env_parse_errors(void **state)
 	unsetenv("WHYSLOW_TEST_PERF_FAULTS");
 }
 
+/* The samples of metric `name` of group `group`, as a string ("nan" where not counted), for assert_string_equal. */
+static const char *samples_of(const struct ws_group_list *l, const char *group, const char *name)
+{
+	static char buf[256];
+	const struct ws_group *g = ws_group_list_find(l, group);
+	const struct ws_metric *m = g ? ws_metric_set_find(&g->metrics, name) : NULL;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; m && i < m->n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%g", i ? " " : "", m->samples[i]);
+	return buf;
+}
+
+/* Push run `run`'s `value` of metric `name` of group `group` in l. */
+static void gpush(struct ws_group_fills *f, struct ws_group_list *l, const char *group, const char *name, size_t run,
+		  double value)
+{
+	ws_group_push(f, l, ws_group_list_get(l, group, NULL), name, 0, run, value, -1);
+}
+
+/*
+ * Regions: a run with nothing read (no region file) is not counted for any region, even one first seen
+ * later; a run read without a region counted 0 there; a region gone from the last runs is padded too.
+ */
+static void test_group_fills(void **state)
+{
+	struct ws_group_fills f = WS_GROUP_FILLS_INIT;
+	struct ws_result r;
+	struct ws_group_list *l;
+
+	(void)state;
+	ws_result_init(&r);
+	l = &ws_result_add_variant(&r, "v", NULL)->regions;
+	ws_group_list_pad(&f, l, NULL, 0, NAN); /* run 0: killed before it wrote a file */
+	gpush(&f, l, "a", "entries", 1, 5);
+	ws_group_list_pad(&f, l, NULL, 1, 0);
+	gpush(&f, l, "b", "entries", 2, 3);
+	gpush(&f, l, "b", "wall-time", 2, 0.5);
+	ws_group_list_pad(&f, l, NULL, 2, 0);
+	gpush(&f, l, "a", "entries", 3, 5);
+	ws_group_list_pad(&f, l, NULL, 3, 0);
+	assert_string_equal(samples_of(l, "a", "entries"), "nan 5 0 5");
+	assert_string_equal(samples_of(l, "b", "entries"), "nan 0 3 0");
+	assert_string_equal(samples_of(l, "b", "wall-time"), "nan 0 0.5 0");
+	/* Run 4 failed before its files were read; run 5 has only "c". */
+	gpush(&f, l, "c", "entries", 5, 1);
+	ws_group_list_pad(&f, l, NULL, 5, 0);
+	assert_string_equal(samples_of(l, "a", "entries"), "nan 5 0 5 nan 0");
+	assert_string_equal(samples_of(l, "c", "entries"), "nan 0 0 0 nan 1");
+	ws_group_fills_release(&f);
+	ws_result_release(&r);
+}
+
+/* Functions: a second event without samples in a run leaves its shares uncounted there, not the first's. */
+static void test_group_fills_by_metric(void **state)
+{
+	struct ws_group_fills f = WS_GROUP_FILLS_INIT;
+	struct ws_result r;
+	struct ws_group_list *l;
+
+	(void)state;
+	ws_result_init(&r);
+	l = &ws_result_add_variant(&r, "v", NULL)->functions;
+	gpush(&f, l, "f", "share", 0, 1);
+	gpush(&f, l, "f", "x-share", 0, 1);
+	ws_group_list_pad(&f, l, "x-share", 0, 0);
+	ws_group_list_pad(&f, l, NULL, 0, 0);
+	gpush(&f, l, "g", "share", 1, 1);
+	gpush(&f, l, "g", "x-share", 1, NAN);
+	ws_group_list_pad(&f, l, "x-share", 1, NAN);
+	ws_group_list_pad(&f, l, NULL, 1, 0);
+	gpush(&f, l, "h", "share", 2, 1);
+	gpush(&f, l, "h", "x-share", 2, 1);
+	ws_group_list_pad(&f, l, "x-share", 2, 0);
+	ws_group_list_pad(&f, l, NULL, 2, 0);
+	/* Run 3 had no samples at all. */
+	ws_group_list_pad(&f, l, "x-share", 3, NAN);
+	ws_group_list_pad(&f, l, NULL, 3, NAN);
+	assert_string_equal(samples_of(l, "f", "share"), "1 0 0 nan");
+	assert_string_equal(samples_of(l, "f", "x-share"), "1 nan 0 nan");
+	assert_string_equal(samples_of(l, "g", "share"), "0 1 0 nan");
+	assert_string_equal(samples_of(l, "g", "x-share"), "0 nan 0 nan");
+	assert_string_equal(samples_of(l, "h", "share"), "0 0 1 nan");
+	assert_string_equal(samples_of(l, "h", "x-share"), "0 nan 1 nan");
+	ws_group_fills_release(&f);
+	ws_result_release(&r);
+}
+
+/* The profile's CPUs, parsed by the runner's CPU-list parser: the online ones, in order. */
+static void test_online_cpus(void **state)
+{
+	int *cpus = NULL;
+	size_t n = ws_profile_online_cpus(&cpus);
+
+	(void)state;
+	assert_int_equal(n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
+	for (size_t i = 1; i < n; i++)
+		assert_true(cpus[i] > cpus[i - 1]);
+	free(cpus);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +450,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_member_that_does_not_fit_counts_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_only_events_are_not_read_as_zero, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_env_parse_errors, setup, teardown),
+		cmocka_unit_test(test_group_fills),
+		cmocka_unit_test(test_group_fills_by_metric),
+		cmocka_unit_test(test_online_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

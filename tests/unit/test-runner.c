@@ -71,6 +71,11 @@ static void test_exec_errors(void **state)
 	assert_int_equal(ws_run(&ex, NULL, &out), -ENOENT);
 	ex.argv = b;
 	assert_int_equal(ws_run(&ex, NULL, &out), -EACCES);
+	/* Checked before any run, with the same errors. */
+	assert_int_equal(ws_run_check(a[0]), -ENOENT);
+	assert_int_equal(ws_run_check("whyslow-no-such-command"), -ENOENT);
+	assert_int_equal(ws_run_check(b[0]), -EACCES);
+	assert_int_equal(ws_run_check("true"), 0);
 }
 
 static void test_timeout_kills_group(void **state)

@@ -10,6 +10,7 @@
 #include "topdown.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static void put(struct ws_metric_set *s, const char *name, double a, double b)
 {
@@ -91,12 +92,36 @@ static void test_missing_input_derives_nothing(void **state)
 	ws_metric_set_release(&s);
 }
 
+/* The backend opens Intel's four metric events under td-slots: exactly the ones the Intel method reads. */
+static void test_slots_metrics(void **state)
+{
+	struct ws_event_list l = { 0 };
+	char *reason = NULL;
+	size_t members = 0;
+
+	(void)state;
+	setenv("WHYSLOW_TEST_TOPDOWN", "intel", 1);
+	assert_int_equal(ws_topdown_add_events(&l, &reason), 0);
+	unsetenv("WHYSLOW_TEST_TOPDOWN");
+	assert_non_null(ws_event_list_find(&l, WS_TOPDOWN_SLOTS));
+	for (size_t i = 0; i < l.n; i++)
+		members += ws_topdown_is_slots_metric(l.v[i].name);
+	assert_int_equal(members, 4);
+	assert_true(ws_topdown_is_slots_metric("td-retiring"));
+	assert_false(ws_topdown_is_slots_metric(WS_TOPDOWN_SLOTS));
+	assert_false(ws_topdown_is_slots_metric("td-retired-ops"));
+	assert_false(ws_topdown_is_slots_metric("cycles"));
+	free(reason);
+	ws_event_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intel),
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_missing_input_derives_nothing),
+		cmocka_unit_test(test_slots_metrics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
