@@ -5,6 +5,7 @@
 #include "metrics.h"
 #include "regions.h"
 #include "sim-output.h"
+#include "sim-presets.h"
 #include "util.h"
 #include "ws-config.h"
 
@@ -73,7 +74,7 @@ static bool preset_produces(const char *preset, const char *metric)
 static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
 {
 	struct sim_priv *p = xcalloc(1, sizeof(*p));
-	const char *preset = be->opts.sim_preset ? be->opts.sim_preset : "zen4";
+	const char *preset = be->opts.sim_preset ? be->opts.sim_preset : WS_SIM_PRESET_DEFAULT;
 
 	be->priv = p;
 	p->events = events;
@@ -162,7 +163,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	p->argv[k++] = xstrdup("--tool=wsim");
 	p->argv[k++] = xstrdup("--trace-children=yes");
 	p->argv[k++] = xasprintf("--log-file=%s/valgrind.log", p->outdir);
-	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : "zen4");
+	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WS_SIM_PRESET_DEFAULT);
 	p->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", p->outdir);
 	p->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
 	for (size_t i = 0; i < extra; i++)

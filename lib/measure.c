@@ -4,6 +4,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "perf.h"
+#include "sim-presets.h"
 #include "stats.h"
 #include "util.h"
 
@@ -267,7 +268,7 @@ static int setup_backends(struct session *s, struct ws_claim *claims)
 		s->native->opts.functions = false;
 		ws_log(WS_LOG_INFO, "no PMU here: simulating cache and branch counters (preset %s); time and "
 		       "software counters are measured natively",
-		       o->be.sim_preset ? o->be.sim_preset : "zen4");
+		       o->be.sim_preset ? o->be.sim_preset : WS_SIM_PRESET_DEFAULT);
 	}
 	return 0;
 }
@@ -298,7 +299,7 @@ static void record_settings(struct session *s)
 	ws_machine_probe(&r->machine);
 	r->machine.backend = xstrdup(s->native && s->sim ? "perf+sim" : s->sim ? "sim" : "perf");
 	if (s->sim)
-		r->machine.sim_preset = xstrdup(o->be.sim_preset ? o->be.sim_preset : "zen4");
+		r->machine.sim_preset = xstrdup(o->be.sim_preset ? o->be.sim_preset : WS_SIM_PRESET_DEFAULT);
 }
 
 /* The metric --runs auto judges precision by: the one asked for, else the first time metric measured. */

@@ -19,7 +19,7 @@ static inline const struct ws_sim_preset *ws_sim_presets(size_t *n)
 {
 	static const struct ws_sim_preset presets[] = {
 		{ WS_SIM_PRESET_DEFAULT, "AMD Zen 4: L1d 32K 8-way, L1i 32K 8-way, L2 1M 8-way, L3 32M 16-way" },
-		{ "golden-cove", "Intel Golden Cove: L1d 48K 12-way, L1i 32K 8-way, L2 2M 16-way" },
+		{ "golden-cove", "Intel Golden Cove: L1d 48K 12-way, L1i 32K 8-way, L2 2M 16-way, L3 30M 12-way" },
 		{ "cachegrind", "cachegrind's model exactly: I1, D1, LL; bimodal branch predictor" },
 	};
 
