@@ -1152,7 +1152,7 @@ static void atfork_child(ThreadId tid)
 		VG_(memset)(fn->c, 0, sizeof(fn->c));
 	VG_(HT_ResetIter)(icc_table);
 	while ((ic = VG_(HT_Next)(icc_table)))
-		ic->exec = ic->dmiss = ic->bmiss = 0;
+		ic->exec = ic->dmiss = ic->bmiss = ic->cmiss = 0;
 	VG_(HT_ResetIter)(region_table);
 	while ((r = VG_(HT_Next)(region_table))) {
 		r->entries = 0;
@@ -1184,6 +1184,7 @@ static void atfork_child(ThreadId tid)
 
 static void ws_fini(Int exitcode)
 {
+	struct wsim_icc *ic;
 	struct sbinfo *sb;
 	UInt i;
 
@@ -1191,6 +1192,9 @@ static void ws_fini(Int exitcode)
 	VG_(HT_ResetIter)(sb_table);
 	while ((sb = VG_(HT_Next)(sb_table)))
 		sb_fold(sb);
+	VG_(HT_ResetIter)(icc_table);
+	while ((ic = VG_(HT_Next)(icc_table)))
+		wsim_fold_cond_misses(ic);
 	/* Regions still open at exit end there. */
 	for (i = 0; i < n_threads_alloc; i++)
 		while (threads[i] && threads[i]->n_act > 0)

@@ -765,47 +765,49 @@ HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
  * buffer inline and calls wsim_h_cond_flush() when it fills. The predictors' state depends on nothing else,
  * so predicting later, in a tight loop, gives the same counts without a helper call per branch. Whoever
  * reads the counts (regions, thread switches, fork, exit) flushes first. The branches themselves are
- * counted with the instructions (per segment); only mispredictions are counted here.
+ * counted with the instructions (per segment); only mispredictions are counted here, and added rather
+ * than branched on: a simulated misprediction is as unpredictable to the host as to the simulated core,
+ * and a host misprediction per simulated one cost more than the predictor itself (twice, with gshare).
  */
 UWord wsim_cond_buf[WSIM_COND_BUF];
 UWord *wsim_cond_ptr = wsim_cond_buf;
 
-HOT void cond_miss(struct wsim_icc *ic)
-{
-	CNT(ic->fn, WC_COND_MISS);
-	ic->bmiss++;
-}
+#define COND_ICC(e) ((struct wsim_icc *)((e) & ~(UWord)1))
 
 void wsim_h_cond_flush(void)
 {
 	const UWord *p, *end = wsim_cond_ptr;
+	ULong misses = 0;
 
 	switch (wsim_cfg.cond) {
 	case WSIM_COND_BIMODAL:
 		for (p = wsim_cond_buf; p < end; p++) {
-			struct wsim_icc *ic = (struct wsim_icc *)(*p & ~(UWord)1);
+			struct wsim_icc *ic = COND_ICC(*p);
+			UInt m = bimodal_mispredict(ic->addr, *p & 1);
 
-			if (bimodal_mispredict(ic->addr, *p & 1))
-				cond_miss(ic);
+			ic->cmiss += m;
+			misses += m;
 		}
 		break;
 	case WSIM_COND_GSHARE:
 		for (p = wsim_cond_buf; p < end; p++) {
-			struct wsim_icc *ic = (struct wsim_icc *)(*p & ~(UWord)1);
+			struct wsim_icc *ic = COND_ICC(*p);
+			UInt m = gshare_mispredict(ic->addr, *p & 1);
 
-			if (gshare_mispredict(ic->addr, *p & 1))
-				cond_miss(ic);
+			ic->cmiss += m;
+			misses += m;
 		}
 		break;
 	case WSIM_COND_TAGE: {
 		ULong h0 = tage_h0, h1 = tage_h1;
 
 		for (p = wsim_cond_buf; p < end; p++) {
-			struct wsim_icc *ic = (struct wsim_icc *)(*p & ~(UWord)1);
+			struct wsim_icc *ic = COND_ICC(*p);
 			Bool taken = *p & 1;
+			UInt m = tage_one(ic->addr, taken, h0, h1);
 
-			if (tage_one(ic->addr, taken, h0, h1))
-				cond_miss(ic);
+			ic->cmiss += m;
+			misses += m;
 			h1 = (h1 << 1) | (h0 >> 63);
 			h0 = (h0 << 1) | taken;
 			if (UNLIKELY(++tage_tick == (1u << 18))) {
@@ -819,8 +821,17 @@ void wsim_h_cond_flush(void)
 	}
 	}
 	wsim_total[WC_COND] += (ULong)(end - wsim_cond_buf);
+	wsim_total[WC_COND_MISS] += misses;
 	wsim_cond_ptr = wsim_cond_buf;
 	wsim_unpack();
+}
+
+/* Move an instruction's conditional-branch mispredictions into its function's counts and its own total. */
+void wsim_fold_cond_misses(struct wsim_icc *ic)
+{
+	ic->fn->c[WC_COND_MISS] += ic->cmiss;
+	ic->bmiss += ic->cmiss;
+	ic->cmiss = 0;
 }
 
 /* Forget branches recorded but not yet predicted (a forked child's copy of its parent's). */
