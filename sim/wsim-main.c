@@ -575,24 +575,43 @@ static IRTemp emit_not_mru(struct ist *s, const struct wsim_l1_info *c, IRExpr *
 						       C64((HWord)(c->tags + (b & c->set_mask) * c->assoc))));
 		return emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(tag), C64(wsim_cfg.cg ? b : b << 1)));
 	}
-	blk = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shr64, ea, C8(c->line_bits)));
-	off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_And64, RD(blk), C64(c->set_mask)));
-	if ((stride & (stride - 1)) == 0)
-		off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shl64, RD(off), C8(VG_(log2)((UInt)stride))));
-	else
+	if ((stride & (stride - 1)) == 0) {
+		/* The set's offset in the tag array straight from the address, without the block number. */
+		Int sb = VG_(log2)((UInt)stride), lb = (Int)c->line_bits;
+
+		off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_And64, ea, C64(c->set_mask << lb)));
+		if (sb != lb)
+			off = emit_tmp(s, Ity_I64, IRExpr_Binop(sb > lb ? Iop_Shl64 : Iop_Shr64, RD(off),
+							     C8(sb > lb ? sb - lb : lb - sb)));
+	} else {
+		blk = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shr64, ea, C8(c->line_bits)));
+		off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_And64, RD(blk), C64(c->set_mask)));
 		off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Mul64, RD(off), C64(stride)));
+	}
 	off = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, RD(off), C64((HWord)c->tags)));
 	tag = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, RD(off)));
-	key = wsim_cfg.cg ? blk : emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shl64, RD(blk), C8(1)));
-	miss = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(tag), RD(key)));
-	if (size > 1) {
+	if (size > 1 && c->set_mask == 0) {
+		/* One set: test that the access stays in one line, then that the line is the most recent. */
 		IRTemp end = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, ea, C64(size - 1)));
 		IRTemp blk2 = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shr64, RD(end), C8(c->line_bits)));
-		IRTemp cross = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(blk), RD(blk2)));
+		IRTemp cross;
 
-		miss = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_Or1, RD(miss), RD(cross)));
+		blk = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shr64, ea, C8(c->line_bits)));
+		cross = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(blk), RD(blk2)));
+		key = wsim_cfg.cg ? blk : emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shl64, RD(blk), C8(1)));
+		miss = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(tag), RD(key)));
+		return emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_Or1, RD(miss), RD(cross)));
 	}
-	return miss;
+	/*
+	 * The key is the line of the access's last byte, so one compare tests both that the access stays in one
+	 * line and that the line is the most recent of this set: with more than one set, the next line belongs
+	 * to another set and can never be this one's most recent.
+	 */
+	if (size > 1)
+		ea = RD(emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, ea, C64(size - 1))));
+	blk = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shr64, ea, C8(c->line_bits)));
+	key = wsim_cfg.cg ? blk : emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Shl64, RD(blk), C8(1)));
+	return emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(tag), RD(key)));
 }
 
 /* Call `di` only when `guard` (IRTemp_INVALID: always) holds. */
