@@ -70,6 +70,7 @@ static Long clo_ras = -1;             /* -1: the preset's */
 static Long clo_ind_entries = -1;     /* -1: the preset's */
 static const HChar *clo_out = "wsim.out.%p";
 static Long clo_hot = 20;
+static Bool clo_async = True;
 
 const HChar *wsim_clo_out(void)
 {
@@ -211,6 +212,7 @@ static Bool process_cmd_line_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg, "the number of entries must be a power of two\n");
 	} else if VG_STR_CLO (arg, "--ws-out", clo_out) {
 	} else if VG_BINT_CLO (arg, "--ws-hot", clo_hot, 0, 100000) {
+	} else if VG_BOOL_CLO (arg, "--ws-async", clo_async) {
 	} else {
 		return False;
 	}
@@ -229,7 +231,9 @@ static void print_usage(void)
 		"    --ws-indirect=N                indirect target cache entries [4096]\n"
 		"    --ws-ras=N                     return-address stack entries, 0 for none [32; 0 for cachegrind]\n"
 		"    --ws-out=FILE                  output file, %%p is the pid [wsim.out.%%p]\n"
-		"    --ws-hot=N                     per-instruction rows for the N hottest functions [20]\n");
+		"    --ws-hot=N                     per-instruction rows for the N hottest functions [20]\n"
+		"    --ws-async=yes|no              run the TAGE predictor on a second host thread when the\n"
+		"                                   process may use two CPUs; the counts are the same [yes]\n");
 }
 
 static void print_debug_usage(void)
@@ -741,7 +745,7 @@ static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)
 	/* VEX may have turned the branch around so that the exit goes to the fall-through: then the exit
 	 * being taken means the guest branch was not. */
 	Bool inverted = dst->tag == Ico_U64 && dst->Ico.U64 == cia + isize;
-	IRTemp entry, ptr, next, full;
+	IRTemp entry, ptr, next, low, full;
 	IRDirty *di;
 
 	addStmtToIRSB(s->out, IRStmt_WrTmp(g1, st->Ist.Exit.guard));
@@ -749,14 +753,16 @@ static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)
 	addStmtToIRSB(s->out, IRStmt_WrTmp(g, inverted ? IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(gw),
 								      IRExpr_Const(IRConst_U64(1)))
 						       : IRExpr_RdTmp(gw)));
-	/* Append (icc | taken) to the branch buffer; flush it when it is full. icc is 16-byte aligned. */
+	/* Append (icc | taken) to the branch buffer, and hand the buffer on when that filled it (its end is a
+	 * multiple of its size). icc is 16-byte aligned. */
 	entry = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(g), C64((HWord)s->icc)));
 	ptr = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, C64((HWord)&wsim_cond_ptr)));
 	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, RD(ptr), RD(entry)));
 	next = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, RD(ptr), C64(sizeof(UWord))));
 	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, C64((HWord)&wsim_cond_ptr), RD(next)));
-	full = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, RD(next), C64((HWord)(wsim_cond_buf + WSIM_COND_BUF))));
-	di = CALL(s, wsim_h_cond_flush, 0, mkIRExprVec_0());
+	low = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_And64, RD(next), C64(WSIM_COND_BUF * sizeof(UWord) - 1)));
+	full = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, RD(low), C64(0)));
+	di = CALL(s, wsim_h_cond_full, 0, mkIRExprVec_0());
 	di->guard = RD(full);
 }
 
@@ -993,7 +999,7 @@ static void switch_to(ThreadId tid)
 
 	if (tid == cur_tid)
 		return;
-	wsim_h_cond_flush();
+	wsim_cond_flush();
 	if (cur_tid != VG_INVALID_THREADID) {
 		struct wsim_thread *t = thread_of(cur_tid);
 
@@ -1018,7 +1024,7 @@ static void thread_now(ThreadId tid, ULong *out)
 	struct wsim_thread *t = thread_of(tid);
 	Int k;
 
-	wsim_h_cond_flush();
+	wsim_cond_flush();
 	for (k = 0; k < WC_N; k++)
 		out[k] = t->acc[k] + (tid == cur_tid ? wsim_total[k] - base[k] : 0);
 }
@@ -1152,6 +1158,13 @@ static Bool handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 
 /* ---- Process life ------------------------------------------------------------------------------------- */
 
+/* The child gets a copy of the predictor's tables: they must not be changing as it is taken. */
+static void atfork_parent(ThreadId tid)
+{
+	(void)tid;
+	wsim_cond_quiesce();
+}
+
 /* A forked child counts from the fork: zero every count it inherited, keep the simulated machine's state. */
 static void atfork_child(ThreadId tid)
 {
@@ -1162,7 +1175,7 @@ static void atfork_child(ThreadId tid)
 	UInt i;
 	Int j;
 
-	wsim_cond_discard();
+	wsim_cond_forked();
 	VG_(memset)(wsim_packed, 0, sizeof(wsim_packed));
 	VG_(memset)(wsim_total, 0, sizeof(wsim_total));
 	VG_(memset)(base, 0, sizeof(base));
@@ -1207,7 +1220,7 @@ static void ws_fini(Int exitcode)
 	struct sbinfo *sb;
 	UInt i;
 
-	wsim_h_cond_flush();
+	wsim_cond_flush();
 	VG_(HT_ResetIter)(sb_table);
 	while ((sb = VG_(HT_Next)(sb_table)))
 		sb_fold(sb);
@@ -1230,6 +1243,10 @@ static void ws_post_clo_init(void)
 	sb_table = VG_(HT_construct)("wsim.superblocks");
 	region_table = VG_(HT_construct)("wsim.regions");
 	wsim_sim_init();
+	wsim_cond_start(clo_async);
+	if (VG_(clo_verbosity) > 1)
+		VG_(umsg)("wsim: branches are predicted on %s\n",
+			  wsim_cond_async() ? "a second host thread" : "this thread");
 	wsim_l1_info(False, &l1i_info);
 	wsim_l1_info(True, &l1d_info);
 }
@@ -1251,7 +1268,7 @@ static void ws_pre_clo_init(void)
 	VG_(needs_command_line_options)(process_cmd_line_option, print_usage, print_debug_usage);
 	VG_(needs_client_requests)(handle_client_request);
 	VG_(track_start_client_code)(start_client_code);
-	VG_(atfork)(NULL, NULL, atfork_child);
+	VG_(atfork)(atfork_parent, NULL, atfork_child);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(ws_pre_clo_init)

@@ -547,8 +547,23 @@ void wsim_l1_info(Bool data, struct wsim_l1_info *info)
 #define BIM_HIST_BITS 7
 #define BIM_ADDR_BITS 7
 
+/*
+ * The predictors' scalars, which the predictor thread (below) writes all the time, on cache lines of their
+ * own: sharing one with a variable that generated code writes would bounce it between the two CPUs.
+ */
+#define OWN_LINE __attribute__((aligned(64)))
+
+static struct OWN_LINE {
+	UWord bim_hist;
+	UWord gs_hist;
+	ULong tage_h0, tage_h1; /* the last 128 outcomes, newest in bit 0 of h0 */
+	Int tage_use_alt;
+	UInt tage_lfsr;
+	UInt tage_tick;
+	ULong async_misses; /* mispredictions found on the predictor thread */
+} ps = { .tage_lfsr = 0xACE1u };
+
 static UChar bim_ctr[1 << (BIM_HIST_BITS + BIM_ADDR_BITS)];
-static UWord bim_hist;
 
 /*
  * Saturating counters move through tables, not branches: simulated outcomes are as unpredictable to the
@@ -558,24 +573,24 @@ static const UChar sat2[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } }; /* [taken][c
 
 static Bool bimodal_mispredict(Addr pc, Bool taken)
 {
-	UWord i = ((bim_hist & ((1 << BIM_HIST_BITS) - 1)) << BIM_ADDR_BITS) | (pc & ((1 << BIM_ADDR_BITS) - 1));
+	UWord i = ((ps.bim_hist & ((1 << BIM_HIST_BITS) - 1)) << BIM_ADDR_BITS) | (pc & ((1 << BIM_ADDR_BITS) - 1));
 	Bool pred = bim_ctr[i] >= 2;
 
-	bim_hist = (bim_hist << 1) | taken;
+	ps.bim_hist = (ps.bim_hist << 1) | taken;
 	bim_ctr[i] = sat2[taken][bim_ctr[i]];
 	return pred != taken;
 }
 
 /* gshare: 2^bits 2-bit counters indexed by the address xor as many bits of global history. */
 static UChar *gs_ctr;
-static UWord gs_hist, gs_mask;
+static UWord gs_mask;
 
 static Bool gshare_mispredict(Addr pc, Bool taken)
 {
-	UWord i = (pc ^ gs_hist) & gs_mask;
+	UWord i = (pc ^ ps.gs_hist) & gs_mask;
 	Bool pred = gs_ctr[i] >= 2;
 
-	gs_hist = ((gs_hist << 1) | taken) & gs_mask;
+	ps.gs_hist = ((ps.gs_hist << 1) | taken) & gs_mask;
 	gs_ctr[i] = sat2[taken][gs_ctr[i]];
 	return pred != taken;
 }
@@ -617,10 +632,6 @@ static const Char sat_use_alt[2][16] = {                                        
 static struct tage_ent tage_tab[TAGE_NT][1 << TAGE_BITS];
 static UChar tage_base[1 << TAGE_BASE_BITS];
 static UChar tage_filter[1 << (TAGE_FILTER_BITS - 3)];
-static ULong tage_h0, tage_h1; /* the last 128 outcomes, newest in bit 0 of h0 */
-static Int tage_use_alt;
-static UInt tage_lfsr = 0xACE1u;
-static UInt tage_tick;
 
 static void tage_init(void)
 {
@@ -677,8 +688,8 @@ static __attribute__((noinline)) void tage_allocate(Addr pc, ULong h0, ULong h1,
 		tag = tbuf;
 	}
 	/* Skip one candidate at random now and then, so that two branches do not fight over one table. */
-	tage_lfsr = (tage_lfsr >> 1) ^ (-(tage_lfsr & 1u) & 0xB400u);
-	if ((tage_lfsr & 3) == 0 && start < TAGE_NT - 1 && e[start]->u == 0 && e[start + 1]->u == 0)
+	ps.tage_lfsr = (ps.tage_lfsr >> 1) ^ (-(ps.tage_lfsr & 1u) & 0xB400u);
+	if ((ps.tage_lfsr & 3) == 0 && start < TAGE_NT - 1 && e[start]->u == 0 && e[start + 1]->u == 0)
 		start++;
 	for (i = start; i < TAGE_NT; i++) {
 		if (e[i]->u == 0) {
@@ -748,12 +759,12 @@ HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
 		prov_pred = c >= 4;
 		weak = (c - 3 < 2) & (u == 0);
 		differ = prov_pred != alt_pred;
-		ua = sat_use_alt[alt_pred == taken][tage_use_alt + 8];
+		ua = sat_use_alt[alt_pred == taken][ps.tage_use_alt + 8];
 		nu = sat2[prov_pred == taken][u];
 		nb = sat2[taken][*base];
 		/* Selections, not branches (see sat2). */
-		pred = weak & (tage_use_alt >= 0) ? alt_pred : prov_pred;
-		tage_use_alt = weak & differ ? ua : tage_use_alt;
+		pred = weak & (ps.tage_use_alt >= 0) ? alt_pred : prov_pred;
+		ps.tage_use_alt = weak & differ ? ua : ps.tage_use_alt;
 		pe->u = differ ? nu : u;
 		pe->ctr = sat3[taken][c];
 		/* A provider that has not learnt yet keeps the base trained too. */
@@ -765,27 +776,24 @@ HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
 }
 
 /*
- * Conditional branches are not simulated one by one: generated code appends (instruction | taken) to this
- * buffer inline and calls wsim_h_cond_flush() when it fills. The predictors' state depends on nothing else,
+ * Conditional branches are not simulated one by one: generated code appends (instruction | taken) to a
+ * buffer inline and calls wsim_h_cond_full() when it fills. The predictors' state depends on nothing else,
  * so predicting later, in a tight loop, gives the same counts without a helper call per branch. Whoever
- * reads the counts (regions, thread switches, fork, exit) flushes first. The branches themselves are
- * counted with the instructions (per segment); only mispredictions are counted here, and added rather
- * than branched on: a simulated misprediction is as unpredictable to the host as to the simulated core,
- * and a host misprediction per simulated one cost more than the predictor itself (twice, with gshare).
+ * reads the counts (regions, thread switches, fork, exit) calls wsim_cond_flush() first. The branches
+ * themselves are counted with the instructions (per segment); only mispredictions are counted here, and
+ * added rather than branched on: a simulated misprediction is as unpredictable to the host as to the
+ * simulated core, and a host misprediction per simulated one cost more than the predictor itself (twice,
+ * with gshare).
  */
-UWord wsim_cond_buf[WSIM_COND_BUF];
-UWord *wsim_cond_ptr = wsim_cond_buf;
-
 #define COND_ICC(e) ((struct wsim_icc *)((e) & ~(UWord)1))
 
-void wsim_h_cond_flush(void)
+static ULong predict(const UWord *p, const UWord *end)
 {
-	const UWord *p, *end = wsim_cond_ptr;
 	ULong misses = 0;
 
 	switch (wsim_cfg.cond) {
 	case WSIM_COND_BIMODAL:
-		for (p = wsim_cond_buf; p < end; p++) {
+		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
 			UInt m = bimodal_mispredict(ic->addr, *p & 1);
 
@@ -794,7 +802,7 @@ void wsim_h_cond_flush(void)
 		}
 		break;
 	case WSIM_COND_GSHARE:
-		for (p = wsim_cond_buf; p < end; p++) {
+		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
 			UInt m = gshare_mispredict(ic->addr, *p & 1);
 
@@ -803,9 +811,9 @@ void wsim_h_cond_flush(void)
 		}
 		break;
 	case WSIM_COND_TAGE: {
-		ULong h0 = tage_h0, h1 = tage_h1;
+		ULong h0 = ps.tage_h0, h1 = ps.tage_h1;
 
-		for (p = wsim_cond_buf; p < end; p++) {
+		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
 			Bool taken = *p & 1;
 			UInt m = tage_one(ic->addr, taken, h0, h1);
@@ -814,19 +822,168 @@ void wsim_h_cond_flush(void)
 			misses += m;
 			h1 = (h1 << 1) | (h0 >> 63);
 			h0 = (h0 << 1) | taken;
-			if (UNLIKELY(++tage_tick == (1u << 18))) {
-				tage_tick = 0;
+			if (UNLIKELY(++ps.tage_tick == (1u << 18))) {
+				ps.tage_tick = 0;
 				tage_age();
 			}
 		}
-		tage_h0 = h0;
-		tage_h1 = h1;
+		ps.tage_h0 = h0;
+		ps.tage_h1 = h1;
 		break;
 	}
 	}
-	wsim_total[WC_COND] += (ULong)(end - wsim_cond_buf);
-	wsim_total[WC_COND_MISS] += misses;
-	wsim_cond_ptr = wsim_cond_buf;
+	return misses;
+}
+
+/*
+ * The buffer is one slot of a ring. TAGE is about a third of the tool's time on the workload of
+ * bench/sim-speed.sh, so when the process may use a second CPU it runs on a thread of its own
+ * (wsim-async.c): generated code hands a full slot over and goes on into the next, and predicting overlaps
+ * with simulating everything else. The predictor thread takes the slots strictly in order and nothing else
+ * feeds the predictor, so the counts are those of predicting here, which --ws-async=no does. The cheaper
+ * predictors stay here: handing slots between CPUs costs the generated code's thread more than they do
+ * (the cachegrind preset 1.00 -> 1.09 s, gshare 1.17 -> 1.24 s on that workload, where TAGE went 1.75 ->
+ * 1.27 s).
+ *
+ * Most of that cost is the slots' cache lines going back and forth between the CPUs. A ring of 2 MB, more
+ * than a core's own cache, was measurably faster than one of 256K: by the time generated code writes a
+ * line again, the predictor's copy has left its private caches.
+ *
+ * Slots are aligned to their size, so that generated code finds the end of one by a mask (see
+ * wsim-main.c). pub_seq counts the slots handed over and done_seq those predicted; both only grow, and
+ * the slot a count names is that count modulo the ring's size. Each side sleeps on the other's count
+ * with a futex when it has waited long enough, after raising its sleeping flag: the flag and the count are
+ * written and read in the opposite order on the two sides, sequentially consistent, so that either the
+ * sleeper sees the count move or the waker sees the flag.
+ */
+#define COND_RING 64 /* 2 MB: see above */
+#define COND_KICK 8
+#define COND_SPIN 2000
+
+UWord wsim_cond_ring[COND_RING][WSIM_COND_BUF] __attribute__((aligned(WSIM_COND_BUF * sizeof(UWord))));
+UWord *wsim_cond_ptr = wsim_cond_ring[0];
+static UInt ring_n[COND_RING]; /* entries in each slot handed over */
+static struct OWN_LINE {
+	UInt v;
+} pub_seq, done_seq, cons_sleeping, prod_sleeping;
+static ULong async_misses_seen; /* how many of them wsim_total has */
+static Bool async_on;
+
+static UWord *slot_of(UInt seq)
+{
+	return wsim_cond_ring[seq % COND_RING];
+}
+
+/* Wake the predictor thread if it sleeps: there is work for it. */
+static void kick(void)
+{
+	if (__atomic_load_n(&cons_sleeping.v, __ATOMIC_SEQ_CST))
+		wsim_futex_wake(&pub_seq.v);
+}
+
+/* Generated code's side: wait until the predictor thread has done the slots before `target`. */
+static void wait_done(UInt target)
+{
+	Int spins = 0;
+	UInt d;
+
+	kick();
+	while ((Int)(__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) - target) < 0) {
+		if (spins++ < COND_SPIN) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		__atomic_store_n(&prod_sleeping.v, 1, __ATOMIC_SEQ_CST);
+		d = __atomic_load_n(&done_seq.v, __ATOMIC_SEQ_CST);
+		if ((Int)(d - target) < 0)
+			wsim_futex_wait(&done_seq.v, d);
+		__atomic_store_n(&prod_sleeping.v, 0, __ATOMIC_SEQ_CST);
+	}
+}
+
+static void predictor_thread(void)
+{
+	UInt d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE);
+
+	for (;;) {
+		Int spins = 0;
+		ULong m;
+
+		while (__atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE) == d) {
+			if (spins++ < COND_SPIN) {
+				__builtin_ia32_pause();
+				continue;
+			}
+			__atomic_store_n(&cons_sleeping.v, 1, __ATOMIC_SEQ_CST);
+			if (__atomic_load_n(&pub_seq.v, __ATOMIC_SEQ_CST) == d)
+				wsim_futex_wait(&pub_seq.v, d);
+			__atomic_store_n(&cons_sleeping.v, 0, __ATOMIC_SEQ_CST);
+			spins = 0;
+		}
+		m = predict(slot_of(d), slot_of(d) + ring_n[d % COND_RING]);
+		__atomic_store_n(&ps.async_misses, ps.async_misses + m, __ATOMIC_RELAXED);
+		__atomic_store_n(&done_seq.v, ++d, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&prod_sleeping.v, __ATOMIC_SEQ_CST))
+			wsim_futex_wake(&done_seq.v);
+	}
+}
+
+/* Start the predictor thread if asked, worth it and there is a CPU for it; otherwise predict on this one. */
+void wsim_cond_start(Bool want_async)
+{
+	async_on = want_async && wsim_cfg.cond == WSIM_COND_TAGE && wsim_host_cpus() >= 2 &&
+		   wsim_spawn(predictor_thread);
+}
+
+Bool wsim_cond_async(void)
+{
+	return async_on;
+}
+
+void wsim_h_cond_full(void)
+{
+	UWord *start = slot_of(pub_seq.v);
+	UInt n = (UInt)(wsim_cond_ptr - start), pending;
+
+	wsim_total[WC_COND] += n;
+	if (!async_on) {
+		wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
+		wsim_cond_ptr = start;
+		wsim_unpack();
+		return;
+	}
+	ring_n[pub_seq.v % COND_RING] = n;
+	__atomic_store_n(&pub_seq.v, pub_seq.v + 1, __ATOMIC_SEQ_CST);
+	pending = pub_seq.v - __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE);
+	/* A sleeping predictor thread is left to sleep until there is a batch for it: waking it costs a system
+	 * call here, so let it be worth one. */
+	if (pending >= COND_KICK)
+		kick();
+	if (pending == COND_RING)
+		wait_done(pub_seq.v - COND_RING + 1);
+	wsim_cond_ptr = slot_of(pub_seq.v);
+	wsim_unpack();
+}
+
+/* Wait until the predictor thread is idle: its tables and counts are then this thread's to read. */
+void wsim_cond_quiesce(void)
+{
+	if (!async_on)
+		return;
+	wait_done(pub_seq.v);
+	wsim_total[WC_COND_MISS] += ps.async_misses - async_misses_seen;
+	async_misses_seen = ps.async_misses;
+}
+
+void wsim_cond_flush(void)
+{
+	UWord *start = slot_of(pub_seq.v);
+
+	/* What the predictor thread has not seen is predicted here, while it waits for the next slot. */
+	wsim_cond_quiesce();
+	wsim_total[WC_COND] += (ULong)(wsim_cond_ptr - start);
+	wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
+	wsim_cond_ptr = start;
 	wsim_unpack();
 }
 
@@ -838,10 +995,19 @@ void wsim_fold_cond_misses(struct wsim_icc *ic)
 	ic->cmiss = 0;
 }
 
-/* Forget branches recorded but not yet predicted (a forked child's copy of its parent's). */
-void wsim_cond_discard(void)
+/*
+ * In a forked child: forget branches recorded but not yet predicted (the parent predicts its copy of
+ * them), and the parent's mispredictions not yet counted. The parent quiesced the predictor thread before
+ * the fork, and the child has none: start its own.
+ */
+void wsim_cond_forked(void)
 {
-	wsim_cond_ptr = wsim_cond_buf;
+	wsim_cond_ptr = slot_of(pub_seq.v);
+	async_misses_seen = ps.async_misses;
+	if (async_on) {
+		cons_sleeping.v = prod_sleeping.v = 0;
+		async_on = wsim_spawn(predictor_thread);
+	}
 }
 
 /* ---- Indirect branches and returns -------------------------------------------------------------------- */

@@ -125,12 +125,19 @@ VG_REGPARM(3) void wsim_h_cg_load(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_load_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord size);
-/* Conditional branches wait here, (icc | taken), until the buffer fills or someone reads the counts. */
+/*
+ * Conditional branches wait in a slot of this ring, (icc | taken), until the slot fills or someone reads
+ * the counts; slots are aligned to their size, so generated code knows a slot is full when the pointer's
+ * low bits are zero.
+ */
 #define WSIM_COND_BUF 4096
-extern UWord wsim_cond_buf[WSIM_COND_BUF];
 extern UWord *wsim_cond_ptr;
-void wsim_h_cond_flush(void);
-void wsim_cond_discard(void);
+void wsim_cond_start(Bool want_async);
+Bool wsim_cond_async(void);
+void wsim_h_cond_full(void);
+void wsim_cond_flush(void);
+void wsim_cond_quiesce(void);
+void wsim_cond_forked(void);
 void wsim_fold_cond_misses(struct wsim_icc *ic);
 VG_REGPARM(2) void wsim_h_ind_cg(struct wsim_icc *ic, UWord target);
 VG_REGPARM(2) void wsim_h_ind(struct wsim_icc *ic, UWord target);
@@ -151,6 +158,12 @@ struct wsim_l1_info {
 };
 
 void wsim_l1_info(Bool data, struct wsim_l1_info *info);
+
+/* wsim-async.c: a host thread of the tool's own (see there for what it may and may not do). */
+Int wsim_host_cpus(void);
+Bool wsim_spawn(void (*fn)(void));
+void wsim_futex_wait(UInt *word, UInt val);
+void wsim_futex_wake(UInt *word);
 
 /* wsim-output.c */
 ULong wsim_estimated_cycles(const ULong *c);

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t4006-sim-async.sh - the TAGE predictor on its own host thread counts exactly what it counts on the tool's.
+. "$WS_SRC/tests/cli/lib.sh"
+
+test_have_prereq SIM || test_skip_all 'wsim is not built (it needs the valgrind package)'
+
+M="$WS_BUILD/examples/micro"
+wsim() { VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -q --tool=wsim "$@"; }
+# The output file without the two lines that name processes, which differ from run to run.
+counts() { grep -v '^pid	' "$1" | grep -v '^ppid	'; }
+# Where the predictor ran, as -v reports it.
+where() { valgrind -v --tool=wsim "$@" --ws-out=/dev/null /bin/true 2>&1 | sed -n 's/.*wsim: branches are predicted on //p'; }
+
+[ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || test_skip_next 'this process may use only one CPU'
+test_expect_success 'with two CPUs, TAGE runs on a second host thread' '
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" where >got &&
+	echo "a second host thread" >want &&
+	test_cmp want got
+'
+
+test_expect_success '--ws-async=no, and the cheaper predictors, stay on the tool thread' '
+	echo "this thread" >want &&
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" where --ws-async=no >got &&
+	test_cmp want got &&
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" where --ws-cond=gshare >got &&
+	test_cmp want got &&
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" where --ws-preset=cachegrind >got &&
+	test_cmp want got
+'
+
+taskset -c 0 true 2>/dev/null || test_skip_next 'taskset (util-linux) cannot pin this process'
+test_expect_success 'a process held to one CPU predicts on the tool thread' '
+	echo "this thread" >want &&
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" taskset -c 0 valgrind -v --tool=wsim --ws-out=/dev/null /bin/true 2>err &&
+	sed -n "s/.*wsim: branches are predicted on //p" err >got &&
+	test_cmp want got
+'
+
+# Each program is simulated twice, with the same command line but for yes/no, so the client sees the same
+# environment and runs the same instructions. Not the threads example: which thread runs when changes
+# what the C library executes from run to run, whatever the predictor. (The default is the predictor
+# thread, so t4004 runs that example with it.)
+for prog in "workload 20000" "branch 50000 random" "regions"; do
+	name=${prog%% *}
+	test_expect_success "$name: the same counts with and without the predictor thread" '
+		wsim --ws-async=yes --ws-out=a.yes $M/'"$prog"' >/dev/null &&
+		wsim --ws-async=no --ws-out=a.no $M/'"$prog"' >/dev/null &&
+		counts a.yes >yes &&
+		counts a.no >no &&
+		grep "^total	" yes >/dev/null &&
+		test_cmp no yes
+	'
+done
+
+test_expect_success 'a fork: parent and child count the same with and without the predictor thread' '
+	for a in yes no; do
+		mkdir fork.$a &&
+		wsim --ws-async=$a --ws-out=fork.$a/out.%p "$M/forkexec" 30000 - &&
+		ls fork.$a >files &&
+		test_line_count = 2 files || return 1
+		for f in fork.$a/out.*; do
+			pp=$(grep "^ppid	" "$f" | cut -f2) || return 1
+			if test -f "fork.$a/out.$pp"; then
+				counts "$f" >fork.$a.child
+			else
+				counts "$f" >fork.$a.parent
+			fi
+		done
+	done &&
+	test_cmp fork.no.parent fork.yes.parent &&
+	test_cmp fork.no.child fork.yes.child &&
+	grep "^region	child	1	" fork.yes.child >/dev/null &&
+	grep "^region	parent	1	" fork.yes.parent >/dev/null
+'
+
+test_done
