@@ -375,10 +375,22 @@ void wsim_write_output(Int exitcode)
 	HChar *path = VG_(expand_file_name)("--ws-out", wsim_clo_out());
 	HChar *tmp = VG_(malloc)("wsim.out", VG_(strlen)(path) + 32);
 	struct out *o = VG_(malloc)("wsim.out", sizeof(*o));
+	struct vg_stat st;
+	Bool special;
 	SysRes sr;
 
-	VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
-	sr = VG_(open)(tmp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
+	/*
+	 * A regular file is written beside its name and renamed into place, so that no reader ever sees half
+	 * of one. Anything else that exists (/dev/null, a pipe, a terminal) is written to as it is: a rename
+	 * would replace it with a file.
+	 */
+	special = !sr_isError(VG_(stat)(path, &st)) && (st.mode & VKI_S_IFMT) != VKI_S_IFREG;
+	if (special)
+		VG_(strcpy)(tmp, path);
+	else
+		VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
+	sr = special ? VG_(open)(path, VKI_O_WRONLY, 0)
+		     : VG_(open)(tmp, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
 	if (sr_isError(sr)) {
 		VG_(umsg)("wsim: cannot create '%s' (errno %lu); no results written\n", tmp, sr_Err(sr));
 		goto out;
@@ -392,10 +404,11 @@ void wsim_write_output(Int exitcode)
 	VG_(close)(o->fd);
 	if (o->failed) {
 		VG_(umsg)("wsim: writing '%s' failed; no results written\n", tmp);
-		VG_(unlink)(tmp);
+		if (!special)
+			VG_(unlink)(tmp);
 		goto out;
 	}
-	if (VG_(rename)(tmp, path) != 0) {
+	if (!special && VG_(rename)(tmp, path) != 0) {
 		VG_(umsg)("wsim: cannot rename '%s' to '%s'; no results written\n", tmp, path);
 		VG_(unlink)(tmp);
 		goto out;

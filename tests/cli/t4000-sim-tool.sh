@@ -52,6 +52,18 @@ test_expect_success 'the result file is named for the pid, complete, and renamed
 	dump "$f" >/dev/null
 '
 
+test_expect_success 'an output that is not a regular file is written to, not replaced' '
+	mkfifo pipe &&
+	{ timeout 60 cat pipe >from-pipe & } &&
+	wsim --ws-out="$PWD/pipe" "$M/ping" >/dev/null &&
+	wait &&
+	test -p pipe &&
+	head -n 1 from-pipe | grep -q "^wsim	1$" &&
+	tail -n 1 from-pipe | grep -q "^end$" &&
+	ls >files &&
+	test_grep -v "pipe.tmp" files
+'
+
 test_expect_success 'zen4 produces every counter, with its geometry in the header' '
 	wsim --ws-out=z.out "$M/ping" >/dev/null &&
 	counters z.out >names &&
