@@ -232,9 +232,8 @@ static void print_usage(void)
 		"    --ws-ras=N                     return-address stack entries, 0 for none [32; 0 for cachegrind]\n"
 		"    --ws-out=FILE                  output file, %%p is the pid [wsim.out.%%p]\n"
 		"    --ws-hot=N                     per-instruction rows for the N hottest functions [20]\n"
-		"    --ws-async=yes|no              run the TAGE predictor, and a last cache level that is not\n"
-		"                                   inclusive, on a second host thread when the process may\n"
-		"                                   use two CPUs; the counts are the same [yes]\n");
+		"    --ws-async=yes|no              run the TAGE predictor on a second host thread when the\n"
+		"                                   process may use two CPUs; the counts are the same [yes]\n");
 }
 
 static void print_debug_usage(void)
@@ -394,7 +393,6 @@ static struct wsim_fn *fn_for(Addr a)
 	fn->obj = obj;
 	fn->bias = di ? VG_(DebugInfo_get_text_bias)(di) : 0;
 	fn->id = -1;
-	fn->llc = wsim_ll_counts_new();
 	if (VG_(get_filename_linenum)(ep, name ? entry : a, &file, &dir, &line)) {
 		if (dir && dir[0]) {
 			HChar *full = VG_(malloc)("wsim.path", VG_(strlen)(dir) + VG_(strlen)(file) + 2);
@@ -1160,15 +1158,11 @@ static Bool handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 
 /* ---- Process life ------------------------------------------------------------------------------------- */
 
-/*
- * Bring the simulated machine up to date before the child takes its copy: the predictor thread idle, and
- * the branches and last-level accesses still queued simulated, so that the child starts from the state
- * that simulating each at once would have left.
- */
+/* The child gets a copy of the predictor's tables: they must not be changing as it is taken. */
 static void atfork_parent(ThreadId tid)
 {
 	(void)tid;
-	wsim_cond_flush();
+	wsim_cond_quiesce();
 }
 
 /* A forked child counts from the fork: zero every count it inherited, keep the simulated machine's state. */
@@ -1186,10 +1180,8 @@ static void atfork_child(ThreadId tid)
 	VG_(memset)(wsim_total, 0, sizeof(wsim_total));
 	VG_(memset)(base, 0, sizeof(base));
 	VG_(HT_ResetIter)(fn_table);
-	while ((fn = VG_(HT_Next)(fn_table))) {
+	while ((fn = VG_(HT_Next)(fn_table)))
 		VG_(memset)(fn->c, 0, sizeof(fn->c));
-		VG_(memset)(fn->llc, 0, 3 * sizeof(ULong));
-	}
 	VG_(HT_ResetIter)(icc_table);
 	while ((ic = VG_(HT_Next)(icc_table)))
 		ic->exec = ic->dmiss = ic->bmiss = ic->cmiss = 0;
@@ -1225,7 +1217,6 @@ static void atfork_child(ThreadId tid)
 static void ws_fini(Int exitcode)
 {
 	struct wsim_icc *ic;
-	struct wsim_fn *fn;
 	struct sbinfo *sb;
 	UInt i;
 
@@ -1236,9 +1227,6 @@ static void ws_fini(Int exitcode)
 	VG_(HT_ResetIter)(icc_table);
 	while ((ic = VG_(HT_Next)(icc_table)))
 		wsim_fold_cond_misses(ic);
-	VG_(HT_ResetIter)(fn_table);
-	while ((fn = VG_(HT_Next)(fn_table)))
-		wsim_fold_ll(fn);
 	/* Regions still open at exit end there. */
 	for (i = 0; i < n_threads_alloc; i++)
 		while (threads[i] && threads[i]->n_act > 0)
@@ -1259,8 +1247,6 @@ static void ws_post_clo_init(void)
 	if (VG_(clo_verbosity) > 1)
 		VG_(umsg)("wsim: branches are predicted on %s\n",
 			  wsim_cond_async() ? "a second host thread" : "this thread");
-	if (VG_(clo_verbosity) > 1 && wsim_ll_async())
-		VG_(umsg)("wsim: the last cache level is simulated there too\n");
 	wsim_l1_info(False, &l1i_info);
 	wsim_l1_info(True, &l1d_info);
 }

@@ -306,49 +306,6 @@ static Int outer_fill(Addr a)
 	return n_outer;
 }
 
-/*
- * The last level on the predictor thread. When it is not inclusive nothing it does reaches back to the
- * levels nearer the core, so its state depends only on the lines that reach it, in order: the generated
- * code's thread simulates the levels before it and queues those lines in the branch ring (see below), and
- * the predictor thread looks them up there and counts the last-level misses. The host's cache misses on
- * its tag array, megabytes, then cost that thread and not this one.
- */
-static Bool ll_async;
-
-/* The lines of one access that reached the last level: at most two, when it straddles. */
-struct ll_queue {
-	UWord block[2];
-	Int n;
-};
-
-/* As outer_fill, but with the last level on the predictor thread, a line that reaches it is queued in `q`
- * and reported as found there (n_outer - 1): whether it is a miss is counted later, on that thread. */
-HOT Int outer_fill_q(Addr a, struct ll_queue *q)
-{
-	const struct cache *ll = &OUTER[n_outer - 1];
-	Int i;
-
-	if (!ll_async)
-		return outer_fill(a);
-	for (i = 0; i < n_outer - 1; i++)
-		__builtin_prefetch(set_of(&OUTER[i], a >> OUTER[i].line_bits));
-	for (i = 0; i < n_outer - 1; i++) {
-		const struct cache *c = &OUTER[i];
-		UWord victim = NONE;
-		Bool pf = False;
-
-		if (!gen_line(c, a >> c->line_bits, &victim, &pf))
-			return i;
-		if (c->inclusive && victim != NONE)
-			back_invalidate(i, victim);
-	}
-	q->block[q->n++] = a >> ll->line_bits;
-	return n_outer - 1;
-}
-
-enum ll_kind { LL_LOAD, LL_STORE, LL_IFETCH, LL_PREFETCH };
-static void ll_push(enum ll_kind kind, struct wsim_fn *fn, const struct ll_queue *q);
-
 /* ---- Prefetchers ----------------------------------------------------------------------------------------- */
 
 /*
@@ -376,15 +333,12 @@ static struct stride_ent stride_tab[STRIDE_ENTRIES];
 static void prefetch_line(struct wsim_fn *fn, UWord block)
 {
 	UWord *set = set_of(&L1D, block), key = (block << 1) | 1;
-	struct ll_queue q = { .n = 0 };
 
 	if (match_ways(set, L1D.assoc, key))
 		return;
 	shift_down(set, L1D.assoc - 1);
 	set[0] = key;
-	outer_fill_q(block << L1D.line_bits, &q);
-	if (q.n)
-		ll_push(LL_PREFETCH, fn, &q);
+	outer_fill(block << L1D.line_bits);
 	CNT(fn, WC_PF);
 }
 
@@ -455,7 +409,6 @@ HOT void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 	UWord b1 = a >> L1D.line_bits, b2 = (a + size - 1) >> L1D.line_bits, victim;
 	Bool pf1 = False, pf2 = False, m1, m2 = False;
 	Int depth = -1, d;
-	struct ll_queue q = { .n = 0 };
 
 	m1 = gen_line(&L1D, b1, &victim, &pf1);
 	if (UNLIKELY(b1 != b2))
@@ -465,14 +418,12 @@ HOT void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 	if (UNLIKELY(pf2))
 		CNT(fn, WC_PF_USED);
 	if (m1)
-		depth = outer_fill_q(b1 << L1D.line_bits, &q);
+		depth = outer_fill(b1 << L1D.line_bits);
 	if (m2) {
-		d = outer_fill_q(b2 << L1D.line_bits, &q);
+		d = outer_fill(b2 << L1D.line_bits);
 		if (d > depth)
 			depth = d;
 	}
-	if (q.n)
-		ll_push(store ? LL_STORE : LL_LOAD, fn, &q);
 	if (store) {
 		if (depth >= 0) {
 			CNT(fn, WC_STORE_MISS);
@@ -498,7 +449,6 @@ HOT void gen_fetch(struct wsim_icc *ic)
 	UWord b1 = ic->addr >> L1I.line_bits, b2 = (ic->addr + ic->len - 1) >> L1I.line_bits, victim;
 	Bool pf = False, m1, m2 = False;
 	Int depth = -1, d;
-	struct ll_queue q = { .n = 0 };
 
 	m1 = gen_line(&L1I, b1, &victim, &pf);
 	if (UNLIKELY(b1 != b2))
@@ -506,14 +456,12 @@ HOT void gen_fetch(struct wsim_icc *ic)
 	if (LIKELY(!m1 && !m2))
 		return;
 	if (m1)
-		depth = outer_fill_q(b1 << L1I.line_bits, &q);
+		depth = outer_fill(b1 << L1I.line_bits);
 	if (m2) {
-		d = outer_fill_q(b2 << L1I.line_bits, &q);
+		d = outer_fill(b2 << L1I.line_bits);
 		if (d > depth)
 			depth = d;
 	}
-	if (q.n)
-		ll_push(LL_IFETCH, fn, &q);
 	CNT(fn, WC_IFETCH_MISS);
 	count_depth(fn, depth, WC_L2_IFETCH_MISS, WC_LL_IFETCH_MISS);
 }
@@ -613,7 +561,6 @@ static struct OWN_LINE {
 	UInt tage_lfsr;
 	UInt tage_tick;
 	ULong async_misses; /* mispredictions found on the predictor thread */
-	ULong ll_miss[3];   /* last-level misses found there, by enum ll_kind */
 } ps = { .tage_lfsr = 0xACE1u };
 
 static UChar bim_ctr[1 << (BIM_HIST_BITS + BIM_ADDR_BITS)];
@@ -840,34 +787,6 @@ HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
  */
 #define COND_ICC(e) ((struct wsim_icc *)((e) & ~(UWord)1))
 
-/*
- * A queued access to the last level (see ll_async) takes two or three words of the ring: (counts | EV_LL |
- * kind << 2 | EV_TWO), then its one or two lines. A branch's word has bit 1 clear (an icc is 16-byte
- * aligned); `counts` is the function's last-level miss counts, 64-byte aligned, or 0 for a prefetch.
- */
-#define EV_LL 2
-#define EV_TWO 16
-
-/* Look up a queued access in the last level; count a miss of either line once. Returns its lines. */
-static UInt ll_run(const UWord *p)
-{
-	const struct cache *ll = &OUTER[n_outer - 1];
-	UWord w = p[0], victim;
-	UInt n = w & EV_TWO ? 2 : 1, kind = (w >> 2) & 3, i;
-	Bool miss = False, pf;
-
-	for (i = 1; i <= n; i++) {
-		victim = NONE;
-		pf = False;
-		miss |= gen_line(ll, p[i], &victim, &pf);
-	}
-	if (miss && kind != LL_PREFETCH) {
-		ps.ll_miss[kind]++;
-		((ULong *)(w & ~(UWord)63))[kind]++;
-	}
-	return n;
-}
-
 static ULong predict(const UWord *p, const UWord *end)
 {
 	ULong misses = 0;
@@ -895,17 +814,9 @@ static ULong predict(const UWord *p, const UWord *end)
 		ULong h0 = ps.tage_h0, h1 = ps.tage_h1;
 
 		for (; p < end; p++) {
-			struct wsim_icc *ic;
-			Bool taken;
-			UInt m;
-
-			if (UNLIKELY(*p & EV_LL)) {
-				p += ll_run(p);
-				continue;
-			}
-			ic = COND_ICC(*p);
-			taken = *p & 1;
-			m = tage_one(ic->addr, taken, h0, h1);
+			struct wsim_icc *ic = COND_ICC(*p);
+			Bool taken = *p & 1;
+			UInt m = tage_one(ic->addr, taken, h0, h1);
 
 			ic->cmiss += m;
 			misses += m;
@@ -930,8 +841,7 @@ static ULong predict(const UWord *p, const UWord *end)
  * (wsim-async.c): generated code hands a full slot over and goes on into the next, and predicting overlaps
  * with simulating everything else. The predictor thread takes the slots strictly in order and nothing else
  * feeds the predictor, so the counts are those of predicting here, which --ws-async=no does. On that
- * workload TAGE went from 1.75 to 1.27 s. The last cache level rides along in the same slots when it can
- * (see ll_async), for another 0.03 s. The cheaper predictors stay here: a thread saved them 2-3% of
+ * workload TAGE went from 1.75 to 1.27 s. The cheaper predictors stay here: a thread saved them 2-3% of
  * their time (gshare 1.17 -> 1.15 s, the cachegrind preset 0.98 -> 0.95 s) for a tenth more CPU time.
  *
  * Handing slots between CPUs has a cost of its own, mostly their cache lines going back and forth (see
@@ -956,8 +866,6 @@ static struct OWN_LINE {
 	UInt v;
 } pub_seq, done_seq, cons_sleeping, prod_sleeping;
 static ULong async_misses_seen; /* how many of them wsim_total has */
-static ULong ll_miss_seen[3];
-static UInt slot_ev;            /* words of the current slot that are last-level accesses, not branches */
 static Bool async_on;
 
 static UWord *slot_of(UInt seq)
@@ -1056,7 +964,6 @@ void wsim_cond_start(Bool want_async)
 	}
 	async_on = want_async && wsim_cfg.cond == WSIM_COND_TAGE && wsim_host_cpus() >= 2 &&
 		   wsim_spawn(predictor_thread);
-	ll_async = async_on && !wsim_cfg.cg && n_outer > 0 && !OUTER[n_outer - 1].inclusive;
 }
 
 Bool wsim_cond_async(void)
@@ -1064,32 +971,12 @@ Bool wsim_cond_async(void)
 	return async_on;
 }
 
-Bool wsim_ll_async(void)
-{
-	return ll_async;
-}
-
-/* Move what the predictor thread counted into wsim_total (with it idle, or from it). */
-static void fold_async_counts(void)
-{
-	static const enum wsim_counter ll_counter[3] = { WC_LL_LOAD_MISS, WC_LL_STORE_MISS, WC_LL_IFETCH_MISS };
-	Int k;
-
-	wsim_total[WC_COND_MISS] += ps.async_misses - async_misses_seen;
-	async_misses_seen = ps.async_misses;
-	for (k = 0; k < 3; k++) {
-		wsim_total[ll_counter[k]] += ps.ll_miss[k] - ll_miss_seen[k];
-		ll_miss_seen[k] = ps.ll_miss[k];
-	}
-}
-
 void wsim_h_cond_full(void)
 {
 	UWord *start = slot_of(pub_seq.v);
 	UInt n = (UInt)(wsim_cond_ptr - start), pending;
 
-	wsim_total[WC_COND] += n - slot_ev;
-	slot_ev = 0;
+	wsim_total[WC_COND] += n;
 	if (!async_on) {
 		wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
 		wsim_cond_ptr = start;
@@ -1115,7 +1002,8 @@ void wsim_cond_quiesce(void)
 	if (!async_on)
 		return;
 	wait_done(pub_seq.v);
-	fold_async_counts();
+	wsim_total[WC_COND_MISS] += ps.async_misses - async_misses_seen;
+	async_misses_seen = ps.async_misses;
 }
 
 void wsim_cond_flush(void)
@@ -1124,48 +1012,10 @@ void wsim_cond_flush(void)
 
 	/* What the predictor thread has not seen is predicted here, while it waits for the next slot. */
 	wsim_cond_quiesce();
-	wsim_total[WC_COND] += (ULong)(wsim_cond_ptr - start) - slot_ev;
+	wsim_total[WC_COND] += (ULong)(wsim_cond_ptr - start);
 	wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
-	if (ll_async)
-		fold_async_counts(); /* the last-level accesses just run here */
-	slot_ev = 0;
 	wsim_cond_ptr = start;
 	wsim_unpack();
-}
-
-/* Queue an access's lines that reached the last level, for the predictor thread. */
-static void ll_push(enum ll_kind kind, struct wsim_fn *fn, const struct ll_queue *q)
-{
-	UWord *p;
-
-	/* Generated code tests for the end of a slot only when it has just written its last word, so never
-	 * leave that word for it to skip over: hand the slot over while fewer than four words remain. */
-	if (WSIM_COND_BUF - (UInt)(wsim_cond_ptr - slot_of(pub_seq.v)) < 4)
-		wsim_h_cond_full();
-	p = wsim_cond_ptr;
-	p[0] = (kind == LL_PREFETCH ? 0 : (UWord)fn->llc) | EV_LL | (UWord)kind << 2 | (q->n == 2 ? EV_TWO : 0);
-	p[1] = q->block[0];
-	if (q->n == 2)
-		p[2] = q->block[1];
-	wsim_cond_ptr = p + 1 + q->n;
-	slot_ev += 1 + q->n;
-}
-
-/* A function's last-level miss counts, which the predictor thread adds to: a line of their own. */
-ULong *wsim_ll_counts_new(void)
-{
-	UChar *m = VG_(calloc)("wsim.fn.ll", 1, 128);
-
-	return (ULong *)(((UWord)m + 63) & ~(UWord)63);
-}
-
-/* Move a function's last-level misses counted on the predictor thread into its counts. */
-void wsim_fold_ll(struct wsim_fn *fn)
-{
-	fn->c[WC_LL_LOAD_MISS] += fn->llc[LL_LOAD];
-	fn->c[WC_LL_STORE_MISS] += fn->llc[LL_STORE];
-	fn->c[WC_LL_IFETCH_MISS] += fn->llc[LL_IFETCH];
-	fn->llc[LL_LOAD] = fn->llc[LL_STORE] = fn->llc[LL_IFETCH] = 0;
 }
 
 /* Move an instruction's conditional-branch mispredictions into its function's counts and its own total. */
@@ -1177,19 +1027,17 @@ void wsim_fold_cond_misses(struct wsim_icc *ic)
 }
 
 /*
- * In a forked child, whose parent flushed everything queued before the fork: forget the parent's counts
- * not yet moved into wsim_total (none, then), and start a predictor thread, since the child has none.
+ * In a forked child: forget branches recorded but not yet predicted (the parent predicts its copy of
+ * them), and the parent's mispredictions not yet counted. The parent quiesced the predictor thread before
+ * the fork, and the child has none: start its own.
  */
 void wsim_cond_forked(void)
 {
 	wsim_cond_ptr = slot_of(pub_seq.v);
-	slot_ev = 0;
 	async_misses_seen = ps.async_misses;
-	VG_(memcpy)(ll_miss_seen, ps.ll_miss, sizeof(ll_miss_seen));
 	if (async_on) {
 		cons_sleeping.v = prod_sleeping.v = 0;
 		async_on = wsim_spawn(predictor_thread);
-		ll_async = ll_async && async_on;
 	}
 }
 

@@ -66,7 +66,6 @@ struct wsim_fn {
 	const HChar *obj;
 	PtrdiffT bias; /* runtime address minus ELF virtual address in `obj` */
 	ULong c[WC_N];
-	ULong *llc;    /* last-level misses counted on the predictor thread, until wsim_fold_ll() */
 	Int id;        /* row number in the output, or -1 */
 };
 
@@ -127,21 +126,18 @@ VG_REGPARM(3) void wsim_h_cg_store(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_load_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord size);
 /*
- * Conditional branches wait in a slot of a ring, (icc | taken), until the slot fills or someone reads the
- * counts (with accesses queued for the last level between them, see wsim-sim.c); slots are aligned to
- * their size, so generated code knows a slot is full when the pointer's low bits are zero.
+ * Conditional branches wait in a slot of this ring, (icc | taken), until the slot fills or someone reads
+ * the counts; slots are aligned to their size, so generated code knows a slot is full when the pointer's
+ * low bits are zero.
  */
 #define WSIM_COND_BUF 4096
 extern UWord *wsim_cond_ptr;
 void wsim_cond_start(Bool want_async);
 Bool wsim_cond_async(void);
-Bool wsim_ll_async(void);
 void wsim_h_cond_full(void);
 void wsim_cond_flush(void);
 void wsim_cond_quiesce(void);
 void wsim_cond_forked(void);
-ULong *wsim_ll_counts_new(void);
-void wsim_fold_ll(struct wsim_fn *fn);
 void wsim_fold_cond_misses(struct wsim_icc *ic);
 VG_REGPARM(2) void wsim_h_ind_cg(struct wsim_icc *ic, UWord target);
 VG_REGPARM(2) void wsim_h_ind(struct wsim_icc *ic, UWord target);

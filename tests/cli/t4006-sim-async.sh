@@ -19,16 +19,6 @@ test_expect_success 'with two CPUs, TAGE runs on a second host thread' '
 	test_cmp want got
 '
 
-[ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || test_skip_next 'this process may use only one CPU'
-test_expect_success 'the last level goes with it, unless it is inclusive' '
-	VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -v --tool=wsim --ws-out=/dev/null /bin/true 2>err &&
-	test_grep "wsim: the last cache level is simulated there too" err &&
-	VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -v --tool=wsim --ws-cache=L3=33554432,16,64,inclusive \
-		--ws-out=/dev/null /bin/true 2>err &&
-	test_grep "wsim: branches are predicted on a second host thread" err &&
-	test_grep -v "last cache level" err
-'
-
 test_expect_success '--ws-async=no, and the cheaper predictors, stay on the tool thread' '
 	echo "this thread" >want &&
 	VALGRIND_LIB="$WS_BUILD/sim/vglib" where --ws-async=no >got &&
@@ -63,10 +53,10 @@ for prog in "workload 20000" "branch 50000 random" "regions"; do
 	'
 done
 
-# A working set past L2 (built by stores that miss the last level, then chased by loads that find it
-# there): the last level, when not inclusive, is simulated on the predictor thread too.
+# A working set past L2, and two presets: the caches stay on the tool's thread, and are not disturbed by the
+# predictor's.
 for preset in zen4 golden-cove; do
-	test_expect_success "$preset, a chase over 8M: the same last-level counts on either thread" '
+	test_expect_success "$preset, a chase over 8M: the same counts on either thread" '
 		wsim --ws-preset='$preset' --ws-async=yes --ws-out=c.yes "$M/chase" 8388608 1 &&
 		wsim --ws-preset='$preset' --ws-async=no --ws-out=c.no "$M/chase" 8388608 1 &&
 		counts c.yes >yes &&
@@ -74,9 +64,7 @@ for preset in zen4 golden-cove; do
 		test_cmp no yes &&
 		"$WS_BUILD/tests/sim-dump" c.yes >d &&
 		loads=$(awk -F"\t" "\$1 == \"total\" && \$2 == \"LLC-loads\" { print \$3 }" d) &&
-		misses=$(awk -F"\t" "\$1 == \"total\" && \$2 == \"LLC-store-misses\" { print \$3 }" d) &&
-		test "$loads" -gt 100000 &&
-		test "$misses" -gt 100000
+		test "$loads" -gt 100000
 	'
 done
 
