@@ -7,7 +7,9 @@
 # Runs examples/micro/workload N (a hash table with random keys, then binary searches: memory- and
 # branch-heavy; default N=500K) natively, under --tool=none, under cachegrind with both simulations, and
 # under wsim's full zen4 model (three cache levels, both prefetchers, TAGE, target cache, return stack), and
-# for comparison zen4 with the gshare predictor instead of TAGE (wsim-gshare).
+# for comparison the same on one host thread (wsim-1thread: --ws-async=no; by default wsim predicts with
+# TAGE on a second thread when the process may use two CPUs), and zen4 with the gshare predictor instead of
+# TAGE (wsim-gshare, always one thread).
 # Cachegrind gets zen4's geometry (I1 and D1 32K 8-way, LL 32M 16-way), so that both simulate caches of the
 # same size whatever the host reports. The rounds interleave the four, and each figure is the least of
 # ROUNDS (default 3) runs: these machines are shared, and the least time is the one least disturbed.
@@ -45,13 +47,14 @@ run_one() {
 	cachegrind) set -- valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes $cg_geom \
 		--cachegrind-out-file="$tmp/cg.out" ;;
 	wsim) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-out="$tmp/ws.out" ;;
+	wsim-1thread) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-async=no --ws-out="$tmp/ws.out" ;;
 	wsim-gshare) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-cond=gshare --ws-out="$tmp/ws.out" ;;
 	esac
 	VALGRIND_LIB="$vglib" /usr/bin/time -o "$tmp/time" -f "%e %U %S" "$@" "$prog" "$n" >"$tmp/stdout" 2>"$tmp/stderr" ||
 		{ echo "sim-speed: a run failed: $* $prog $n" >&2; cat "$tmp/stderr" >&2; exit 1; }
 }
 
-configs="native none cachegrind wsim wsim-gshare"
+configs="native none cachegrind wsim wsim-1thread wsim-gshare"
 for c in $configs; do
 	echo 999999 >"$tmp/$c.wall"
 	echo 999999 >"$tmp/$c.cpu"
@@ -80,7 +83,7 @@ for c in $configs; do
 	awk -v c="$c" -v w="$w" -v u="$u" -v nw="$nw" -v nc="$nc" 'BEGIN {
 		printf "%-12s %10.2f %10.2f %11.1fx %11.1fx\n", c, w, u, (nw > 0 ? w / nw : 0), (nc > 0 ? u / nc : 0) }'
 done
-for c in wsim wsim-gshare; do
+for c in wsim wsim-1thread wsim-gshare; do
 	awk -v c="$c" -v w="$(cat "$tmp/$c.wall")" -v cw="$(cat "$tmp/cachegrind.wall")" \
 		-v u="$(cat "$tmp/$c.cpu")" -v cu="$(cat "$tmp/cachegrind.cpu")" 'BEGIN {
 		printf "%s/cachegrind: %.2fx elapsed, %.2fx cpu (target: 1.00x or less)\n", c, w / cw, u / cu }'
