@@ -7,11 +7,11 @@
  * tables and a stream of outcomes, so wsim-sim.c runs it on a host thread of its own, made here with
  * clone(2) and put to sleep and woken with futex(2).
  *
- * That thread is invisible to Valgrind, so it must never call into the core (no VG_(malloc), no
- * VG_(printf): they are not thread-safe), must take no signal (it blocks every one before it starts), and
- * must not outlive the process: Valgrind ends the process with exit_group(2), which ends it too. It uses
- * no thread-local storage (the tool is built without a stack protector and has no TLS), so it shares the
- * creator's %fs.
+ * That thread is invisible to Valgrind, so it must never call into the core for anything with state (no
+ * VG_(malloc), no VG_(printf): they are not thread-safe; VG_(memset) and its like are plain loops and
+ * fine), must take no signal (it blocks every one before it starts), and must not outlive the process:
+ * Valgrind ends the process with exit_group(2), which ends it too. It uses no thread-local storage (the
+ * tool is built without a stack protector and has no TLS), so it shares the creator's %fs.
  */
 
 #include "pub_tool_basics.h"
