@@ -859,7 +859,7 @@ static ULong predict(const UWord *p, const UWord *end)
 #define COND_KICK 8
 #define COND_SPIN 200 /* pauses before sleeping: the wall time is the same for 1 to 50000 */
 
-UWord wsim_cond_ring[COND_RING][WSIM_COND_BUF] __attribute__((aligned(WSIM_COND_BUF * sizeof(UWord))));
+static UWord wsim_cond_ring[COND_RING][WSIM_COND_BUF] __attribute__((aligned(WSIM_COND_BUF * sizeof(UWord))));
 UWord *wsim_cond_ptr = wsim_cond_ring[0];
 static UInt ring_n[COND_RING]; /* entries in each slot handed over */
 static struct OWN_LINE {

@@ -126,9 +126,9 @@ VG_REGPARM(3) void wsim_h_cg_store(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_load_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord size);
 /*
- * Conditional branches wait in a slot of this ring, (icc | taken), until the slot fills or someone reads
- * the counts; slots are aligned to their size, so generated code knows a slot is full when the pointer's
- * low bits are zero.
+ * Conditional branches wait in a slot of a ring (wsim-sim.c), (icc | taken), until the slot fills or
+ * someone reads the counts; slots are aligned to their size, so generated code knows a slot is full when
+ * the pointer's low bits are zero.
  */
 #define WSIM_COND_BUF 4096
 extern UWord *wsim_cond_ptr;
