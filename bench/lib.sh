@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh - what the benchmark scripts share; sourced by them, not run (run-all skips it: not executable).
+# shellcheck shell=sh
 
 # rotate ROUND WORD...: prints the words rotated left by ROUND (modulo their number). Taking each round's
 # order from it, no tool always runs first, or always right after the same other one.
@@ -13,4 +14,17 @@ rotate() {
 		_rot_k=$((_rot_k - 1))
 	done
 	echo "$@"
+}
+
+# need_wsim NAME PROG: exits 0 with a "skipped" line naming what is missing, unless valgrind is installed
+# and both the wsim tool and PROG are built in $BUILD.
+need_wsim() {
+	if ! command -v valgrind >/dev/null 2>&1; then
+		echo "$1: skipped: valgrind is not installed"
+		exit 0
+	fi
+	if [ ! -x "$BUILD/sim/wsim-amd64-linux" ] || [ ! -x "$2" ]; then
+		echo "$1: skipped: $BUILD/sim/wsim-amd64-linux or $2 is not built (run make)"
+		exit 0
+	fi
 }

@@ -16,15 +16,10 @@ n=${1:-4000000}
 rounds=${2:-3}
 prog="$BUILD/examples/micro/boundaries"
 vglib="$BUILD/sim/vglib"
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
-if ! command -v valgrind >/dev/null 2>&1; then
-	echo "sim-regions: skipped: valgrind is not installed"
-	exit 0
-fi
-if [ ! -x "$BUILD/sim/wsim-amd64-linux" ] || [ ! -x "$prog" ]; then
-	echo "sim-regions: skipped: $BUILD/sim/wsim-amd64-linux or $prog is not built (run make)"
-	exit 0
-fi
+need_wsim sim-regions "$prog"
 if [ "$(nproc 2>/dev/null || echo 1)" -lt 2 ]; then
 	echo "sim-regions: skipped: this process may use only one CPU, so wsim has no predictor thread"
 	exit 0

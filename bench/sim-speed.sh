@@ -15,21 +15,16 @@
 # ROUNDS (default 3) runs: these machines are shared, and the least time is the one least disturbed.
 # Prints elapsed and CPU (user+system) seconds, and ratios to native and of wsim to cachegrind.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
 n=${1:-500K}
 rounds=${2:-3}
 prog="$BUILD/examples/micro/workload"
 vglib="$BUILD/sim/vglib"
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
-if ! command -v valgrind >/dev/null 2>&1; then
-	echo "sim-speed: skipped: valgrind is not installed"
-	exit 0
-fi
-if [ ! -x "$BUILD/sim/wsim-amd64-linux" ] || [ ! -x "$prog" ]; then
-	echo "sim-speed: skipped: $BUILD/sim/wsim-amd64-linux or $prog is not built (run make)"
-	exit 0
-fi
+need_wsim sim-speed "$prog"
 if [ ! -x /usr/bin/time ]; then
 	echo "sim-speed: skipped: needs GNU time (/usr/bin/time, Debian package 'time')"
 	exit 0
@@ -40,6 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The configurations, in order: name, then the command prefix.
 cg_geom="--I1=32768,8,64 --D1=32768,8,64 --LL=33554432,16,64"
+# shellcheck disable=SC2086 # $cg_geom is three options
 run_one() {
 	case $1 in
 	native) set -- ;;
