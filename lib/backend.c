@@ -36,6 +36,15 @@ void ws_backend_free(struct ws_backend *be)
 	free(be);
 }
 
+/* Put `value` at run `run` of `m`, which has at least `run` samples already. */
+static void put_at(struct ws_metric *m, size_t run, double value, double running)
+{
+	if (m->n == run)
+		ws_metric_push(m, value, running);
+	else
+		m->samples[run] = value; /* the run already has a value: the later one replaces it */
+}
+
 void ws_push_at(struct ws_metric_set *set, const char *name, unsigned flags, size_t run, double value,
 		double running, double fill)
 {
@@ -44,10 +53,7 @@ void ws_push_at(struct ws_metric_set *set, const char *name, unsigned flags, siz
 	m->flags |= flags;
 	while (m->n < run)
 		ws_metric_push(m, fill, -1);
-	if (m->n == run)
-		ws_metric_push(m, value, running);
-	else
-		m->samples[run] = value; /* the run already has a value: the later one replaces it */
+	put_at(m, run, value, running);
 }
 
 static struct ws_run_fills *fills_find(const struct ws_group_fills *f, const struct ws_group_list *l,
@@ -82,10 +88,7 @@ void ws_group_push(struct ws_group_fills *f, const struct ws_group_list *l, stru
 	m->flags |= flags;
 	while (m->n < run)
 		ws_metric_push(m, fill_at(rf, m->n), -1);
-	if (m->n == run)
-		ws_metric_push(m, value, running);
-	else
-		m->samples[run] = value;
+	put_at(m, run, value, running);
 }
 
 void ws_group_list_pad(struct ws_group_fills *f, struct ws_group_list *l, const char *metric, size_t run,

@@ -106,7 +106,6 @@ static void test_triage(void **state)
 	free(reason);
 }
 
-/* Set up the perf backend on `list` with faults from `env`; returns it (claims in *claims). */
 /* A perf backend set up on an event list, the fault injector reading `env` while it opens them. */
 struct fx {
 	struct ws_event_list ev;
