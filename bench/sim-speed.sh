@@ -13,7 +13,9 @@
 # Cachegrind gets zen4's geometry (I1 and D1 32K 8-way, LL 32M 16-way), so that both simulate caches of the
 # same size whatever the host reports. The rounds interleave the four, and each figure is the least of
 # ROUNDS (default 3) runs: these machines are shared, and the least time is the one least disturbed.
-# Prints elapsed and CPU (user+system) seconds, and ratios to native and of wsim to cachegrind.
+# Prints elapsed and CPU (user+system) seconds, and ratios to native and of wsim to cachegrind; then, from
+# one more (untimed) run of wsim with -v, how busy its predictor thread was and how long the program's
+# thread waited for it, which says which of the two sets wsim's pace.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
@@ -84,3 +86,7 @@ for c in wsim wsim-1thread wsim-gshare; do
 		-v u="$(cat "$tmp/$c.cpu")" -v cu="$(cat "$tmp/cachegrind.cpu")" 'BEGIN {
 		printf "%s/cachegrind: %.2fx elapsed, %.2fx cpu (target: 1.00x or less)\n", c, w / cw, u / cu }'
 done
+if VALGRIND_LIB="$vglib" valgrind -v --tool=wsim --ws-preset=zen4 --ws-out="$tmp/ws.out" "$prog" "$n" \
+	>"$tmp/stdout" 2>"$tmp/stderr"; then
+	sed -n 's/^==[0-9]*== wsim: of /wsim (one more run, -v): of /p' "$tmp/stderr"
+fi

@@ -1221,6 +1221,8 @@ static void ws_fini(Int exitcode)
 	UInt i;
 
 	wsim_cond_flush();
+	if (VG_(clo_verbosity) > 1)
+		wsim_cond_report();
 	VG_(HT_ResetIter)(sb_table);
 	while ((sb = VG_(HT_Next)(sb_table)))
 		sb_fold(sb);

@@ -15,6 +15,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 
 #include "wsim.h"
@@ -561,6 +562,7 @@ static struct OWN_LINE {
 	UInt tage_lfsr;
 	UInt tage_tick;
 	ULong async_misses; /* mispredictions found on the predictor thread */
+	ULong busy_ticks;   /* TSC ticks it spent predicting (for -v) */
 } ps = { .tage_lfsr = 0xACE1u };
 
 static UChar bim_ctr[1 << (BIM_HIST_BITS + BIM_ADDR_BITS)];
@@ -874,6 +876,22 @@ static struct OWN_LINE {
 static ULong async_misses_seen; /* how many of them wsim_total has */
 static Bool async_on;
 
+/*
+ * How long the program's thread waited for the predictor thread, for -v: where the predictor sets the
+ * pace, time saved on the program's thread is only spent waiting (see wsim_cond_report).
+ */
+static struct {
+	ULong ticks, count, start;
+	UInt start_ms;
+} waited;
+
+static void waited_reset(void)
+{
+	waited.ticks = waited.count = ps.busy_ticks = 0;
+	waited.start = __builtin_ia32_rdtsc();
+	waited.start_ms = VG_(read_millisecond_timer)();
+}
+
 static UWord *slot_of(UInt seq)
 {
 	return wsim_cond_ring[seq % COND_RING];
@@ -894,13 +912,13 @@ static void kick(void)
  */
 static void wait_done(UInt target)
 {
-	ULong t0;
+	ULong t0, begin;
 	UInt d;
 
 	if ((Int)(__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) - target) >= 0)
 		return;
 	kick();
-	t0 = __builtin_ia32_rdtsc();
+	t0 = begin = __builtin_ia32_rdtsc();
 	while ((Int)(__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) - target) < 0) {
 		if (__builtin_ia32_rdtsc() - t0 < COND_SPIN_TICKS) {
 			__builtin_ia32_pause();
@@ -912,6 +930,8 @@ static void wait_done(UInt target)
 			wsim_futex_wait(&done_seq.v, d);
 		__atomic_store_n(&prod_sleeping.v, 0, __ATOMIC_SEQ_CST);
 	}
+	waited.ticks += __builtin_ia32_rdtsc() - begin;
+	waited.count++;
 }
 
 static Bool have_clflushopt;
@@ -953,8 +973,10 @@ static void predictor_thread(void)
 			__atomic_store_n(&cons_sleeping.v, 0, __ATOMIC_SEQ_CST);
 			t0 = __builtin_ia32_rdtsc();
 		}
+		t0 = __builtin_ia32_rdtsc();
 		m = predict(slot_of(d), slot_of(d) + ring_n[d % COND_RING]);
 		drop_slot(slot_of(d), ring_n[d % COND_RING]);
+		ps.busy_ticks += __builtin_ia32_rdtsc() - t0;
 		__atomic_store_n(&ps.async_misses, ps.async_misses + m, __ATOMIC_RELAXED);
 		__atomic_store_n(&done_seq.v, ++d, __ATOMIC_SEQ_CST);
 		if (__atomic_load_n(&prod_sleeping.v, __ATOMIC_SEQ_CST))
@@ -975,8 +997,28 @@ void wsim_cond_start(Bool want_async)
 		__asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
 		have_clflushopt = (b >> 23) & 1;
 	}
+	waited_reset();
 	async_on = want_async && wsim_cfg.cond == WSIM_COND_TAGE && wsim_host_cpus() >= 2 &&
 		   wsim_spawn(predictor_thread);
+}
+
+/*
+ * One line for -v, after a quiesce: how busy the predictor thread was and how long the program's thread
+ * waited for it, in milliseconds (TSC ticks scaled by the run's milliseconds per tick) and in thousandths
+ * of the run.
+ */
+void wsim_cond_report(void)
+{
+	ULong ticks = __builtin_ia32_rdtsc() - waited.start, ms = VG_(read_millisecond_timer)() - waited.start_ms;
+	ULong busy, wait;
+
+	if (!async_on || ticks < 1000)
+		return;
+	busy = ps.busy_ticks / (ticks / 1000);
+	wait = waited.ticks / (ticks / 1000);
+	VG_(umsg)("wsim: of %llu ms, the predictor thread was busy %llu ms and the program's thread waited for "
+		  "it %llu ms (%llu times)\n",
+		  ms, busy * ms / 1000, wait * ms / 1000, waited.count);
 }
 
 Bool wsim_cond_async(void)
@@ -1045,6 +1087,7 @@ void wsim_cond_forked(void)
 {
 	wsim_cond_ptr = slot_of(pub_seq.v);
 	async_misses_seen = ps.async_misses;
+	waited_reset();
 	if (async_on) {
 		cons_sleeping.v = prod_sleeping.v = 0;
 		async_on = wsim_spawn(predictor_thread);

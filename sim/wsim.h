@@ -138,6 +138,7 @@ void wsim_h_cond_full(void);
 void wsim_cond_flush(void);
 void wsim_cond_quiesce(void);
 void wsim_cond_forked(void);
+void wsim_cond_report(void);
 void wsim_fold_cond_misses(struct wsim_icc *ic);
 VG_REGPARM(2) void wsim_h_ind_cg(struct wsim_icc *ic, UWord target);
 VG_REGPARM(2) void wsim_h_ind(struct wsim_icc *ic, UWord target);

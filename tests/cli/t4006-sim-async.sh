@@ -29,6 +29,24 @@ test_expect_success '--ws-async=no, and the cheaper predictors, stay on the tool
 	test_cmp want got
 '
 
+[ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || test_skip_next 'this process may use only one CPU'
+test_expect_success '-v says how busy the predictor thread was and how long the program waited for it' '
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -v --tool=wsim --ws-out=/dev/null \
+		"$M/branch" 200000 random 2>err >/dev/null &&
+	sed -n "s/.*wsim: of \([0-9]*\) ms, the predictor thread was busy \([0-9]*\) ms and the program.s thread waited for it \([0-9]*\) ms (\([0-9]*\) times)$/\1 \2 \3 \4/p" \
+		err >got &&
+	test_line_count = 1 got &&
+	read total busy wait n <got &&
+	test "$total" -gt 0 &&
+	test "$busy" -gt 0 &&
+	test "$busy" -le "$total" &&
+	test "$wait" -le "$total" &&
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -v --tool=wsim --ws-async=no --ws-out=/dev/null \
+		"$M/branch" 20000 random 2>err >/dev/null &&
+	grep "branches are predicted on this thread" err >/dev/null &&
+	! grep "the predictor thread was busy" err
+'
+
 taskset -c 0 true 2>/dev/null || test_skip_next 'taskset (util-linux) cannot pin this process'
 test_expect_success 'a process held to one CPU predicts on the tool thread' '
 	echo "this thread" >want &&
