@@ -1004,8 +1004,8 @@ void wsim_cond_start(Bool want_async)
 
 /*
  * One line for -v, after a quiesce: how busy the predictor thread was and how long the program's thread
- * waited for it, in milliseconds (TSC ticks scaled by the run's milliseconds per tick) and in thousandths
- * of the run.
+ * waited for it, in milliseconds. Both are TSC ticks, turned into thousandths of the run's ticks (which
+ * cannot overflow) and then into its milliseconds.
  */
 void wsim_cond_report(void)
 {
