@@ -114,8 +114,14 @@ int ws_metric_rank(const char *name)
 enum ws_unit ws_metric_unit(const char *name)
 {
 	const struct ws_metric_info *mi = ws_metric_info(name);
+	size_t n = strlen(name);
 
-	return mi ? mi->unit : WS_UNIT_COUNT;
+	if (mi)
+		return mi->unit;
+	/* A function's sampled share of a run (--functions[=EVENT]) is not in the registry, but is a fraction. */
+	if (!strcmp(name, "share") || (n > 6 && !strcmp(name + n - 6, "-share")))
+		return WS_UNIT_RATIO;
+	return WS_UNIT_COUNT;
 }
 
 enum ws_better ws_metric_better(const char *name)

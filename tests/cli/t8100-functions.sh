@@ -14,6 +14,7 @@ test_expect_success 'stat --functions gives the 3:1 program shares near 75% and 
 	fns = {f["name"]: f for f in v["functions"]}
 	w3 = fns["ratio_work3"]["metrics"]["share"]["median"]
 	w1 = fns["ratio_work1"]["metrics"]["share"]["median"]
+	assert fns["ratio_work3"]["metrics"]["share"]["unit"] == "ratio"
 	# about 2,000 samples a run at 4 kHz: 4 binomial sigmas of the 3:1 split is about 0.04
 	assert abs(w3 / (w3 + w1) - 0.75) < 0.04, (w3, w1)
 	assert fns["ratio_work3"]["object"].endswith("/ratio")
