@@ -270,6 +270,11 @@ static void configure(void)
 		}
 		if (!o->incl_given)
 			o->cfg.inclusive = t->inclusive;
+		/* The full model finds a way among a set's tags with a 64-bit mask, two bits a way. */
+		if (!c->cg && o->cfg.assoc > 32) {
+			VG_(fmsg)("--ws-cache=%s=...: at most 32 ways (the cachegrind preset takes more)\n", o->level);
+			VG_(exit)(1);
+		}
 		*t = o->cfg;
 	}
 

@@ -58,6 +58,77 @@ static void unknown_preset(const char *name)
 	usage_error("unknown simulator preset '%s': use %s", name, names);
 }
 
+/* "32768", "32K", "1M", "1G": bytes, with a binary suffix; 0 when it is not that or exceeds 1G. */
+static unsigned long cache_bytes(const char *s, char **end)
+{
+	unsigned long long v;
+	unsigned shift = 0;
+
+	errno = 0;
+	v = strtoull(s, end, 10);
+	if (*end == s || errno || *s == '-')
+		return 0;
+	switch (**end) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	}
+	if (shift)
+		(*end)++;
+	if (v > (1ULL << 30) >> shift)
+		return 0;
+	return (unsigned long)(v << shift);
+}
+
+/*
+ * --sim-cache LEVEL=SIZE,ASSOC,LINE[,inclusive|non-inclusive], checked here so that a mistake is a usage
+ * error before any run rather than a simulator that exits at once; returned as the tool's option, sizes in
+ * bytes. The tool checks it again, and what needs the whole hierarchy (line sizes growing outward).
+ */
+static char *sim_cache_arg(const char *spec, const char *preset)
+{
+	static const char *const levels[] = { "L1i", "L1d", "L2", "L3", "LL" };
+	const char *eq = strchr(spec, '=');
+	unsigned long v[3];
+	const char *p, *incl = NULL;
+	char *end, *level, *arg;
+	bool known = false;
+
+	if (!eq)
+		usage_error("--sim-cache expects LEVEL=SIZE,ASSOC,LINE (e.g. L1d=48K,12,64), not '%s'", spec);
+	level = xstrndup(spec, (size_t)(eq - spec));
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++)
+		known |= !strcmp(level, levels[i]);
+	if (!known)
+		usage_error("--sim-cache: unknown cache level '%s': use L1i, L1d, L2, L3 or LL", level);
+	if (!strcmp(preset, "cachegrind") && (!strcmp(level, "L2") || !strcmp(level, "L3")))
+		usage_error("--sim-cache: the cachegrind preset has no %s: its levels are L1i, L1d and LL", level);
+	p = eq + 1;
+	for (int i = 0; i < 3; i++) {
+		v[i] = i == 0 ? cache_bytes(p, &end) : strtoul(p, &end, 10);
+		if (end == p || v[i] == 0 || *p == '-' || (i < 2 && *end != ',') || (i == 2 && *end && *end != ','))
+			usage_error("--sim-cache %s: expected SIZE,ASSOC,LINE: a size up to 1G (bytes, or with K, M "
+				    "or G), ways, line bytes; e.g. %s=48K,12,64",
+				    spec, level);
+		p = end + 1;
+	}
+	if (*end == ',') {
+		incl = end + 1;
+		if (strcmp(incl, "inclusive") && strcmp(incl, "non-inclusive"))
+			usage_error("--sim-cache %s: the fourth field is 'inclusive' or 'non-inclusive'", spec);
+	}
+	if (v[1] > 32 && strcmp(preset, "cachegrind"))
+		usage_error("--sim-cache %s: at most 32 ways (only the cachegrind preset takes more)", spec);
+	if (v[2] < 16 || (v[2] & (v[2] - 1)))
+		usage_error("--sim-cache %s: the line size must be a power of two, 16 or more", spec);
+	if (v[0] % (v[1] * v[2]))
+		usage_error("--sim-cache %s: the size must be a multiple of ways times line size (%lu)", spec,
+			    v[1] * v[2]);
+	arg = xasprintf("--ws-cache=%s=%lu,%lu,%lu%s%s", level, v[0], v[1], v[2], incl ? "," : "", incl ? incl : "");
+	free(level);
+	return arg;
+}
+
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 {
 	bool known = false;
@@ -147,10 +218,12 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	}
 	o->be.freq = c->freq > 0 ? c->freq : 4000;
 	o->be.sim_preset = c->sim_preset ? c->sim_preset : WS_SIM_PRESET_DEFAULT;
+	if (c->sim_cache.n > 8)
+		usage_error("--sim-cache: at most 8 of them");
 	if (c->sim_cache.n) {
 		c->sim_args = xcalloc(c->sim_cache.n + 1, sizeof(char *));
 		for (size_t i = 0; i < c->sim_cache.n; i++)
-			c->sim_args[i] = xasprintf("--ws-cache=%s", c->sim_cache.v[i]);
+			c->sim_args[i] = sim_cache_arg(c->sim_cache.v[i], o->be.sim_preset);
 		o->be.sim_args = c->sim_args;
 	}
 	o->be.sim_hot = 20;

@@ -68,7 +68,7 @@ extern struct cli_measure *cli_current;
 	OPT_DOUBLE('F', "freq", &(c)->freq, "HZ", "sampling rate for --functions (default 4000)"),             \
 	OPT_GROUP("Simulator"),                                                                                 \
 	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "the simulated machine (default " WS_SIM_PRESET_DEFAULT "; see 'whyslow list')"), \
-	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL)"), \
+	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL); SIZE in bytes or with K, M, G"), \
 	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
 	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \
 	OPT_BOOL(0, "sim-native-time", &(c)->sim_native_time, "with --backend sim: also time native runs"),   \

@@ -123,4 +123,36 @@ test_expect_success '--timeout gives simulated runs a hundred times longer' '
 	test "$(metric t.json 0 instructions | cut -d" " -f3)" = True
 '
 
+# A 40K working set read over and over: past a 32K L1d (zen4's), inside a 64K one.
+test_expect_success '--sim-cache takes sizes with K, M or G, and the simulated L1d changes' '
+	whyslow stat --backend sim --exact -r 1 -w 0 -e L1-dcache-load-misses --export-json d.json \
+		-- "$M/chase" 40960 8 >out &&
+	whyslow stat --backend sim --exact -r 1 -w 0 -e L1-dcache-load-misses --sim-cache L1d=64K,8,64 \
+		--export-json k.json -- "$M/chase" 40960 8 >out &&
+	small=$(metric d.json 0 L1-dcache-load-misses | cut -d" " -f1) &&
+	big=$(metric k.json 0 L1-dcache-load-misses | cut -d" " -f1) &&
+	python3 -c "import sys; s, b = map(float, sys.argv[1:]); assert b < 1500 < 4000 < s, (s, b)" "$small" "$big"
+'
+
+test_expect_success '--sim-cache mistakes are usage errors before any run, each named' '
+	for spec in bad L9=1K,1,64 L1d=48K,12 L1d=48K,12,48 L1d=48K,10,64 L1d=2G,8,64 L1d=128K,64,64 \
+		L1d=48K,12,64,maybe; do
+		test_expect_code 129 whyslow stat --backend sim -r 1 -e instructions --sim-cache "$spec" \
+			-- "$M/chase" 4096 1 2>err &&
+		test_line_count = 1 err &&
+		grep -- "--sim-cache" err >/dev/null || return 1
+	done &&
+	test_expect_code 129 whyslow stat --backend sim --sim-preset cachegrind -r 1 -e instructions \
+		--sim-cache L3=1M,8,64 -- "$M/chase" 4096 1 2>err &&
+	test_grep "cachegrind preset has no L3" err
+'
+
+test_expect_success 'the tool refuses more than 32 ways outside the cachegrind preset' '
+	test_expect_code 1 env VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -q --tool=wsim \
+		--ws-cache=L1d=131072,64,64 --ws-out=w.out /bin/true 2>err &&
+	test_grep "at most 32 ways" err &&
+	env VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -q --tool=wsim --ws-preset=cachegrind \
+		--ws-cache=L1d=131072,64,64 --ws-out=w.out /bin/true
+'
+
 test_done
