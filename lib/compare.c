@@ -191,6 +191,34 @@ static bool tested(const struct ws_comparison *c)
 	return !c->exact && isfinite(c->p);
 }
 
+/* The metric a comparison read in variant `v`: the whole process's, or a region's or function's. */
+static const struct ws_metric *compared_metric(const struct ws_variant *v, const struct ws_comparison *c)
+{
+	const struct ws_group *g = c->region	 ? ws_group_list_find(&v->regions, c->region)
+				   : c->function ? ws_group_list_find(&v->functions, c->function)
+						 : NULL;
+
+	if ((c->region || c->function) && !g)
+		return NULL;
+	return ws_metric_set_find(g ? &g->metrics : &v->metrics, c->metric);
+}
+
+bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c, const struct ws_compare_opts *o)
+{
+	const struct ws_variant *b = ws_result_baseline(r), *v = ws_result_find_variant(r, c->variant);
+	const struct ws_metric *mb = b ? compared_metric(b, c) : NULL, *mv = v ? compared_metric(v, c) : NULL;
+	size_t m = 0, n;
+
+	if (c->exact)
+		return true;
+	if (!mb || !mv)
+		return false;
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		m += tested(&r->comparisons[i]);
+	n = mb->sum.n < mv->sum.n ? mb->sum.n : mv->sum.n;
+	return n >= 2 && min_p(n, o->paired) < (o->fdr ? o->alpha : o->alpha / (double)(m ? m : 1));
+}
+
 static enum ws_verdict decide(const struct ws_comparison *c, const struct ws_compare_opts *o)
 {
 	bool higher = ws_metric_better(c->metric) == WS_HIGHER_BETTER;

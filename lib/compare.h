@@ -24,6 +24,14 @@ struct ws_compare_opts {
  */
 int ws_compare(struct ws_result *r, const struct ws_compare_opts *o);
 
+/*
+ * Whether `c` could have come out significant at all: the smallest p its test gives with the runs it had,
+ * against what the report's correction asks of the smallest p (alpha / m with Holm, alpha with BH; m the
+ * report's tested comparisons). Exact comparisons always could. For a gate, which must not pass because it
+ * could not see.
+ */
+bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c, const struct ws_compare_opts *o);
+
 /* The baseline variant: the one flagged, else the first. NULL if there are none. */
 struct ws_variant *ws_result_baseline(struct ws_result *r);
 

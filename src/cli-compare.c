@@ -24,9 +24,9 @@ void cli_compare_check(struct cli_compare *c, const char *export_json)
 		usage_error("--noise expects a percentage between 0 and 100, not %g", c->noise);
 	if (!(c->alpha > 0 && c->alpha < 1))
 		usage_error("--alpha expects a probability between 0 and 1, not %g", c->alpha);
-	if (c->fail_if_slower != -1 && !(c->fail_if_slower >= 0))
+	if (!isnan(c->fail_if_slower) && !(c->fail_if_slower >= 0))
 		usage_error("--fail-if-slower expects a percentage >= 0, not %g", c->fail_if_slower);
-	if (c->metric && c->fail_if_slower < 0)
+	if (c->metric && isnan(c->fail_if_slower))
 		usage_error("--metric chooses the metric of --fail-if-slower; give that too");
 	if (c->cost && ws_cost_load(c->cost, &c->costs, &c->ncosts) < 0)
 		exit(WS_EXIT_USAGE);
@@ -100,7 +100,7 @@ static const char *gate_metric(const struct ws_result *r, const struct cli_compa
 	return "wall-time";
 }
 
-static int gate(const struct cli_compare *c, const struct ws_result *r)
+static int gate(const struct cli_compare *c, struct ws_result *r, const struct ws_compare_opts *co)
 {
 	const char *metric = gate_metric(r, c);
 	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
@@ -119,8 +119,8 @@ static int gate(const struct cli_compare *c, const struct ws_result *r)
 		if (!cmp)
 			continue;
 		found = true;
-		if (cmp->verdict == WS_VERDICT_NONE) {
-			/* A gate that could not look must not pass silently. */
+		if (cmp->verdict == WS_VERDICT_NONE || !ws_comparison_reachable(r, cmp, co)) {
+			/* A gate that could not look must not pass silently: nor one whose test could not say. */
 			fprintf(stderr, "%s: cannot gate '%s' on %s: too few runs to compare (-r)\n", current_command(),
 				v->name, metric);
 			untested = true;
@@ -190,7 +190,7 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		ws_error("cannot write '%s'", c->export_markdown);
 		status = WS_EXIT_FAIL;
 	}
-	if (c->fail_if_slower >= 0 && status == WS_EXIT_OK)
-		status = gate(c, r);
+	if (!isnan(c->fail_if_slower) && status == WS_EXIT_OK)
+		status = gate(c, r, &co);
 	return status;
 }

@@ -6,6 +6,7 @@
 #include "parse-options.h"
 #include "result.h"
 
+#include <math.h>
 #include <stdbool.h>
 
 struct ws_cost; /* explain.h */
@@ -15,7 +16,7 @@ struct cli_compare {
 	bool paired, fdr;
 	double noise;        /* percent */
 	double alpha;
-	double fail_if_slower; /* percent; < 0 when not asked */
+	double fail_if_slower; /* percent; NAN when not asked */
 	const char *metric;  /* the gate's metric; NULL for the default */
 	const char *export_json, *export_csv, *export_markdown;
 	bool regions;
@@ -26,7 +27,7 @@ struct cli_compare {
 	size_t ncosts;
 };
 
-#define CLI_COMPARE_INIT { .noise = 1.0, .alpha = 0.05, .fail_if_slower = -1, .explain = true }
+#define CLI_COMPARE_INIT { .noise = 1.0, .alpha = 0.05, .fail_if_slower = NAN, .explain = true }
 
 #define CLI_COMPARE_OPTIONS(c)                                                                                  \
 	OPT_GROUP("Statistics"),                                                                                \

@@ -107,6 +107,16 @@ test_expect_success 'a gate that cannot test (too few runs) fails instead of pas
 	test_grep "cannot gate .b. on t: too few runs" err
 '
 
+# Two runs a side: ten times slower, but Mann-Whitney cannot give p below 1/3.
+test_expect_success 'a gate whose test could never be significant fails too, and a negative limit is refused' '
+	metric_file one.json a t "[1,1.1]" &&
+	metric_file two.json b t "[10,10.1]" &&
+	test_expect_code 1 whyslow diff --fail-if-slower 5 --metric t one.json two.json >out 2>err &&
+	test_grep "cannot gate .b. on t: too few runs" err &&
+	test_expect_code 129 whyslow diff --fail-if-slower -1 --metric t one.json two.json >out 2>err &&
+	test_grep "expects a percentage >= 0, not -1" err
+'
+
 test_expect_success 'both medians zero: the direction comes from the means' '
 	metric_file z0.json base context-switches "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" &&
 	metric_file z1.json var context-switches "[0,0,0,0,0,0,0,0,0,0,0,3,4,5,6,7,8,9,10,11]" &&
