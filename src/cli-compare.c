@@ -28,8 +28,9 @@ void cli_compare_check(struct cli_compare *c, const char *export_json)
 		usage_error("--fail-if-slower expects a percentage >= 0, not %g", c->fail_if_slower);
 	if (c->metric && isnan(c->fail_if_slower))
 		usage_error("--metric chooses the metric of --fail-if-slower; give that too");
+	/* A bad file, like any input that is not an option's syntax: status 1, before any run. */
 	if (c->cost && ws_cost_load(c->cost, &c->costs, &c->ncosts) < 0)
-		exit(WS_EXIT_USAGE);
+		exit(WS_EXIT_FAIL);
 	c->export_json = export_json;
 	cli_check_output("--export-json", c->export_json);
 	cli_check_output("--export-csv", c->export_csv);

@@ -72,4 +72,25 @@ test_expect_success 'the shares carry a CI, and each cause a next step' '
 	EOF
 '
 
+# branch.json is from the first test, with the preset's costs.
+test_expect_success '--cost: weighing branch misses more raises their share; a bad table stops before any run' '
+	echo "{\"branch-misses\": 100}" >costs.json &&
+	whyslow compare --backend sim --exact -e instructions,branch-misses -n base -n variant --cost costs.json \
+		--export-json heavy.json "$C/branch 200000 sorted" "$C/branch 200000 random" >heavy.out &&
+	python3 - branch.json heavy.json <<-\EOF &&
+	import json, sys
+	def share(path):
+	    e = json.load(open(path))["explain"][0]
+	    return [c["share"] for c in e["causes"] if c["metric"] == "branch-misses"][0]
+	assert share(sys.argv[2]) > share(sys.argv[1]), (share(sys.argv[1]), share(sys.argv[2]))
+	EOF
+	echo "{\"branch-misses\": -1}" >neg.json &&
+	for f in neg.json missing.json; do
+		test_expect_code 1 whyslow compare --backend sim --exact -e instructions --cost $f \
+			"$C/branch 2000 sorted" "$C/branch 2000 random" >out 2>err &&
+		test_line_count = 1 err || return 1
+	done &&
+	test_grep "cannot read cost table" err
+'
+
 test_done
