@@ -142,16 +142,23 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		usage_error("--runs expects a positive number or 'auto', not '%s'", c->runs);
 	}
 	if (o->runs_auto) {
-		if (!(c->target_ci > 0 && c->target_ci < 100))
-			usage_error("--target-ci expects a percentage between 0 and 100, not %g", c->target_ci);
-		if (c->max_runs < 3)
+		double target = isnan(c->target_ci) ? 1.0 : c->target_ci;
+
+		if (!(target > 0 && target < 100))
+			usage_error("--target-ci expects a percentage between 0 and 100, not %g", target);
+		o->max_runs = c->max_runs == SIZE_MAX ? 200 : c->max_runs;
+		if (o->max_runs < 3)
 			usage_error("--max-runs must be at least 3");
-		o->target_ci = c->target_ci / 100.0;
-		o->max_runs = c->max_runs;
+		if (!isnan(c->max_time) && !(c->max_time > 0))
+			usage_error("--max-time expects a positive number of seconds, not %g", c->max_time);
+		o->target_ci = target / 100.0;
 		/* From 10 rounds: earlier looks at the CI raise false positives above 6% (tests/unit/test-stats-mc.c). */
-		o->min_runs = c->max_runs < 10 ? c->max_runs : 10;
-		o->max_time = c->max_time;
+		o->min_runs = o->max_runs < 10 ? o->max_runs : 10;
+		o->max_time = isnan(c->max_time) ? 0 : c->max_time;
 		o->runs = o->max_runs;
+	} else if (!isnan(c->target_ci) || c->max_runs != SIZE_MAX || !isnan(c->max_time)) {
+		/* Ignored, they would let a user believe the run stops on them. */
+		usage_error("--target-ci, --max-runs and --max-time apply only with --runs auto");
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
 		known |= !strcmp(c->backend, backends[i]);
@@ -187,8 +194,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	}
 	if (c->sim_preset && !ws_sim_preset_find(c->sim_preset))
 		unknown_preset(c->sim_preset);
-	if (c->freq < 0)
-		usage_error("--freq must be positive");
+	if (!isnan(c->freq) && !(c->freq > 0))
+		usage_error("--freq must be positive, not %g", c->freq);
+	if (c->sim_runs == 0)
+		usage_error("--sim-runs expects a positive number of runs");
 
 	if (c->events.n) {
 		for (size_t i = 0; i < c->events.n; i++)
@@ -206,7 +215,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->show_output = c->show_output;
 	o->ignore_failure = c->ignore_failure;
 	o->precision_metric = "wall-time";
-	o->sim_runs = c->exact ? 1 : c->sim_runs ? c->sim_runs : 3;
+	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;
 	o->sim_native_time = c->sim_native_time;
 	o->be.regions = c->regions;
 	o->be.functions = c->functions != NULL;
@@ -216,7 +225,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 			exit(WS_EXIT_USAGE);
 		o->be.functions_event = c->functions;
 	}
-	o->be.freq = c->freq > 0 ? c->freq : 4000;
+	o->be.freq = isnan(c->freq) ? 4000 : c->freq;
 	o->be.sim_preset = c->sim_preset ? c->sim_preset : WS_SIM_PRESET_DEFAULT;
 	if (c->sim_cache.n > 8)
 		usage_error("--sim-cache: at most 8 of them");

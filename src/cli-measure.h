@@ -8,8 +8,10 @@
 #include "parse-options.h"
 #include "sim-presets.h"
 
+#include <math.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct cli_measure {
@@ -39,8 +41,9 @@ struct cli_measure {
 	char **sim_args;
 };
 
-#define CLI_MEASURE_INIT { .runs = "10", .warmup = 1, .backend = "auto", .sim_runs = 0, .freq = 0, \
-			   .target_ci = 1.0, .max_runs = 200 }
+/* NAN and SIZE_MAX: not given (so that a given 0 is refused, not taken for the default). */
+#define CLI_MEASURE_INIT { .runs = "10", .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .freq = NAN, \
+			   .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN }
 
 extern int cli_functions_cb(const struct option_spec *opt, const char *arg);
 extern struct cli_measure *cli_current;

@@ -21,6 +21,18 @@ test_expect_success 'usage errors exit 129 with one line' '
 	test_grep "did you mean cycles" err
 '
 
+# Each of these used to be taken silently: 0 as "not given", the auto-only options ignored.
+test_expect_success 'values that cannot mean anything are usage errors, not defaults' '
+	for args in "-F 0 --functions" "--sim-runs 0" "--target-ci 0.5" "--max-runs 50" "--max-time 3" \
+		"--runs auto --max-time 0" "--runs auto --target-ci 500"; do
+		test_expect_code 129 whyslow stat -r 2 -e task-clock $args --shell "touch ran" 2>err &&
+		test_line_count = 1 err || return 1
+	done &&
+	! test -e ran &&
+	whyslow stat -r 2 -e task-clock -F 100 --functions -- true >out &&
+	whyslow stat --runs auto --max-runs 12 --target-ci 50 -e task-clock -- true >out
+'
+
 test_expect_success '-h prints the options and exits 0' '
 	whyslow stat -h >out &&
 	test_grep "^usage: whyslow stat" out &&
