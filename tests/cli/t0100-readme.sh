@@ -32,6 +32,22 @@ test_expect_success 'every command is documented in the README' '
 	done <commands
 '
 
+test_expect_success 'every long option of every command is documented in the README' '
+	whyslow -h | sed -n "s/^    \([a-z-]*\) .*/\1/p" >commands &&
+	while read -r c
+	do
+		whyslow "$c" -h || return 1
+	done <commands >help &&
+	python3 - help "$README" <<-\EOF
+	import re, sys
+	readme = open(sys.argv[2]).read()
+	opts = set(re.findall(r"^ +(?:-[a-zA-Z], )?(--[a-z][a-z-]*)", open(sys.argv[1]).read(), re.M))
+	assert len(opts) > 30, opts
+	missing = sorted(o for o in opts if not re.search(re.escape(o) + r"(?![a-z-])", readme))
+	assert not missing, "not in the README: %s" % missing
+	EOF
+'
+
 test_expect_success 'the schema version in the README is the one whyslow writes' '
 	whyslow stat -r 1 -w 0 -e wall-time --export-json r.json -- true >/dev/null &&
 	test_grep "\"schema\": \"$(python3 -c "import json; print(json.load(open(\"r.json\"))[\"schema\"])")\"" "$README"
