@@ -121,6 +121,9 @@ static char *sim_cache_arg(const char *spec, const char *preset)
 		usage_error("--sim-cache %s: at most 32 ways (only the cachegrind preset takes more)", spec);
 	if (v[2] < 16 || (v[2] & (v[2] - 1)))
 		usage_error("--sim-cache %s: the line size must be a power of two, 16 or more", spec);
+	/* Ways and line no larger than the size (at most 1G) first, so that their product cannot wrap. */
+	if (v[1] > v[0] || v[2] > v[0])
+		usage_error("--sim-cache %s: more ways or a longer line than the cache has bytes", spec);
 	if (v[0] % (v[1] * v[2]))
 		usage_error("--sim-cache %s: the size must be a multiple of ways times line size (%lu)", spec,
 			    v[1] * v[2]);

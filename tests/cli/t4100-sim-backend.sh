@@ -136,7 +136,7 @@ test_expect_success '--sim-cache takes sizes with K, M or G, and the simulated L
 
 test_expect_success '--sim-cache mistakes are usage errors before any run, each named' '
 	for spec in bad L9=1K,1,64 L1d=48K,12 L1d=48K,12,48 L1d=48K,10,64 L1d=2G,8,64 L1d=128K,64,64 \
-		L1d=48K,12,64,maybe; do
+		L1d=48K,12,64,maybe L1d=1K,288230376151711744,64; do
 		test_expect_code 129 whyslow stat --backend sim -r 1 -e instructions --sim-cache "$spec" \
 			-- "$M/chase" 4096 1 2>err &&
 		test_line_count = 1 err &&
