@@ -190,10 +190,27 @@ static int write_in_place(const char *path, const char *p, size_t len)
 	return err;
 }
 
+/*
+ * The temporary file that replaces `path`: beside the file it names, through a symbolic link the file the
+ * link points to (*real, NULL when the path does not resolve; caller frees both). A template for mkstemp.
+ */
+static char *temp_for(const char *path, char **real)
+{
+	char *dir, *tmp;
+
+	*real = realpath(path, NULL);
+	if (*real)
+		path = *real;
+	dir = dir_of(path);
+	tmp = xasprintf("%s/.%s.XXXXXX", dir, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	free(dir);
+	return tmp;
+}
+
 int ws_write_atomic(const char *path, const void *buf, size_t len)
 {
 	struct stat st;
-	char *dir, *tmp, *real;
+	char *tmp, *real;
 	const char *p = buf;
 	int fd, err = 0;
 
@@ -203,12 +220,9 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 	 */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : write_in_place(path, buf, len);
-	/* Through a symbolic link, replace the file it points to, not the link. */
-	real = realpath(path, NULL);
+	tmp = temp_for(path, &real);
 	if (real)
 		path = real;
-	dir = dir_of(path);
-	tmp = xasprintf("%s/.%s.XXXXXX", dir, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = -errno;
@@ -231,7 +245,6 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 		unlink(tmp);
 out:
 	free(tmp);
-	free(dir);
 	free(real);
 	return err;
 }
@@ -239,11 +252,15 @@ out:
 int ws_check_writable(const char *path)
 {
 	struct stat st;
-	char *dir;
-	int err = 0;
+	char *tmp, *real;
+	size_t n = strlen(path);
+	int fd, err = 0;
 
-	if (!*path)
+	if (!n)
 		return -ENOENT;
+	/* "dir/" names a directory, made or not; the rename would fail after the measurement. */
+	if (path[n - 1] == '/')
+		return -EISDIR;
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return -EISDIR;
@@ -253,15 +270,29 @@ int ws_check_writable(const char *path)
 		if (!S_ISREG(st.st_mode))
 			return 0;
 	}
-	dir = dir_of(path);
-	/* The file is replaced by rename, so what matters is that the directory takes a new entry. */
-	if (stat(dir, &st) < 0)
+	/*
+	 * Make the temporary file the write will make, and remove it: access() says yes to root everywhere,
+	 * and only creating the file finds a directory that takes no new files (/proc, /sys), a name too long
+	 * for the temporary file, or a full disk's quota.
+	 */
+	tmp = temp_for(path, &real);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
 		err = -errno;
-	else if (!S_ISDIR(st.st_mode))
-		err = -ENOTDIR;
-	else if (access(dir, W_OK | X_OK) < 0)
-		err = -errno;
-	free(dir);
+		/* /proc and its like say ENOENT for a file they do not have; the directory is there. */
+		if (err == -ENOENT) {
+			char *dir = dir_of(real ? real : path);
+
+			if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+				err = -EACCES;
+			free(dir);
+		}
+	} else {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(real);
 	return err;
 }
 

@@ -70,8 +70,9 @@ void ws_remove_tree(const char *dir);
 char *ws_find_in_path(const char *prog);
 
 /*
- * Check, before any measurement, that `path` can later be written: its directory exists and is writable,
- * and the path is not a directory. Returns 0 or -errno (ENOENT, EACCES, EISDIR, ...).
+ * Check, before any measurement, that `path` can later be written by ws_write_atomic: by making (and
+ * removing) the temporary file it would make, or for a device or FIFO by access(). Returns 0 or -errno
+ * (ENOENT, EACCES, EISDIR, ENAMETOOLONG, ...).
  */
 int ws_check_writable(const char *path);
 

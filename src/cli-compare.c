@@ -18,7 +18,27 @@
 #include <unistd.h>
 #include <string.h>
 
-void cli_compare_check(struct cli_compare *c, const char *export_json)
+/* No two exports into one file, and none over an input of diff: one would replace the other. */
+static void check_distinct(const struct cli_compare *c, char *const *inputs, int ninputs)
+{
+	const char *opt[] = { "--export-json", "--export-csv", "--export-markdown" };
+	const char *path[] = { c->export_json, c->export_csv, c->export_markdown };
+
+	for (size_t i = 0; i < ARRAY_SIZE(path); i++) {
+		if (!path[i])
+			continue;
+		for (size_t j = i + 1; j < ARRAY_SIZE(path); j++)
+			if (path[j] && cli_same_file(path[i], path[j]))
+				usage_error("%s and %s name one file, '%s': one export would replace the other", opt[i],
+					    opt[j], path[j]);
+		for (int k = 0; k < ninputs; k++)
+			if (cli_same_file(path[i], inputs[k]))
+				usage_error("%s '%s' is a result being read: writing it would replace that result", opt[i],
+					    path[i]);
+	}
+}
+
+void cli_compare_check(struct cli_compare *c, const char *export_json, char *const *inputs, int ninputs)
 {
 	if (!(c->noise >= 0 && c->noise < 100))
 		usage_error("--noise expects a percentage between 0 and 100, not %g", c->noise);
@@ -32,6 +52,7 @@ void cli_compare_check(struct cli_compare *c, const char *export_json)
 	if (c->cost && ws_cost_load(c->cost, &c->costs, &c->ncosts) < 0)
 		exit(WS_EXIT_FAIL);
 	c->export_json = export_json;
+	check_distinct(c, inputs, ninputs);
 	cli_check_output("--export-json", c->export_json);
 	cli_check_output("--export-csv", c->export_csv);
 	cli_check_output("--export-markdown", c->export_markdown);

@@ -46,11 +46,13 @@ struct cli_compare {
 	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request")
 
 /*
- * Check the statistics options and read the --cost table (usage errors exit 129), then check that
- * `export_json` (kept in c) and the other export paths can be written (one line and exit 1): all before
- * any run, so that a typo never costs a measurement. Release with cli_compare_release().
+ * Check the statistics options (usage errors exit 129) and read the --cost table (a bad one exits 1), then
+ * check that no two export paths, and none of them and the `ninputs` files diff reads (`inputs`), name
+ * one file (129), and that `export_json` (kept in c) and the other export paths can be written (one line
+ * and exit 1): all before any run, so that a typo never costs a measurement. Release with
+ * cli_compare_release().
  */
-void cli_compare_check(struct cli_compare *c, const char *export_json);
+void cli_compare_check(struct cli_compare *c, const char *export_json, char *const *inputs, int ninputs);
 void cli_compare_release(struct cli_compare *c);
 
 /* Choose the baseline: --reference by name, else the first. Usage error if the name is unknown. */

@@ -263,7 +263,7 @@ int cmd_compare(int argc, char **argv)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
 	cc.regions = c.regions;
 	cli_measure_finish(&c, &mo);
-	cli_compare_check(&cc, c.export_json);
+	cli_compare_check(&cc, c.export_json, NULL, 0);
 	if (cc.reference) {
 		mo.baseline = SIZE_MAX;
 		for (size_t i = 0; i < progs.n; i++)

@@ -99,7 +99,7 @@ int cmd_diff(int argc, char **argv)
 	if (n < 2)
 		usage_error("diff needs at least two result files: a baseline and a new one");
 	setup_logging(0);
-	cli_compare_check(&cc, export_json);
+	cli_compare_check(&cc, export_json, argv, n);
 
 	ws_result_init(&all);
 	for (int i = 0; i < n; i++) {

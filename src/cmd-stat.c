@@ -43,6 +43,7 @@ int cmd_stat(int argc, char **argv)
 	struct ws_report_opts ro = { 0 };
 	char **cmd_argv, *command, *shell_argv[4] = { NULL };
 	int n, ret, status = WS_EXIT_OK;
+	bool saved = false;
 
 	cli_current = &c;
 	n = parse_options(argc, argv, "whyslow stat", stat_usage, options, PARSE_STOP_AT_NON_OPTION);
@@ -70,17 +71,25 @@ int cmd_stat(int argc, char **argv)
 	prog.argv = cmd_argv;
 	ret = ws_measure(&res, &prog, 1, &mo);
 	cli_result_prepare(&res, &c);
-	/* Nothing measured is lost: even an interrupted or failed session is reported and saved. */
+	/*
+	 * Nothing measured is lost: even an interrupted or failed session is reported and saved. But a session
+	 * that finished no run (interrupted at once, or its warm-up failed) saves nothing: an empty result
+	 * would replace whatever file the path held.
+	 */
 	if (res.nvariants && (res.variants[0].nruns || res.variants[0].metrics.n)) {
 		ro.color = cli_use_color(stdout);
 		ro.regions = c.regions;
 		ro.functions = c.functions != NULL;
 		if (ret == 0 || res.variants[0].nruns)
 			ws_report_stat(stdout, &res, &ro);
-		if (c.export_json && ws_result_save(&res, c.export_json) < 0)
-			status = WS_EXIT_FAIL;
+		if (c.export_json && (res.variants[0].nruns || ws_result_has_samples(&res))) {
+			if (ws_result_save(&res, c.export_json) < 0)
+				status = WS_EXIT_FAIL;
+			else
+				saved = true;
+		}
 	}
-	status = cli_measure_status(ret, status, &res, c.export_json && status != WS_EXIT_FAIL);
+	status = cli_measure_status(ret, status, &res, saved);
 	ws_result_release(&res);
 	cli_measure_release(&c);
 	free(command);

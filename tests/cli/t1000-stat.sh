@@ -51,6 +51,26 @@ test_expect_success 'an unwritable --export-json fails before any run' '
 	! test -e ran
 '
 
+# Paths whose directory exists but where no file can be made, or that name a directory: access() says
+# yes to root for the first, and the rename failed only after the runs.
+test_expect_success 'paths that only a write would find unwritable fail before any run too' '
+	long=$(printf "%0250d" 0) &&
+	for p in /proc/version newdir/ "$long"; do
+		test_expect_code 1 whyslow stat -r 2 -e task-clock --export-json "$p" --shell "touch ran" 2>err &&
+		test_line_count = 1 err &&
+		test_grep "cannot write --export-json" err || return 1
+	done &&
+	! test -e ran &&
+	! test -e newdir
+'
+
+test_expect_success 'a session that finished no run leaves an existing result file alone' '
+	whyslow stat -r 2 -w 0 -e task-clock --export-json keep.json -- true >/dev/null &&
+	cp keep.json before.json &&
+	test_expect_code 1 whyslow stat -r 2 -e task-clock --export-json keep.json -- false 2>err &&
+	test_cmp before.json keep.json
+'
+
 test_expect_success 'stat -- true counts task-clock, and reports cycles as unsupported without a PMU' '
 	whyslow stat -r 3 -e task-clock,cycles --export-json r.json -- true >out &&
 	test "$(json r.json "d[\"schema\"]")" = whyslow/1 &&

@@ -79,6 +79,19 @@ test_expect_success 'different machines: a warning, or a refusal with --strict' 
 	test_grep "refusing with --strict" err
 '
 
+test_expect_success 'an export over one of the results being read, or two exports into one file, are refused' '
+	sample_file in1.json a "[2,1,3,5]" &&
+	sample_file in2.json b "[12,11,13,15]" &&
+	cp in1.json in1.bak &&
+	test_expect_code 129 whyslow diff --export-csv ./in1.json in1.json in2.json >out 2>err &&
+	test_grep "is a result being read" err &&
+	test_cmp in1.bak in1.json &&
+	test_expect_code 129 whyslow diff --export-csv same.out --export-markdown same.out in1.json in2.json \
+		>out 2>err &&
+	test_grep "name one file" err &&
+	! test -e same.out
+'
+
 test_expect_success '--fail-if-slower on saved results' '
 	sample_file a.json a "[2,1,3,5]" &&
 	sample_file b.json b "[12,11,13,15]" &&
