@@ -189,7 +189,7 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.costs = c->costs,
 		.ncosts = c->ncosts,
 	};
-	int status = WS_EXIT_OK;
+	int status = WS_EXIT_OK, err;
 
 	if (ws_compare(r, &co) < 0)
 		return WS_EXIT_FAIL;
@@ -204,12 +204,12 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 	ws_report_compare(stdout, r, &ro);
 	if (c->export_json && ws_result_save(r, c->export_json) < 0)
 		status = WS_EXIT_FAIL;
-	if (c->export_csv && ws_export_csv(r, c->export_csv) < 0) {
-		ws_error("cannot write '%s'", c->export_csv);
+	if (c->export_csv && (err = ws_export_csv(r, c->export_csv)) < 0) {
+		ws_error("cannot write '%s': %s", c->export_csv, strerror(-err));
 		status = WS_EXIT_FAIL;
 	}
-	if (c->export_markdown && ws_export_markdown(r, c->export_markdown) < 0) {
-		ws_error("cannot write '%s'", c->export_markdown);
+	if (c->export_markdown && (err = ws_export_markdown(r, c->export_markdown)) < 0) {
+		ws_error("cannot write '%s': %s", c->export_markdown, strerror(-err));
 		status = WS_EXIT_FAIL;
 	}
 	if (!isnan(c->fail_if_slower) && status == WS_EXIT_OK)
