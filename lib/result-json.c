@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* JSON has no NaN or infinity: a value that was not measured is null. */
 static json_t *jnum(double x)
@@ -686,6 +687,11 @@ int ws_result_load(const char *path, struct ws_result *r)
 	json_t *root;
 	int ret;
 
+	struct stat st;
+
+	/* jansson reads a directory as an empty file: say what it is instead of "invalid JSON". */
+	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return ws_error("cannot read '%s': it is a directory, not a result file", path), -EISDIR;
 	if (!strcmp(path, "-"))
 		root = json_loadf(stdin, 0, &err);
 	else

@@ -242,6 +242,8 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		for (size_t i = 0; i < c->events.n; i++)
 			if (ws_event_list_parse(&c->ev, c->events.v[i]) < 0)
 				exit(129);
+		if (!c->ev.n)
+			usage_error("-e names no event: give one or more, such as -e task-clock,instructions");
 	} else {
 		ws_event_list_default(&c->ev);
 	}

@@ -16,6 +16,9 @@ test_expect_success 'usage errors exit 129 with one line' '
 	test_expect_code 129 whyslow stat --backend magic -- true 2>err &&
 	test_grep "perf, sim or auto" err &&
 	test_expect_code 129 whyslow stat --cpu 9-1 -- true 2>err &&
+	test_expect_code 129 whyslow stat -e "" -- true 2>err &&
+	test_grep "names no event" err &&
+	test_expect_code 129 whyslow stat -e ,, -- true 2>err &&
 	test_expect_code 129 whyslow stat -e cyclse -- true 2>err &&
 	test_line_count = 1 err &&
 	test_grep "did you mean cycles" err

@@ -92,6 +92,16 @@ test_expect_success 'an export over one of the results being read, or two export
 	! test -e same.out
 '
 
+test_expect_success 'a directory given as a result file is called one' '
+	mkdir adir &&
+	sample_file in3.json a "[2,1,3,5]" &&
+	test_expect_code 1 whyslow diff in3.json adir >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "is a directory, not a result file" err &&
+	test_expect_code 1 whyslow report adir >out 2>err &&
+	test_grep "is a directory, not a result file" err
+'
+
 test_expect_success '--fail-if-slower on saved results' '
 	sample_file a.json a "[2,1,3,5]" &&
 	sample_file b.json b "[12,11,13,15]" &&
