@@ -14,6 +14,7 @@
 #include "cli-measure.h"
 #include "log.h"
 #include "measure.h"
+#include "metrics.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -264,6 +265,17 @@ int cmd_compare(int argc, char **argv)
 	cc.regions = c.regions;
 	cli_measure_finish(&c, &mo);
 	cli_compare_check(&cc, c.export_json, NULL, 0);
+	if (cc.metric && !ws_metric_info(cc.metric)) {
+		/* Not the registry's: then it must be one of -e's events, or the gate finds it only after the runs. */
+		bool given = false;
+
+		for (size_t i = 0; i < c.ev.n; i++)
+			given |= !strcmp(c.ev.v[i].name, cc.metric);
+		if (!given)
+			usage_error("--metric '%s' is neither a metric whyslow knows nor one of the -e events; "
+				    "'whyslow list' shows the names",
+				    cc.metric);
+	}
 	if (cc.reference) {
 		mo.baseline = SIZE_MAX;
 		for (size_t i = 0; i < progs.n; i++)

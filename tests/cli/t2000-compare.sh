@@ -132,6 +132,14 @@ test_expect_success '--fail-if-slower exits 3 exactly when a variant is slower b
 	test_grep "no comparison of metric .cycles." err
 '
 
+test_expect_success 'a --metric that names nothing whyslow could measure is a usage error before any run' '
+	test_expect_code 129 whyslow compare -r 2 -w 0 -e wall-time --fail-if-slower 5 --metric wal-time \
+		--shell "touch ran" "true" 2>err &&
+	test_line_count = 1 err &&
+	test_grep "neither a metric whyslow knows" err &&
+	! test -e ran
+'
+
 test_expect_success 'a variant that fails stops the comparison unless --ignore-failure, then warns' '
 	test_expect_code 1 whyslow compare -r 2 -w 0 -e wall-time true false 2>err &&
 	test_grep "exited with status 1" err &&
