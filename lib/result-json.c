@@ -685,9 +685,8 @@ int ws_result_load(const char *path, struct ws_result *r)
 {
 	json_error_t err;
 	json_t *root;
-	int ret;
-
 	struct stat st;
+	int ret;
 
 	/* jansson reads a directory as an empty file: say what it is instead of "invalid JSON". */
 	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))

@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -158,6 +159,40 @@ static char *dir_of(const char *path)
 
 	free(copy);
 	return d;
+}
+
+/* A path's file, to compare: "dev:ino" when it exists, else its directory's real path and its name. */
+static char *file_key(const char *path)
+{
+	struct stat st;
+	char *dir, *real, *base, *key;
+
+	if (stat(path, &st) == 0)
+		return xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+	dir = dir_of(path);
+	real = realpath(dir, NULL);
+	base = strrchr(path, '/');
+	key = xasprintf("%s/%s", real ? real : dir, base ? base + 1 : path);
+	free(real);
+	free(dir);
+	return key;
+}
+
+bool ws_same_file(const char *a, const char *b)
+{
+	struct stat st;
+	char *ka, *kb;
+	bool same;
+
+	/* Devices and FIFOs are written in place, not replaced: /dev/stdout twice loses nothing. */
+	if (stat(a, &st) == 0 && !S_ISREG(st.st_mode))
+		return false;
+	ka = file_key(a);
+	kb = file_key(b);
+	same = !strcmp(ka, kb);
+	free(ka);
+	free(kb);
+	return same;
 }
 
 /* Write all of `len` bytes, retrying short writes and EINTR. Returns 0 or -errno. */

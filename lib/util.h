@@ -3,6 +3,7 @@
 #ifndef WS_UTIL_H
 #define WS_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,5 +76,11 @@ char *ws_find_in_path(const char *prog);
  * (ENOENT, EACCES, EISDIR, ENAMETOOLONG, ...).
  */
 int ws_check_writable(const char *path);
+
+/*
+ * Whether two paths name one regular file, existing or to be made (by device and inode, or by real
+ * directory and name): a result written to both would be replaced by the other. Devices and FIFOs never do.
+ */
+bool ws_same_file(const char *a, const char *b);
 
 #endif

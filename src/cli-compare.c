@@ -28,11 +28,11 @@ static void check_distinct(const struct cli_compare *c, char *const *inputs, int
 		if (!path[i])
 			continue;
 		for (size_t j = i + 1; j < ARRAY_SIZE(path); j++)
-			if (path[j] && cli_same_file(path[i], path[j]))
+			if (path[j] && ws_same_file(path[i], path[j]))
 				usage_error("%s and %s name one file, '%s': one export would replace the other", opt[i],
 					    opt[j], path[j]);
 		for (int k = 0; k < ninputs; k++)
-			if (cli_same_file(path[i], inputs[k]))
+			if (ws_same_file(path[i], inputs[k]))
 				usage_error("%s '%s' is a result being read: writing it would replace that result", opt[i],
 					    path[i]);
 	}

@@ -15,8 +15,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <stdint.h>
-#include <sys/stat.h>
 
 struct cli_measure *cli_current;
 
@@ -39,40 +37,6 @@ void cli_check_output(const char *opt, const char *path)
 			opt, path, strerror(-err));
 		exit(1);
 	}
-}
-
-/* A path's file for comparison: "dev:ino" when it exists, else its directory's real path and its name. */
-static char *file_key(const char *path)
-{
-	struct stat st;
-	const char *slash = strrchr(path, '/');
-	char *dir, *real, *key;
-
-	if (stat(path, &st) == 0)
-		return xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
-	dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
-	real = realpath(dir, NULL);
-	key = xasprintf("%s/%s", real ? real : dir, slash ? slash + 1 : path);
-	free(real);
-	free(dir);
-	return key;
-}
-
-bool cli_same_file(const char *a, const char *b)
-{
-	struct stat st;
-	char *ka, *kb;
-	bool same;
-
-	/* Devices and FIFOs are written in place, not replaced: /dev/stdout twice loses nothing. */
-	if (stat(a, &st) == 0 && !S_ISREG(st.st_mode))
-		return false;
-	ka = file_key(a);
-	kb = file_key(b);
-	same = !strcmp(ka, kb);
-	free(ka);
-	free(kb);
-	return same;
 }
 
 static const char *const backends[] = { "auto", "perf", "sim" };

@@ -106,9 +106,6 @@ void cli_result_prepare(struct ws_result *r, const struct cli_measure *c);
  */
 int cli_measure_status(int ret, int status, const struct ws_result *r, bool saved);
 
-/* Whether two paths name one file: one result written to both would be replaced by the other. */
-bool cli_same_file(const char *a, const char *b);
-
 /* Check that `path` (if set) can be written later; on failure one line and exit 1. */
 void cli_check_output(const char *opt, const char *path);
 
