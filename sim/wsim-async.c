@@ -16,6 +16,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vkiscnums.h"
 #include "wsim.h"
@@ -53,6 +54,26 @@ Int wsim_host_cpus(void)
 	return cpus > 0 ? cpus : 1;
 }
 
+/* Whether this process may run on `cpu` (its affinity mask, as taskset sets it). */
+Bool wsim_cpu_allowed(Int cpu)
+{
+	ULong mask[16];
+	Long n = sys4(__NR_sched_getaffinity, 0, sizeof(mask), (Long)mask, 0);
+
+	return cpu >= 0 && cpu < n * 8 && ((mask[cpu / 64] >> (cpu % 64)) & 1);
+}
+
+/* Hold the thread `tid` (0: this one) to one CPU; False if the kernel refuses. */
+Bool wsim_pin(Long tid, Int cpu)
+{
+	ULong mask[16] = { 0 };
+
+	if (cpu < 0 || cpu >= 16 * 64)
+		return False;
+	mask[cpu / 64] = 1ULL << (cpu % 64);
+	return sys4(__NR_sched_setaffinity, tid, sizeof(mask), (Long)mask, 0) == 0;
+}
+
 void wsim_futex_wait(UInt *word, UInt val)
 {
 	/* EAGAIN (the word moved on) and EINTR both send the caller back to its test, which is what it wants. */
@@ -75,7 +96,7 @@ static void thread_start(void)
 	thread_fn();
 }
 
-Bool wsim_spawn(void (*fn)(void))
+Bool wsim_spawn(void (*fn)(void), Int cpu)
 {
 	const Long flags = 0x100 | 0x200 | 0x400 | 0x800 | 0x10000 | 0x40000;
 	/* CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM */
@@ -114,5 +135,8 @@ Bool wsim_spawn(void (*fn)(void))
 		VG_(free)(stack);
 		return False;
 	}
+	/* Pinned from here, where a refusal can be reported: the new thread may not print. */
+	if (cpu >= 0 && !wsim_pin(ret, cpu))
+		VG_(umsg)("wsim: warning: could not hold the predictor thread to CPU %d\n", cpu);
 	return True;
 }

@@ -71,6 +71,7 @@ static Long clo_ind_entries = -1;     /* -1: the preset's */
 static const HChar *clo_out = "wsim.out.%p";
 static Long clo_hot = 20;
 static Bool clo_async = True;
+static Int clo_cpu_prog = -1, clo_cpu_pred = -1; /* --ws-cpus: -1 where the kernel places the threads */
 
 const HChar *wsim_clo_out(void)
 {
@@ -212,6 +213,29 @@ static Bool process_cmd_line_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg, "the number of entries must be a power of two\n");
 	} else if VG_STR_CLO (arg, "--ws-out", clo_out) {
 	} else if VG_BINT_CLO (arg, "--ws-hot", clo_hot, 0, 100000) {
+	} else if VG_STR_CLO (arg, "--ws-cpus", spec) {
+		/*
+		 * Where the two host threads run matters when the CPUs are unequal (hybrid cores; a virtual
+		 * machine whose CPUs the host shares out unevenly): the program's thread does most of the work.
+		 */
+		HChar *end;
+		Long p = VG_(strtoll10)(spec, &end), q = -1;
+
+		if (end != spec && *end == ',') {
+			const HChar *second = end + 1;
+
+			q = VG_(strtoll10)(second, &end);
+			if (end == second)
+				q = -1;
+		}
+		if (p < 0 || q < 0 || *end != '\0' || p == q)
+			VG_(fmsg_bad_option)(arg, "give two different CPU numbers: the program's thread's, then the "
+						  "predictor thread's, e.g. --ws-cpus=0,1\n");
+		if (!wsim_cpu_allowed((Int)p) || !wsim_cpu_allowed((Int)q))
+			VG_(fmsg_bad_option)(arg, "CPU %lld is not one this process may run on (see taskset -p)\n",
+					     wsim_cpu_allowed((Int)p) ? q : p);
+		clo_cpu_prog = (Int)p;
+		clo_cpu_pred = (Int)q;
 	} else if VG_BOOL_CLO (arg, "--ws-async", clo_async) {
 	} else {
 		return False;
@@ -233,7 +257,9 @@ static void print_usage(void)
 		"    --ws-out=FILE                  output file, %%p is the pid [wsim.out.%%p]\n"
 		"    --ws-hot=N                     per-instruction rows for the N hottest functions [20]\n"
 		"    --ws-async=yes|no              run the TAGE predictor on a second host thread when the\n"
-		"                                   process may use two CPUs; the counts are the same [yes]\n");
+		"                                   process may use two CPUs; the counts are the same [yes]\n"
+		"    --ws-cpus=P,Q                  hold the program's thread to CPU P and the predictor thread\n"
+		"                                   to CPU Q, for CPUs of unequal speed [where the kernel puts them]\n");
 }
 
 static void print_debug_usage(void)
@@ -1250,10 +1276,21 @@ static void ws_post_clo_init(void)
 	sb_table = VG_(HT_construct)("wsim.superblocks");
 	region_table = VG_(HT_construct)("wsim.regions");
 	wsim_sim_init();
-	wsim_cond_start(clo_async);
-	if (VG_(clo_verbosity) > 1)
-		VG_(umsg)("wsim: branches are predicted on %s\n",
-			  wsim_cond_async() ? "a second host thread" : "this thread");
+	wsim_cond_start(clo_async, clo_cpu_pred);
+	/* After the predictor thread starts: it needs a second CPU in the process's mask. */
+	if (clo_cpu_prog >= 0 && !wsim_pin(0, clo_cpu_prog))
+		VG_(umsg)("wsim: warning: could not hold the program's thread to CPU %d\n", clo_cpu_prog);
+	if (VG_(clo_verbosity) > 1) {
+		if (clo_cpu_prog >= 0 && wsim_cond_async())
+			VG_(umsg)("wsim: branches are predicted on a second host thread, on CPU %d; the program's "
+				  "thread is on CPU %d\n",
+				  clo_cpu_pred, clo_cpu_prog);
+		else if (clo_cpu_prog >= 0)
+			VG_(umsg)("wsim: branches are predicted on this thread, on CPU %d\n", clo_cpu_prog);
+		else
+			VG_(umsg)("wsim: branches are predicted on %s\n",
+				  wsim_cond_async() ? "a second host thread" : "this thread");
+	}
 	wsim_l1_info(False, &l1i_info);
 	wsim_l1_info(True, &l1d_info);
 }

@@ -984,8 +984,13 @@ static void predictor_thread(void)
 	}
 }
 
-/* Start the predictor thread if asked, worth it and there is a CPU for it; otherwise predict on this one. */
-void wsim_cond_start(Bool want_async)
+static Int async_cpu = -1; /* the CPU the predictor thread is held to, or -1 (see --ws-cpus) */
+
+/*
+ * Start the predictor thread if asked, worth it and there is a CPU for it; otherwise predict on this one.
+ * The thread is held to `cpu` unless it is negative.
+ */
+void wsim_cond_start(Bool want_async, Int cpu)
 {
 	UInt a = 0, b, c = 0, d;
 
@@ -999,7 +1004,8 @@ void wsim_cond_start(Bool want_async)
 	}
 	waited_reset();
 	async_on = want_async && wsim_cfg.cond == WSIM_COND_TAGE && wsim_host_cpus() >= 2 &&
-		   wsim_spawn(predictor_thread);
+		   wsim_spawn(predictor_thread, cpu);
+	async_cpu = cpu;
 }
 
 /*
@@ -1090,7 +1096,7 @@ void wsim_cond_forked(void)
 	waited_reset();
 	if (async_on) {
 		cons_sleeping.v = prod_sleeping.v = 0;
-		async_on = wsim_spawn(predictor_thread);
+		async_on = wsim_spawn(predictor_thread, async_cpu);
 	}
 }
 

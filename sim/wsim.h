@@ -132,7 +132,7 @@ VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord si
  */
 #define WSIM_COND_BUF 4096
 extern UWord *wsim_cond_ptr;
-void wsim_cond_start(Bool want_async);
+void wsim_cond_start(Bool want_async, Int cpu);
 Bool wsim_cond_async(void);
 void wsim_h_cond_full(void);
 void wsim_cond_flush(void);
@@ -162,7 +162,10 @@ void wsim_l1_info(Bool data, struct wsim_l1_info *info);
 
 /* wsim-async.c: a host thread of the tool's own (see there for what it may and may not do). */
 Int wsim_host_cpus(void);
-Bool wsim_spawn(void (*fn)(void));
+Bool wsim_cpu_allowed(Int cpu);
+Bool wsim_pin(Long tid, Int cpu);
+/* Start a thread running fn, held to `cpu` unless it is negative. */
+Bool wsim_spawn(void (*fn)(void), Int cpu);
 void wsim_futex_wait(UInt *word, UInt val);
 void wsim_futex_wake(UInt *word);
 

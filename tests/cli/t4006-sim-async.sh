@@ -55,6 +55,48 @@ test_expect_success 'a process held to one CPU predicts on the tool thread' '
 	test_cmp want got
 '
 
+# --ws-cpus holds each thread to a CPU: the counts do not change, and every thread of the process is where
+# the option put it (read from /proc while it runs).
+[ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || test_skip_next 'this process may use only one CPU'
+test_expect_success '--ws-cpus=1,0 holds the program thread to CPU 1 and the predictor to CPU 0' '
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" where --ws-cpus=1,0 >got &&
+	printf "a second host thread, on CPU 0; the program\047s thread is on CPU 1\n" >want &&
+	test_cmp want got &&
+	wsim --ws-cpus=1,0 --ws-out=p.yes "$M/workload" 20000 >/dev/null &&
+	wsim --ws-async=no --ws-out=p.no "$M/workload" 20000 >/dev/null &&
+	counts p.yes >yes &&
+	counts p.no >no &&
+	test_cmp no yes &&
+	(VALGRIND_LIB="$WS_BUILD/sim/vglib" exec valgrind -q --tool=wsim --ws-cpus=1,0 --ws-out=/dev/null \
+		"$M/branch" 30000000 random >/dev/null) &
+	pid=$! &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		test "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 2 && break
+		sleep 0.2
+	done &&
+	for t in /proc/$pid/task/*; do
+		sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" $t/status || return 1
+	done >lists &&
+	kill $pid && { wait $pid || :; } &&
+	sort lists >got &&
+	printf "0\n1\n" >want &&
+	test_cmp want got
+'
+
+test_expect_success '--ws-cpus: bad values are refused, naming what to give' '
+	for bad in 0,0 0 1,x -1,0 0,1,2 ""; do
+		test_expect_code 1 wsim --ws-cpus=$bad --ws-out=/dev/null /bin/true 2>err &&
+		grep "give two different CPU numbers" err >/dev/null || return 1
+	done
+'
+
+taskset -c 0 true 2>/dev/null || test_skip_next 'taskset (util-linux) cannot pin this process'
+test_expect_success '--ws-cpus: a CPU the process may not use is named' '
+	test_expect_code 1 taskset -c 0 env VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -q --tool=wsim --ws-cpus=0,1 \
+		--ws-out=/dev/null /bin/true 2>err &&
+	grep "CPU 1 is not one this process may run on" err >/dev/null
+'
+
 # Each program is simulated twice, with the same command line but for yes/no, so the client sees the same
 # environment and runs the same instructions. Not the threads example: which thread runs when changes
 # what the C library executes from run to run, whatever the predictor. (The default is the predictor
