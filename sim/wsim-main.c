@@ -451,6 +451,7 @@ static struct wsim_icc *icc_for(Addr a, UInt len)
 		tl_assert(((UWord)ic & 1) == 0);
 		ic->addr = a;
 		ic->fn = fn_for(a);
+		wsim_tage_site(ic);
 		VG_(HT_add_node)(icc_table, ic);
 	}
 	ic->len = len;

@@ -675,8 +675,8 @@ static void tage_init(void)
 	}
 }
 
-/* Table i's entry and tag for the branch at pc under history (h0, h1). */
-HOT struct tage_ent *tage_lookup(Int i, Addr pc, ULong h0, ULong h1, UInt *tag)
+/* Table i's entry and tag for the branch whose address hashes to pch, under history (h0, h1). */
+HOT struct tage_ent *tage_lookup(Int i, ULong pch, ULong h0, ULong h1, UInt *tag)
 {
 	ULong h;
 
@@ -686,31 +686,40 @@ HOT struct tage_ent *tage_lookup(Int i, Addr pc, ULong h0, ULong h1, UInt *tag)
 	case 2: h = (h0 & 0xfffffffffULL) * 0x9E3779B97F4A7C15ULL; break;
 	default: h = h0 * 0x9E3779B97F4A7C15ULL + (h1 & 0xfffffffffffULL) * 0xC2B2AE3D27D4EB4FULL; break;
 	}
-	h ^= pc * 0xff51afd7ed558ccdULL + (ULong)i * 0x632BE59BD9B4E019ULL;
+	h ^= pch + (ULong)i * 0x632BE59BD9B4E019ULL;
 	*tag = (UInt)(h >> 20) & ((1 << TAGE_TAG_BITS) - 1);
 	return &tage_tab[i][h >> (64 - TAGE_BITS)];
 }
 
-HOT UWord tage_filter_index(Addr pc)
+/*
+ * What the predictor needs of a branch's address, worked out when its instruction record is made rather
+ * than at each execution: the address's share of the tagged tables' hashes, and its indices in the base
+ * table and the filter.
+ */
+void wsim_tage_site(struct wsim_icc *ic)
 {
-	return (pc ^ (pc >> TAGE_FILTER_BITS)) & ((1 << TAGE_FILTER_BITS) - 1);
+	Addr pc = ic->addr;
+
+	ic->pc_hash = pc * 0xff51afd7ed558ccdULL;
+	ic->base_ix = (pc ^ (pc >> TAGE_BASE_BITS)) & ((1 << TAGE_BASE_BITS) - 1);
+	ic->filter_ix = (pc ^ (pc >> TAGE_FILTER_BITS)) & ((1 << TAGE_FILTER_BITS) - 1);
 }
 
 /*
  * A misprediction: take an entry in a table longer than the provider's, or age the candidates. `e` and
  * `tag` are every table's entry and tag for this branch, or NULL to be looked up here.
  */
-static __attribute__((noinline)) void tage_allocate(Addr pc, ULong h0, ULong h1, Int prov, Bool taken,
-						    struct tage_ent *const *e, const UInt *tag)
+static __attribute__((noinline)) void tage_allocate(const struct wsim_icc *ic, ULong h0, ULong h1, Int prov,
+						    Bool taken, struct tage_ent *const *e, const UInt *tag)
 {
 	struct tage_ent *ebuf[TAGE_NT];
 	UInt tbuf[TAGE_NT];
-	UWord f = tage_filter_index(pc);
+	UWord f = ic->filter_ix;
 	Int i, start = prov + 1;
 
 	if (!e) {
 		for (i = start; i < TAGE_NT; i++)
-			ebuf[i] = tage_lookup(i, pc, h0, h1, &tbuf[i]);
+			ebuf[i] = tage_lookup(i, ic->pc_hash, h0, h1, &tbuf[i]);
 		e = ebuf;
 		tag = tbuf;
 	}
@@ -741,11 +750,12 @@ static __attribute__((noinline)) void tage_age(void)
 	VG_(memset)(tage_filter, 0, sizeof(tage_filter));
 }
 
-/* Predict and train one branch; returns True on a misprediction. */
-HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
+/* Predict and train the branch `ic`; returns True on a misprediction. */
+HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 {
-	UChar *base = &tage_base[(pc ^ (pc >> TAGE_BASE_BITS)) & ((1 << TAGE_BASE_BITS) - 1)];
-	UWord f = tage_filter_index(pc);
+	UChar *base = &tage_base[ic->base_ix];
+	UWord f = ic->filter_ix;
+	ULong pch = ic->pc_hash;
 	Bool base_pred = *base >= 2, pred;
 	struct tage_ent *e[TAGE_NT];
 	UInt tag[TAGE_NT], m;
@@ -755,14 +765,14 @@ HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
 		pred = base_pred;
 		*base = sat2[taken][*base];
 		if (UNLIKELY(pred != taken))
-			tage_allocate(pc, h0, h1, -1, taken, NULL, NULL);
+			tage_allocate(ic, h0, h1, -1, taken, NULL, NULL);
 		return pred != taken;
 	}
 
-	e[0] = tage_lookup(0, pc, h0, h1, &tag[0]);
-	e[1] = tage_lookup(1, pc, h0, h1, &tag[1]);
-	e[2] = tage_lookup(2, pc, h0, h1, &tag[2]);
-	e[3] = tage_lookup(3, pc, h0, h1, &tag[3]);
+	e[0] = tage_lookup(0, pch, h0, h1, &tag[0]);
+	e[1] = tage_lookup(1, pch, h0, h1, &tag[1]);
+	e[2] = tage_lookup(2, pch, h0, h1, &tag[2]);
+	e[3] = tage_lookup(3, pch, h0, h1, &tag[3]);
 	/* The two longest matches, found by bit scan rather than by branching. */
 	m = (UInt)(e[0]->tag == tag[0]) | (UInt)(e[1]->tag == tag[1]) << 1 | (UInt)(e[2]->tag == tag[2]) << 2 |
 	    (UInt)(e[3]->tag == tag[3]) << 3;
@@ -792,7 +802,7 @@ HOT Bool tage_one(Addr pc, Bool taken, ULong h0, ULong h1)
 		*base = b ^ ((b ^ sat2[taken][b]) & -((st >> 18) & 1));
 	}
 	if (UNLIKELY(pred != taken) && prov < TAGE_NT - 1)
-		tage_allocate(pc, h0, h1, prov, taken, e, tag);
+		tage_allocate(ic, h0, h1, prov, taken, e, tag);
 	return pred != taken;
 }
 
@@ -837,7 +847,7 @@ static ULong predict(const UWord *p, const UWord *end)
 		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
 			Bool taken = *p & 1;
-			UInt m = tage_one(ic->addr, taken, h0, h1);
+			UInt m = tage_one(ic, taken, h0, h1);
 
 			ic->cmiss += m;
 			misses += m;

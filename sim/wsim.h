@@ -55,6 +55,9 @@ struct wsim_icc {
 	 */
 	ULong cmiss;
 	UInt len;
+	/* What the TAGE-like predictor needs of addr, worked out once (see wsim_tage_site). */
+	UShort base_ix, filter_ix;
+	ULong pc_hash;
 };
 
 /* A function cost centre: one per symbol (by entry address), or one per object for code without symbols. */
@@ -133,6 +136,7 @@ VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord si
 #define WSIM_COND_BUF 4096
 extern UWord *wsim_cond_ptr;
 void wsim_cond_start(Bool want_async, Int cpu);
+void wsim_tage_site(struct wsim_icc *ic);
 Bool wsim_cond_async(void);
 void wsim_h_cond_full(void);
 void wsim_cond_flush(void);
