@@ -16,6 +16,11 @@
 # Prints elapsed and CPU (user+system) seconds, and ratios to native and of wsim to cachegrind; then, from
 # one more (untimed) run of wsim with -v, how busy its predictor thread was and how long the program's
 # thread waited for it, which says which of the two sets wsim's pace.
+# First it times the same native run on each CPU the process may use (up to 8). Where they differ by more
+# than a tenth (hybrid cores; a virtual machine whose host shares its CPUs out unevenly) cachegrind's least
+# time comes from the fastest CPU, while wsim's two threads need two CPUs; the rounds then also hold each
+# tool to chosen CPUs (taskset; wsim's --ws-cpus), and the ratios compare wsim's program thread with
+# cachegrind on the same CPU.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
@@ -35,6 +40,27 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
+# The allowed CPUs (Cpus_allowed_list: "0-3,6"), the fastest and the slowest at the same native run.
+fast='' slow='' unequal=0
+if command -v taskset >/dev/null 2>&1; then
+	for cpu in $(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status | tr ',' '\n' |
+		awk -F- '{ hi = (NF > 1 ? $2 : $1); for (c = $1; c <= hi; c++) print c }' | head -n 8); do
+		best=999999
+		for _ in 1 2; do
+			/usr/bin/time -o "$tmp/time" -f "%e" taskset -c "$cpu" "$prog" 2M >/dev/null 2>&1 || continue
+			best=$(awk -v a="$(cat "$tmp/time")" -v b="$best" 'BEGIN { print (a < b ? a : b) }')
+		done
+		echo "$cpu $best" >>"$tmp/cpus"
+	done
+fi
+if [ -s "$tmp/cpus" ]; then
+	printf 'native run of workload 2M, least of 2, by CPU:'
+	awk '{ printf " CPU %s %.2f s;", $1, $2 } END { print "" }' "$tmp/cpus"
+	fast=$(sort -k2,2n "$tmp/cpus" | awk 'NR == 1 { print $1 }')
+	slow=$(sort -k2,2n "$tmp/cpus" | awk 'END { print $1 }')
+	unequal=$(sort -k2,2n "$tmp/cpus" | awk 'NR == 1 { lo = $2 } END { print (NR > 1 && $2 > 1.1 * lo) ? 1 : 0 }')
+fi
+
 # The configurations, in order: name, then the command prefix.
 cg_geom="--I1=32768,8,64 --D1=32768,8,64 --LL=33554432,16,64"
 # shellcheck disable=SC2086 # $cg_geom is three options
@@ -47,12 +73,16 @@ run_one() {
 	wsim) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-out="$tmp/ws.out" ;;
 	wsim-1thread) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-async=no --ws-out="$tmp/ws.out" ;;
 	wsim-gshare) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-cond=gshare --ws-out="$tmp/ws.out" ;;
+	cachegrind@*) set -- taskset -c "${1#cachegrind@}" valgrind -q --tool=cachegrind --cache-sim=yes \
+		--branch-sim=yes $cg_geom --cachegrind-out-file="$tmp/cg.out" ;;
+	wsim@*) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-cpus="${1#wsim@}" --ws-out="$tmp/ws.out" ;;
 	esac
 	VALGRIND_LIB="$vglib" /usr/bin/time -o "$tmp/time" -f "%e %U %S" "$@" "$prog" "$n" >"$tmp/stdout" 2>"$tmp/stderr" ||
 		{ echo "sim-speed: a run failed: $* $prog $n" >&2; cat "$tmp/stderr" >&2; exit 1; }
 }
 
 configs="native none cachegrind wsim wsim-1thread wsim-gshare"
+[ "$unequal" = 1 ] && configs="$configs cachegrind@$fast wsim@$fast,$slow cachegrind@$slow wsim@$slow,$fast"
 for c in $configs; do
 	echo 999999 >"$tmp/$c.wall"
 	echo 999999 >"$tmp/$c.cpu"
@@ -72,20 +102,28 @@ while [ "$r" -le "$rounds" ]; do
 done
 
 echo "workload $n, least of $rounds interleaved rounds; cachegrind with $cg_geom"
-printf '%-12s %10s %10s %12s %12s\n' run elapsed-s cpu-s elapsed/nat cpu/nat
+printf '%-14s %10s %10s %12s %12s\n' run elapsed-s cpu-s elapsed/nat cpu/nat
 nw=$(cat "$tmp/native.wall")
 nc=$(cat "$tmp/native.cpu")
 for c in $configs; do
 	w=$(cat "$tmp/$c.wall")
 	u=$(cat "$tmp/$c.cpu")
 	awk -v c="$c" -v w="$w" -v u="$u" -v nw="$nw" -v nc="$nc" 'BEGIN {
-		printf "%-12s %10.2f %10.2f %11.1fx %11.1fx\n", c, w, u, (nw > 0 ? w / nw : 0), (nc > 0 ? u / nc : 0) }'
+		printf "%-14s %10.2f %10.2f %11.1fx %11.1fx\n", c, w, u, (nw > 0 ? w / nw : 0), (nc > 0 ? u / nc : 0) }'
 done
 for c in wsim wsim-1thread wsim-gshare; do
 	awk -v c="$c" -v w="$(cat "$tmp/$c.wall")" -v cw="$(cat "$tmp/cachegrind.wall")" \
 		-v u="$(cat "$tmp/$c.cpu")" -v cu="$(cat "$tmp/cachegrind.cpu")" 'BEGIN {
 		printf "%s/cachegrind: %.2fx elapsed, %.2fx cpu (target: 1.00x or less)\n", c, w / cw, u / cu }'
 done
+if [ "$unequal" = 1 ]; then
+	echo "CPUs of unequal speed: each tool held to chosen CPUs, the program's thread on cachegrind's CPU:"
+	for pair in "$fast,$slow" "$slow,$fast"; do
+		awk -v p="$pair" -v w="$(cat "$tmp/wsim@$pair.wall")" -v cw="$(cat "$tmp/cachegrind@${pair%,*}.wall")" \
+			'BEGIN { split(p, c, ","); printf "wsim --ws-cpus=%s / cachegrind on CPU %s: %.2fx elapsed " \
+			"(the predictor thread on CPU %s)\n", p, c[1], w / cw, c[2] }'
+	done
+fi
 if VALGRIND_LIB="$vglib" valgrind -v --tool=wsim --ws-preset=zen4 --ws-out="$tmp/ws.out" "$prog" "$n" \
 	>"$tmp/stdout" 2>"$tmp/stderr"; then
 	sed -n 's/^==[0-9]*== wsim: of /wsim (one more run, -v): of /p' "$tmp/stderr"
