@@ -16,11 +16,12 @@
 # Prints elapsed and CPU (user+system) seconds, and ratios to native and of wsim to cachegrind; then, from
 # one more (untimed) run of wsim with -v, how busy its predictor thread was and how long the program's
 # thread waited for it, which says which of the two sets wsim's pace.
-# First it times the same native run on each CPU the process may use (up to 8). Where they differ by more
-# than a tenth (hybrid cores; a virtual machine whose host shares its CPUs out unevenly) cachegrind's least
-# time comes from the fastest CPU, while wsim's two threads need two CPUs; the rounds then also hold each
-# tool to chosen CPUs (taskset; wsim's --ws-cpus), and the ratios compare wsim's program thread with
-# cachegrind on the same CPU.
+# CPUs can run at unequal speeds (hybrid cores; a virtual machine whose host shares its CPUs out unevenly,
+# as it does here at times, by up to 1.7x for cachegrind and changing from minute to minute). Cachegrind's
+# least time then comes from the faster CPU, while wsim's two threads need two. So with two CPUs or more the
+# rounds also hold cachegrind to each of two CPUs (taskset) and wsim's program thread to the same CPU, its
+# predictor to the other (--ws-cpus), and the script prints those ratios too. The two are the fastest and
+# the slowest at the same native run, timed first on each CPU the process may use (up to 8).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
@@ -41,7 +42,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 # The allowed CPUs (Cpus_allowed_list: "0-3,6"), the fastest and the slowest at the same native run.
-fast='' slow='' unequal=0
+fast='' slow='' pinned=0
 if command -v taskset >/dev/null 2>&1; then
 	for cpu in $(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status | tr ',' '\n' |
 		awk -F- '{ hi = (NF > 1 ? $2 : $1); for (c = $1; c <= hi; c++) print c }' | head -n 8); do
@@ -58,7 +59,7 @@ if [ -s "$tmp/cpus" ]; then
 	awk '{ printf " CPU %s %.2f s;", $1, $2 } END { print "" }' "$tmp/cpus"
 	fast=$(sort -k2,2n "$tmp/cpus" | awk 'NR == 1 { print $1 }')
 	slow=$(sort -k2,2n "$tmp/cpus" | awk 'END { print $1 }')
-	unequal=$(sort -k2,2n "$tmp/cpus" | awk 'NR == 1 { lo = $2 } END { print (NR > 1 && $2 > 1.1 * lo) ? 1 : 0 }')
+	[ "$fast" != "$slow" ] && pinned=1
 fi
 
 # The configurations, in order: name, then the command prefix.
@@ -82,7 +83,7 @@ run_one() {
 }
 
 configs="native none cachegrind wsim wsim-1thread wsim-gshare"
-[ "$unequal" = 1 ] && configs="$configs cachegrind@$fast wsim@$fast,$slow cachegrind@$slow wsim@$slow,$fast"
+[ "$pinned" = 1 ] && configs="$configs cachegrind@$fast wsim@$fast,$slow cachegrind@$slow wsim@$slow,$fast"
 for c in $configs; do
 	echo 999999 >"$tmp/$c.wall"
 	echo 999999 >"$tmp/$c.cpu"
@@ -116,8 +117,9 @@ for c in wsim wsim-1thread wsim-gshare; do
 		-v u="$(cat "$tmp/$c.cpu")" -v cu="$(cat "$tmp/cachegrind.cpu")" 'BEGIN {
 		printf "%s/cachegrind: %.2fx elapsed, %.2fx cpu (target: 1.00x or less)\n", c, w / cw, u / cu }'
 done
-if [ "$unequal" = 1 ]; then
-	echo "CPUs of unequal speed: each tool held to chosen CPUs, the program's thread on cachegrind's CPU:"
+if [ "$pinned" = 1 ]; then
+	awk -v f="$fast" -v s="$slow" -v a="$(cat "$tmp/cachegrind@$fast.wall")" -v b="$(cat "$tmp/cachegrind@$slow.wall")" \
+		'BEGIN { printf "held to one CPU, cachegrind took %.2fx as long on CPU %s as on CPU %s\n", b / a, s, f }'
 	for pair in "$fast,$slow" "$slow,$fast"; do
 		awk -v p="$pair" -v w="$(cat "$tmp/wsim@$pair.wall")" -v cw="$(cat "$tmp/cachegrind@${pair%,*}.wall")" \
 			'BEGIN { split(p, c, ","); printf "wsim --ws-cpus=%s / cachegrind on CPU %s: %.2fx elapsed " \
