@@ -41,10 +41,18 @@ static inline Long sys4(Long nr, Long a1, Long a2, Long a3, Long a4)
 	return ret;
 }
 
+#define CPU_WORDS 16 /* 1024 CPUs, the kernel's usual limit */
+
+/* This process's affinity mask (as taskset sets it); returns the bytes the kernel filled, or <= 0. */
+static Long affinity(ULong *mask)
+{
+	return sys4(__NR_sched_getaffinity, 0, CPU_WORDS * sizeof(ULong), (Long)mask, 0);
+}
+
 Int wsim_host_cpus(void)
 {
-	ULong mask[16]; /* 1024 CPUs, the kernel's usual limit */
-	Long n = sys4(__NR_sched_getaffinity, 0, sizeof(mask), (Long)mask, 0);
+	ULong mask[CPU_WORDS];
+	Long n = affinity(mask);
 	Int i, cpus = 0;
 
 	if (n <= 0)
@@ -54,11 +62,11 @@ Int wsim_host_cpus(void)
 	return cpus > 0 ? cpus : 1;
 }
 
-/* Whether this process may run on `cpu` (its affinity mask, as taskset sets it). */
+/* Whether this process may run on `cpu`. */
 Bool wsim_cpu_allowed(Int cpu)
 {
-	ULong mask[16];
-	Long n = sys4(__NR_sched_getaffinity, 0, sizeof(mask), (Long)mask, 0);
+	ULong mask[CPU_WORDS];
+	Long n = affinity(mask);
 
 	return cpu >= 0 && cpu < n * 8 && ((mask[cpu / 64] >> (cpu % 64)) & 1);
 }
@@ -66,9 +74,9 @@ Bool wsim_cpu_allowed(Int cpu)
 /* Hold the thread `tid` (0: this one) to one CPU; False if the kernel refuses. */
 Bool wsim_pin(Long tid, Int cpu)
 {
-	ULong mask[16] = { 0 };
+	ULong mask[CPU_WORDS] = { 0 };
 
-	if (cpu < 0 || cpu >= 16 * 64)
+	if (cpu < 0 || cpu >= CPU_WORDS * 64)
 		return False;
 	mask[cpu / 64] = 1ULL << (cpu % 64);
 	return sys4(__NR_sched_setaffinity, tid, sizeof(mask), (Long)mask, 0) == 0;
