@@ -11,7 +11,7 @@
 # TAGE on a second thread when the process may use two CPUs), and zen4 with the gshare predictor instead of
 # TAGE (wsim-gshare, always one thread).
 # Cachegrind gets zen4's geometry (I1 and D1 32K 8-way, LL 32M 16-way), so that both simulate caches of the
-# same size whatever the host reports. The rounds interleave the four, and each figure is the least of
+# same size whatever the host reports. The rounds interleave them all, and each figure is the least of
 # ROUNDS (default 3) runs: these machines are shared, and the least time is the one least disturbed.
 # Prints elapsed and CPU (user+system) seconds, and ratios to native and of wsim to cachegrind; then, from
 # one more (untimed) run of wsim with -v, how busy its predictor thread was and how long the program's
@@ -51,7 +51,8 @@ if command -v taskset >/dev/null 2>&1; then
 			/usr/bin/time -o "$tmp/time" -f "%e" taskset -c "$cpu" "$prog" 2M >/dev/null 2>&1 || continue
 			best=$(awk -v a="$(cat "$tmp/time")" -v b="$best" 'BEGIN { print (a < b ? a : b) }')
 		done
-		echo "$cpu $best" >>"$tmp/cpus"
+		# A CPU where the probe never ran (taskset refused it) is left out rather than timed as 999999 s.
+		[ "$best" != 999999 ] && echo "$cpu $best" >>"$tmp/cpus"
 	done
 fi
 if [ -s "$tmp/cpus" ]; then
