@@ -105,10 +105,11 @@ extern struct wsim_config wsim_cfg;
 extern ULong wsim_total[WC_N];
 
 /*
- * Generated code adds a segment's instructions, loads, stores and fetches here, two 32-bit counts per word,
- * which halves its memory updates; wsim_unpack() moves them into wsim_total. It runs at every branch-buffer
- * flush and every time a thread starts a time slice (at most 100000 blocks), long before a half could
- * overflow, and before anyone reads wsim_total.
+ * Once regions or a second thread need the totals as the program runs, generated code adds a segment's
+ * instructions, loads, stores and fetches here, two 32-bit counts per word, which halves its memory updates;
+ * wsim_unpack() moves them into wsim_total. It runs at every branch-buffer flush and every time a thread
+ * starts a time slice (at most 100000 blocks), long before a half could overflow, and before anyone reads
+ * wsim_total. Until then the totals come from the segments' own counters (wsim-main.c).
  */
 extern ULong wsim_packed[2]; /* instructions | loads << 32, stores | fetches << 32 */
 void wsim_unpack(void);
