@@ -626,10 +626,6 @@ struct tage_ent {
 };
 
 static const UChar sat3[2][8] = { { 0, 0, 1, 2, 3, 4, 5, 6 }, { 1, 2, 3, 4, 5, 6, 7, 7 } }; /* [taken][ctr] */
-static const Char sat_use_alt[2][16] = {                                                   /* [up][v + 8] */
-	{ -8, -8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6 },
-	{ -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 7 },
-};
 
 static struct tage_ent tage_tab[TAGE_NT][1 << TAGE_BITS];
 
@@ -645,6 +641,14 @@ static struct tage_ent tage_tab[TAGE_NT][1 << TAGE_BITS];
  * fell by 5%.
  */
 static UInt tage_step[1 << 9];
+/*
+ * And the two updates that follow from its bits, looked up too (3-4% less time per branch in a replay of
+ * the workload's second half, for 7 fewer instructions per branch): use_alt's next value, indexed by
+ * whether it moves (bit 17 above) and whether up (bit 19), and its value now plus 8 (-8..7, saturating);
+ * the base counter's next value, indexed by whether it learns (bit 18) and its value now, and the outcome.
+ */
+static Char use_alt_next[4][16];
+static UChar base_next[8][2];
 static UChar tage_base[1 << TAGE_BASE_BITS];
 static UChar tage_filter[1 << (TAGE_FILTER_BITS - 3)];
 
@@ -661,6 +665,16 @@ static void tage_init(void)
 	}
 	for (j = 0; j < (1 << TAGE_BASE_BITS); j++)
 		tage_base[j] = 2; /* weakly taken */
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < 16; j++) {
+			Int v = j - 8, up = i >> 1;
+
+			use_alt_next[i][j] = !(i & 1) ? v : up ? (v < 7 ? v + 1 : 7) : (v > -8 ? v - 1 : -8);
+		}
+	}
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 2; j++)
+			base_next[i][j] = (i & 4) ? sat2[j][i & 3] : (i & 3);
 	for (j = 0; j < (1 << 9); j++) {
 		UInt c = j & 7, u = (j >> 3) & 3, alt_pred = (j >> 5) & 1, has_alt = (j >> 6) & 1;
 		UInt use_alt_on = (j >> 7) & 1, taken = (j >> 8) & 1, prov_pred = c >= 4;
@@ -782,7 +796,7 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 	} else {
 		struct tage_ent *pe;
 		UInt m2, has_alt, alt_pred, cu, st, b = *base;
-		Int old = ps.tage_use_alt, ua;
+		Int old = ps.tage_use_alt;
 
 		prov = 31 - __builtin_clz(m);
 		m2 = m & ~(1u << prov);
@@ -796,10 +810,8 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 			       (UInt)taken << 8];
 		*(UShort *)pe = (UShort)st;
 		pred = (st >> 16) & 1;
-		/* Selections by masks, not branches (see sat2). */
-		ua = sat_use_alt[(st >> 19) & 1][old + 8];
-		ps.tage_use_alt = old ^ ((old ^ ua) & -(Int)((st >> 17) & 1));
-		*base = b ^ ((b ^ sat2[taken][b]) & -((st >> 18) & 1));
+		ps.tage_use_alt = use_alt_next[((st >> 17) & 1) | ((st >> 18) & 2)][old + 8];
+		*base = base_next[((st >> 16) & 4) | b][taken];
 	}
 	if (UNLIKELY(pred != taken) && prov < TAGE_NT - 1)
 		tage_allocate(ic, h0, h1, prov, taken, e, tag);
