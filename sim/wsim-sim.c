@@ -558,7 +558,7 @@ static struct OWN_LINE {
 	UWord bim_hist;
 	UWord gs_hist;
 	ULong tage_h0, tage_h1; /* the last 128 outcomes, newest in bit 0 of h0 */
-	Int tage_use_alt;
+	UInt tage_use_alt8; /* TAGE's use_alt counter (-8..7) plus 8 */
 	UInt tage_lfsr;
 	UInt tage_tick;
 	ULong async_misses; /* mispredictions found on the predictor thread */
@@ -633,8 +633,8 @@ static struct tage_ent tage_tab[TAGE_NT][1 << TAGE_BITS];
  * The provider's update as one table look-up: indexed by its counter (bits 0-2) and useful bits (3-4), the
  * alternate prediction (5), whether an alternate entry matched (6), whether use_alt is non-negative (7) and
  * the outcome (8), it gives the entry's new counter (bits 0-7) and useful bits (8-15), the prediction
- * (16), whether use_alt moves (17) and the base counter learns (18), and whether the alternate was right
- * (19). Made by tage_init from the rules spelt out there. Looked up, the rules cost no host mispredictions
+ * (16), whether use_alt moves (17), whether the alternate was right (18) and whether the base counter
+ * learns (19). Made by tage_init from the rules spelt out there. Looked up, the rules cost no host mispredictions
  * of their own: the branches the compiler made of them, on bits as unpredictable to the host as the
  * simulated branches, cost 0.3 of one per branch (0.67 against 0.38, counted by wsim on a replay of the
  * workload's sort and binary searches), and the predictor thread's time on bench/sim-speed.sh's workload
@@ -644,10 +644,10 @@ static UInt tage_step[1 << 9];
 /*
  * And the two updates that follow from its bits, looked up too (3-4% less time per branch in a replay of
  * the workload's second half, for 7 fewer instructions per branch): use_alt's next value, indexed by
- * whether it moves (bit 17 above) and whether up (bit 19), and its value now plus 8 (-8..7, saturating);
- * the base counter's next value, indexed by whether it learns (bit 18) and its value now, and the outcome.
+ * whether it moves and whether up (bits 17-18 above) and its value now, all plus 8 (-8..7, saturating);
+ * the base counter's next value, indexed by whether it learns (bit 19) and its value now, and the outcome.
  */
-static Char use_alt_next[4][16];
+static UChar use_alt_next[4 * 16];
 static UChar base_next[8][2];
 static UChar tage_base[1 << TAGE_BASE_BITS];
 static UChar tage_filter[1 << (TAGE_FILTER_BITS - 3)];
@@ -665,11 +665,12 @@ static void tage_init(void)
 	}
 	for (j = 0; j < (1 << TAGE_BASE_BITS); j++)
 		tage_base[j] = 2; /* weakly taken */
+	ps.tage_use_alt8 = 8; /* 0 */
 	for (i = 0; i < 4; i++) {
 		for (j = 0; j < 16; j++) {
 			Int v = j - 8, up = i >> 1;
 
-			use_alt_next[i][j] = !(i & 1) ? v : up ? (v < 7 ? v + 1 : 7) : (v > -8 ? v - 1 : -8);
+			use_alt_next[i * 16 + j] = 8 + (!(i & 1) ? v : up ? (v < 7 ? v + 1 : 7) : (v > -8 ? v - 1 : -8));
 		}
 	}
 	for (i = 0; i < 8; i++)
@@ -685,7 +686,7 @@ static void tage_init(void)
 		UInt nu = differ ? sat2[prov_pred == taken][u] : u;
 
 		tage_step[j] = sat3[taken][c] | nu << 8 | pred << 16 | (UInt)(weak && differ) << 17 |
-			       (UInt)(weak && !has_alt) << 18 | (UInt)(alt_pred == taken) << 19;
+			       (UInt)(alt_pred == taken) << 18 | (UInt)(weak && !has_alt) << 19;
 	}
 }
 
@@ -796,7 +797,7 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 	} else {
 		struct tage_ent *pe;
 		UInt m2, has_alt, alt_pred, cu, st, b = *base;
-		Int old = ps.tage_use_alt;
+		UInt old = ps.tage_use_alt8;
 
 		prov = 31 - __builtin_clz(m);
 		m2 = m & ~(1u << prov);
@@ -806,12 +807,12 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 		alt_pred = base_pred ^ ((base_pred ^ (e[31 - __builtin_clz(m2 | 1)]->ctr >> 2)) & has_alt);
 		/* The provider's counter and useful bits in one load: u << 8 | ctr, as the entry lays them out. */
 		cu = *(const UShort *)pe;
-		st = tage_step[(cu & 7) | (cu >> 5) | alt_pred << 5 | has_alt << 6 | (UInt)(old >= 0) << 7 |
+		st = tage_step[(cu & 7) | (cu >> 5) | alt_pred << 5 | has_alt << 6 | (old >> 3) << 7 |
 			       (UInt)taken << 8];
 		*(UShort *)pe = (UShort)st;
 		pred = (st >> 16) & 1;
-		ps.tage_use_alt = use_alt_next[((st >> 17) & 1) | ((st >> 18) & 2)][old + 8];
-		*base = base_next[((st >> 16) & 4) | b][taken];
+		ps.tage_use_alt8 = use_alt_next[((st >> 13) & 0x30) | old];
+		*base = base_next[((st >> 17) & 4) | b][taken];
 	}
 	if (UNLIKELY(pred != taken) && prov < TAGE_NT - 1)
 		tage_allocate(ic, h0, h1, prov, taken, e, tag);
@@ -855,7 +856,14 @@ static ULong predict(const UWord *p, const UWord *end)
 		break;
 	case WSIM_COND_TAGE: {
 		ULong h0 = ps.tage_h0, h1 = ps.tage_h1;
+		/*
+		 * The useful bits age after every 2^18th branch. Which one that is, is known ahead: the loop
+		 * compares its pointer with that entry's address, where a counter kept in memory (the
+		 * compiler has no register to spare for it) cost three instructions more per branch.
+		 */
+		UWord n = (UWord)(end - p), age_at = (UWord)p + ((1u << 18) - 1 - ps.tage_tick) * sizeof(*p);
 
+		ps.tage_tick = (UInt)((ps.tage_tick + n) & ((1u << 18) - 1));
 		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
 			Bool taken = *p & 1;
@@ -871,9 +879,9 @@ static ULong predict(const UWord *p, const UWord *end)
 			misses += m;
 			h1 = (h1 << 1) | (h0 >> 63);
 			h0 = (h0 << 1) | taken;
-			if (UNLIKELY(++ps.tage_tick == (1u << 18))) {
-				ps.tage_tick = 0;
+			if (UNLIKELY((UWord)p == age_at)) {
 				tage_age();
+				age_at += (1u << 18) * sizeof(*p);
 			}
 		}
 		ps.tage_h0 = h0;
