@@ -690,7 +690,7 @@ static void tage_init(void)
 	}
 }
 
-/* Table i's entry and tag for the branch whose address hashes to pch, under history (h0, h1). */
+/* Table i's entry and tag for the branch whose address's share of table i's hash is pch, under history (h0, h1). */
 HOT struct tage_ent *tage_lookup(Int i, ULong pch, ULong h0, ULong h1, UInt *tag)
 {
 	ULong h;
@@ -701,7 +701,7 @@ HOT struct tage_ent *tage_lookup(Int i, ULong pch, ULong h0, ULong h1, UInt *tag
 	case 2: h = (h0 & 0xfffffffffULL) * 0x9E3779B97F4A7C15ULL; break;
 	default: h = h0 * 0x9E3779B97F4A7C15ULL + (h1 & 0xfffffffffffULL) * 0xC2B2AE3D27D4EB4FULL; break;
 	}
-	h ^= pch + (ULong)i * 0x632BE59BD9B4E019ULL;
+	h ^= pch;
 	*tag = (UInt)(h >> 20) & ((1 << TAGE_TAG_BITS) - 1);
 	return &tage_tab[i][h >> (64 - TAGE_BITS)];
 }
@@ -714,8 +714,11 @@ HOT struct tage_ent *tage_lookup(Int i, ULong pch, ULong h0, ULong h1, UInt *tag
 void wsim_tage_site(struct wsim_icc *ic)
 {
 	Addr pc = ic->addr;
+	Int i;
 
-	ic->pc_hash = pc * 0xff51afd7ed558ccdULL;
+	/* Each table's share apart, rather than a 64-bit constant added per table and branch in tage_lookup. */
+	for (i = 0; i < TAGE_NT; i++)
+		ic->pc_hash[i] = pc * 0xff51afd7ed558ccdULL + (ULong)i * 0x632BE59BD9B4E019ULL;
 	ic->base_ix = (pc ^ (pc >> TAGE_BASE_BITS)) & ((1 << TAGE_BASE_BITS) - 1);
 	ic->filter_ix = (pc ^ (pc >> TAGE_FILTER_BITS)) & ((1 << TAGE_FILTER_BITS) - 1);
 }
@@ -734,7 +737,7 @@ static __attribute__((noinline)) void tage_allocate(const struct wsim_icc *ic, U
 
 	if (!e) {
 		for (i = start; i < TAGE_NT; i++)
-			ebuf[i] = tage_lookup(i, ic->pc_hash, h0, h1, &tbuf[i]);
+			ebuf[i] = tage_lookup(i, ic->pc_hash[i], h0, h1, &tbuf[i]);
 		e = ebuf;
 		tag = tbuf;
 	}
@@ -770,7 +773,6 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 {
 	UChar *base = &tage_base[ic->base_ix];
 	UWord f = ic->filter_ix;
-	ULong pch = ic->pc_hash;
 	Bool base_pred = *base >= 2, pred;
 	struct tage_ent *e[TAGE_NT];
 	UInt tag[TAGE_NT], m;
@@ -784,10 +786,10 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 		return pred != taken;
 	}
 
-	e[0] = tage_lookup(0, pch, h0, h1, &tag[0]);
-	e[1] = tage_lookup(1, pch, h0, h1, &tag[1]);
-	e[2] = tage_lookup(2, pch, h0, h1, &tag[2]);
-	e[3] = tage_lookup(3, pch, h0, h1, &tag[3]);
+	e[0] = tage_lookup(0, ic->pc_hash[0], h0, h1, &tag[0]);
+	e[1] = tage_lookup(1, ic->pc_hash[1], h0, h1, &tag[1]);
+	e[2] = tage_lookup(2, ic->pc_hash[2], h0, h1, &tag[2]);
+	e[3] = tage_lookup(3, ic->pc_hash[3], h0, h1, &tag[3]);
 	/* The two longest matches, found by bit scan rather than by branching. */
 	m = (UInt)(e[0]->tag == tag[0]) | (UInt)(e[1]->tag == tag[1]) << 1 | (UInt)(e[2]->tag == tag[2]) << 2 |
 	    (UInt)(e[3]->tag == tag[3]) << 3;

@@ -57,7 +57,7 @@ struct wsim_icc {
 	UInt len;
 	/* What the TAGE-like predictor needs of addr, worked out once (see wsim_tage_site). */
 	UShort base_ix, filter_ix;
-	ULong pc_hash;
+	ULong pc_hash[4]; /* one per tagged table */
 };
 
 /* A function cost centre: one per symbol (by entry address), or one per object for code without symbols. */
