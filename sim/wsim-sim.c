@@ -619,9 +619,17 @@ static Bool gshare_mispredict(Addr pc, Bool taken)
 #define TAGE_BASE_BITS 13
 #define TAGE_FILTER_BITS 16
 
+/*
+ * The counter (bits 0-2: 0..7, taken when >= 4; 3 and 4 are the weak states) and how useful the entry has
+ * been (bits 3-4) share a byte, which is then tage_step's index as it stands.
+ */
+#define TAGE_CTR(cu) ((cu) & 7)
+#define TAGE_U(cu) ((cu) >> 3)
+#define TAGE_U1 8 /* the useful bits' unit */
+
 struct tage_ent {
-	UChar ctr; /* 3 bits: 0..7, taken when >= 4; 3 and 4 are the weak states */
-	UChar u;   /* 2 bits: how useful the entry has been */
+	UChar cu;
+	UChar unused;
 	UShort tag;
 };
 
@@ -630,11 +638,11 @@ static const UChar sat3[2][8] = { { 0, 0, 1, 2, 3, 4, 5, 6 }, { 1, 2, 3, 4, 5, 6
 static struct tage_ent tage_tab[TAGE_NT][1 << TAGE_BITS];
 
 /*
- * The provider's update as one table look-up: indexed by its counter (bits 0-2) and useful bits (3-4), the
- * alternate prediction (5), whether an alternate entry matched (6), whether use_alt is non-negative (7) and
- * the outcome (8), it gives the entry's new counter (bits 0-7) and useful bits (8-15), the prediction
- * (16), whether use_alt moves (17), whether the alternate was right (18) and whether the base counter
- * learns (19). Made by tage_init from the rules spelt out there. Looked up, the rules cost no host mispredictions
+ * The provider's update as one table look-up: indexed by its counter and useful bits (bits 0-4, the entry's
+ * cu), the alternate prediction (5), whether an alternate entry matched (6), whether use_alt is
+ * non-negative (7) and the outcome (8), it gives the entry's new cu (bits 0-7), the prediction (16), whether
+ * use_alt moves (17), whether the alternate was right (18) and whether the base counter learns (19). Made
+ * by tage_init from the rules spelt out there. Looked up, the rules cost no host mispredictions
  * of their own: the branches the compiler made of them, on bits as unpredictable to the host as the
  * simulated branches, cost 0.3 of one per branch (0.67 against 0.38, counted by wsim on a replay of the
  * workload's sort and binary searches), and the predictor thread's time on bench/sim-speed.sh's workload
@@ -658,8 +666,7 @@ static void tage_init(void)
 
 	for (i = 0; i < TAGE_NT; i++) {
 		for (j = 0; j < (1 << TAGE_BITS); j++) {
-			tage_tab[i][j].ctr = 4;
-			tage_tab[i][j].u = 0;
+			tage_tab[i][j].cu = 4; /* weakly taken, not useful */
 			tage_tab[i][j].tag = 0xffff; /* never a valid tag */
 		}
 	}
@@ -685,7 +692,7 @@ static void tage_init(void)
 		/* Useful bits move only when provider and alternate disagree. */
 		UInt nu = differ ? sat2[prov_pred == taken][u] : u;
 
-		tage_step[j] = sat3[taken][c] | nu << 8 | pred << 16 | (UInt)(weak && differ) << 17 |
+		tage_step[j] = sat3[taken][c] | nu * TAGE_U1 | pred << 16 | (UInt)(weak && differ) << 17 |
 			       (UInt)(alt_pred == taken) << 18 | (UInt)(weak && !has_alt) << 19;
 	}
 }
@@ -743,19 +750,20 @@ static __attribute__((noinline)) void tage_allocate(const struct wsim_icc *ic, U
 	}
 	/* Skip one candidate at random now and then, so that two branches do not fight over one table. */
 	ps.tage_lfsr = (ps.tage_lfsr >> 1) ^ (-(ps.tage_lfsr & 1u) & 0xB400u);
-	if ((ps.tage_lfsr & 3) == 0 && start < TAGE_NT - 1 && e[start]->u == 0 && e[start + 1]->u == 0)
+	if ((ps.tage_lfsr & 3) == 0 && start < TAGE_NT - 1 && TAGE_U(e[start]->cu) == 0 &&
+	    TAGE_U(e[start + 1]->cu) == 0)
 		start++;
 	for (i = start; i < TAGE_NT; i++) {
-		if (e[i]->u == 0) {
+		if (TAGE_U(e[i]->cu) == 0) {
 			e[i]->tag = tag[i];
-			e[i]->ctr = taken ? 4 : 3;
+			e[i]->cu = taken ? 4 : 3;
 			tage_filter[f >> 3] |= 1 << (f & 7);
 			return;
 		}
 	}
 	for (i = prov + 1; i < TAGE_NT; i++)
-		if (e[i]->u > 0)
-			e[i]->u--;
+		if (TAGE_U(e[i]->cu) > 0)
+			e[i]->cu -= TAGE_U1;
 }
 
 static __attribute__((noinline)) void tage_age(void)
@@ -764,7 +772,7 @@ static __attribute__((noinline)) void tage_age(void)
 
 	for (i = 0; i < TAGE_NT; i++)
 		for (j = 0; j < (1 << TAGE_BITS); j++)
-			tage_tab[i][j].u >>= 1;
+			tage_tab[i][j].cu = TAGE_CTR(tage_tab[i][j].cu) | (TAGE_U(tage_tab[i][j].cu) >> 1) * TAGE_U1;
 	VG_(memset)(tage_filter, 0, sizeof(tage_filter));
 }
 
@@ -806,12 +814,10 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 		pe = e[prov];
 		/* The alternate: the next-longest match, else the base (e[0] stands in, unread, when none). */
 		has_alt = m2 != 0;
-		alt_pred = base_pred ^ ((base_pred ^ (e[31 - __builtin_clz(m2 | 1)]->ctr >> 2)) & has_alt);
-		/* The provider's counter and useful bits in one load: u << 8 | ctr, as the entry lays them out. */
-		cu = *(const UShort *)pe;
-		st = tage_step[(cu & 7) | (cu >> 5) | alt_pred << 5 | has_alt << 6 | (old >> 3) << 7 |
-			       (UInt)taken << 8];
-		*(UShort *)pe = (UShort)st;
+		alt_pred = base_pred ^ ((base_pred ^ (TAGE_CTR(e[31 - __builtin_clz(m2 | 1)]->cu) >> 2)) & has_alt);
+		cu = pe->cu;
+		st = tage_step[cu | alt_pred << 5 | has_alt << 6 | (old >> 3) << 7 | (UInt)taken << 8];
+		pe->cu = (UChar)st;
 		pred = (st >> 16) & 1;
 		ps.tage_use_alt8 = use_alt_next[((st >> 13) & 0x30) | old];
 		*base = base_next[((st >> 17) & 4) | b][taken];
