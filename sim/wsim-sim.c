@@ -639,24 +639,23 @@ static struct tage_ent tage_tab[TAGE_NT][1 << TAGE_BITS];
 
 /*
  * The provider's update as one table look-up: indexed by its counter and useful bits (bits 0-4, the entry's
- * cu), the alternate prediction (5), whether an alternate entry matched (6), whether use_alt is
- * non-negative (7) and the outcome (8), it gives the entry's new cu (bits 0-7), the prediction (16), whether
- * use_alt moves (17), whether the alternate was right (18) and whether the base counter learns (19). Made
- * by tage_init from the rules spelt out there. Looked up, the rules cost no host mispredictions
- * of their own: the branches the compiler made of them, on bits as unpredictable to the host as the
- * simulated branches, cost 0.3 of one per branch (0.67 against 0.38, counted by wsim on a replay of the
- * workload's sort and binary searches), and the predictor thread's time on bench/sim-speed.sh's workload
- * fell by 5%.
+ * cu), the alternate entry's prediction (5), whether an alternate entry matched (6), whether use_alt is
+ * non-negative (7), the outcome (8) and the base counter (9-10), it gives the entry's new cu (bits 0-7),
+ * the prediction (16), whether use_alt moves (17), whether the alternate was right (18) and the base
+ * counter's new value (19-20). Made by tage_init from the rules spelt out there. Looked up, the rules cost
+ * no host mispredictions of their own: the branches the compiler made of them, on bits as unpredictable to
+ * the host as the simulated branches, cost 0.3 of one per branch (0.67 against 0.38, counted by wsim on a
+ * replay of the workload's sort and binary searches), and the predictor thread's time on
+ * bench/sim-speed.sh's workload fell by 5%. The loop is bound by its instructions (about four a cycle), so
+ * each one folded in here counts: the base counter's update, 7 instructions a branch, another 2-3%.
  */
-static UInt tage_step[1 << 9];
+static UInt tage_step[1 << 11];
 /*
- * And the two updates that follow from its bits, looked up too (3-4% less time per branch in a replay of
- * the workload's second half, for 7 fewer instructions per branch): use_alt's next value, indexed by
- * whether it moves and whether up (bits 17-18 above) and its value now, all plus 8 (-8..7, saturating);
- * the base counter's next value, indexed by whether it learns (bit 19) and its value now, and the outcome.
+ * And use_alt's next value, looked up too (3-4% less time per branch in a replay of the workload's second
+ * half, with the base counter's, for 7 fewer instructions per branch), indexed by whether it moves and
+ * whether up (bits 17-18 above) and its value now, all plus 8 (-8..7, saturating).
  */
 static UChar use_alt_next[4 * 16];
-static UChar base_next[8][2];
 static UChar tage_base[1 << TAGE_BASE_BITS];
 static UChar tage_filter[1 << (TAGE_FILTER_BITS - 3)];
 
@@ -680,20 +679,22 @@ static void tage_init(void)
 			use_alt_next[i * 16 + j] = 8 + (!(i & 1) ? v : up ? (v < 7 ? v + 1 : 7) : (v > -8 ? v - 1 : -8));
 		}
 	}
-	for (i = 0; i < 8; i++)
-		for (j = 0; j < 2; j++)
-			base_next[i][j] = (i & 4) ? sat2[j][i & 3] : (i & 3);
-	for (j = 0; j < (1 << 9); j++) {
-		UInt c = j & 7, u = (j >> 3) & 3, alt_pred = (j >> 5) & 1, has_alt = (j >> 6) & 1;
+	for (j = 0; j < (1 << 11); j++) {
+		UInt c = j & 7, u = (j >> 3) & 3, has_alt = (j >> 6) & 1, b = (j >> 9) & 3;
 		UInt use_alt_on = (j >> 7) & 1, taken = (j >> 8) & 1, prov_pred = c >= 4;
+		/* The alternate: the next-longest matching entry, else the base. */
+		UInt alt_pred = has_alt ? (j >> 5) & 1 : b >= 2;
 		/* A new entry (weak counter, not useful yet) defers to the alternate while use_alt says so. */
 		UInt weak = (c == 3 || c == 4) && u == 0, differ = prov_pred != alt_pred;
 		UInt pred = weak && use_alt_on ? alt_pred : prov_pred;
 		/* Useful bits move only when provider and alternate disagree. */
 		UInt nu = differ ? sat2[prov_pred == taken][u] : u;
 
+		/* The base learns when it was the alternate of a new entry. */
+		UInt nb = weak && !has_alt ? sat2[taken][b] : b;
+
 		tage_step[j] = sat3[taken][c] | nu * TAGE_U1 | pred << 16 | (UInt)(weak && differ) << 17 |
-			       (UInt)(alt_pred == taken) << 18 | (UInt)(weak && !has_alt) << 19;
+			       (UInt)(alt_pred == taken) << 18 | nb << 19;
 	}
 }
 
@@ -806,21 +807,21 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 		*base = sat2[taken][*base];
 	} else {
 		struct tage_ent *pe;
-		UInt m2, has_alt, alt_pred, cu, st, b = *base;
+		UInt m2, has_alt, cu, st;
 		UInt old = ps.tage_use_alt8;
 
 		prov = 31 - __builtin_clz(m);
 		m2 = m & ~(1u << prov);
 		pe = e[prov];
-		/* The alternate: the next-longest match, else the base (e[0] stands in, unread, when none). */
+		/* The next-longest match, if any (e[0] stands in when none, and tage_step takes the base's). */
 		has_alt = m2 != 0;
-		alt_pred = base_pred ^ ((base_pred ^ (TAGE_CTR(e[31 - __builtin_clz(m2 | 1)]->cu) >> 2)) & has_alt);
 		cu = pe->cu;
-		st = tage_step[cu | alt_pred << 5 | has_alt << 6 | (old >> 3) << 7 | (UInt)taken << 8];
+		st = tage_step[cu | (TAGE_CTR(e[31 - __builtin_clz(m2 | 1)]->cu) >> 2) << 5 | has_alt << 6 |
+			       (old >> 3) << 7 | (UInt)taken << 8 | (UInt)*base << 9];
 		pe->cu = (UChar)st;
 		pred = (st >> 16) & 1;
 		ps.tage_use_alt8 = use_alt_next[((st >> 13) & 0x30) | old];
-		*base = base_next[((st >> 17) & 4) | b][taken];
+		*base = (st >> 19) & 3;
 	}
 	if (UNLIKELY(pred != taken) && prov < TAGE_NT - 1)
 		tage_allocate(ic, h0, h1, prov, taken, e, tag);
