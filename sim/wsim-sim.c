@@ -810,13 +810,13 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 		UInt m2, has_alt, cu, st;
 		UInt old = ps.tage_use_alt8;
 
-		prov = 31 - __builtin_clz(m);
+		prov = 31 ^ __builtin_clz(m); /* the highest bit: one BSR, where "31 -" costs two more */
 		m2 = m & ~(1u << prov);
 		pe = e[prov];
 		/* The next-longest match, if any (e[0] stands in when none, and tage_step takes the base's). */
 		has_alt = m2 != 0;
 		cu = pe->cu;
-		st = tage_step[cu | (TAGE_CTR(e[31 - __builtin_clz(m2 | 1)]->cu) >> 2) << 5 | has_alt << 6 |
+		st = tage_step[cu | (TAGE_CTR(e[31 ^ __builtin_clz(m2 | 1)]->cu) >> 2) << 5 | has_alt << 6 |
 			       (old >> 3) << 7 | (UInt)taken << 8 | (UInt)*base << 9];
 		pe->cu = (UChar)st;
 		pred = (st >> 16) & 1;
