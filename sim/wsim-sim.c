@@ -716,19 +716,22 @@ HOT struct tage_ent *tage_lookup(Int i, ULong pch, ULong h0, ULong h1, UInt *tag
 
 /*
  * What the predictor needs of a branch's address, worked out when its instruction record is made rather
- * than at each execution: the address's share of the tagged tables' hashes, and its indices in the base
- * table and the filter.
+ * than at each execution: the address's share of the tagged tables' hashes, its index in the base table
+ * and its byte and bit in the filter.
  */
 void wsim_tage_site(struct wsim_icc *ic)
 {
 	Addr pc = ic->addr;
+	UWord f;
 	Int i;
 
 	/* Each table's share apart, rather than a 64-bit constant added per table and branch in tage_lookup. */
 	for (i = 0; i < TAGE_NT; i++)
 		ic->pc_hash[i] = pc * 0xff51afd7ed558ccdULL + (ULong)i * 0x632BE59BD9B4E019ULL;
 	ic->base_ix = (pc ^ (pc >> TAGE_BASE_BITS)) & ((1 << TAGE_BASE_BITS) - 1);
-	ic->filter_ix = (pc ^ (pc >> TAGE_FILTER_BITS)) & ((1 << TAGE_FILTER_BITS) - 1);
+	f = (pc ^ (pc >> TAGE_FILTER_BITS)) & ((1 << TAGE_FILTER_BITS) - 1);
+	ic->filter_byte = f >> 3;
+	ic->filter_bit = 1 << (f & 7);
 }
 
 /*
@@ -740,7 +743,6 @@ static __attribute__((noinline)) void tage_allocate(const struct wsim_icc *ic, U
 {
 	struct tage_ent *ebuf[TAGE_NT];
 	UInt tbuf[TAGE_NT];
-	UWord f = ic->filter_ix;
 	Int i, start = prov + 1;
 
 	if (!e) {
@@ -758,7 +760,7 @@ static __attribute__((noinline)) void tage_allocate(const struct wsim_icc *ic, U
 		if (TAGE_U(e[i]->cu) == 0) {
 			e[i]->tag = tag[i];
 			e[i]->cu = taken ? 4 : 3;
-			tage_filter[f >> 3] |= 1 << (f & 7);
+			tage_filter[ic->filter_byte] |= ic->filter_bit;
 			return;
 		}
 	}
@@ -781,13 +783,12 @@ static __attribute__((noinline)) void tage_age(void)
 HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 {
 	UChar *base = &tage_base[ic->base_ix];
-	UWord f = ic->filter_ix;
 	Bool base_pred = *base >= 2, pred;
 	struct tage_ent *e[TAGE_NT];
 	UInt tag[TAGE_NT], m;
 	Int prov = -1;
 
-	if (!(tage_filter[f >> 3] & (1 << (f & 7)))) {
+	if (!(tage_filter[ic->filter_byte] & ic->filter_bit)) {
 		pred = base_pred;
 		*base = sat2[taken][*base];
 		if (UNLIKELY(pred != taken))

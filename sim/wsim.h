@@ -56,7 +56,8 @@ struct wsim_icc {
 	ULong cmiss;
 	UInt len;
 	/* What the TAGE-like predictor needs of addr, worked out once (see wsim_tage_site). */
-	UShort base_ix, filter_ix;
+	UShort base_ix, filter_byte;
+	UChar filter_bit;
 	ULong pc_hash[4]; /* one per tagged table */
 };
 
