@@ -41,7 +41,15 @@ struct cache {
 static struct cache L1I, L1D, OUTER[WSIM_MAX_OUTER];
 static Int n_outer;
 
-static void cache_init(struct cache *c, const struct wsim_cache_cfg *cfg)
+/*
+ * The first levels' tag arrays live in the tool's own data, below 2 GB, when they fit: generated code then
+ * reaches a set with the array's address as a 32-bit displacement, where a heap address costs a 64-bit
+ * constant loaded and added at every access it tests inline.
+ */
+#define L1_STATIC_WORDS 8192 /* 64 KB each: up to 512 KB of 64-byte lines */
+static UWord l1_static[2][L1_STATIC_WORDS] __attribute__((aligned(64)));
+
+static void cache_init(struct cache *c, const struct wsim_cache_cfg *cfg, UWord *pool)
 {
 	UInt i, n;
 
@@ -52,7 +60,7 @@ static void cache_init(struct cache *c, const struct wsim_cache_cfg *cfg)
 	c->set_mask = c->sets - 1;
 	c->inclusive = cfg->inclusive;
 	n = c->sets * c->assoc;
-	c->tags = VG_(malloc)("wsim.cache", n * sizeof(UWord));
+	c->tags = pool && n <= L1_STATIC_WORDS ? pool : VG_(malloc)("wsim.cache", n * sizeof(UWord));
 	for (i = 0; i < n; i++)
 		c->tags[i] = NONE;
 }
@@ -1260,11 +1268,11 @@ void wsim_sim_init(void)
 	Int i;
 	UWord n;
 
-	cache_init(&L1I, &wsim_cfg.l1i);
-	cache_init(&L1D, &wsim_cfg.l1d);
+	cache_init(&L1I, &wsim_cfg.l1i, l1_static[0]);
+	cache_init(&L1D, &wsim_cfg.l1d, l1_static[1]);
 	n_outer = wsim_cfg.n_outer;
 	for (i = 0; i < n_outer; i++)
-		cache_init(&OUTER[i], &wsim_cfg.outer[i]);
+		cache_init(&OUTER[i], &wsim_cfg.outer[i], NULL);
 
 	if (wsim_cfg.cond == WSIM_COND_GSHARE) {
 		n = (UWord)1 << wsim_cfg.gshare_bits;
