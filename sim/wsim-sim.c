@@ -580,6 +580,7 @@ static UChar bim_ctr[1 << (BIM_HIST_BITS + BIM_ADDR_BITS)];
  * host as to the simulated core, and a host misprediction per update would cost more than the update.
  */
 static const UChar sat2[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } }; /* [taken][counter] */
+#define sat2_flat (&sat2[0][0]) /* [taken << 2 | counter] */
 
 static Bool bimodal_mispredict(Addr pc, Bool taken)
 {
@@ -788,7 +789,7 @@ static __attribute__((noinline)) void tage_age(void)
 }
 
 /* Predict and train the branch `ic`; returns True on a misprediction. */
-HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
+HOT Bool tage_one(const struct wsim_icc *ic, UInt taken, ULong h0, ULong h1)
 {
 	UChar *base = &tage_base[ic->base_ix];
 	Bool base_pred = *base >= 2, pred;
@@ -798,7 +799,7 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 
 	if (!(tage_filter[ic->filter_byte] & ic->filter_bit)) {
 		pred = base_pred;
-		*base = sat2[taken][*base];
+		*base = sat2_flat[taken << 2 | *base];
 		if (UNLIKELY(pred != taken))
 			tage_allocate(ic, h0, h1, -1, taken, NULL, NULL);
 		return pred != taken;
@@ -813,7 +814,7 @@ HOT Bool tage_one(const struct wsim_icc *ic, Bool taken, ULong h0, ULong h1)
 	    (UInt)(e[3]->tag == tag[3]) << 3;
 	if (m == 0) {
 		pred = base_pred;
-		*base = sat2[taken][*base];
+		*base = sat2_flat[taken << 2 | *base];
 	} else {
 		struct tage_ent *pe;
 		UInt m2, has_alt, cu, st;
@@ -884,7 +885,7 @@ static ULong predict(const UWord *p, const UWord *end)
 		ps.tage_tick = (UInt)((ps.tage_tick + n) & ((1u << 18) - 1));
 		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
-			Bool taken = *p & 1;
+			UInt taken = *p & 1;
 			UInt m = tage_one(ic, taken, h0, h1);
 
 			/*
