@@ -745,21 +745,13 @@ void wsim_tage_site(struct wsim_icc *ic)
 
 /*
  * A misprediction: take an entry in a table longer than the provider's, or age the candidates. `e` and
- * `tag` are every table's entry and tag for this branch, or NULL to be looked up here.
+ * `tag` are every table's entry and tag for this branch (those above the provider's are read).
  */
-static __attribute__((noinline)) void tage_allocate(const struct wsim_icc *ic, ULong h0, ULong h1, Int prov,
-						    Bool taken, struct tage_ent *const *e, const UInt *tag)
+static __attribute__((noinline)) void tage_allocate(const struct wsim_icc *ic, Int prov, UInt taken,
+						    struct tage_ent *const *e, const UInt *tag)
 {
-	struct tage_ent *ebuf[TAGE_NT];
-	UInt tbuf[TAGE_NT];
 	Int i, start = prov + 1;
 
-	if (!e) {
-		for (i = start; i < TAGE_NT; i++)
-			ebuf[i] = tage_lookup(i, ic->pc_hash[i], h0, h1, &tbuf[i]);
-		e = ebuf;
-		tag = tbuf;
-	}
 	/* Skip one candidate at random now and then, so that two branches do not fight over one table. */
 	ps.tage_lfsr = (ps.tage_lfsr >> 1) ^ (-(ps.tage_lfsr & 1u) & 0xB400u);
 	if ((ps.tage_lfsr & 3) == 0 && start < TAGE_NT - 1 && TAGE_U(e[start]->cu) == 0 &&
@@ -776,6 +768,23 @@ static __attribute__((noinline)) void tage_allocate(const struct wsim_icc *ic, U
 	for (i = prov + 1; i < TAGE_NT; i++)
 		if (TAGE_U(e[i]->cu) > 0)
 			e[i]->cu -= TAGE_U1;
+}
+
+/*
+ * The same for a branch the base table alone predicted, whose entries are looked up only now. Apart, so that
+ * the commoner call, from a branch with its entries in hand, passes five arguments in registers and needs
+ * no registers saved for the look-ups.
+ */
+static __attribute__((noinline)) void tage_allocate_base(const struct wsim_icc *ic, ULong h0, ULong h1,
+							 UInt taken)
+{
+	struct tage_ent *e[TAGE_NT];
+	UInt tag[TAGE_NT];
+	Int i;
+
+	for (i = 0; i < TAGE_NT; i++)
+		e[i] = tage_lookup(i, ic->pc_hash[i], h0, h1, &tag[i]);
+	tage_allocate(ic, -1, taken, e, tag);
 }
 
 static __attribute__((noinline)) void tage_age(void)
@@ -801,7 +810,7 @@ HOT Bool tage_one(const struct wsim_icc *ic, UInt taken, ULong h0, ULong h1)
 		pred = base_pred;
 		*base = sat2_flat[taken << 2 | *base];
 		if (UNLIKELY(pred != taken))
-			tage_allocate(ic, h0, h1, -1, taken, NULL, NULL);
+			tage_allocate_base(ic, h0, h1, taken);
 		return pred != taken;
 	}
 
@@ -834,7 +843,7 @@ HOT Bool tage_one(const struct wsim_icc *ic, UInt taken, ULong h0, ULong h1)
 		*base = (st >> 19) & 3;
 	}
 	if (UNLIKELY(pred != taken) && prov < TAGE_NT - 1)
-		tage_allocate(ic, h0, h1, prov, taken, e, tag);
+		tage_allocate(ic, prov, taken, e, tag);
 	return pred != taken;
 }
 
