@@ -538,14 +538,13 @@ static void sb_total(struct sbinfo *sb)
 }
 
 /*
- * Make wsim_total exact now. Walks every lazy superblock, so whatever needs exact totals often (regions)
- * calls totals_go_inline() first.
+ * Make wsim_total exact now, after wsim_cond_flush() (which unpacks). Walks every lazy superblock, so
+ * whatever needs exact totals often (regions) calls totals_go_inline() first.
  */
 static void totals_catch_up(void)
 {
 	struct sbinfo *sb;
 
-	wsim_unpack();
 	if (n_lazy == 0)
 		return;
 	VG_(HT_ResetIter)(sb_table);
@@ -1123,13 +1122,11 @@ static void switch_to(ThreadId tid)
 		return;
 	wsim_cond_flush();
 	if (cur_tid != VG_INVALID_THREADID) {
+		struct wsim_thread *t = thread_of(cur_tid);
+
 		/* Threads switch every time slice: stop adding superblocks that need a walk to total. */
 		totals_go_inline(False);
 		totals_catch_up();
-	}
-	if (cur_tid != VG_INVALID_THREADID) {
-		struct wsim_thread *t = thread_of(cur_tid);
-
 		for (k = 0; k < WC_N; k++)
 			t->acc[k] += wsim_total[k] - base[k];
 	}
