@@ -1,0 +1,724 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* asm-elf.c - an x86-64 ELF file for asm-diff: its function symbols, sections, PLT and GOT names. */
+#include "asm/asm-internal.h"
+#include "core/log.h"
+#include "core/util.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The machines a user is likely to hand us by mistake, named as people call them. */
+static const char *machine_name(unsigned m)
+{
+	switch (m) {
+	case EM_386: return "i386 (32-bit x86)";
+	case EM_ARM: return "ARM (32-bit)";
+	case EM_AARCH64: return "AArch64";
+	case EM_RISCV: return "RISC-V";
+	case EM_PPC: return "PowerPC";
+	case EM_PPC64: return "PowerPC64";
+	case EM_S390: return "s390";
+	case EM_MIPS: return "MIPS";
+	case EM_SPARCV9: return "SPARC64";
+	case EM_LOONGARCH: return "LoongArch";
+	case EM_BPF: return "BPF";
+	default: return NULL;
+	}
+}
+
+const char *ws_asm_bin_path(const struct ws_asm_bin *bin)
+{
+	return bin->path;
+}
+
+const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin)
+{
+	return bin->build_id;
+}
+
+/* Clone suffixes of GCC and Clang; a number may follow each (".constprop.0", ".llvm.4711"). */
+static const char *const clone_words[] = {
+	"constprop", "isra", "part", "cold", "lto_priv", "clone", "localalias", "llvm", "specialized",
+	"mustprogress", "hot", "unlikely",
+};
+
+static bool is_clone_word(const char *s, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(clone_words); i++)
+		if (strlen(clone_words[i]) == n && !memcmp(clone_words[i], s, n))
+			return true;
+	return false;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+char *ws_asm_base_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	/* Strip from the end: "f.constprop.0.isra.0" -> "f.constprop.0" -> "f". Never strip to nothing. */
+	for (;;) {
+		const char *dot = memrchr(name, '.', len);
+		size_t clen;
+
+		if (!dot || dot == name)
+			break;
+		clen = len - (size_t)(dot + 1 - name);
+		if (all_digits(dot + 1, clen)) {
+			const char *prev = memrchr(name, '.', (size_t)(dot - name));
+
+			if (!prev || prev == name || !is_clone_word(prev + 1, (size_t)(dot - prev - 1)))
+				break;
+			len = (size_t)(prev - name);
+		} else if (is_clone_word(dot + 1, clen)) {
+			len = (size_t)(dot - name);
+		} else {
+			break;
+		}
+	}
+	return xstrndup(name, len);
+}
+
+char *asm_stable_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	/* Rust's legacy mangling ends in "17h<16 hex>E"; the hash changes with every build. */
+	if (len > 23 && !strncmp(name, "_ZN", 3) && name[len - 1] == 'E' && !strncmp(name + len - 20, "17h", 3)) {
+		bool hex = true;
+
+		for (size_t i = len - 17; i < len - 1; i++)
+			hex = hex && isxdigit((unsigned char)name[i]);
+		if (hex) {
+			char *s = xmalloc(len - 19 + 1);
+
+			memcpy(s, name, len - 20);
+			s[len - 20] = 'E';
+			s[len - 19] = '\0';
+			return s;
+		}
+	}
+	return xstrdup(name);
+}
+
+static int cmp_names(const void *pa, const void *pb)
+{
+	const struct asm_name *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* Within one address the preferred name last: asm_lookup() walks backwards. */
+	if (a->kind != b->kind)
+		return a->kind > b->kind ? -1 : 1;
+	/* Of aliases, the public one: "memcpy" rather than "__new_memcpy" or "__memcpy_chk_impl". */
+	if (strspn(a->name, "_") != strspn(b->name, "_"))
+		return strspn(a->name, "_") > strspn(b->name, "_") ? -1 : 1;
+	if (strlen(a->name) != strlen(b->name))
+		return strlen(a->name) > strlen(b->name) ? -1 : 1;
+	return strcmp(b->name, a->name);
+}
+
+static int cmp_syms(const void *pa, const void *pb)
+{
+	const struct ws_asm_sym *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* Of aliases the public name first, as for names (cmp_names()): pairing keeps the first. */
+	if (a->local != b->local)
+		return a->local ? 1 : -1;
+	if (strspn(a->name, "_") != strspn(b->name, "_"))
+		return strspn(a->name, "_") < strspn(b->name, "_") ? -1 : 1;
+	if (strlen(a->name) != strlen(b->name))
+		return strlen(a->name) < strlen(b->name) ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void add_name(struct ws_asm_bin *bin, size_t *alloc, uint64_t addr, uint64_t size,
+		     enum asm_name_kind kind, char *name)
+{
+	WS_ALLOC_GROW(bin->names, bin->nnames + 1, *alloc);
+	bin->names[bin->nnames++] = (struct asm_name){ addr, size, kind, name };
+}
+
+const struct asm_name *asm_lookup(const struct ws_asm_bin *bin, uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi = bin->nnames;
+
+	/* The first entry starting after addr; then walk back to the nearest one that covers it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bin->names[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Nested or overlapping ranges are rare (aliases, objects in objects); a short walk finds them. */
+	for (size_t i = lo, steps = 0; i > 0 && steps < 64; i--, steps++) {
+		const struct asm_name *n = &bin->names[i - 1];
+
+		if (addr < n->addr + (n->size ? n->size : 1)) {
+			if (off)
+				*off = addr - n->addr;
+			return n;
+		}
+	}
+	return NULL;
+}
+
+const struct asm_section *asm_section_at(const struct ws_asm_bin *bin, uint64_t addr)
+{
+	for (size_t i = 0; i < bin->nsecs; i++) {
+		const struct asm_section *s = &bin->secs[i];
+
+		if ((s->flags & SHF_ALLOC) && !(s->flags & SHF_TLS) && addr >= s->addr && addr - s->addr < s->size)
+			return s;
+	}
+	return NULL;
+}
+
+const uint8_t *asm_bytes_at(const struct ws_asm_bin *bin, uint64_t addr, uint64_t len)
+{
+	const struct asm_section *s = asm_section_at(bin, addr);
+	Elf_Scn *scn;
+	Elf_Data *d = NULL;
+
+	if (!s || s->type == SHT_NOBITS || len > s->size - (addr - s->addr))
+		return NULL;
+	scn = elf_getscn(bin->elf, s->index);
+	if (!scn)
+		return NULL;
+	/* A section read from a file is one data block; find the one holding the range all the same. */
+	while ((d = elf_getdata(scn, d))) {
+		uint64_t start = s->addr + (uint64_t)d->d_off;
+
+		if (d->d_buf && addr >= start && addr - start + len <= d->d_size)
+			return (const uint8_t *)d->d_buf + (addr - start);
+	}
+	return NULL;
+}
+
+char *ws_asm_bin_name_addr(const struct ws_asm_bin *bin, uint64_t addr, bool stable)
+{
+	uint64_t off = 0;
+	const struct asm_name *n = asm_lookup(bin, addr, &off);
+	const struct asm_section *s;
+
+	if (n) {
+		char *base = stable ? asm_stable_name(n->name) : xstrdup(n->name), *r;
+
+		/* In a function an offset moves with every change of code; in an object it is a field. */
+		if (!off || (stable && n->kind != ASM_NAME_OBJECT && n->kind != ASM_NAME_GOT))
+			return base;
+		r = xasprintf("%s+0x%" PRIx64, base, off);
+		free(base);
+		return r;
+	}
+	s = asm_section_at(bin, addr);
+	if (!s)
+		return NULL;
+	if (stable || addr == s->addr)
+		return xstrdup(s->name);
+	return xasprintf("%s+0x%" PRIx64, s->name, addr - s->addr);
+}
+
+/* The NT_GNU_BUILD_ID note as lowercase hex, or NULL. */
+static char *build_id_of(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+			const unsigned char *desc = (const unsigned char *)d->d_buf + desc_off;
+			char *id;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 || !nh.n_descsz ||
+			    memcmp((const char *)d->d_buf + name_off, "GNU", 4))
+				continue;
+			id = xmalloc(2 * nh.n_descsz + 1);
+			for (size_t j = 0; j < nh.n_descsz; j++)
+				snprintf(id + 2 * j, 3, "%02x", desc[j]);
+			return id;
+		}
+	}
+	return NULL;
+}
+
+char *asm_read_build_id(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	char *id = NULL;
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		id = build_id_of(elf);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return id;
+}
+
+static int read_sections(struct ws_asm_bin *bin)
+{
+	size_t shstrndx, alloc = 0;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(bin->elf, &shstrndx) < 0)
+		return ws_error("%s: cannot read the section headers: %s", bin->path, elf_errmsg(-1)), -EINVAL;
+	while ((scn = elf_nextscn(bin->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(bin->elf, shstrndx, sh.sh_name);
+		WS_ALLOC_GROW(bin->secs, bin->nsecs + 1, alloc);
+		bin->secs[bin->nsecs++] = (struct asm_section){
+			.name = xstrdup(name ? name : "?"),
+			.addr = sh.sh_addr,
+			.size = sh.sh_size,
+			.flags = sh.sh_flags,
+			.entsize = sh.sh_entsize,
+			.type = sh.sh_type,
+			.index = elf_ndxscn(scn),
+		};
+	}
+	return 0;
+}
+
+static const struct asm_section *section_by_index(const struct ws_asm_bin *bin, size_t index)
+{
+	for (size_t i = 0; i < bin->nsecs; i++)
+		if (bin->secs[i].index == index)
+			return &bin->secs[i];
+	return NULL;
+}
+
+static int cmp_key_index(const void *pa, const void *pb, void *data)
+{
+	const struct ws_asm_sym *syms = data;
+	const struct ws_asm_sym *a = &syms[*(const size_t *)pa], *b = &syms[*(const size_t *)pb];
+	int c = strcmp(a->key, b->key);
+
+	if (c)
+		return c;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * Give each name defined more than once (static functions of one name in several files) a key that tells
+ * the copies apart the same way in both binaries: "name (file.c)" when the STT_FILE symbols do, else
+ * "name #N" numbered by address.
+ */
+static void disambiguate_keys(struct ws_asm_bin *bin)
+{
+	size_t *idx = xmalloc((bin->nsyms + 1) * sizeof(*idx));
+	char **keys = xcalloc(bin->nsyms + 1, sizeof(*keys));
+
+	for (size_t i = 0; i < bin->nsyms; i++)
+		idx[i] = i;
+	qsort_r(idx, bin->nsyms, sizeof(*idx), cmp_key_index, bin->syms);
+	for (size_t g = 0, e; g < bin->nsyms; g = e) {
+		for (e = g + 1; e < bin->nsyms && !strcmp(bin->syms[idx[e]].key, bin->syms[idx[g]].key); e++)
+			;
+		if (e - g < 2)
+			continue;
+		for (size_t i = g; i < e; i++) {
+			const struct ws_asm_sym *s = &bin->syms[idx[i]];
+			bool file_unique = s->file != NULL;
+
+			for (size_t j = g; j < e && file_unique; j++)
+				if (j != i && bin->syms[idx[j]].file && !strcmp(bin->syms[idx[j]].file, s->file))
+					file_unique = false;
+			keys[idx[i]] = file_unique ? xasprintf("%s (%s)", s->key, s->file)
+						   : xasprintf("%s #%zu", s->key, i - g + 1);
+		}
+	}
+	for (size_t i = 0; i < bin->nsyms; i++) {
+		if (!keys[i])
+			continue;
+		free((char *)bin->syms[i].key);
+		bin->syms[i].key = keys[i];
+	}
+	free(keys);
+	free(idx);
+}
+
+/*
+ * The name of version `ndx` defined by this object (.gnu.version_d), or NULL. In .dynsym a compat symbol
+ * (memcpy@GLIBC_2.2.5 beside the default memcpy@@GLIBC_2.14) has the same name as the default one; only
+ * its version tells them apart, as .symtab does by spelling "@VERSION" into the name.
+ */
+static const char *version_name(Elf *elf, unsigned ndx)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		int off = 0;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_GNU_verdef || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_info; i++) {
+			GElf_Verdef vd;
+			GElf_Verdaux va;
+
+			if (!gelf_getverdef(d, off, &vd))
+				break;
+			if (vd.vd_ndx == ndx && gelf_getverdaux(d, off + (int)vd.vd_aux, &va))
+				return elf_strptr(elf, sh.sh_link, va.vda_name);
+			if (!vd.vd_next)
+				break;
+			off += (int)vd.vd_next;
+		}
+	}
+	return NULL;
+}
+
+/* The .gnu.version data that goes with the dynamic symbol table, or NULL. */
+static Elf_Data *versym_data(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_GNU_versym)
+			return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * Read the function and object symbols of the binary (.symtab, else .dynsym) into bin->syms and bin->names.
+ * Returns the number of function symbols found, or -1 when there is no symbol table at all.
+ */
+static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
+{
+	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d, *versym;
+	size_t alloc = 0, nsym;
+	const char *file = NULL;
+
+	while ((scn = elf_nextscn(bin->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symscn = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynscn = scn;
+	}
+	if (!symscn) {
+		symscn = dynscn;
+		bin->dynsym_only = true;
+	}
+	if (!symscn || !gelf_getshdr(symscn, &sh) || !(d = elf_getdata(symscn, NULL)))
+		return -1;
+	nsym = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	versym = bin->dynsym_only ? versym_data(bin->elf) : NULL;
+	for (size_t i = 1; i < nsym; i++) {
+		GElf_Sym s;
+		GElf_Versym vs;
+		const char *name;
+		char *versioned = NULL;
+		const struct asm_section *sec;
+		unsigned type;
+		bool local;
+
+		if (!gelf_getsym(d, (int)i, &s))
+			continue;
+		type = GELF_ST_TYPE(s.st_info);
+		name = elf_strptr(bin->elf, sh.sh_link, s.st_name);
+		if (type == STT_FILE) {
+			file = name && *name ? name : NULL;
+			continue;
+		}
+		if (!name || !*name || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+			continue;
+		sec = section_by_index(bin, s.st_shndx);
+		if (!sec || !(sec->flags & SHF_ALLOC))
+			continue;
+		local = GELF_ST_BIND(s.st_info) == STB_LOCAL;
+		if (versym && gelf_getversym(versym, (int)i, &vs) && (vs & 0x8000)) {
+			const char *v = version_name(bin->elf, vs & 0x7fff);
+
+			versioned = xasprintf("%s@%s", name, v ? v : "compat");
+			name = versioned;
+		}
+		if (type == STT_OBJECT && !(sec->flags & SHF_TLS))
+			add_name(bin, names_alloc, s.st_value, s.st_size, ASM_NAME_OBJECT, xstrdup(name));
+		if (type == STT_FUNC || type == STT_GNU_IFUNC)
+			add_name(bin, names_alloc, s.st_value, s.st_size,
+				 local ? ASM_NAME_LOCAL_FUNC : ASM_NAME_FUNC, xstrdup(name));
+		/* Zero-sized functions (hand-written stubs) name addresses but have no extent to show. */
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_size || !(sec->flags & SHF_EXECINSTR) ||
+		    sec->type == SHT_NOBITS) {
+			free(versioned);
+			continue;
+		}
+		WS_ALLOC_GROW(bin->syms, bin->nsyms + 1, alloc);
+		bin->syms[bin->nsyms++] = (struct ws_asm_sym){
+			.name = xstrdup(name),
+			.base = ws_asm_base_name(name),
+			.key = asm_stable_name(name),
+			.file = local && file ? xstrdup(file) : NULL,
+			.addr = s.st_value,
+			.size = s.st_size,
+			.local = local,
+		};
+		free(versioned);
+	}
+	if (bin->nsyms)
+		qsort(bin->syms, bin->nsyms, sizeof(*bin->syms), cmp_syms);
+	disambiguate_keys(bin);
+	return (long)bin->nsyms;
+}
+
+/* Names of GOT slots from the dynamic relocations: slot address -> "memcpy@got". */
+static void read_got(struct ws_asm_bin *bin, size_t *names_alloc)
+{
+	for (size_t i = 0; i < bin->nsecs; i++) {
+		const struct asm_section *rs = &bin->secs[i];
+		Elf_Scn *scn, *symscn;
+		Elf_Data *d, *symd;
+		GElf_Shdr sh, symsh;
+		size_t n;
+
+		if (rs->type != SHT_RELA || !(rs->flags & SHF_ALLOC))
+			continue;
+		scn = elf_getscn(bin->elf, rs->index);
+		if (!scn || !gelf_getshdr(scn, &sh) || !(d = elf_getdata(scn, NULL)))
+			continue;
+		symscn = sh.sh_link ? elf_getscn(bin->elf, sh.sh_link) : NULL;
+		symd = symscn ? elf_getdata(symscn, NULL) : NULL;
+		if (symscn && !gelf_getshdr(symscn, &symsh))
+			symd = NULL;
+		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t j = 0; j < n; j++) {
+			GElf_Rela r;
+			GElf_Sym s;
+			unsigned type;
+			const char *name = NULL;
+
+			if (!gelf_getrela(d, (int)j, &r))
+				continue;
+			type = (unsigned)GELF_R_TYPE(r.r_info);
+			if (type == R_X86_64_IRELATIVE) {
+				/* A static binary's ifunc slot: name it after the resolver's symbol (memcpy). */
+				const struct asm_name *res = asm_lookup(bin, (uint64_t)r.r_addend, NULL);
+
+				if (res && res->addr == (uint64_t)r.r_addend)
+					add_name(bin, names_alloc, r.r_offset, 8, ASM_NAME_GOT,
+						 xasprintf("%s@got", res->name));
+				continue;
+			}
+			if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT && type != R_X86_64_64)
+				continue;
+			if (symd && gelf_getsym(symd, (int)GELF_R_SYM(r.r_info), &s))
+				name = elf_strptr(bin->elf, symsh.sh_link, s.st_name);
+			if (name && *name)
+				add_name(bin, names_alloc, r.r_offset, 8, ASM_NAME_GOT, xasprintf("%s@got", name));
+		}
+	}
+}
+
+/*
+ * Name the PLT entries. Whatever the layout (.plt with lazy binding, .plt.sec with IBT, .plt.got), an
+ * entry that can be called is the one holding "jmp [rip + X]" through a named GOT slot; the entry's start
+ * is found from the section's entry size.
+ */
+static void read_plt(struct ws_asm_bin *bin, size_t *names_alloc)
+{
+	cs_insn *insn = cs_malloc(bin->cs);
+
+	if (!insn)
+		return;
+	for (size_t i = 0; i < bin->nsecs; i++) {
+		const struct asm_section *s = &bin->secs[i];
+		const uint8_t *code, *p;
+		size_t left;
+		uint64_t addr, ent;
+
+		if (!(s->flags & SHF_EXECINSTR) || strncmp(s->name, ".plt", 4) || s->type == SHT_NOBITS)
+			continue;
+		code = asm_bytes_at(bin, s->addr, s->size);
+		if (!code)
+			continue;
+		ent = s->entsize >= 8 ? s->entsize : 16;
+		p = code;
+		left = s->size;
+		addr = s->addr;
+		while (left) {
+			const cs_x86 *x;
+			uint64_t slot, start, off;
+			const struct asm_name *got;
+
+			if (!cs_disasm_iter(bin->cs, &p, &left, &addr, insn)) {
+				p++, left--, addr++;
+				continue;
+			}
+			x = &insn->detail->x86;
+			if (insn->id != X86_INS_JMP || x->op_count != 1 || x->operands[0].type != X86_OP_MEM ||
+			    x->operands[0].mem.base != X86_REG_RIP)
+				continue;
+			slot = insn->address + insn->size + (uint64_t)x->operands[0].mem.disp;
+			got = asm_lookup(bin, slot, &off);
+			if (!got || got->kind != ASM_NAME_GOT || off)
+				continue;
+			start = s->addr + (insn->address - s->addr) / ent * ent;
+			/* "memcpy@got" -> "memcpy@plt" */
+			add_name(bin, names_alloc, start, ent, ASM_NAME_PLT,
+				 xasprintf("%.*s@plt", (int)(strlen(got->name) - 4), got->name));
+		}
+	}
+	cs_free(insn, 1);
+}
+
+static void sort_names(struct ws_asm_bin *bin)
+{
+	if (bin->nnames)
+		qsort(bin->names, bin->nnames, sizeof(*bin->names), cmp_names);
+}
+
+int ws_asm_bin_open(const char *path, struct ws_asm_bin **out)
+{
+	struct ws_asm_bin *bin = xcalloc(1, sizeof(*bin));
+	GElf_Ehdr eh;
+	struct stat st;
+	size_t names_alloc = 0;
+	long nfunc;
+	int ret;
+
+	*out = NULL;
+	bin->fd = -1;
+	bin->path = xstrdup(path);
+	bin->real = realpath(path, NULL);
+	bin->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (bin->fd < 0) {
+		ret = -errno;
+		ws_error("%s: %s", path, strerror(errno));
+		goto error;
+	}
+	if (fstat(bin->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		ws_error("%s: is a directory, not a binary", path);
+		goto error;
+	}
+	elf_version(EV_CURRENT);
+	bin->elf = elf_begin(bin->fd, ELF_C_READ_MMAP, NULL);
+	if (!bin->elf || elf_kind(bin->elf) != ELF_K_ELF || !gelf_getehdr(bin->elf, &eh)) {
+		ret = -ENOEXEC;
+		ws_error("%s: not an ELF file (asm-diff reads compiled binaries)", path);
+		goto error;
+	}
+	if (eh.e_machine != EM_X86_64) {
+		const char *m = machine_name(eh.e_machine);
+
+		ret = -EOPNOTSUPP;
+		if (m)
+			ws_error("%s: an ELF binary for %s; asm-diff reads x86-64 code only", path, m);
+		else
+			ws_error("%s: an ELF binary for machine %u; asm-diff reads x86-64 code only", path,
+				 eh.e_machine);
+		goto error;
+	}
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		ret = -EOPNOTSUPP;
+		ws_error("%s: %s; asm-diff reads linked executables and shared libraries (link it first)", path,
+			 eh.e_type == ET_REL ? "a relocatable object file" : "not an executable ELF file");
+		goto error;
+	}
+	bin->elf_type = eh.e_type;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &bin->cs) != CS_ERR_OK ||
+	    cs_option(bin->cs, CS_OPT_DETAIL, CS_OPT_ON) != CS_ERR_OK) {
+		ret = -ENOMEM;
+		ws_error("%s: cannot start the capstone disassembler", path);
+		goto error;
+	}
+	ret = read_sections(bin);
+	if (ret < 0)
+		goto error;
+	bin->build_id = build_id_of(bin->elf);
+	nfunc = read_symbols(bin, &names_alloc);
+	if (nfunc <= 0) {
+		ret = -ENODATA;
+		ws_error("%s: no symbol table%s (a stripped binary); rebuild it without -s and do not strip it, "
+			 "or give asm-diff the unstripped copy", path,
+			 nfunc == 0 ? " that names a function" : "");
+		goto error;
+	}
+	/* Functions first, so that ifunc GOT slots can be named after their resolvers. */
+	sort_names(bin);
+	read_got(bin, &names_alloc);
+	sort_names(bin);
+	read_plt(bin, &names_alloc);
+	sort_names(bin);
+	if (bin->dynsym_only)
+		ws_log(WS_LOG_WARN, "%s: no .symtab; using .dynsym, which lists exported functions only", path);
+	*out = bin;
+	return 0;
+error:
+	ws_asm_bin_free(bin);
+	return ret;
+}
+
+void ws_asm_bin_free(struct ws_asm_bin *bin)
+{
+	if (!bin)
+		return;
+	for (size_t i = 0; i < bin->nsyms; i++) {
+		free((char *)bin->syms[i].name);
+		free((char *)bin->syms[i].base);
+		free((char *)bin->syms[i].key);
+		free((char *)bin->syms[i].file);
+	}
+	free(bin->syms);
+	for (size_t i = 0; i < bin->nnames; i++)
+		free(bin->names[i].name);
+	free(bin->names);
+	for (size_t i = 0; i < bin->nsecs; i++)
+		free(bin->secs[i].name);
+	free(bin->secs);
+	if (bin->cs)
+		cs_close(&bin->cs);
+	if (bin->elf)
+		elf_end(bin->elf);
+	if (bin->fd >= 0)
+		close(bin->fd);
+	free(bin->build_id);
+	free(bin->real);
+	free(bin->path);
+	free(bin);
+}

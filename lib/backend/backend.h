@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* backend.h - a backend counts events for one run: a method table chosen by name (perf, sim, ...). */
+#ifndef WS_BACKEND_H
+#define WS_BACKEND_H
+
+#include "backend/runner.h"
+#include "event/event.h"
+#include "result/result.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct ws_backend;
+
+/* What a backend says about each requested event at set-up. */
+struct ws_claim {
+	bool claimed;  /* this backend will count it on every run */
+	char *reason;  /* if not claimed: why this backend cannot (owned; the last backend's reason wins) */
+};
+
+/* Options every backend sees; each uses what concerns it. */
+struct ws_backend_opts {
+	bool regions;          /* collect per-region metrics (marker library) */
+	bool functions;        /* collect per-function metrics */
+	bool software_only;    /* perf: leave hardware events to another backend (--backend sim) */
+	const char *functions_event; /* a second event to attribute per function (--functions=EVENT), or NULL */
+	double freq;           /* sampling rate for per-function profiles, Hz */
+	const char *sim_preset;
+	char *const *sim_args; /* extra tool options, NULL-terminated or NULL */
+	size_t sim_hot;        /* functions to keep per-instruction counts for */
+};
+
+struct ws_backend_ops {
+	const char *name;
+	/*
+	 * Look at the requested events that no earlier backend claimed (claims[i].claimed false) and claim
+	 * those this backend will count here; for the others it knows, leave a reason. Returns 0, or a
+	 * negative errno when the backend cannot work at all (the message says why).
+	 */
+	int (*setup)(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims);
+	/* Before each run: may wrap argv and add environment entries (the backend owns what it adds). */
+	int (*prepare)(struct ws_backend *be, struct ws_exec *ex);
+	/*
+	 * Before the run: open counters on whyslow itself with inherit and enable_on_exec, so that the child
+	 * is counted from its exec (the runner then spawns without a handshake). May be NULL.
+	 */
+	int (*arm)(struct ws_backend *be);
+	/*
+	 * Whether the next run needs attach(): the runner then forks and holds the child before its exec, the
+	 * slower path. Decided from the options, which may change after set-up. NULL: never.
+	 */
+	bool (*wants_pid)(const struct ws_backend *be);
+	/* After fork, before exec: attach to `pid` (sampling needs the child's pid). May be NULL. */
+	int (*attach)(struct ws_backend *be, pid_t pid);
+	/* While the run goes on, about every 100 ms; may be NULL. */
+	void (*poll)(struct ws_backend *be);
+	/*
+	 * After the run: append this run's value of every claimed event to v (metrics, regions, functions),
+	 * run index `run` (0-based, the same for every metric of this run). Returns 0 or negative errno.
+	 */
+	int (*collect)(struct ws_backend *be, const struct ws_run_outcome *o, struct ws_variant *v, size_t run);
+	/* After the runs: add what this backend learnt about the machine (the simulator's costs). May be NULL. */
+	void (*describe)(struct ws_backend *be, struct ws_machine *m);
+	/* Release everything; `be` itself is freed by ws_backend_free(). */
+	void (*teardown)(struct ws_backend *be);
+};
+
+/*
+ * What each run of a group list (one variant's regions, or its functions) gives a group it did not report:
+ * 0 when the run's data was read and the group was not in it (it counted nothing), NAN when the run had
+ * nothing to read (no region file, no samples: not counted). A backend keeps one record per list it fills,
+ * and one per metric whose fill differs from its group's (a second event without samples).
+ */
+struct ws_run_fills {
+	const struct ws_group_list *list;
+	char *metric;  /* NULL: every metric of the list without a record of its own */
+	double *fill;  /* per run; a run never recorded (it failed before its data was read) is NAN */
+	size_t n, alloc;
+};
+
+struct ws_group_fills {
+	struct ws_run_fills *v;
+	size_t n, alloc;
+};
+
+#define WS_GROUP_FILLS_INIT { 0 }
+
+struct ws_backend {
+	const struct ws_backend_ops *ops;
+	struct ws_backend_opts opts;
+	void *priv;
+};
+
+/* A backend by name ("perf", "sim"), or NULL. */
+struct ws_backend *ws_backend_new(const char *name, const struct ws_backend_opts *opts);
+void ws_backend_free(struct ws_backend *be);
+
+extern const struct ws_backend_ops ws_backend_perf;
+extern const struct ws_backend_ops ws_backend_sim;
+
+/*
+ * Append `value` to metric `name` in `set` at run index `run`: runs the metric missed are filled with
+ * `fill`; NAN fill means "not counted". Regions and functions use ws_group_push(), whose fill varies by run.
+ */
+void ws_push_at(struct ws_metric_set *set, const char *name, unsigned flags, size_t run, double value,
+		double running, double fill);
+
+/*
+ * Append `value` to metric `name` of group `g` of list `l` at run index `run`: the runs before it that the
+ * metric missed (its group or itself first seen in this run) take those runs' fills from `f`.
+ */
+void ws_group_push(struct ws_group_fills *f, const struct ws_group_list *l, struct ws_group *g, const char *name,
+		   unsigned flags, size_t run, double value, double running);
+
+/*
+ * Run `run` of list `l` has been read: record `fill` as what it gives a group it did not report, then bring
+ * every metric of every group up to run + 1 samples, each missed run taking its fill. `metric` limits this to
+ * that metric (its fill differs from the rest's); NULL pads every metric without a record of its own.
+ */
+void ws_group_list_pad(struct ws_group_fills *f, struct ws_group_list *l, const char *metric, size_t run,
+		       double fill);
+
+void ws_group_fills_release(struct ws_group_fills *f);
+
+#endif

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* compare.c - every variant against the baseline, per metric, region and function, as one family. */
+#include "compare/compare.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "result/metrics.h"
+#include "stats/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ws_variant *ws_result_baseline(struct ws_result *r)
+{
+	for (size_t i = 0; i < r->nvariants; i++)
+		if (r->variants[i].baseline)
+			return &r->variants[i];
+	return r->nvariants ? &r->variants[0] : NULL;
+}
+
+const struct ws_comparison *ws_comparison_find(const struct ws_result *r, const char *variant, const char *metric,
+					       const char *region, const char *function)
+{
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		const struct ws_comparison *c = &r->comparisons[i];
+
+		if (strcmp(c->variant, variant) || strcmp(c->metric, metric))
+			continue;
+		if (!!region != !!c->region || (region && strcmp(region, c->region)))
+			continue;
+		if (!!function != !!c->function || (function && strcmp(function, c->function)))
+			continue;
+		return c;
+	}
+	return NULL;
+}
+
+/*
+ * The smallest two-sided p the exact test can give with n runs a side: 2 / C(2n, n) for Mann-Whitney,
+ * 2 / 2^n for the signed-rank test of --paired (all n differences of one sign).
+ */
+static double min_p(size_t n, bool paired)
+{
+	return paired ? 2.0 / pow(2.0, (double)n) : ws_mwu_min_p(n, n);
+}
+
+static size_t runs_needed(double alpha, size_t m, bool paired)
+{
+	for (size_t n = 2; n <= 200; n++)
+		if (min_p(n, paired) < alpha / (double)(m ? m : 1))
+			return n;
+	return 201;
+}
+
+/* Finite samples of a metric, into a new array; *n receives the count. */
+static double *finite_samples(const struct ws_metric *m, size_t *n)
+{
+	double *x = xmalloc((m->n + 1) * sizeof(*x));
+
+	*n = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (isfinite(m->samples[i]))
+			x[(*n)++] = m->samples[i];
+	return x;
+}
+
+/* Per-round pairs for --paired: rounds where both were counted, in round order. */
+static size_t paired_samples(const struct ws_metric *bm, const struct ws_metric *vm, double *x, double *y)
+{
+	size_t n = 0, k = bm->n < vm->n ? bm->n : vm->n;
+
+	for (size_t i = 0; i < k; i++) {
+		if (isfinite(bm->samples[i]) && isfinite(vm->samples[i])) {
+			x[n] = bm->samples[i];
+			y[n] = vm->samples[i];
+			n++;
+		}
+	}
+	return n;
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	/* FNV-1a: each cell's bootstrap gets its own reproducible stream. */
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const struct ws_variant *base,
+		     const struct ws_variant *v, const struct ws_metric *bm, const struct ws_metric *vm,
+		     const char *region, const char *function)
+{
+	struct ws_comparison c = { 0 };
+	size_t nx, ny;
+	double *x, *y;
+
+	if ((bm->flags | vm->flags) & WS_M_UNSUPPORTED)
+		return;
+	x = finite_samples(bm, &nx);
+	y = finite_samples(vm, &ny);
+	c.variant = xstrdup(v->name);
+	c.baseline = xstrdup(base->name);
+	c.metric = xstrdup(bm->name);
+	c.region = region ? xstrdup(region) : NULL;
+	c.function = function ? xstrdup(function) : NULL;
+	c.p = c.p_adjusted = c.ratio = c.ci_lo = c.ci_hi = NAN;
+	c.verdict = WS_VERDICT_NONE;
+	if (nx && ny && (bm->flags & WS_M_EXACT) && (vm->flags & WS_M_EXACT)) {
+		/*
+		 * Deterministic counts: the values are the answer, there is nothing to test (STATS.md 9). For
+		 * counts that wobble within WS_EXACT_SPREAD, the medians are compared, the "CI" spans the
+		 * ranges, and a change needs every variant run to differ from every baseline run.
+		 */
+		double b = bm->sum.median, val = vm->sum.median;
+		bool apart = vm->sum.min > bm->sum.max || vm->sum.max < bm->sum.min;
+
+		c.exact = true;
+		c.ratio = b != 0 ? val / b : (val == 0 ? 1.0 : INFINITY);
+		c.ci_lo = bm->sum.max != 0 ? vm->sum.min / bm->sum.max : c.ratio;
+		c.ci_hi = bm->sum.min != 0 ? vm->sum.max / bm->sum.min : c.ratio;
+		c.verdict = apart ? WS_VERDICT_CHANGED : WS_VERDICT_SAME;
+	} else if (nx >= 2 && ny >= 2) {
+		struct ws_cell cell;
+		uint64_t seed = hash_str(hash_str(hash_str(o->seed ^ 0xcbf29ce484222325ULL, v->name), bm->name),
+					 region ? region : function);
+		int ret;
+
+		if (o->paired) {
+			double *px = xmalloc((bm->n + 1) * sizeof(*px)), *py = xmalloc((vm->n + 1) * sizeof(*py));
+			size_t np = paired_samples(bm, vm, px, py);
+
+			ret = np >= 2 ? ws_compare_cell(px, np, py, np, true, seed, &cell) : -1;
+			free(px);
+			free(py);
+		} else {
+			ret = ws_compare_cell(x, nx, y, ny, false, seed, &cell);
+		}
+		if (ret == 0) {
+			c.ratio = cell.ratio;
+			c.ci_lo = cell.lo;
+			c.ci_hi = cell.hi;
+			c.p = cell.p;
+		} else {
+			/*
+			 * A zero baseline median has no ratio of medians; the test still says whether they
+			 * differ, and the means say which way (both medians 0: more zeros in one of them).
+			 */
+			struct ws_mwu mwu;
+			double mb = ws_median(x, nx), mv = ws_median(y, ny);
+
+			if (ws_mann_whitney(x, nx, y, ny, true, &mwu) == 0)
+				c.p = mwu.p;
+			if (mb == 0 && mv == 0) {
+				double sb = 0, sv = 0;
+
+				for (size_t i = 0; i < nx; i++)
+					sb += x[i];
+				for (size_t i = 0; i < ny; i++)
+					sv += y[i];
+				sb /= (double)nx;
+				sv /= (double)ny;
+				c.ratio = sb > 0 ? sv / sb : (sv > 0 ? INFINITY : 1.0);
+			} else {
+				c.ratio = mb != 0 ? mv / mb : INFINITY;
+			}
+		}
+	}
+	free(x);
+	free(y);
+	WS_ALLOC_GROW(r->comparisons, r->ncomparisons + 1, r->alloc_comparisons);
+	r->comparisons[r->ncomparisons++] = c;
+}
+
+static void compare_sets(struct ws_result *r, const struct ws_compare_opts *o, const struct ws_variant *base,
+			 const struct ws_variant *v, const struct ws_metric_set *bs, const struct ws_metric_set *vs,
+			 const char *region, const char *function)
+{
+	for (size_t i = 0; i < bs->n; i++) {
+		const struct ws_metric *vm = ws_metric_set_find(vs, bs->v[i].name);
+
+		if (vm)
+			add_cell(r, o, base, v, &bs->v[i], vm, region, function);
+	}
+}
+
+/* In the family of tests: exact counts are compared as they are, and a cell with too few runs has no p. */
+static bool tested(const struct ws_comparison *c)
+{
+	return !c->exact && isfinite(c->p);
+}
+
+/* The metric a comparison read in variant `v`: the whole process's, or a region's or function's. */
+static const struct ws_metric *compared_metric(const struct ws_variant *v, const struct ws_comparison *c)
+{
+	const struct ws_group *g = c->region	 ? ws_group_list_find(&v->regions, c->region)
+				   : c->function ? ws_group_list_find(&v->functions, c->function)
+						 : NULL;
+
+	if ((c->region || c->function) && !g)
+		return NULL;
+	return ws_metric_set_find(g ? &g->metrics : &v->metrics, c->metric);
+}
+
+bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c, const struct ws_compare_opts *o)
+{
+	const struct ws_variant *b = ws_result_baseline(r), *v = ws_result_find_variant(r, c->variant);
+	const struct ws_metric *mb = b ? compared_metric(b, c) : NULL, *mv = v ? compared_metric(v, c) : NULL;
+	size_t m = 0, n;
+
+	if (c->exact)
+		return true;
+	if (!mb || !mv)
+		return false;
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		m += tested(&r->comparisons[i]);
+	n = mb->sum.n < mv->sum.n ? mb->sum.n : mv->sum.n;
+	return n >= 2 && min_p(n, o->paired) < (o->fdr ? o->alpha : o->alpha / (double)(m ? m : 1));
+}
+
+static enum ws_verdict decide(const struct ws_comparison *c, const struct ws_compare_opts *o)
+{
+	bool higher = ws_metric_better(c->metric) == WS_HIGHER_BETTER;
+
+	if (c->exact)
+		return c->verdict;
+	if (!isfinite(c->p_adjusted))
+		return WS_VERDICT_NONE;
+	if (!isfinite(c->ci_lo) || !isfinite(c->ci_hi)) {
+		/* No ratio (a zero baseline): significance and direction only. */
+		if (c->p_adjusted >= o->alpha)
+			return WS_VERDICT_SAME;
+		return (c->ratio > 1) != higher ? WS_VERDICT_SLOWER : WS_VERDICT_FASTER;
+	}
+	switch (ws_decide(c->p_adjusted, o->alpha, c->ci_lo, c->ci_hi, o->noise, higher)) {
+	case WS_SV_SAME:
+		return WS_VERDICT_SAME;
+	case WS_SV_NOISE:
+		return WS_VERDICT_NOISE;
+	case WS_SV_WORSE:
+		return WS_VERDICT_SLOWER;
+	case WS_SV_BETTER:
+		return WS_VERDICT_FASTER;
+	}
+	return WS_VERDICT_NONE;
+}
+
+static void warn_variant(struct ws_result *r, const struct ws_variant *v)
+{
+	const struct ws_metric *wall = ws_metric_set_find(&v->metrics, "wall-time");
+	const struct ws_metric *user = ws_metric_set_find(&v->metrics, "user-time");
+	const struct ws_metric *sys = ws_metric_set_find(&v->metrics, "system-time");
+
+	if (v->failed_runs)
+		ws_result_warn(r, "'%s' exited non-zero or was killed in %zu of %zu runs (kept with --ignore-failure)",
+			       v->name, v->failed_runs, v->nruns);
+	if (wall && wall->sum.n >= 5) {
+		if ((double)wall->sum.outliers > 0.1 * (double)wall->sum.n)
+			ws_result_warn(r, "noisy machine: %zu of %zu wall-time runs of '%s' are outliers; see "
+				       "'whyslow doctor'",
+				       wall->sum.outliers, wall->sum.n, v->name);
+		if (wall->sum.first_outlier)
+			ws_result_warn(r, "the first measured run of '%s' is an outlier: more warm-up may help (-w)",
+				       v->name);
+	}
+	if (wall && user && sys && wall->sum.n && user->sum.n && sys->sum.n &&
+	    wall->sum.median > 2 * (user->sum.median + sys->sum.median) && wall->sum.median > 0.001)
+		ws_result_warn(r, "'%s' is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep or locks "
+			       "is invisible to the counters",
+			       v->name, wall->sum.median, user->sum.median + sys->sum.median);
+	for (size_t i = 0; i < v->metrics.n; i++) {
+		const struct ws_metric *m = &v->metrics.v[i];
+
+		if (isfinite(m->sum.running) && m->sum.running < 0.99)
+			ws_result_warn(r, "'%s' was counted only %.0f%% of the time (multiplexed) and scaled; count "
+				       "fewer events with -e for exact figures",
+				       m->name, 100 * m->sum.running);
+	}
+}
+
+/* A region entered a different number of times by baseline and variant is a different workload there. */
+static void warn_regions(struct ws_result *r, const struct ws_variant *base, const struct ws_variant *v)
+{
+	for (size_t i = 0; i < base->regions.n; i++) {
+		const struct ws_group *bg = &base->regions.v[i], *vg = ws_group_list_find(&v->regions, bg->name);
+		const struct ws_metric *be = ws_metric_set_find(&bg->metrics, "entries"), *ve;
+
+		if (!vg) {
+			ws_result_warn(r, "region '%s' is in '%s' but never entered in '%s'", bg->name, base->name,
+				       v->name);
+			continue;
+		}
+		ve = ws_metric_set_find(&vg->metrics, "entries");
+		if (be && ve && be->sum.n && ve->sum.n && be->sum.median != ve->sum.median)
+			ws_result_warn(r, "region '%s' is entered %.0f times by '%s' but %.0f times by '%s': compare "
+				       "per entry, or check that both do the same work",
+				       bg->name, be->sum.median, base->name, ve->sum.median, v->name);
+	}
+}
+
+int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
+{
+	struct ws_variant *base = ws_result_baseline(r);
+	size_t m = 0, min_n = SIZE_MAX;
+	double *p, *adj;
+
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		ws_comparison_release(&r->comparisons[i]);
+	r->ncomparisons = 0;
+	if (!base || r->nvariants < 2)
+		return ws_error("nothing to compare: give a baseline and at least one variant"), -EINVAL;
+	r->settings.noise = o->noise;
+	r->settings.alpha = o->alpha;
+	r->settings.paired = o->paired;
+	r->settings.fdr = o->fdr;
+	for (size_t i = 0; i < r->nvariants; i++) {
+		struct ws_variant *v = &r->variants[i];
+
+		warn_variant(r, v);
+		if (v == base)
+			continue;
+		compare_sets(r, o, base, v, &base->metrics, &v->metrics, NULL, NULL);
+		for (size_t j = 0; j < base->regions.n; j++) {
+			const struct ws_group *vg = ws_group_list_find(&v->regions, base->regions.v[j].name);
+
+			if (vg)
+				compare_sets(r, o, base, v, &base->regions.v[j].metrics, &vg->metrics,
+					     base->regions.v[j].name, NULL);
+		}
+		for (size_t j = 0; j < base->functions.n; j++) {
+			const struct ws_group *vg = ws_group_list_find(&v->functions, base->functions.v[j].name);
+
+			if (vg)
+				compare_sets(r, o, base, v, &base->functions.v[j].metrics, &vg->metrics, NULL,
+					     base->functions.v[j].name);
+		}
+		warn_regions(r, base, v);
+	}
+	/* One family for the whole report: Holm is valid however the metrics are correlated. */
+	p = xmalloc((r->ncomparisons + 1) * sizeof(*p));
+	adj = xmalloc((r->ncomparisons + 1) * sizeof(*adj));
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		if (tested(&r->comparisons[i]))
+			p[m++] = r->comparisons[i].p;
+	if (o->fdr)
+		ws_bh(p, m, adj);
+	else
+		ws_holm(p, m, adj);
+	m = 0;
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		struct ws_comparison *c = &r->comparisons[i];
+
+		if (tested(c))
+			c->p_adjusted = adj[m++];
+		c->verdict = decide(c, o);
+	}
+	/* Can this many runs ever reach significance for this many tests? */
+	for (size_t i = 0; i < r->nvariants; i++) {
+		for (size_t k = 0; k < r->variants[i].metrics.n; k++) {
+			const struct ws_metric *mm = &r->variants[i].metrics.v[k];
+
+			if (!(mm->flags & (WS_M_EXACT | WS_M_UNSUPPORTED)) && mm->sum.n >= 2 && mm->sum.n < min_n)
+				min_n = mm->sum.n;
+		}
+	}
+	if (m && min_n != SIZE_MAX && min_p(min_n, o->paired) >= o->alpha / (double)m)
+		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
+			       "for the %zu tests of this report: nothing can be significant; use at least %zu runs (-r)",
+			       min_n, min_p(min_n, o->paired), o->alpha / (double)m, m,
+			       runs_needed(o->alpha, m, o->paired));
+	free(p);
+	free(adj);
+	return 0;
+}

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* util.c - allocation, time, files and string helpers for the engine. */
+#include "core/util.h"
+#include "core/log.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void *oom(size_t n)
+{
+	ws_log(WS_LOG_ERROR, "out of memory allocating %zu bytes", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	return p ? p : oom(n);
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	return p ? p : oom(nmemb * size);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	return q ? q : oom(n);
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	return p ? p : oom(strlen(s) + 1);
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+	return p ? p : oom(n + 1);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? oom(strlen(fmt)) : s;
+}
+
+double ws_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int ws_skip_prefix(const char *s, const char *prefix, const char **rest)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(s, prefix, n))
+		return 0;
+	if (rest)
+		*rest = s + n;
+	return 1;
+}
+
+size_t ws_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xmalloc((lb + 1) * sizeof(*row));
+	size_t d;
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t sub = diag + (a[i - 1] != b[j - 1]);
+			size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+
+			row[j] = sub < best ? sub : best;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+int ws_read_file(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		WS_ALLOC_GROW(buf, n + 4096 + 1, alloc);
+		got = fread(buf + n, 1, alloc - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int err = errno ? -errno : -EIO;
+
+		fclose(f);
+		free(buf);
+		return err;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+char *ws_read_line(const char *path)
+{
+	char *buf;
+
+	if (ws_read_file(path, &buf, NULL) < 0)
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static char *dir_of(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *d = xstrdup(dirname(copy));
+
+	free(copy);
+	return d;
+}
+
+/* A path's file, to compare: "dev:ino" when it exists, else its directory's real path and its name. */
+static char *file_key(const char *path)
+{
+	struct stat st;
+	char *dir, *real, *base, *key;
+
+	if (stat(path, &st) == 0)
+		return xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+	dir = dir_of(path);
+	real = realpath(dir, NULL);
+	base = strrchr(path, '/');
+	key = xasprintf("%s/%s", real ? real : dir, base ? base + 1 : path);
+	free(real);
+	free(dir);
+	return key;
+}
+
+bool ws_same_file(const char *a, const char *b)
+{
+	struct stat st;
+	char *ka, *kb;
+	bool same;
+
+	/* Devices and FIFOs are written in place, not replaced: /dev/stdout twice loses nothing. */
+	if (stat(a, &st) == 0 && !S_ISREG(st.st_mode))
+		return false;
+	ka = file_key(a);
+	kb = file_key(b);
+	same = !strcmp(ka, kb);
+	free(ka);
+	free(kb);
+	return same;
+}
+
+/* Write all of `len` bytes, retrying short writes and EINTR. Returns 0 or -errno. */
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Write to a file that must not be replaced: a device (/dev/null, /dev/stdout), a FIFO, a socket. */
+static int write_in_place(const char *path, const char *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, p, len);
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+/*
+ * The temporary file that replaces `path`: beside the file it names, through a symbolic link the file the
+ * link points to (*real, NULL when the path does not resolve; caller frees both). A template for mkstemp.
+ */
+static char *temp_for(const char *path, char **real)
+{
+	char *dir, *tmp;
+
+	*real = realpath(path, NULL);
+	if (*real)
+		path = *real;
+	dir = dir_of(path);
+	tmp = xasprintf("%s/.%s.XXXXXX", dir, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	free(dir);
+	return tmp;
+}
+
+int ws_write_atomic(const char *path, const void *buf, size_t len)
+{
+	struct stat st;
+	char *tmp, *real;
+	const char *p = buf;
+	int fd, err = 0;
+
+	/*
+	 * Renaming over /dev/null would replace the device with a regular file: only regular files (or new
+	 * ones) are written through a temporary file and rename.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : write_in_place(path, buf, len);
+	tmp = temp_for(path, &real);
+	if (real)
+		path = real;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = write_all(fd, p, len);
+	/* mkstemp makes the file 0600; a result file is ordinary data, readable like any other. */
+	if (!err) {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask) < 0 || fsync(fd) < 0)
+			err = -errno;
+	}
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(real);
+	return err;
+}
+
+int ws_check_writable(const char *path)
+{
+	struct stat st;
+	char *tmp, *real;
+	size_t n = strlen(path);
+	int fd, err = 0;
+
+	if (!n)
+		return -ENOENT;
+	/* "dir/" names a directory, made or not; the rename would fail after the measurement. */
+	if (path[n - 1] == '/')
+		return -EISDIR;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (access(path, W_OK) < 0)
+			return -errno;
+		/* A device or FIFO is written in place; its directory does not matter. */
+		if (!S_ISREG(st.st_mode))
+			return 0;
+	}
+	/*
+	 * Make the temporary file the write will make, and remove it: access() says yes to root everywhere,
+	 * and only creating the file finds a directory that takes no new files (/proc, /sys), a name too long
+	 * for the temporary file, or a full disk's quota.
+	 */
+	tmp = temp_for(path, &real);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		/* /proc and its like say ENOENT for a file they do not have; the directory is there. */
+		if (err == -ENOENT) {
+			char *dir = dir_of(real ? real : path);
+
+			if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+				err = -EACCES;
+			free(dir);
+		}
+	} else {
+		close(fd);
+		unlink(tmp);
+	}
+	free(tmp);
+	free(real);
+	return err;
+}
+
+void ws_remove_tree(const char *dir)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (!dir)
+		return;
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		char *f;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		f = xasprintf("%s/%s", dir, de->d_name);
+		unlink(f);
+		free(f);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+char *ws_find_in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *copy, *found = NULL;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 ? xstrdup(prog) : NULL;
+	/* execvp's default when PATH is unset; an empty entry means the current directory, as for execvp. */
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (char *d = copy, *end; d && !found; d = end ? end + 1 : NULL) {
+		char *c;
+
+		end = strchr(d, ':');
+		if (end)
+			*end = '\0';
+		c = xasprintf("%s/%s", *d ? d : ".", prog);
+		if (access(c, X_OK) == 0)
+			found = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return found;
+}

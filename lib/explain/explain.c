@@ -1,0 +1,625 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* explain.c - decompose a variant's cycle delta into counter deltas, localise them, suggest a next step. */
+#include "explain/explain.h"
+#include "compare/compare.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "result/metrics.h"
+#include "stats/stats.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Cycles each event adds, beyond the cycle its instruction already costs. Defaults for real hardware from
+ * the vendors' optimisation manuals and public latency measurements, rounded: an L1 miss costs an L2 hit,
+ * a last-level miss the trip to DRAM (about 80 ns at 4.5 GHz) beyond that. Hardware counters have no
+ * generic L2-miss event, so misses that hit L3 stay in "unexplained" there.
+ */
+static const struct ws_cost zen4[] = {
+	{ "branch-misses", 13 },         { "L1-dcache-load-misses", 14 }, { "L1-icache-load-misses", 14 },
+	{ "LLC-load-misses", 350 },
+};
+static const struct ws_cost golden_cove[] = {
+	{ "branch-misses", 17 },         { "L1-dcache-load-misses", 15 }, { "L1-icache-load-misses", 15 },
+	{ "LLC-load-misses", 400 },
+};
+static const struct ws_cost generic[] = {
+	{ "branch-misses", 15 },         { "L1-dcache-load-misses", 12 }, { "L1-icache-load-misses", 12 },
+	{ "LLC-load-misses", 250 },
+};
+
+const struct ws_cost *ws_cost_defaults(const char *cpu, size_t *n, const char **family)
+{
+	if (cpu && strstr(cpu, "AMD")) {
+		*family = "defaults for AMD Zen 4";
+		*n = ARRAY_SIZE(zen4);
+		return zen4;
+	}
+	if (cpu && strstr(cpu, "Intel")) {
+		*family = "defaults for Intel Golden Cove";
+		*n = ARRAY_SIZE(golden_cove);
+		return golden_cove;
+	}
+	*family = "generic defaults";
+	*n = ARRAY_SIZE(generic);
+	return generic;
+}
+
+int ws_cost_load(const char *path, struct ws_cost **out, size_t *n)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err), *v;
+	const char *k;
+
+	*out = NULL;
+	*n = 0;
+	if (!root)
+		return ws_error("cannot read cost table '%s': %s", path, err.text), -EINVAL;
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return ws_error("%s: a cost table is a JSON object {\"metric\": cycles, ...}", path), -EINVAL;
+	}
+	*out = xcalloc(json_object_size(root) + 1, sizeof(**out));
+	json_object_foreach(root, k, v) {
+		if (!json_is_number(v) || json_number_value(v) < 0) {
+			ws_error("%s: the cost of '%s' must be a number of cycles >= 0", path, k);
+			ws_cost_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+			json_decref(root);
+			return -EINVAL;
+		}
+		(*out)[*n].metric = xstrdup(k);
+		(*out)[(*n)++].cycles = json_number_value(v);
+	}
+	json_decref(root);
+	return 0;
+}
+
+void ws_cost_free(struct ws_cost *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(c[i].metric);
+	free(c);
+}
+
+static double median_of(const struct ws_metric_set *s, const char *name)
+{
+	const struct ws_metric *m = ws_metric_set_find(s, name);
+
+	return m && m->sum.n ? m->sum.median : NAN;
+}
+
+static bool significant(const struct ws_comparison *c)
+{
+	return c && (c->verdict == WS_VERDICT_SLOWER || c->verdict == WS_VERDICT_FASTER ||
+		     c->verdict == WS_VERDICT_CHANGED);
+}
+
+/* One term of the decomposition. */
+struct term {
+	const char *metric;
+	double cost;      /* cycles per event (instructions: the base CPI) */
+	bool blamed;      /* its delta is significant */
+	double part;      /* delta x cost, in cycles */
+};
+
+/* Median of run-indexed samples picked by `idx`, skipping NANs. */
+static double resampled_median(const struct ws_metric *m, const size_t *idx, size_t n, double *buf)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (idx[i] < m->n && isfinite(m->samples[idx[i]]))
+			buf[k++] = m->samples[idx[i]];
+	return k ? ws_median(buf, k) : NAN;
+}
+
+struct side {
+	const struct ws_metric_set *set;
+	size_t n;     /* runs */
+};
+
+/* The base CPI: cycles per instruction net of the modelled stalls (at least 0.1, at most the CPI). */
+static double base_cpi(double cycles, double instr, const struct ws_metric_set *s, const struct term *t, size_t nt,
+		       bool simulated)
+{
+	double stalls = 0, cpi;
+
+	if (simulated)
+		return 1.0; /* the simulator's estimate charges one cycle per instruction */
+	if (!(instr > 0) || !(cycles > 0))
+		return NAN;
+	for (size_t i = 0; i < nt; i++) {
+		double v = median_of(s, t[i].metric);
+
+		if (isfinite(v))
+			stalls += v * t[i].cost;
+	}
+	cpi = (cycles - stalls) / instr;
+	if (cpi < 0.1)
+		cpi = 0.1;
+	if (cpi > cycles / instr)
+		cpi = cycles / instr;
+	return cpi;
+}
+
+/* Shares of each term (and unexplained, last) from medians of both sides. Returns false without a delta. */
+static bool shares_from(const double *bmed, const double *vmed, size_t nt, const struct term *t, double dcyc,
+			double *share)
+{
+	double sum = 0;
+
+	if (!isfinite(dcyc) || dcyc == 0)
+		return false;
+	for (size_t i = 0; i < nt; i++) {
+		double part = t[i].blamed && isfinite(vmed[i]) && isfinite(bmed[i]) ? (vmed[i] - bmed[i]) * t[i].cost : 0;
+
+		share[i] = part / dcyc;
+		sum += share[i];
+	}
+	share[nt] = 1 - sum;
+	return true;
+}
+
+static int double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The CI of each share: resample each side's runs (keeping a run's metrics together), recompute the
+ * medians, the cycle delta and the shares. Exact simulated counts give a zero-width CI.
+ */
+static void share_cis(const struct side *b, const struct side *v, const char *cyc_metric, const struct term *t,
+		      size_t nt, uint64_t seed, size_t B, double *lo, double *hi)
+{
+	struct ws_rng rng;
+	size_t nb = b->n, nv = v->n;
+	size_t *ib = xmalloc((nb + 1) * sizeof(*ib)), *iv = xmalloc((nv + 1) * sizeof(*iv));
+	double *buf = xmalloc((nb + nv + 1) * sizeof(*buf));
+	double *draws = xmalloc((nt + 1) * B * sizeof(*draws));
+	double *bmed = xmalloc((nt + 1) * sizeof(*bmed)), *vmed = xmalloc((nt + 1) * sizeof(*vmed));
+	double *share = xmalloc((nt + 1) * sizeof(*share)), *col = xmalloc((B + 1) * sizeof(*col));
+	const struct ws_metric *bc = ws_metric_set_find(b->set, cyc_metric), *vc = ws_metric_set_find(v->set, cyc_metric);
+	size_t got = 0;
+
+	ws_rng_seed(&rng, seed);
+	for (size_t k = 0; k < B; k++) {
+		for (size_t i = 0; i < nb; i++)
+			ib[i] = (size_t)ws_rng_below(&rng, nb);
+		for (size_t i = 0; i < nv; i++)
+			iv[i] = (size_t)ws_rng_below(&rng, nv);
+		for (size_t i = 0; i < nt; i++) {
+			const struct ws_metric *bm = ws_metric_set_find(b->set, t[i].metric);
+			const struct ws_metric *vm = ws_metric_set_find(v->set, t[i].metric);
+
+			bmed[i] = bm ? resampled_median(bm, ib, nb, buf) : NAN;
+			vmed[i] = vm ? resampled_median(vm, iv, nv, buf) : NAN;
+		}
+		if (!shares_from(bmed, vmed, nt, t,
+				 resampled_median(vc, iv, nv, buf) - resampled_median(bc, ib, nb, buf), share))
+			continue;
+		for (size_t i = 0; i <= nt; i++)
+			draws[i * B + got] = share[i];
+		got++;
+	}
+	for (size_t i = 0; i <= nt; i++) {
+		if (got < 20) {
+			lo[i] = hi[i] = NAN;
+			continue;
+		}
+		memcpy(col, draws + i * B, got * sizeof(*col));
+		qsort(col, got, sizeof(*col), double_cmp);
+		lo[i] = col[(size_t)floor(0.025 * (double)got)];
+		hi[i] = col[(size_t)ceil(0.975 * (double)got) - 1];
+	}
+	free(ib);
+	free(iv);
+	free(buf);
+	free(draws);
+	free(bmed);
+	free(vmed);
+	free(share);
+	free(col);
+}
+
+static size_t runs_of(const struct ws_metric_set *s, const char *metric)
+{
+	const struct ws_metric *m = ws_metric_set_find(s, metric);
+
+	return m ? m->n : 0;
+}
+
+struct place {
+	char *name;
+	const char *object; /* functions: their object; NULL for regions */
+	double delta;
+	double size;        /* regions: the variant's value of the metric, to prefer inner regions */
+};
+
+static int place_cmp(const void *a, const void *b)
+{
+	double x = fabs(((const struct place *)a)->delta), y = fabs(((const struct place *)b)->delta);
+
+	return (x < y) - (x > y);
+}
+
+/* What localisation found, for the next step. Borrowed strings, valid while the variant lives. */
+struct located {
+	const char *fn;         /* the function with the largest delta, or NULL */
+	const char *fn_object;
+	const char *own_fn;     /* the one with the largest delta in the variant's own binary, or NULL */
+};
+
+static bool same_file(const char *a, const char *b)
+{
+	char *ra, *rb;
+	bool same;
+
+	if (!a || !b)
+		return false;
+	if (!strcmp(a, b))
+		return true;
+	ra = realpath(a, NULL);
+	rb = realpath(b, NULL);
+	same = ra && rb && !strcmp(ra, rb);
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/*
+ * Where a metric's delta concentrates: first the functions with the largest delta in the direction of
+ * the total (at least 5% of it each, three at most), then one region: the innermost one holding most of
+ * the delta (regions count inclusively, so the outermost always holds it all and says little).
+ * Functions with only a sampled share are placed by their share of the cycle delta.
+ */
+static void localise(const struct ws_variant *b, const struct ws_variant *v, const char *metric, double total,
+		     const char *cyc_metric, const char *bin_v, struct ws_cause *cause, struct located *loc)
+{
+	struct place *fns = NULL, *regs = NULL;
+	size_t nf = 0, nr = 0, af = 0, ar = 0;
+	double bcyc = median_of(&b->metrics, cyc_metric), vcyc = median_of(&v->metrics, cyc_metric);
+	const struct place *region = NULL;
+
+	memset(loc, 0, sizeof(*loc));
+	cause->where = xcalloc(5, sizeof(char *));
+	if (total == 0 || !isfinite(total))
+		return;
+	for (int kind = 0; kind < 2; kind++) {
+		const struct ws_group_list *bl = kind ? &b->functions : &b->regions;
+		const struct ws_group_list *vl = kind ? &v->functions : &v->regions;
+
+		for (size_t i = 0; i < vl->n; i++) {
+			const struct ws_group *vg = &vl->v[i], *bg = ws_group_list_find(bl, vg->name);
+			double bv = bg ? median_of(&bg->metrics, metric) : 0, vv = median_of(&vg->metrics, metric);
+			struct place *p;
+			double d;
+
+			if (!isfinite(vv) && kind && !strcmp(metric, cyc_metric) &&
+			    ws_metric_set_find(&vg->metrics, "share")) {
+				/*
+				 * A sampled profile: the function's cycles are its share of the total. Only cycles
+				 * can be placed so: a share says nothing of where misses happened.
+				 */
+				double bs = bg ? median_of(&bg->metrics, "share") : 0;
+
+				vv = median_of(&vg->metrics, "share") * vcyc;
+				bv = (isfinite(bs) ? bs : 0) * bcyc;
+			}
+			d = vv - (isfinite(bv) ? bv : 0);
+			if (!isfinite(d) || d == 0 || (d > 0) != (total > 0))
+				continue;
+			if (kind) {
+				WS_ALLOC_GROW(fns, nf + 1, af);
+				p = &fns[nf++];
+			} else {
+				WS_ALLOC_GROW(regs, nr + 1, ar);
+				p = &regs[nr++];
+			}
+			p->name = vg->name;
+			p->object = vg->object;
+			p->delta = d;
+			p->size = fabs(vv);
+		}
+	}
+	if (nf)
+		qsort(fns, nf, sizeof(*fns), place_cmp);
+	for (size_t i = 0; i < nf; i++) {
+		if (cause->nwhere < 3 && fabs(fns[i].delta / total) >= 0.05)
+			cause->where[cause->nwhere++] = xasprintf("%s (%.0f%%)", fns[i].name, 100 * fns[i].delta / total);
+		if (!loc->own_fn && bin_v && same_file(fns[i].object, bin_v))
+			loc->own_fn = fns[i].name;
+	}
+	if (nf) {
+		loc->fn = fns[0].name;
+		loc->fn_object = fns[0].object;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		double sh = regs[i].delta / total;
+
+		if (sh >= 0.5 && (!region || region->delta / total < 0.5 || regs[i].size < region->size))
+			region = &regs[i];
+		else if (!region && sh >= 0.05)
+			region = &regs[i];
+		else if (region && region->delta / total < 0.5 && sh > region->delta / total)
+			region = &regs[i];
+	}
+	if (region)
+		cause->where[cause->nwhere++] = xasprintf("region %s (%.0f%%)", region->name,
+							  100 * region->delta / total);
+	free(fns);
+	free(regs);
+}
+
+static char *next_step(const struct ws_cause *c, const struct located *loc, const char *bin_a, const char *bin_b,
+		       bool grew)
+{
+	const char *where = loc->fn ? loc->fn : "the hot code";
+	bool library = loc->fn && loc->fn_object && bin_b && !same_file(loc->fn_object, bin_b);
+	const char *lib = library && strrchr(loc->fn_object, '/') ? strrchr(loc->fn_object, '/') + 1 : loc->fn_object;
+	bool two_builds = loc->own_fn && bin_a && bin_b && !same_file(bin_a, bin_b);
+	char *s, *asm_cmd = two_builds ? xasprintf("compare %s's code between the builds: whyslow asm-diff --function %s %s %s",
+					       loc->own_fn, loc->own_fn, bin_a, bin_b)
+				   : NULL;
+
+	if (!strcmp(c->metric, "instructions")) {
+		if (library)
+			s = xasprintf("%s instructions run in %s (%s): find which of the program's functions call it %s "
+				      "(larger copies? more allocations?)%s%s",
+				      grew ? "extra" : "fewer", loc->fn, lib, grew ? "more" : "less", asm_cmd ? "; then " : "",
+				      asm_cmd ? asm_cmd : "");
+		else if (asm_cmd)
+			s = xasprintf("%s instructions are concentrated in %s: %s", grew ? "extra" : "fewer", where, asm_cmd);
+		else
+			s = xasprintf("%s instructions are concentrated in %s: look at what it executes more often "
+				      "(a new branch, a copy, a check on every access) and compare its code between "
+				      "the variants",
+				      grew ? "extra" : "fewer", where);
+	} else if (strstr(c->metric, "branch")) {
+		s = xasprintf("mispredictions %s in %s: look for a data-dependent branch (a new check per access, "
+			      "an inline-or-heap test) and make it predictable or branchless",
+			      grew ? "grew" : "fell", where);
+	} else if (!strcmp(c->metric, "L1-dcache-load-misses")) {
+		s = xasprintf("L1d misses %s in %s: check the size of the values it moves or keeps hot (a larger "
+			      "struct pushes other data out of L1)",
+			      grew ? "grew" : "fell", where);
+	} else if (strstr(c->metric, "icache")) {
+		s = xasprintf("instruction-cache misses %s in %s: the hot code grew or spread over more functions "
+			      "(inlining, duplicated templates): compare code sizes",
+			      grew ? "grew" : "fell", where);
+	} else if (strstr(c->metric, "L2") || strstr(c->metric, "LLC")) {
+		s = xasprintf("the working set of %s %s the %s: check the data it touches per iteration and its "
+			      "layout",
+			      where, grew ? "outgrew" : "now fits", strstr(c->metric, "L2") ? "L2" : "last-level cache");
+	} else if (!strcmp(c->metric, "unexplained")) {
+		s = xstrdup("part of the cycle delta is not accounted for by the counted events: stalls the model "
+			    "does not see (dependency chains, ports, TLB, memory ordering); on real hardware, "
+			    "count top-down events to split it");
+	} else {
+		s = xasprintf("%s changed in %s", c->metric, where);
+	}
+	free(asm_cmd);
+	return s;
+}
+
+/* The headline comparison: wall time where measured, else cycles, else CPU time, else instructions. */
+static const struct ws_comparison *headline(const struct ws_result *r, const struct ws_variant *v,
+					    const char *cyc_metric)
+{
+	const char *order[] = { "wall-time", cyc_metric, "task-clock", "instructions" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		const struct ws_comparison *c = order[i] ? ws_comparison_find(r, v->name, order[i], NULL, NULL) : NULL;
+
+		if (c && isfinite(c->ratio))
+			return c;
+	}
+	return NULL;
+}
+
+static char *verdict_text(const struct ws_comparison *h, size_t runs)
+{
+	double pct;
+
+	if (!h)
+		return xstrdup("not compared in any time, cycle or instruction metric");
+	pct = 100 * (h->ratio - 1);
+	if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED) {
+		if (h->exact)
+			return xasprintf("%s by %.1f%% in %s (exact)", h->ratio > 1 ? "slower" : "faster", fabs(pct),
+					 h->metric);
+		return xasprintf("%s by %.1f%% [%+.1f, %+.1f] in %s", h->ratio > 1 ? "slower" : "faster", fabs(pct),
+				 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric);
+	}
+	if (h->verdict == WS_VERDICT_NOISE)
+		return xasprintf("the same within the noise threshold (%+.1f%% [%+.1f, %+.1f] in %s)", pct,
+				 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric);
+	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && pct != 0 && runs) {
+		/* The CI half-width shrinks as 1/sqrt(n): the runs for it to shrink below the observed effect. */
+		double half = 50 * (h->ci_hi - h->ci_lo), need = (double)runs * pow(half / fabs(pct), 2);
+
+		return xasprintf("inconclusive: %+.1f%% [%+.1f, %+.1f] in %s is not significant; about %.0f runs "
+				 "per program could tell a difference this size",
+				 pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, ceil(need > runs ? need : runs + 1));
+	}
+	return xasprintf("no significant difference in %s", h->metric);
+}
+
+/* Largest share first; "unexplained" last whatever its size: it is what the model could not name. */
+static int cause_cmp(const void *a, const void *b)
+{
+	const struct ws_cause *x = a, *y = b;
+	int ux = !strcmp(x->metric, "unexplained"), uy = !strcmp(y->metric, "unexplained");
+
+	if (ux != uy)
+		return ux - uy;
+	return (x->share < y->share) - (x->share > y->share);
+}
+
+static const char *bin_of(const struct ws_result *r, const struct ws_variant *v, const struct ws_explain_opts *o)
+{
+	return o->binaries ? o->binaries[v - r->variants] : NULL;
+}
+
+static void explain_variant(struct ws_result *r, const struct ws_variant *b, const struct ws_variant *v,
+			    const struct ws_explain_opts *o)
+{
+	struct ws_explanation *e;
+	const struct ws_comparison *h, *cc;
+	const char *cyc_metric = NULL, *family = NULL;
+	const struct ws_cost *costs = o->costs;
+	size_t ncosts = o->ncosts, nt = 0;
+	struct term t[16];
+	double dcyc, bmed[16], vmed[16], share[17], lo[17], hi[17];
+	bool simulated = false;
+	unsigned cyc_flags;
+	char *head;
+
+	WS_ALLOC_GROW(r->explain, r->nexplain + 1, r->alloc_explain);
+	e = &r->explain[r->nexplain++];
+	memset(e, 0, sizeof(*e));
+	e->variant = xstrdup(v->name);
+	/* Where the PMU counted top-down, its level 1 says which part of the pipeline the cycles went to. */
+	e->has_topdown = true;
+	for (int k = 0; k < 4; k++) {
+		e->topdown_base[k] = median_of(&b->metrics, ws_topdown_metrics[k]);
+		e->topdown_var[k] = median_of(&v->metrics, ws_topdown_metrics[k]);
+		if (!isfinite(e->topdown_base[k]) || !isfinite(e->topdown_var[k]))
+			e->has_topdown = false;
+	}
+
+	/* Measured cycles first; else the simulator's estimate with the preset's own costs. */
+	if (isfinite(median_of(&b->metrics, "cycles")) && isfinite(median_of(&v->metrics, "cycles"))) {
+		cyc_metric = "cycles";
+		if (!costs)
+			costs = ws_cost_defaults(r->machine.cpu, &ncosts, &family);
+	} else if (isfinite(median_of(&b->metrics, "estimated-cycles")) &&
+		   isfinite(median_of(&v->metrics, "estimated-cycles"))) {
+		cyc_metric = "estimated-cycles";
+		simulated = true;
+		if (!costs) {
+			costs = r->machine.costs;
+			ncosts = r->machine.ncosts;
+			family = "the simulator preset's latencies";
+		}
+	}
+	h = headline(r, v, cyc_metric);
+	head = verdict_text(h, runs_of(&b->metrics, h ? h->metric : "wall-time"));
+	if (!cyc_metric) {
+		e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (a PMU, or the simulator: "
+				       "--backend auto)",
+				       v->name, head);
+		free(head);
+		return;
+	}
+	cc = ws_comparison_find(r, v->name, cyc_metric, NULL, NULL);
+	if (!significant(cc)) {
+		e->summary = xasprintf("'%s' is %s; its %s do not differ significantly: nothing to blame", v->name, head,
+				       cyc_metric);
+		free(head);
+		return;
+	}
+	dcyc = median_of(&v->metrics, cyc_metric) - median_of(&b->metrics, cyc_metric);
+	cyc_flags = ws_metric_set_find(&b->metrics, cyc_metric)->flags;
+
+	/* The terms: instructions at the base CPI, then each costed event. */
+	for (size_t i = 0; i < ncosts && nt < 15; i++) {
+		const struct ws_comparison *c = ws_comparison_find(r, v->name, costs[i].metric, NULL, NULL);
+		const struct ws_metric *m = ws_metric_set_find(&b->metrics, costs[i].metric);
+
+		/* A simulated count says nothing of measured cycles, and a measured one nothing of an estimate. */
+		if (!m || ((m->flags ^ cyc_flags) & WS_M_SIMULATED))
+			continue;
+		t[nt + 1].metric = costs[i].metric;
+		t[nt + 1].cost = costs[i].cycles;
+		t[nt + 1].blamed = significant(c);
+		nt++;
+	}
+	t[0].metric = "instructions";
+	t[0].cost = base_cpi(median_of(&b->metrics, cyc_metric), median_of(&b->metrics, "instructions"), &b->metrics,
+			     t + 1, nt, simulated);
+	t[0].blamed = significant(ws_comparison_find(r, v->name, "instructions", NULL, NULL)) && isfinite(t[0].cost) &&
+		      ws_metric_set_find(&b->metrics, "instructions") &&
+		      !((ws_metric_set_find(&b->metrics, "instructions")->flags ^ cyc_flags) & WS_M_SIMULATED);
+	nt++;
+	for (size_t i = 0; i < nt; i++) {
+		bmed[i] = median_of(&b->metrics, t[i].metric);
+		vmed[i] = median_of(&v->metrics, t[i].metric);
+	}
+	if (!shares_from(bmed, vmed, nt, t, dcyc, share)) {
+		/* Significant, yet no cycle delta between the medians: there is no share to give. */
+		e->summary = xasprintf("'%s' is %s; its %s medians are equal: nothing to blame", v->name, head,
+				       cyc_metric);
+		free(head);
+		return;
+	}
+	{
+		struct side sb = { &b->metrics, runs_of(&b->metrics, cyc_metric) };
+		struct side sv = { &v->metrics, runs_of(&v->metrics, cyc_metric) };
+
+		share_cis(&sb, &sv, cyc_metric, t, nt, o->seed ^ 0x5eedULL, o->resamples ? o->resamples : 1000, lo, hi);
+	}
+	e->causes = xcalloc(nt + 2, sizeof(*e->causes));
+	for (size_t i = 0; i <= nt; i++) {
+		struct ws_cause *c;
+		bool unexplained = i == nt;
+
+		if (!unexplained && (!t[i].blamed || share[i] == 0))
+			continue;
+		c = &e->causes[e->ncauses++];
+		c->metric = xstrdup(unexplained ? "unexplained" : t[i].metric);
+		c->share = share[i];
+		c->share_lo = lo[i];
+		c->share_hi = hi[i];
+		c->delta_cycles = share[i] * dcyc;
+		{
+			struct located loc;
+
+			if (!unexplained)
+				localise(b, v, t[i].metric, vmed[i] - bmed[i], cyc_metric, bin_of(r, v, o), c, &loc);
+			else
+				localise(b, v, cyc_metric, dcyc, cyc_metric, bin_of(r, v, o), c, &loc);
+			c->next_step = next_step(c, &loc, bin_of(r, b, o), bin_of(r, v, o),
+						 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
+		}
+	}
+	e->alloc = nt + 2;
+	qsort(e->causes, e->ncauses, sizeof(*e->causes), cause_cmp);
+	{
+		const struct ws_cause *top = e->ncauses ? &e->causes[0] : NULL;
+
+		if (top && strcmp(top->metric, "unexplained"))
+			e->summary = xasprintf("'%s' is %s; %s %+.3g (%s); the main cause is %s: %.0f%% of the "
+					       "difference%s%s",
+					       v->name, head, cyc_metric, dcyc, family ? family : "costs from --cost",
+					       top->metric, 100 * top->share, top->nwhere ? ", mostly in " : "",
+					       top->nwhere ? top->where[0] : "");
+		else
+			e->summary = xasprintf("'%s' is %s; %s %+.3g, not accounted for by the counted events", v->name,
+					       head, cyc_metric, dcyc);
+	}
+	free(head);
+}
+
+int ws_explain(struct ws_result *r, const struct ws_explain_opts *o)
+{
+	const struct ws_variant *b = ws_result_baseline(r);
+
+	for (size_t i = 0; i < r->nexplain; i++)
+		ws_explanation_release(&r->explain[i]);
+	r->nexplain = 0;
+	if (!b)
+		return 0;
+	for (size_t i = 0; i < r->nvariants; i++)
+		if (&r->variants[i] != b)
+			explain_variant(r, b, &r->variants[i], o);
+	return 0;
+}

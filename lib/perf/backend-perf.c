@@ -1,0 +1,695 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* backend-perf.c - count a command and all its threads and children with perf_event_open. */
+#include "backend/backend.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "event/pfm.h"
+#include "perf/perf.h"
+#include "perf/profile.h"
+#include "perf/topdown.h"
+#include "regions/regions.h"
+#include "symbols/symbols.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * Every counter is opened before the run on whyslow itself, disabled, with inherit (the child and its
+ * threads and children are counted) and enable_on_exec on the group leader (counting starts at the
+ * child's exec, not in our spawn code). Each event is read on its own fd with TOTAL_TIME_ENABLED/RUNNING, because the kernel refuses
+ * PERF_FORMAT_GROUP reads together with inherit. Hardware events are opened in groups no larger than the
+ * PMU's counters, so that each group is scheduled whole and the ratios inside it are consistent; a group
+ * the kernel never managed to schedule is split in two for the next run.
+ */
+
+struct counter {
+	size_t ev;                  /* index into the event list */
+	struct perf_event_attr attr;
+	int group;                  /* counters of one group are adjacent, leader first */
+	int fd;
+};
+
+struct perf_priv {
+	const struct ws_event_list *events;
+	bool *mine;                 /* per event: claimed by this backend */
+	struct perf_event_attr *attr; /* per event: the attr that probed successfully */
+	struct counter *c;
+	size_t nc, alloc;
+	int ngroups;
+	bool hybrid;
+	bool *split;                /* per group: never scheduled last run, split before the next */
+	size_t slots;               /* the event td-slots (Intel top-down), or SIZE_MAX */
+	/* --regions: the markers count in the program itself; each run writes into its own directory. */
+	struct ws_marker_event mev[WS_MARKERS_MAX_EVENTS];
+	size_t nmev;
+	char *outdir;
+	char **env;
+	/* --functions: a sampling profile of each run; symbols, CPUs and the checked rate kept across runs. */
+	struct ws_profile *prof;
+	struct ws_symbols *syms;
+	int *cpus;
+	size_t ncpus;
+	unsigned freq;
+	bool warned_loss;
+	/* What each run gave the regions and functions it did not report (0 or not counted). */
+	struct ws_group_fills fills;
+};
+
+static int group_capacity(void)
+{
+	struct ws_pfm_pmu pmu;
+	int cap = 4; /* every x86 PMU since Nehalem has at least 4 generic counters */
+	char *wd;
+
+	if (ws_pfm_core_pmu(&pmu) == 0) {
+		if (pmu.counters > 0)
+			cap = pmu.counters;
+		free(pmu.name);
+		free(pmu.desc);
+	}
+	/* The NMI watchdog holds one counter for as long as it runs. */
+	wd = ws_read_line("/proc/sys/kernel/nmi_watchdog");
+	if (wd && atoi(wd) > 0 && cap > 1)
+		cap--;
+	free(wd);
+	return cap;
+}
+
+static void add_counter(struct perf_priv *p, size_t ev, const struct perf_event_attr *attr, int group)
+{
+	struct counter *c;
+
+	WS_ALLOC_GROW(p->c, p->nc + 1, p->alloc);
+	c = &p->c[p->nc++];
+	c->ev = ev;
+	c->attr = *attr;
+	c->group = group;
+	c->fd = -1;
+}
+
+/* Intel's top-down metric events, when their leader td-slots was asked for too. */
+static bool is_topdown_metric(const struct perf_priv *p, size_t i)
+{
+	return p->slots != SIZE_MAX && ws_topdown_is_slots_metric(p->events->v[i].name);
+}
+
+/* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
+static void layout(struct perf_priv *p, int cap)
+{
+	unsigned types[2];
+	const char *names[2];
+	int ntypes = ws_perf_hybrid_pmus(types, names, 2);
+
+	p->hybrid = ntypes > 0;
+	p->nc = 0;
+	p->ngroups = 0;
+	for (size_t i = 0; i < p->events->n; i++) {
+		if (!p->mine[i] || p->attr[i].type != PERF_TYPE_SOFTWARE)
+			continue;
+		add_counter(p, i, &p->attr[i], p->ngroups++);
+	}
+	/* Intel's top-down metrics count only in a group that "slots" leads: one group of their own. */
+	if (p->slots != SIZE_MAX && p->mine[p->slots]) {
+		add_counter(p, p->slots, &p->attr[p->slots], p->ngroups);
+		for (size_t i = 0; i < p->events->n; i++)
+			if (p->mine[i] && is_topdown_metric(p, i))
+				add_counter(p, i, &p->attr[i], p->ngroups);
+		p->ngroups++;
+	}
+	/*
+	 * On a hybrid CPU a generic hardware event must name its core PMU in the upper config bits, and the
+	 * task is counted by one counter per core type; collect() sums them.
+	 */
+	for (int t = 0; t < (ntypes ? ntypes : 1); t++) {
+		int in_group = cap;
+
+		for (size_t i = 0; i < p->events->n; i++) {
+			struct perf_event_attr a;
+
+			if (!p->mine[i] || p->attr[i].type == PERF_TYPE_SOFTWARE || i == p->slots ||
+			    is_topdown_metric(p, i))
+				continue;
+			a = p->attr[i];
+			if (ntypes && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE))
+				a.config |= (unsigned long long)types[t] << 32;
+			else if (ntypes && t > 0)
+				continue; /* raw and PMU-specific events name their PMU already: open once */
+			if (in_group >= cap) {
+				p->ngroups++;
+				in_group = 0;
+			}
+			add_counter(p, i, &a, p->ngroups - 1);
+			in_group++;
+		}
+	}
+	free(p->split);
+	p->split = xcalloc((size_t)p->ngroups + 1, sizeof(*p->split));
+}
+
+/*
+ * The events the markers count: the claimed perf events, hardware first (a software leader would keep a
+ * hardware member off the PMU), at most WS_MARKERS_MAX_EVENTS.
+ */
+static void choose_marker_events(struct perf_priv *p)
+{
+	for (int sw = 0; sw < 2; sw++) {
+		for (size_t i = 0; i < p->events->n && p->nmev < WS_MARKERS_MAX_EVENTS; i++) {
+			struct ws_marker_event *m;
+
+			if (!p->mine[i] || (p->attr[i].type == PERF_TYPE_SOFTWARE) != sw)
+				continue;
+			m = &p->mev[p->nmev++];
+			m->type = p->attr[i].type;
+			m->config = p->attr[i].config;
+			m->config1 = p->attr[i].config1;
+			m->config2 = p->attr[i].config2;
+			m->exclude_user = p->attr[i].exclude_user;
+			m->exclude_kernel = p->attr[i].exclude_kernel;
+			m->exclude_hv = p->attr[i].exclude_hv;
+			m->name = p->events->v[i].name;
+		}
+	}
+}
+
+static void remove_outdir(struct perf_priv *p)
+{
+	ws_remove_tree(p->outdir);
+	free(p->outdir);
+	p->outdir = NULL;
+	ws_marker_env_free(p->env);
+	p->env = NULL;
+}
+
+/* --regions: a fresh directory for this run's region files, and the environment that points there. */
+static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
+{
+	struct perf_priv *p = be->priv;
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+	int ret;
+
+	if (!be->opts.regions)
+		return 0;
+	if (!p->nmev)
+		return ws_error("--regions: no perf event opens here for the markers to count"), -ENODEV;
+	remove_outdir(p);
+	dir = xasprintf("%s/whyslow-regions-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		ret = -errno;
+		ws_error("cannot create a directory for region files in %s: %s", tmp && *tmp ? tmp : "/tmp",
+			 strerror(errno));
+		free(dir);
+		return ret;
+	}
+	p->outdir = dir;
+	if ((ret = ws_marker_env_build(WS_MARKERS_PERF, p->mev, p->nmev, p->outdir, &p->env)) < 0)
+		return ret;
+	ex->env_add = p->env;
+	return 0;
+}
+
+/*
+ * Read the run's region files into the variant: entries, wall time and every event, per region. A region
+ * the files do not name counted nothing (0); a run that wrote no file at all (killed by --timeout, markers
+ * that failed to start, a program without them) counted nothing we know of (NAN).
+ */
+static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run)
+{
+	struct ws_region_set set = WS_REGION_SET_INIT;
+	int ret = ws_region_set_read(&set, p->outdir);
+
+	if (ret < 0) {
+		remove_outdir(p);
+		return ret;
+	}
+	if (set.error)
+		ws_log(WS_LOG_WARN, "the region markers of '%s' failed in %" PRIu64 " thread(s): %s", v->name,
+		       set.nr_failed, set.error);
+	for (size_t i = 0; i < set.nr_regions; i++) {
+		const struct ws_region_data *rd = &set.regions[i];
+		struct ws_group *g = ws_group_list_get(&v->regions, rd->name, NULL);
+
+		ws_group_push(&p->fills, &v->regions, g, "entries", 0, run, (double)rd->entries, -1);
+		ws_group_push(&p->fills, &v->regions, g, "wall-time", 0, run, rd->wall_seconds, -1);
+		for (size_t e = 0; e < set.nr_events; e++) {
+			const struct ws_region_count *c = &rd->counts[e];
+			double share = c->time_enabled ? (double)c->time_running / (double)c->time_enabled : 0;
+
+			ws_group_push(&p->fills, &v->regions, g, set.events[e], 0, run, ws_region_count_scaled(c),
+				      c->time_enabled ? share : -1);
+		}
+	}
+	ws_group_list_pad(&p->fills, &v->regions, NULL, run, set.nr_processes ? 0 : NAN);
+	ws_region_set_release(&set);
+	remove_outdir(p);
+	return 0;
+}
+
+/* --functions samples the child, which needs its pid before its exec. */
+static bool perf_wants_pid(const struct ws_backend *be)
+{
+	return be->opts.functions;
+}
+
+/* --functions: start sampling the child before it execs (one event per CPU, inherit, rings per CPU). */
+static int perf_attach(struct ws_backend *be, pid_t pid)
+{
+	struct perf_priv *p = be->priv;
+	struct ws_profile_opts o = WS_PROFILE_OPTS_INIT;
+
+	if (!be->opts.functions)
+		return 0;
+	/* A run that never started (exec failed) left its profile open. */
+	if (p->prof) {
+		ws_profile_close(p->prof);
+		p->prof = NULL;
+	}
+	/*
+	 * The first run reads what every run's profile needs (and says once if the rate is lowered); not at
+	 * set-up, where a session that leaves the functions to the simulator would still say it.
+	 */
+	if (!p->syms) {
+		p->syms = ws_symbols_new();
+		p->ncpus = ws_profile_online_cpus(&p->cpus);
+		p->freq = ws_profile_clip_freq(be->opts.freq > 0 ? (unsigned)be->opts.freq : o.freq);
+	}
+	o.freq = p->freq;
+	o.freq_checked = true;
+	o.cpus = p->cpus;
+	o.nr_cpus = p->ncpus;
+	o.extra_event = be->opts.functions_event;
+	o.symbols = p->syms;
+	return ws_profile_open(&p->prof, pid, &o);
+}
+
+static void perf_poll(struct ws_backend *be)
+{
+	struct perf_priv *p = be->priv;
+
+	if (p->prof)
+		ws_profile_poll(p->prof);
+}
+
+/*
+ * A function is named by its symbol; the same name in two objects, and the "[unknown]" bucket of each
+ * stripped object, are told apart by the object's file name.
+ */
+static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp)
+{
+	const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
+
+	if (fn->unknown)
+		return xasprintf("%s %s", fn->name, base);
+	for (size_t i = 0; i < fp->nr_fns; i++)
+		if (&fp->fns[i] != fn && !strcmp(fp->fns[i].name, fn->name) && strcmp(fp->fns[i].object, fn->object))
+			return xasprintf("%s (%s)", fn->name, base);
+	return xstrdup(fn->name);
+}
+
+/*
+ * A function this run's profile did not sample took no share of it (0); a run without samples of an event
+ * has no shares of it at all (NAN), for every function.
+ */
+static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run)
+{
+	struct ws_fn_profile fp;
+	char *extra = NULL;
+	int ret = ws_profile_finish(p->prof, &fp);
+
+	ws_profile_close(p->prof);
+	p->prof = NULL;
+	if (ret < 0)
+		return ret;
+	if ((fp.lost || fp.full_rings) && !p->warned_loss) {
+		ws_log(WS_LOG_WARN, "the profile of '%s' lost samples (ring buffers full): lower the rate with -F",
+		       v->name);
+		p->warned_loss = true;
+	}
+	if (fp.extra_event)
+		extra = xasprintf("%s-share", fp.extra_event);
+	for (size_t i = 0; i < fp.nr_fns; i++) {
+		const struct ws_fn *fn = &fp.fns[i];
+		char *key = function_key(fn, &fp);
+		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
+
+		ws_group_push(&p->fills, &v->functions, g, "share", 0, run, fp.period ? fn->share : NAN, -1);
+		for (size_t l = 0; l < fn->nr_lines; l++)
+			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples);
+		if (extra)
+			ws_group_push(&p->fills, &v->functions, g, extra, 0, run,
+				      fp.extra_period ? fn->extra_share : NAN, -1);
+		free(key);
+	}
+	/* The second event's record first: the list's own pads every metric without one. */
+	if (extra)
+		ws_group_list_pad(&p->fills, &v->functions, extra, run, fp.extra_period ? 0 : NAN);
+	ws_group_list_pad(&p->fills, &v->functions, NULL, run, fp.period ? 0 : NAN);
+	free(extra);
+	ws_fn_profile_release(&fp);
+	return 0;
+}
+
+/*
+ * Intel's top-down metric events open only as members of a group that "slots" leads (the kernel refuses
+ * them alone with EINVAL): probe them that way, slots first.
+ */
+static void probe_topdown(struct perf_priv *p, struct ws_claim *claims)
+{
+	const struct ws_event_list *events = p->events;
+	struct perf_event_attr a;
+	char *reason = NULL;
+	int lead;
+
+	if (p->slots == SIZE_MAX || claims[p->slots].claimed)
+		return;
+	a = events->v[p->slots].attr;
+	a.disabled = 1;
+	a.inherit = 1;
+	lead = ws_perf_open(events->v[p->slots].name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (lead < 0) {
+		ws_perf_triage(-lead, &a, &reason);
+		free(claims[p->slots].reason);
+		claims[p->slots].reason = reason;
+		return;
+	}
+	p->mine[p->slots] = claims[p->slots].claimed = true;
+	p->attr[p->slots] = a;
+	for (size_t i = 0; i < events->n; i++) {
+		struct perf_event_attr m;
+		int fd;
+
+		if (!is_topdown_metric(p, i) || claims[i].claimed)
+			continue;
+		m = events->v[i].attr;
+		m.disabled = 0;
+		m.inherit = 1;
+		fd = ws_perf_open(events->v[i].name, &m, 0, -1, lead, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			ws_perf_triage(-fd, &m, &reason);
+			free(claims[i].reason);
+			claims[i].reason = reason;
+			continue;
+		}
+		close(fd);
+		p->mine[i] = claims[i].claimed = true;
+		p->attr[i] = m;
+	}
+	close(lead);
+}
+
+/* Software events the kernel counts with its own registers: with exclude_kernel they always read 0. */
+static bool kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+static int perf_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
+{
+	struct perf_priv *p = xcalloc(1, sizeof(*p));
+	bool told_user_only = false;
+	int ret;
+
+	be->priv = p;
+	p->events = events;
+	p->mine = xcalloc(events->n + 1, sizeof(*p->mine));
+	p->attr = xcalloc(events->n + 1, sizeof(*p->attr));
+	if ((ret = ws_perf_inject_env()) < 0)
+		return ret;
+	p->slots = SIZE_MAX;
+	for (size_t i = 0; i < events->n; i++)
+		if (!strcmp(events->v[i].name, WS_TOPDOWN_SLOTS))
+			p->slots = i;
+	probe_topdown(p, claims);
+	for (size_t i = 0; i < events->n; i++) {
+		const struct ws_event *ev = &events->v[i];
+		struct perf_event_attr a;
+		char *reason = NULL;
+		int fd;
+
+		if (claims[i].claimed || ev->kind != WS_EVENT_PERF || i == p->slots || is_topdown_metric(p, i))
+			continue;
+		/* --backend sim with native time: the simulator counts the hardware events. */
+		if (be->opts.software_only && ev->hardware)
+			continue;
+		a = ev->attr;
+		a.disabled = 1;
+		a.inherit = 1;
+		/* Probe on ourselves: the same PMU and permissions the child will get. */
+		fd = ws_perf_open(ev->name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && kernel_only(&a)) {
+			/* Counted by the scheduler, in the kernel: user space only would read 0, a lie. */
+			free(claims[i].reason);
+			claims[i].reason = xasprintf("counted in the kernel, which perf_event_paranoid=%d forbids here: "
+						     "sudo sysctl -w kernel.perf_event_paranoid=1", ws_perf_paranoid());
+			continue;
+		}
+		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel) {
+			/* As perf does: when the kernel may not be counted, count user space only. */
+			a.exclude_kernel = 1;
+			a.exclude_hv = 1;
+			fd = ws_perf_open(ev->name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd >= 0 && !told_user_only) {
+				ws_log(WS_LOG_INFO, "counting user space only: perf_event_paranoid is %d (to count the "
+				       "kernel too: sudo sysctl -w kernel.perf_event_paranoid=1)", ws_perf_paranoid());
+				told_user_only = true;
+			}
+		}
+		if (fd >= 0) {
+			close(fd);
+			p->mine[i] = true;
+			p->attr[i] = a;
+			claims[i].claimed = true;
+			continue;
+		}
+		switch (ws_perf_triage(-fd, &a, &reason)) {
+		case WS_PERF_FATAL:
+			ws_error("cannot open '%s': %s", ev->name, reason);
+			free(reason);
+			return fd;
+		case WS_PERF_DENIED:
+			ws_log(WS_LOG_WARN, "'%s': %s", ev->name, reason);
+			/* fall through */
+		default:
+			free(claims[i].reason);
+			claims[i].reason = reason;
+			break;
+		}
+	}
+	layout(p, group_capacity());
+	choose_marker_events(p);
+	return 0;
+}
+
+static void close_all(struct perf_priv *p)
+{
+	for (size_t i = 0; i < p->nc; i++) {
+		if (p->c[i].fd >= 0)
+			close(p->c[i].fd);
+		p->c[i].fd = -1;
+	}
+}
+
+/* Split each group that was never scheduled into two; a group of one stays (it will say "not counted"). */
+static void apply_splits(struct perf_priv *p)
+{
+	bool any = false;
+	int next = 0, prev = -1, members = 0, size = 0, cur = -1;
+
+	for (int g = 0; g < p->ngroups; g++)
+		any |= p->split[g];
+	if (!any)
+		return;
+	for (size_t i = 0; i < p->nc; i++) {
+		int g = p->c[i].group;
+
+		if (g != prev) {
+			prev = g;
+			members = 0;
+			size = 0;
+			for (size_t j = i; j < p->nc && p->c[j].group == g; j++)
+				size++;
+			cur = next++;
+		} else if (p->split[g] && size > 1 && members == (size + 1) / 2) {
+			cur = next++;
+		}
+		members++;
+		p->c[i].group = cur;
+	}
+	ws_log(WS_LOG_DEBUG, "split hardware groups the PMU could not schedule: %d groups now", next);
+	p->ngroups = next;
+	free(p->split);
+	p->split = xcalloc((size_t)p->ngroups + 1, sizeof(*p->split));
+}
+
+/*
+ * Open every counter on ourselves, disabled, with inherit and enable_on_exec: the child that is spawned
+ * next inherits them and the kernel enables them at its exec, so the counts are the child's alone (and
+ * its threads' and children's), folded back into our fds when they exit. Nothing of whyslow is counted:
+ * our own copies stay disabled, as we never exec.
+ */
+static int perf_arm(struct ws_backend *be)
+{
+	struct perf_priv *p = be->priv;
+	int leader_fd = -1, leader_group = -1;
+
+	/* A run that never started (exec failed) left its counters open: start clean. */
+	close_all(p);
+	apply_splits(p);
+	for (size_t i = 0; i < p->nc; i++) {
+		struct counter *c = &p->c[i];
+		struct perf_event_attr a = c->attr;
+		const char *name = p->events->v[c->ev].name;
+		bool leader = c->group != leader_group;
+		char *reason = NULL;
+
+		a.size = sizeof(a);
+		a.inherit = 1;
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.disabled = leader;
+		a.enable_on_exec = leader;
+		c->fd = ws_perf_open(name, &a, 0, -1, leader ? -1 : leader_fd, PERF_FLAG_FD_CLOEXEC);
+		if (c->fd < 0 && !leader && c->fd != -EMFILE && !is_topdown_metric(p, c->ev)) {
+			/*
+			 * x86 checks a group's counter constraints as each member joins, and refuses one that
+			 * cannot fit (EINVAL): count it alone this run, and split the group for the next.
+			 */
+			a.disabled = 1;
+			a.enable_on_exec = 1;
+			c->fd = ws_perf_open(name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+			if (c->fd >= 0) {
+				p->split[c->group] = true;
+				ws_log(WS_LOG_DEBUG, "'%s' did not fit its group; counted alone", name);
+			}
+		}
+		if (c->fd < 0) {
+			int err = c->fd;
+
+			ws_perf_triage(-err, &a, &reason);
+			ws_error("cannot open '%s' on the command: %s", name, reason);
+			free(reason);
+			close_all(p);
+			return err;
+		}
+		if (leader) {
+			leader_fd = c->fd;
+			leader_group = c->group;
+		}
+	}
+	return 0;
+}
+
+static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, struct ws_variant *v, size_t run)
+{
+	struct perf_priv *p = be->priv;
+	size_t n = p->events->n;
+	double *sum = xcalloc(n + 1, sizeof(*sum));
+	double *share = xcalloc(n + 1, sizeof(*share));
+	double *enabled = xcalloc(n + 1, sizeof(*enabled));
+	bool *counted = xcalloc(n + 1, sizeof(*counted));
+	int ret = 0;
+
+	(void)o;
+	for (size_t i = 0; i < p->nc; i++) {
+		struct counter *c = &p->c[i];
+		const char *name = p->events->v[c->ev].name;
+		uint64_t val[3];
+		double value, sh;
+
+		if (c->fd < 0)
+			continue;
+		if ((ret = ws_perf_read(name, c->fd, val)) < 0) {
+			ws_error("cannot read '%s': %s", name, strerror(-ret));
+			break;
+		}
+		if (p->hybrid && c->attr.type != PERF_TYPE_SOFTWARE) {
+			/*
+			 * One counter per core type: each is enabled for the whole run but runs only while the
+			 * task is on its type, so the running times add up to the enabled time, and scaling
+			 * each alone would count the other type's time twice. Sum the raw counts and the
+			 * running times; scale the sum only by what is missing from the whole (multiplexing).
+			 */
+			if (val[2] > 0) {
+				sum[c->ev] += (double)val[0];
+				counted[c->ev] = true;
+			}
+			share[c->ev] += (double)val[2];
+			if ((double)val[1] > enabled[c->ev])
+				enabled[c->ev] = (double)val[1];
+			continue;
+		}
+		if (ws_perf_scale(val[0], val[1], val[2], &value, &sh)) {
+			sum[c->ev] += value;
+			counted[c->ev] = true;
+		} else if (val[1] > 0) {
+			/* Enabled but never scheduled: the group did not fit; split it next time. */
+			p->split[c->group] = true;
+		}
+		share[c->ev] = sh;
+		enabled[c->ev] = 1.0;
+	}
+	close_all(p);
+	if (!ret && be->opts.regions && p->outdir)
+		ret = collect_regions(p, v, run);
+	if (!ret && p->prof)
+		ret = collect_profile(p, v, run);
+	for (size_t i = 0; i < n && !ret; i++) {
+		double sh;
+
+		if (!p->mine[i])
+			continue;
+		sh = enabled[i] > 0 ? share[i] / enabled[i] : 0.0;
+		if (p->hybrid && p->attr[i].type != PERF_TYPE_SOFTWARE) {
+			if (sh > 1.0)
+				sh = 1.0;
+			else if (sh > 0)
+				sum[i] /= sh; /* multiplexed: the part of the run no type counted */
+		}
+		/* A count that never ran is "not counted" (NAN), never 0. */
+		ws_push_at(&v->metrics, p->events->v[i].name, 0, run, counted[i] ? sum[i] : NAN,
+			   counted[i] ? sh : 0.0, NAN);
+	}
+	free(sum);
+	free(share);
+	free(enabled);
+	free(counted);
+	return ret;
+}
+
+static void perf_teardown(struct ws_backend *be)
+{
+	struct perf_priv *p = be->priv;
+
+	if (!p)
+		return;
+	close_all(p);
+	remove_outdir(p);
+	if (p->prof)
+		ws_profile_close(p->prof);
+	if (p->syms)
+		ws_symbols_free(p->syms);
+	free(p->cpus);
+	ws_group_fills_release(&p->fills);
+	free(p->c);
+	free(p->mine);
+	free(p->attr);
+	free(p->split);
+	free(p);
+	be->priv = NULL;
+}
+
+const struct ws_backend_ops ws_backend_perf = {
+	.name = "perf",
+	.setup = perf_setup,
+	.prepare = perf_prepare,
+	.arm = perf_arm,
+	.wants_pid = perf_wants_pid,
+	.attach = perf_attach,
+	.poll = perf_poll,
+	.collect = perf_collect,
+	.teardown = perf_teardown,
+};

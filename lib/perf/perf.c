@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* perf.c - perf_event_open helpers: errno triage, scaling, paranoid, hybrid PMUs and fault injection. */
+#include "perf/perf.h"
+#include "core/log.h"
+#include "core/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+bool ws_perf_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *value, double *share)
+{
+	if (running == 0 || enabled == 0) {
+		*value = NAN;
+		*share = 0.0;
+		return false;
+	}
+	if (running >= enabled) {
+		*value = (double)raw;
+		*share = 1.0;
+		return true;
+	}
+	*value = (double)raw * ((double)enabled / (double)running);
+	*share = (double)running / (double)enabled;
+	return true;
+}
+
+int ws_perf_paranoid(void)
+{
+	char *s = ws_read_line("/proc/sys/kernel/perf_event_paranoid");
+	int v = INT32_MIN;
+
+	if (s) {
+		v = atoi(s);
+		free(s);
+	}
+	return v;
+}
+
+enum ws_perf_errclass ws_perf_triage(int err, const struct perf_event_attr *attr, char **reason)
+{
+	int paranoid;
+
+	switch (err) {
+	case EINTR:
+		*reason = xstrdup("interrupted");
+		return WS_PERF_RETRY;
+	case EACCES:
+	case EPERM:
+		paranoid = ws_perf_paranoid();
+		if (paranoid == INT32_MIN) {
+			*reason = xstrdup("permission denied, and perf_event_paranoid cannot be read: perf events "
+					  "may be disabled in this container or by a security policy");
+		} else if (!attr->exclude_kernel && paranoid >= 2) {
+			*reason = xasprintf("permission denied: perf_event_paranoid is %d, which forbids counting the "
+					    "kernel; run 'sudo sysctl -w kernel.perf_event_paranoid=1', or count user "
+					    "space only with the ':u' modifier",
+					    paranoid);
+		} else if (paranoid >= 3) {
+			*reason = xasprintf("permission denied: perf_event_paranoid is %d, which forbids perf events "
+					    "to unprivileged users; run 'sudo sysctl -w kernel.perf_event_paranoid=2'",
+					    paranoid);
+		} else {
+			*reason = xasprintf("permission denied (perf_event_paranoid is %d): a security policy "
+					    "(lockdown, SELinux, seccomp) blocks perf events; run as root or grant "
+					    "CAP_PERFMON",
+					    paranoid);
+		}
+		return WS_PERF_DENIED;
+	case EMFILE:
+		*reason = xstrdup("too many open files: raise the limit with 'ulimit -n 4096'");
+		return WS_PERF_FATAL;
+	case ENFILE:
+		*reason = xstrdup("the system's open-file table is full");
+		return WS_PERF_FATAL;
+	case ENOMEM:
+		*reason = xstrdup("out of memory opening the counter");
+		return WS_PERF_FATAL;
+	case EBUSY:
+		*reason = xstrdup("the counter is taken by another user of the PMU (another profiler, or the "
+				  "NMI watchdog: 'sudo sysctl -w kernel.nmi_watchdog=0')");
+		return WS_PERF_UNSUPPORTED;
+	case E2BIG:
+		*reason = xstrdup("this kernel does not know this perf_event_attr");
+		return WS_PERF_UNSUPPORTED;
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+	case EINVAL:
+		if (attr->type == PERF_TYPE_SOFTWARE)
+			*reason = xstrdup("not supported by this kernel");
+		else if (!ws_perf_pmu_usable())
+			*reason = xstrdup("not supported on this machine: no usable PMU (a VM without a virtual PMU?)");
+		else
+			*reason = xstrdup("not supported by this CPU's PMU");
+		return WS_PERF_UNSUPPORTED;
+	default:
+		*reason = xasprintf("perf_event_open failed: %s", strerror(err));
+		return WS_PERF_UNSUPPORTED;
+	}
+}
+
+/* --- fault injection --- */
+
+struct fault {
+	char *event;
+	int open_errno;
+	int eintr;
+	double share;
+	bool fake;
+	bool ingroup;   /* open_errno only when joining a group */
+};
+
+static struct fault *faults;
+static size_t nfaults;
+
+void ws_perf_inject(const struct ws_perf_fault *f, size_t n)
+{
+	for (size_t i = 0; i < nfaults; i++)
+		free(faults[i].event);
+	free(faults);
+	faults = NULL;
+	nfaults = 0;
+	if (!f || !n)
+		return;
+	faults = xcalloc(n, sizeof(*faults));
+	for (size_t i = 0; i < n; i++) {
+		struct fault *t = NULL;
+
+		/* Faults naming the same event combine into one. */
+		for (size_t j = 0; j < nfaults; j++)
+			if (!strcmp(faults[j].event, f[i].event))
+				t = &faults[j];
+		if (!t) {
+			t = &faults[nfaults++];
+			t->event = xstrdup(f[i].event);
+			t->share = -1;
+		}
+		if (f[i].open_errno)
+			t->open_errno = f[i].open_errno;
+		t->ingroup |= f[i].ingroup;
+		if (f[i].eintr)
+			t->eintr = f[i].eintr;
+		if (f[i].share >= 0)
+			t->share = f[i].share;
+		t->fake |= f[i].fake;
+	}
+}
+
+static struct fault *fault_for(const char *name)
+{
+	for (size_t i = 0; i < nfaults; i++)
+		if (!strcmp(faults[i].event, name))
+			return &faults[i];
+	return NULL;
+}
+
+static const struct {
+	const char *name;
+	int err;
+} errno_names[] = {
+	{ "ENOENT", ENOENT }, { "ENODEV", ENODEV }, { "EOPNOTSUPP", EOPNOTSUPP }, { "EINVAL", EINVAL },
+	{ "EACCES", EACCES }, { "EPERM", EPERM },   { "EMFILE", EMFILE },         { "EBUSY", EBUSY },
+	{ "ENFILE", ENFILE }, { "E2BIG", E2BIG },   { "ENOMEM", ENOMEM },
+};
+
+int ws_perf_inject_env(void)
+{
+	const char *env = getenv("WHYSLOW_TEST_PERF_FAULTS");
+	struct ws_perf_fault *list = NULL;
+	size_t n = 0, alloc = 0;
+	char *copy, *save = NULL, *tok;
+	int ret = 0;
+
+	if (!env || !*env)
+		return 0;
+	copy = xstrdup(env);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		struct ws_perf_fault f = { .share = -1 };
+		const char *what;
+
+		if (!eq) {
+			ret = ws_error("WHYSLOW_TEST_PERF_FAULTS: '%s' is not EVENT=FAULT", tok);
+			break;
+		}
+		*eq = '\0';
+		f.event = tok;
+		what = eq + 1;
+		if (!strcmp(what, "never")) {
+			f.share = 0;
+		} else if (!strcmp(what, "fake")) {
+			f.fake = true;
+		} else if (!strcmp(what, "ingroup")) {
+			/* The PMU refuses it as a group member only, as x86 does when a group cannot fit. */
+			f.open_errno = EINVAL;
+			f.ingroup = true;
+		} else if (ws_skip_prefix(what, "share:", &what)) {
+			f.share = atof(what);
+		} else if (ws_skip_prefix(what, "EINTR:", &what)) {
+			f.eintr = atoi(what);
+		} else {
+			for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
+				if (!strcmp(what, errno_names[i].name))
+					f.open_errno = errno_names[i].err;
+			if (!f.open_errno) {
+				ret = ws_error("WHYSLOW_TEST_PERF_FAULTS: unknown fault '%s'", what);
+				break;
+			}
+		}
+		WS_ALLOC_GROW(list, n + 1, alloc);
+		list[n++] = f;
+	}
+	if (!ret)
+		ws_perf_inject(list, n);
+	free(list);
+	free(copy);
+	return ret;
+}
+
+int ws_perf_open(const char *name, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		 unsigned long flags)
+{
+	struct fault *f = name ? fault_for(name) : NULL;
+	long fd;
+
+	for (;;) {
+		if (f && f->eintr > 0) {
+			f->eintr--;
+			errno = EINTR;
+			fd = -1;
+		} else if (f && f->open_errno && (!f->ingroup || group_fd >= 0)) {
+			errno = f->open_errno;
+			fd = -1;
+		} else if (f && f->fake) {
+			struct perf_event_attr a = *attr;
+
+			a.type = PERF_TYPE_SOFTWARE;
+			a.config = PERF_COUNT_SW_TASK_CLOCK;
+			fd = syscall(SYS_perf_event_open, &a, pid, cpu, group_fd, flags);
+		} else {
+			fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+		}
+		if (fd >= 0)
+			return (int)fd;
+		if (errno != EINTR)
+			return -errno;
+		ws_log(WS_LOG_DEBUG, "perf_event_open(%s) interrupted; retrying", name ? name : "?");
+	}
+}
+
+int ws_perf_read(const char *name, int fd, uint64_t v[3])
+{
+	struct fault *f = name ? fault_for(name) : NULL;
+	ssize_t n;
+
+	do
+		n = read(fd, v, 3 * sizeof(uint64_t));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n != 3 * sizeof(uint64_t))
+		return -EIO;
+	if (f && f->share >= 0)
+		v[2] = (uint64_t)((double)v[1] * f->share);
+	return 0;
+}
+
+bool ws_perf_pmu_usable(void)
+{
+	static int cached = -1;
+	struct perf_event_attr attr;
+	int fd;
+
+	if (cached >= 0)
+		return cached;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = ws_perf_open("instructions", &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	cached = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	return cached;
+}
+
+int ws_perf_hybrid_pmus(unsigned types[], const char *names[], int max)
+{
+	static const char *const hybrid[] = { "cpu_core", "cpu_atom" };
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(hybrid) && n < max; i++) {
+		char *path = xasprintf("/sys/bus/event_source/devices/%s/type", hybrid[i]);
+		char *s = ws_read_line(path);
+
+		free(path);
+		if (!s)
+			continue;
+		types[n] = (unsigned)atoi(s);
+		names[n] = hybrid[i];
+		n++;
+		free(s);
+	}
+	return n;
+}

@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report-compare.c - the comparison as a terminal table, Markdown (for pull requests) and CSV. */
+#include "compare/compare.h"
+#include "core/util.h"
+#include "report/report-internal.h"
+#include "report/report.h"
+#include "result/metrics.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/* The text of one variant cell: "+9.8% [+8.9, +10.6]", "~ +0.3% [...]", "≈ ...", "+12.1% exact". */
+static char *cell_text(const struct ws_comparison *c)
+{
+	double pct;
+
+	if (!c || c->verdict == WS_VERDICT_NONE) {
+		if (c && isfinite(c->ratio))
+			return xasprintf("%+.1f%% (too few runs)", 100 * (c->ratio - 1));
+		return xstrdup("-");
+	}
+	if (!isfinite(c->ratio))
+		return xstrdup(c->verdict == WS_VERDICT_SAME ? "~ (baseline 0)" : "new (baseline 0)");
+	pct = 100 * (c->ratio - 1);
+	if (c->exact)
+		return c->verdict == WS_VERDICT_SAME ? xstrdup("= exact") : xasprintf("%+.2f%% exact", pct);
+	if (!isfinite(c->ci_lo))
+		return xasprintf("%s%+.1f%%", c->verdict == WS_VERDICT_SAME ? "~ " : "", pct);
+	return xasprintf("%s%+.1f%% [%+.1f, %+.1f]", c->verdict == WS_VERDICT_SAME    ? "~ "
+						     : c->verdict == WS_VERDICT_NOISE ? "≈ "
+										       : "",
+			 pct, 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
+}
+
+static const char *verdict_color(const struct ws_comparison *c)
+{
+	if (!c)
+		return "";
+	switch (c->verdict) {
+	case WS_VERDICT_SLOWER:
+		return C_RED;
+	case WS_VERDICT_FASTER:
+		return C_GREEN;
+	case WS_VERDICT_CHANGED:
+		return C_YELLOW;
+	case WS_VERDICT_SAME:
+	case WS_VERDICT_NOISE:
+		return C_DIM;
+	case WS_VERDICT_NONE:
+		break;
+	}
+	return "";
+}
+
+/* Display width of UTF-8 text: count code points, not bytes. */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *f, const char *s, size_t w, bool right)
+{
+	size_t n = width(s);
+
+	if (right)
+		for (; n < w; n++)
+			fputc(' ', f);
+	fputs(s, f);
+	if (!right)
+		for (; n < w; n++)
+			fputc(' ', f);
+}
+
+struct table {
+	size_t rows, cols;
+	char **cell;            /* rows x cols */
+	const char **color;     /* rows x cols */
+};
+
+static void table_init(struct table *t, size_t rows, size_t cols)
+{
+	t->rows = rows;
+	t->cols = cols;
+	t->cell = xcalloc(rows * cols + 1, sizeof(*t->cell));
+	t->color = xcalloc(rows * cols + 1, sizeof(*t->color));
+}
+
+static void table_set(struct table *t, size_t r, size_t c, char *text, const char *color)
+{
+	t->cell[r * t->cols + c] = text;
+	t->color[r * t->cols + c] = color;
+}
+
+static void table_print(FILE *f, const struct table *t, bool color, int indent)
+{
+	size_t *w = xcalloc(t->cols, sizeof(*w));
+
+	for (size_t r = 0; r < t->rows; r++)
+		for (size_t c = 0; c < t->cols; c++)
+			if (t->cell[r * t->cols + c] && width(t->cell[r * t->cols + c]) > w[c])
+				w[c] = width(t->cell[r * t->cols + c]);
+	for (size_t r = 0; r < t->rows; r++) {
+		fprintf(f, "%*s", indent, "");
+		for (size_t c = 0; c < t->cols; c++) {
+			const char *s = t->cell[r * t->cols + c] ? t->cell[r * t->cols + c] : "";
+			const char *col = color ? t->color[r * t->cols + c] : NULL;
+
+			if (c)
+				fputs("   ", f);
+			if (col && *col)
+				fputs(col, f);
+			pad(f, s, w[c], c > 0);
+			if (col && *col)
+				fputs(C_RESET, f);
+		}
+		fputc('\n', f);
+	}
+	free(w);
+}
+
+static void table_release(struct table *t)
+{
+	for (size_t i = 0; i < t->rows * t->cols; i++)
+		free(t->cell[i]);
+	free(t->cell);
+	free(t->color);
+}
+
+static bool shown(const struct ws_metric *m)
+{
+	return !(m->flags & WS_M_UNSUPPORTED);
+}
+
+/* One table: the baseline's metrics in `bs` against each variant's comparisons in that scope. */
+static void compare_table(FILE *f, const struct ws_result *r, const struct ws_variant *base,
+			  const struct ws_metric_set *bs, const char *region, const char *function,
+			  const struct ws_report_opts *o, int indent)
+{
+	struct table t;
+	size_t rows = 1, row = 1, col;
+
+	for (size_t i = 0; i < bs->n; i++)
+		rows += shown(&bs->v[i]);
+	table_init(&t, rows, r->nvariants + 1);
+	table_set(&t, 0, 0, xstrdup("metric"), C_DIM);
+	table_set(&t, 0, 1, xasprintf("%s (baseline)", base->name), C_BOLD);
+	col = 2;
+	for (size_t v = 0; v < r->nvariants; v++)
+		if (&r->variants[v] != base)
+			table_set(&t, 0, col++, xstrdup(r->variants[v].name), C_BOLD);
+	for (size_t i = 0; i < bs->n; i++) {
+		const struct ws_metric *m = &bs->v[i];
+		char val[64];
+
+		if (!shown(m))
+			continue;
+		table_set(&t, row, 0, xasprintf("%s%s", m->name, m->flags & WS_M_SIMULATED ? " [sim]" : ""), NULL);
+		table_set(&t, row, 1, xstrdup(ws_format_value(val, sizeof(val), m->name, m->sum.median)), NULL);
+		col = 2;
+		for (size_t v = 0; v < r->nvariants; v++) {
+			const struct ws_comparison *c;
+
+			if (&r->variants[v] == base)
+				continue;
+			c = ws_comparison_find(r, r->variants[v].name, m->name, region, function);
+			table_set(&t, row, col++, cell_text(c), verdict_color(c));
+		}
+		row++;
+	}
+	table_print(f, &t, o->color, indent);
+	table_release(&t);
+}
+
+/* The metrics nobody could measure, grouped by reason: one line each. */
+static void unsupported_footer(FILE *f, const struct ws_variant *base, const struct ws_report_opts *o)
+{
+	bool *done = xcalloc(base->metrics.n + 1, sizeof(*done));
+
+	for (size_t i = 0; i < base->metrics.n; i++) {
+		const struct ws_metric *m = &base->metrics.v[i];
+
+		if (!(m->flags & WS_M_UNSUPPORTED) || done[i])
+			continue;
+		fprintf(f, " %snot measured:%s %s", o->color ? C_DIM : "", o->color ? C_RESET : "", m->name);
+		for (size_t j = i + 1; j < base->metrics.n; j++) {
+			const struct ws_metric *n = &base->metrics.v[j];
+
+			if ((n->flags & WS_M_UNSUPPORTED) && !done[j] && !strcmp(n->reason, m->reason)) {
+				fprintf(f, ", %s", n->name);
+				done[j] = true;
+			}
+		}
+		fprintf(f, " (%s)\n", m->reason);
+	}
+	free(done);
+}
+
+/* Per-function: the functions whose share moved most, with their CIs, like a differential profile. */
+struct fn_row {
+	const struct ws_comparison *c;
+	double base, var;   /* median shares */
+};
+
+static int fn_row_cmp(const void *a, const void *b)
+{
+	const struct fn_row *x = a, *y = b;
+	double dx = fabs(x->var - x->base), dy = fabs(y->var - y->base);
+
+	if (!isfinite(dx))
+		dx = -1;
+	if (!isfinite(dy))
+		dy = -1;
+	return (dx < dy) - (dx > dy);
+}
+
+static double share_of(const struct ws_variant *v, const char *fn)
+{
+	const struct ws_group *g = ws_group_list_find(&v->functions, fn);
+
+	return g ? ws_function_share(v, g) : 0.0;
+}
+
+static void functions_table(FILE *f, const struct ws_result *r, const struct ws_variant *base,
+			    const struct ws_report_opts *o)
+{
+	size_t top = o->top ? o->top : 10;
+
+	for (size_t v = 0; v < r->nvariants; v++) {
+		const struct ws_variant *var = &r->variants[v];
+		struct fn_row *rows;
+		size_t n = 0;
+		const char *metric = NULL;
+
+		if (var == base)
+			continue;
+		rows = xcalloc(r->ncomparisons + 1, sizeof(*rows));
+		for (size_t i = 0; i < r->ncomparisons; i++) {
+			const struct ws_comparison *c = &r->comparisons[i];
+
+			/* One row per function: its sampled share, else its simulated estimated cycles. */
+			if (!c->function || strcmp(c->variant, var->name))
+				continue;
+			if (strcmp(c->metric, "share") && strcmp(c->metric, "estimated-cycles"))
+				continue;
+			metric = c->metric;
+			rows[n].c = c;
+			rows[n].base = share_of(base, c->function);
+			rows[n].var = share_of(var, c->function);
+			n++;
+		}
+		qsort(rows, n, sizeof(*rows), fn_row_cmp);
+		if (n)
+			fprintf(f, "\n %sfunctions: %s, %s against %s%s\n", o->color ? C_BOLD : "",
+				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
+				var->name, base->name, o->color ? C_RESET : "");
+		for (size_t i = 0; i < n && i < top; i++) {
+			char *cell = cell_text(rows[i].c);
+
+			fprintf(f, "   %-36s %6.2f%% -> %6.2f%%   %s%s%s\n", rows[i].c->function, 100 * rows[i].base,
+				100 * rows[i].var, o->color ? verdict_color(rows[i].c) : "", cell, o->color ? C_RESET : "");
+			free(cell);
+		}
+		free(rows);
+	}
+}
+
+/* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
+static size_t runs_of(const struct ws_variant *v)
+{
+	size_t n = v->nruns;
+
+	for (size_t i = 0; !n && i < v->metrics.n; i++)
+		if (v->metrics.v[i].n > n && !(v->metrics.v[i].flags & WS_M_SIMULATED))
+			n = v->metrics.v[i].n;
+	for (size_t i = 0; !n && i < v->metrics.n; i++)
+		if (v->metrics.v[i].n > n)
+			n = v->metrics.v[i].n;
+	return n;
+}
+
+/*
+ * The explanation, after the tables: a verdict line per variant, then its causes by share. Causes under
+ * 1% of the difference stay in the result file (the shares sum to 1) but are counted on one line here, and
+ * only causes of 5% or more get their next step printed.
+ */
+static void explain_section(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
+{
+	for (size_t i = 0; i < r->nexplain; i++) {
+		const struct ws_explanation *e = &r->explain[i];
+		size_t minor = 0;
+
+		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", e->summary);
+		if (e->has_topdown) {
+			static const char *const what[4] = { "frontend", "bad speculation", "backend", "retiring" };
+
+			fprintf(f, "   top-down (level 1, share of slots):");
+			for (int k = 0; k < 4; k++)
+				fprintf(f, "%s %s %.0f%% -> %.0f%%", k ? "," : "", what[k], 100 * e->topdown_base[k],
+					100 * e->topdown_var[k]);
+			fputc('\n', f);
+		}
+		for (size_t j = 0; j < e->ncauses; j++) {
+			const struct ws_cause *c = &e->causes[j];
+			char ci[48] = "";
+
+			if (fabs(c->share) < 0.01) {
+				minor++;
+				continue;
+			}
+			if (isfinite(c->share_lo) && c->share_hi - c->share_lo > 0.005)
+				snprintf(ci, sizeof(ci), " [%.0f, %.0f]", 100 * c->share_lo, 100 * c->share_hi);
+			fprintf(f, "   %5.0f%%%-12s %-26s %+10.3g cycles", 100 * c->share, ci, c->metric, c->delta_cycles);
+			for (size_t k = 0; k < c->nwhere; k++)
+				fprintf(f, "%s%s", k ? ", " : "   in ", c->where[k]);
+			fputc('\n', f);
+			if (c->next_step && fabs(c->share) >= 0.05)
+				fprintf(f, "   %19s %snext: %s%s\n", "", o->color ? C_DIM : "", c->next_step,
+					o->color ? C_RESET : "");
+		}
+		if (minor)
+			fprintf(f, "   %s(%zu more under 1%% each)%s\n", o->color ? C_DIM : "", minor, o->color ? C_RESET : "");
+	}
+}
+
+void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
+{
+	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
+
+	if (!base)
+		return;
+	fprintf(f, "\n %swhyslow compare:%s %zu programs, %zu runs each", o->color ? C_BOLD : "",
+		o->color ? C_RESET : "", r->nvariants, runs_of(base));
+	if (r->settings.order)
+		fprintf(f, ", %s (seed %llu)", r->settings.order, (unsigned long long)r->settings.seed);
+	else
+		fprintf(f, ", from saved results");
+	if (r->settings.paired)
+		fprintf(f, ", paired");
+	if (r->machine.backend)
+		fprintf(f, ", backend %s", r->machine.backend);
+	if (r->machine.sim_preset)
+		fprintf(f, " (preset %s)", r->machine.sim_preset);
+	fprintf(f, "\n\n");
+	compare_table(f, r, base, &base->metrics, NULL, NULL, o, 1);
+	if (o->regions) {
+		for (size_t i = 0; i < base->regions.n; i++) {
+			fprintf(f, "\n %sregion %s%s\n", o->color ? C_BOLD : "", base->regions.v[i].name,
+				o->color ? C_RESET : "");
+			compare_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name, NULL, o, 1);
+		}
+	}
+	if (o->functions)
+		functions_table(f, r, base, o);
+	explain_section(f, r, o);
+	fputc('\n', f);
+	unsupported_footer(f, base, o);
+	fprintf(f, " %slegend: median ratio to the baseline with its 95%% CI; ~ not significant (%s-adjusted p >= %g); "
+		"≈ within the noise threshold (±%g%%); exact: deterministic counts%s\n",
+		o->color ? C_DIM : "", r->settings.fdr ? "BH" : "Holm", r->settings.alpha, 100 * r->settings.noise,
+		o->color ? C_RESET : "");
+	if (r->partial)
+		fprintf(f, " %sPartial result: %s.%s\n", o->color ? C_YELLOW : "",
+			r->partial_reason ? r->partial_reason : "stopped early", o->color ? C_RESET : "");
+	for (size_t i = 0; i < r->nwarnings; i++)
+		fprintf(f, " %swarning:%s %s\n", o->color ? C_YELLOW : "", o->color ? C_RESET : "", r->warnings[i]);
+}
+
+/* --- Markdown --- */
+
+static void md_table(FILE *f, const struct ws_result *r, const struct ws_variant *base, const struct ws_metric_set *bs,
+		     const char *region)
+{
+	fprintf(f, "| metric | %s (baseline) |", base->name);
+	for (size_t v = 0; v < r->nvariants; v++)
+		if (&r->variants[v] != base)
+			fprintf(f, " %s |", r->variants[v].name);
+	fprintf(f, "\n|---|---:|");
+	for (size_t v = 1; v < r->nvariants; v++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+	for (size_t i = 0; i < bs->n; i++) {
+		const struct ws_metric *m = &bs->v[i];
+		char val[64];
+
+		if (!shown(m))
+			continue;
+		fprintf(f, "| %s%s | %s |", m->name, m->flags & WS_M_SIMULATED ? " (sim)" : "",
+			ws_format_value(val, sizeof(val), m->name, m->sum.median));
+		for (size_t v = 0; v < r->nvariants; v++) {
+			const struct ws_comparison *c;
+			char *cell;
+
+			if (&r->variants[v] == base)
+				continue;
+			c = ws_comparison_find(r, r->variants[v].name, m->name, region, NULL);
+			cell = cell_text(c);
+			if (c && (c->verdict == WS_VERDICT_SLOWER || c->verdict == WS_VERDICT_FASTER ||
+				  c->verdict == WS_VERDICT_CHANGED))
+				fprintf(f, " **%s** %s |", cell, ws_verdict_name(c->verdict));
+			else
+				fprintf(f, " %s |", cell);
+			free(cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+void ws_report_markdown(FILE *f, const struct ws_result *r)
+{
+	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
+
+	if (!base)
+		return;
+	fprintf(f, "### whyslow: %zu programs, %zu runs each", r->nvariants, runs_of(base));
+	if (r->machine.backend)
+		fprintf(f, ", backend %s", r->machine.backend);
+	if (r->machine.sim_preset)
+		fprintf(f, " (preset %s)", r->machine.sim_preset);
+	fprintf(f, "\n\n");
+	md_table(f, r, base, &base->metrics, NULL);
+	for (size_t i = 0; i < base->regions.n; i++) {
+		fprintf(f, "\n**region %s**\n\n", base->regions.v[i].name);
+		md_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name);
+	}
+	for (size_t i = 0; i < r->nexplain; i++)
+		if (r->explain[i].summary)
+			fprintf(f, "\n- **%s**: %s\n", r->explain[i].variant, r->explain[i].summary);
+	fprintf(f, "\nMedian ratio to the baseline with its 95%% bootstrap CI; ~ not significant (%s-adjusted "
+		"p >= %g); ≈ within ±%g%%; exact: deterministic simulated counts.\n",
+		r->settings.fdr ? "BH" : "Holm", r->settings.alpha, 100 * r->settings.noise);
+	for (size_t i = 0; i < r->nwarnings; i++)
+		fprintf(f, "\n> warning: %s\n", r->warnings[i]);
+}
+
+/* --- CSV: one row per comparison, long format, for spreadsheets and scripts --- */
+
+/* One CSV field: quoted when it holds a comma, a quote or a newline (RFC 4180). */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A number as a field, exactly (17 digits); empty when not measured. Into a buffer of 32 bytes. */
+static const char *csv_num(char *buf, double x)
+{
+	if (!isfinite(x))
+		return "";
+	snprintf(buf, 32, "%.17g", x);
+	return buf;
+}
+
+void ws_report_csv(FILE *f, const struct ws_result *r)
+{
+	static const char *const header[] = {
+		"variant", "baseline", "metric", "region", "function", "baseline_median", "variant_median", "ratio",
+		"ci_lo", "ci_hi", "p", "p_adjusted", "verdict", "exact", "simulated",
+	};
+	const size_t nf = ARRAY_SIZE(header);
+
+	for (size_t k = 0; k < nf; k++)
+		fprintf(f, "%s%s", k ? "," : "", header[k]);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		const struct ws_comparison *c = &r->comparisons[i];
+		struct ws_variant *b = ws_result_find_variant((struct ws_result *)r, c->baseline);
+		struct ws_variant *v = ws_result_find_variant((struct ws_result *)r, c->variant);
+		const struct ws_metric_set *bs = &b->metrics, *vs = &v->metrics;
+		const struct ws_metric *bm, *vm;
+		char nums[7][32];
+		const char *row[15];
+
+		if (c->region) {
+			bs = &ws_group_list_find(&b->regions, c->region)->metrics;
+			vs = &ws_group_list_find(&v->regions, c->region)->metrics;
+		} else if (c->function) {
+			bs = &ws_group_list_find(&b->functions, c->function)->metrics;
+			vs = &ws_group_list_find(&v->functions, c->function)->metrics;
+		}
+		bm = ws_metric_set_find(bs, c->metric);
+		vm = ws_metric_set_find(vs, c->metric);
+		row[0] = c->variant;
+		row[1] = c->baseline;
+		row[2] = c->metric;
+		row[3] = c->region ? c->region : "";
+		row[4] = c->function ? c->function : "";
+		row[5] = csv_num(nums[0], bm ? bm->sum.median : NAN);
+		row[6] = csv_num(nums[1], vm ? vm->sum.median : NAN);
+		row[7] = csv_num(nums[2], c->ratio);
+		row[8] = csv_num(nums[3], c->ci_lo);
+		row[9] = csv_num(nums[4], c->ci_hi);
+		row[10] = csv_num(nums[5], c->p);
+		row[11] = csv_num(nums[6], c->p_adjusted);
+		row[12] = ws_verdict_name(c->verdict);
+		row[13] = c->exact ? "true" : "false";
+		row[14] = bm && (bm->flags & WS_M_SIMULATED) ? "true" : "false";
+		for (size_t k = 0; k < nf; k++) {
+			if (k)
+				fputc(',', f);
+			csv_field(f, row[k]);
+		}
+		fputc('\n', f);
+	}
+}
+
+static int export_with(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return -errno;
+	fn(f, r);
+	fclose(f);
+	ret = ws_write_atomic(path, buf, len);
+	free(buf);
+	return ret;
+}
+
+int ws_export_csv(const struct ws_result *r, const char *path)
+{
+	return export_with(r, path, ws_report_csv);
+}
+
+int ws_export_markdown(const struct ws_result *r, const char *path)
+{
+	return export_with(r, path, ws_report_markdown);
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report-format.c - format values in their units for people. */
+#include "report/report.h"
+#include "result/metrics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static char *format_count(char *buf, size_t n, double v)
+{
+	char digits[64], *out = buf;
+	size_t len, lead;
+	double a = fabs(v);
+
+	if (a >= 1e18 || a != floor(a)) {
+		snprintf(buf, n, a >= 1e6 ? "%.4g" : "%.2f", v);
+		return buf;
+	}
+	snprintf(digits, sizeof(digits), "%.0f", a);
+	len = strlen(digits);
+	lead = len % 3 ? len % 3 : 3;
+	if (v < 0 && n > 1) {
+		*out++ = '-';
+		n--;
+	}
+	for (size_t i = 0; i < len && n > 1; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead && n > 2) {
+			*out++ = ',';
+			n--;
+		}
+		*out++ = digits[i];
+		n--;
+	}
+	*out = '\0';
+	return buf;
+}
+
+static char *format_seconds(char *buf, size_t n, double s)
+{
+	double a = fabs(s);
+
+	if (a >= 100)
+		snprintf(buf, n, "%.1f s", s);
+	else if (a >= 1)
+		snprintf(buf, n, "%.3f s", s);
+	else if (a >= 1e-3)
+		snprintf(buf, n, "%.3f ms", s * 1e3);
+	else if (a >= 1e-6)
+		snprintf(buf, n, "%.3f us", s * 1e6);
+	else
+		snprintf(buf, n, "%.0f ns", s * 1e9);
+	return buf;
+}
+
+static char *format_bytes(char *buf, size_t n, double b)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (fabs(b) >= 1024 && u < 4) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+	return buf;
+}
+
+char *ws_format_value(char *buf, size_t n, const char *metric, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	switch (ws_metric_unit(metric)) {
+	case WS_UNIT_SECONDS:
+		return format_seconds(buf, n, v);
+	case WS_UNIT_NS:
+		return format_seconds(buf, n, v * 1e-9);
+	case WS_UNIT_BYTES:
+		return format_bytes(buf, n, v);
+	case WS_UNIT_RATIO:
+		snprintf(buf, n, "%.3f", v);
+		return buf;
+	case WS_UNIT_PKI:
+		snprintf(buf, n, "%.2f", v);
+		return buf;
+	case WS_UNIT_COUNT:
+		break;
+	}
+	return format_count(buf, n, v);
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report-text.c - the terminal tables of `stat` and `compare`. */
+#include "core/util.h"
+#include "report/report-internal.h"
+#include "report/report.h"
+#include "result/metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static const char *col(const struct ws_report_opts *o, const char *c)
+{
+	return o && o->color ? c : "";
+}
+
+static void stat_metric_row(FILE *f, const struct ws_metric *m, const struct ws_report_opts *o, int indent)
+{
+	const struct ws_summary *s = &m->sum;
+	char mean[40], med[40], lo[40], hi[40], rel[24], share[24];
+
+	if (m->flags & WS_M_UNSUPPORTED) {
+		fprintf(f, "%*s%-28s %s%s%s\n", indent, "", m->name, col(o, C_DIM),
+			m->reason ? m->reason : "not supported", col(o, C_RESET));
+		return;
+	}
+	if (!s->n) {
+		fprintf(f, "%*s%-28s %s<not counted>%s\n", indent, "", m->name, col(o, C_DIM), col(o, C_RESET));
+		return;
+	}
+	ws_format_value(mean, sizeof(mean), m->name, s->mean);
+	ws_format_value(med, sizeof(med), m->name, s->median);
+	ws_format_value(lo, sizeof(lo), m->name, s->min);
+	ws_format_value(hi, sizeof(hi), m->name, s->max);
+	if (m->flags & WS_M_EXACT)
+		snprintf(rel, sizeof(rel), "exact");
+	else if (s->n > 1 && s->mean != 0)
+		snprintf(rel, sizeof(rel), "± %.1f%%", 100 * s->stddev / fabs(s->mean));
+	else
+		snprintf(rel, sizeof(rel), " ");
+	share[0] = '\0';
+	if (isfinite(s->running) && s->running < 0.9995)
+		snprintf(share, sizeof(share), "  (counted %.1f%%)", 100 * s->running);
+	fprintf(f, "%*s%-28s %16s %-8s %16s  %14s .. %-14s%s%s%s\n", indent, "", m->name, mean, rel, med, lo, hi,
+		m->flags & WS_M_SIMULATED ? "  [sim]" : "", share,
+		s->n < m->n ? "  (some runs not counted)" : "");
+}
+
+static void stat_set(FILE *f, const struct ws_metric_set *set, const struct ws_report_opts *o, int indent)
+{
+	fprintf(f, "%*s%s%-28s %16s %-8s %16s  %14s    %-14s%s\n", indent, "", col(o, C_DIM), "metric", "mean",
+		"± sd", "median", "min", "max", col(o, C_RESET));
+	for (size_t i = 0; i < set->n; i++)
+		if (!(set->v[i].flags & WS_M_UNSUPPORTED))
+			stat_metric_row(f, &set->v[i], o, indent);
+	for (size_t i = 0; i < set->n; i++)
+		if (set->v[i].flags & WS_M_UNSUPPORTED)
+			stat_metric_row(f, &set->v[i], o, indent);
+}
+
+void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
+{
+	for (size_t i = 0; i < r->nvariants; i++) {
+		const struct ws_variant *v = &r->variants[i];
+		size_t runs = v->nruns;
+
+		fprintf(f, "\n %sPerformance counter stats for '%s'%s (%zu run%s, %zu warm-up, backend %s%s%s):\n\n",
+			col(o, C_BOLD), v->command ? v->command : v->name, col(o, C_RESET), runs, runs == 1 ? "" : "s",
+			r->settings.warmup, r->machine.backend ? r->machine.backend : "?",
+			r->machine.sim_preset ? ", preset " : "", r->machine.sim_preset ? r->machine.sim_preset : "");
+		stat_set(f, &v->metrics, o, 2);
+		if (v->failed_runs)
+			fprintf(f, "\n  %s%zu of %zu runs failed (kept with --ignore-failure)%s\n", col(o, C_YELLOW),
+				v->failed_runs, runs, col(o, C_RESET));
+		if (o->functions && v->functions.n) {
+			size_t top = o->top ? o->top : 15, *idx = xmalloc(v->functions.n * sizeof(*idx));
+			double *sh = xmalloc(v->functions.n * sizeof(*sh));
+
+			for (size_t j = 0; j < v->functions.n; j++) {
+				idx[j] = j;
+				sh[j] = ws_function_share(v, &v->functions.v[j]);
+			}
+			/* Largest share first (a few dozen rows at most after pruning). */
+			for (size_t a = 1; a < v->functions.n; a++)
+				for (size_t b = a; b > 0 && !(sh[idx[b]] <= sh[idx[b - 1]]); b--) {
+					size_t t = idx[b];
+
+					idx[b] = idx[b - 1];
+					idx[b - 1] = t;
+				}
+			fprintf(f, "\n  %sfunctions%s (median share per run)\n", col(o, C_BOLD), col(o, C_RESET));
+			for (size_t j = 0; j < v->functions.n && j < top; j++) {
+				const struct ws_group *g = &v->functions.v[idx[j]];
+				const char *obj = g->object && strrchr(g->object, '/') ? strrchr(g->object, '/') + 1
+										      : g->object;
+
+				fprintf(f, "    %6.2f%%  %-40s %s%s", 100 * sh[idx[j]], g->name, col(o, C_DIM), obj ? obj : "");
+				/* The hottest source line, where the profile resolved one. */
+				if (g->nlines) {
+					const char *file = strrchr(g->lines[0].file, '/') ? strrchr(g->lines[0].file, '/') + 1
+											 : g->lines[0].file;
+
+					fprintf(f, "  hottest line %s:%u", file, g->lines[0].line);
+				}
+				fprintf(f, "%s\n", col(o, C_RESET));
+			}
+			free(idx);
+			free(sh);
+		}
+		if (o->regions) {
+			for (size_t j = 0; j < v->regions.n; j++) {
+				fprintf(f, "\n  %sregion %s%s\n", col(o, C_BOLD), v->regions.v[j].name, col(o, C_RESET));
+				stat_set(f, &v->regions.v[j].metrics, o, 4);
+			}
+		}
+	}
+	if (r->partial)
+		fprintf(f, "\n %sPartial result: %s.%s\n", col(o, C_YELLOW),
+			r->partial_reason ? r->partial_reason : "stopped early", col(o, C_RESET));
+	for (size_t i = 0; i < r->nwarnings; i++)
+		fprintf(f, " %swarning:%s %s\n", col(o, C_YELLOW), col(o, C_RESET), r->warnings[i]);
+	fputc('\n', f);
+}

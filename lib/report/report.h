@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report.h - renderers: the result model to the terminal, Markdown, CSV and HTML. They read only the model. */
+#ifndef WS_REPORT_H
+#define WS_REPORT_H
+
+#include "result/result.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ws_report_opts {
+	bool color;       /* ANSI colour (the caller decides: a TTY and no NO_COLOR) */
+	bool regions;     /* per-region tables */
+	bool functions;   /* per-function tables */
+	bool all_metrics; /* also show unsupported metrics' reasons in full */
+	size_t top;       /* rows of per-function tables (0: 10) */
+};
+
+/*
+ * A value in its unit for people: seconds as s/ms/us/ns, bytes as KiB/MiB/GiB, counts with thousands
+ * separators, ratios with 3 decimals. `buf` of `n` bytes; returns buf. NAN prints as "-".
+ */
+char *ws_format_value(char *buf, size_t n, const char *metric, double v);
+
+/* `whyslow stat`'s table: one section per variant (usually one). */
+void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_opts *o);
+
+/* `compare`/`diff`: one row per metric, one column per program; then warnings and the explanation. */
+void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_report_opts *o);
+
+/* Exports of the comparison. Return 0 or -errno (they write atomically through a buffer). */
+int ws_export_csv(const struct ws_result *r, const char *path);
+int ws_export_markdown(const struct ws_result *r, const char *path);
+void ws_report_markdown(FILE *f, const struct ws_result *r);
+void ws_report_csv(FILE *f, const struct ws_result *r);
+void ws_report_html(FILE *f, const struct ws_result *r);
+
+#endif

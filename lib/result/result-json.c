@@ -1,0 +1,705 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* result-json.c - serialise the result model to JSON and back, through jansson. */
+#include "result/result-json.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "result/metrics.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* JSON has no NaN or infinity: a value that was not measured is null. */
+static json_t *jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* Counts read better, and round-trip exactly, as integers. */
+static json_t *jsample(double x)
+{
+	if (!isfinite(x))
+		return json_null();
+	if (x == floor(x) && fabs(x) < 9e15)
+		return json_integer((json_int_t)x);
+	return json_real(x);
+}
+
+/*
+ * A string as valid UTF-8 (caller frees): a command or a path may hold any bytes, and jansson refuses
+ * invalid ones, which would silently drop the field. Each byte that does not start a valid sequence
+ * becomes U+FFFD.
+ */
+static char *utf8_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = xmalloc(3 * strlen(s) + 1), *o = out;
+
+	while (*p) {
+		size_t len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+
+		for (size_t k = 1; len && k < len; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				len = 0;
+		if (len) {
+			memcpy(o, p, len);
+			o += len;
+			p += len;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	char *clean;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	clean = utf8_clean(s);
+	j = json_string(clean);
+	free(clean);
+	return j ? j : json_null();
+}
+
+/* Set `key` (any bytes) in object `o`. */
+static void set_key(json_t *o, const char *key, json_t *v)
+{
+	char *clean = utf8_clean(key);
+
+	json_object_set_new(o, clean, v);
+	free(clean);
+}
+
+static json_t *metric_to_json(const struct ws_metric *m)
+{
+	json_t *o = json_object(), *samples, *running;
+	const struct ws_summary *s = &m->sum;
+
+	json_object_set_new(o, "unit", json_string(ws_unit_name(ws_metric_unit(m->name))));
+	if (m->flags & WS_M_UNSUPPORTED) {
+		json_object_set_new(o, "unsupported", jstr(m->reason ? m->reason : "not supported"));
+		return o;
+	}
+	samples = json_array();
+	for (size_t i = 0; i < m->n; i++)
+		json_array_append_new(samples, jsample(m->samples[i]));
+	json_object_set_new(o, "samples", samples);
+	if (m->running) {
+		running = json_array();
+		for (size_t i = 0; i < m->n; i++)
+			json_array_append_new(running, jnum(m->running[i]));
+		json_object_set_new(o, "running", running);
+	}
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "mean", jnum(s->mean));
+	json_object_set_new(o, "median", jnum(s->median));
+	json_object_set_new(o, "stddev", jnum(s->stddev));
+	json_object_set_new(o, "mad", jnum(s->mad));
+	json_object_set_new(o, "min", jnum(s->min));
+	json_object_set_new(o, "max", jnum(s->max));
+	json_object_set_new(o, "ci", json_pack("[oo]", jnum(s->ci_lo), jnum(s->ci_hi)));
+	if (isfinite(s->running))
+		json_object_set_new(o, "scaled_share", json_real(s->running));
+	json_object_set_new(o, "outliers", json_integer((json_int_t)s->outliers));
+	json_object_set_new(o, "exact", json_boolean(m->flags & WS_M_EXACT));
+	if ((m->flags & WS_M_EXACT) && s->max != s->min && s->median != 0)
+		json_object_set_new(o, "spread", json_real((s->max - s->min) / fabs(s->median)));
+	json_object_set_new(o, "simulated", json_boolean(m->flags & WS_M_SIMULATED));
+	if (m->flags & WS_M_DERIVED)
+		json_object_set_new(o, "derived", json_true());
+	return o;
+}
+
+static json_t *metrics_to_json(const struct ws_metric_set *set)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < set->n; i++)
+		set_key(o, set->v[i].name, metric_to_json(&set->v[i]));
+	return o;
+}
+
+static json_t *variant_to_json(const struct ws_variant *v)
+{
+	json_t *o = json_object(), *runs = json_array(), *regions = json_object(), *fns = json_array();
+
+	json_object_set_new(o, "name", jstr(v->name));
+	json_object_set_new(o, "command", jstr(v->command));
+	json_object_set_new(o, "baseline", json_boolean(v->baseline));
+	for (size_t i = 0; i < v->nruns; i++) {
+		const struct ws_run_status *st = &v->runs[i];
+
+		json_array_append_new(runs, json_pack("{s:o,s:o,s:b}", "exit_code",
+						      st->signal ? json_null() : json_integer(st->exit_code),
+						      "signal", st->signal ? json_integer(st->signal) : json_null(),
+						      "timed_out", st->timed_out));
+	}
+	json_object_set_new(o, "runs", runs);
+	json_object_set_new(o, "failed_runs", json_integer((json_int_t)v->failed_runs));
+	json_object_set_new(o, "metrics", metrics_to_json(&v->metrics));
+	for (size_t i = 0; i < v->regions.n; i++)
+		set_key(regions, v->regions.v[i].name,
+				    json_pack("{s:o}", "metrics", metrics_to_json(&v->regions.v[i].metrics)));
+	json_object_set_new(o, "regions", regions);
+	for (size_t i = 0; i < v->functions.n; i++) {
+		const struct ws_group *g = &v->functions.v[i];
+
+		json_t *fo = json_pack("{s:o,s:o,s:o}", "name", jstr(g->name), "object", jstr(g->object), "metrics",
+				       metrics_to_json(&g->metrics));
+
+		if (g->nlines) {
+			json_t *lines = json_array();
+
+			for (size_t k = 0; k < g->nlines; k++)
+				json_array_append_new(lines, json_pack("{s:o,s:i,s:o}", "file", jstr(g->lines[k].file), "line",
+								       (int)g->lines[k].line, "samples",
+								       jsample(g->lines[k].samples)));
+			json_object_set_new(fo, "lines", lines);
+		}
+		json_array_append_new(fns, fo);
+	}
+	json_object_set_new(o, "functions", fns);
+	if (v->nhot) {
+		json_t *hot = json_array();
+
+		for (size_t i = 0; i < v->nhot; i++) {
+			const struct ws_hot_fn *h = &v->hot[i];
+			json_t *insns = json_array();
+
+			for (size_t j = 0; j < h->n; j++) {
+				char addr[32];
+
+				snprintf(addr, sizeof(addr), "0x%" PRIx64, h->insns[j].addr);
+				json_array_append_new(insns, json_pack("{s:s,s:o,s:o,s:o}", "addr", addr, "executions",
+								       jsample(h->insns[j].executions),
+								       "L1-dcache-misses", jsample(h->insns[j].l1d_misses),
+								       "branch-misses", jsample(h->insns[j].branch_misses)));
+			}
+			json_array_append_new(hot, json_pack("{s:o,s:o,s:o}", "function", jstr(h->function), "object",
+							     jstr(h->object), "insns", insns));
+		}
+		json_object_set_new(o, "hot_code", hot);
+	}
+	return o;
+}
+
+static json_t *comparison_to_json(const struct ws_comparison *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "variant", jstr(c->variant));
+	json_object_set_new(o, "baseline", jstr(c->baseline));
+	json_object_set_new(o, "metric", jstr(c->metric));
+	if (c->region)
+		json_object_set_new(o, "region", jstr(c->region));
+	if (c->function)
+		json_object_set_new(o, "function", jstr(c->function));
+	json_object_set_new(o, "ratio", jnum(c->ratio));
+	json_object_set_new(o, "ci", json_pack("[oo]", jnum(c->ci_lo), jnum(c->ci_hi)));
+	json_object_set_new(o, "p", jnum(c->p));
+	json_object_set_new(o, "p_adjusted", jnum(c->p_adjusted));
+	json_object_set_new(o, "verdict", json_string(ws_verdict_name(c->verdict)));
+	json_object_set_new(o, "exact", json_boolean(c->exact));
+	return o;
+}
+
+static json_t *explanation_to_json(const struct ws_explanation *e)
+{
+	json_t *o = json_object(), *causes = json_array();
+
+	json_object_set_new(o, "variant", jstr(e->variant));
+	json_object_set_new(o, "summary", jstr(e->summary));
+	for (size_t i = 0; i < e->ncauses; i++) {
+		const struct ws_cause *c = &e->causes[i];
+		json_t *co = json_object(), *where = json_array();
+
+		json_object_set_new(co, "metric", jstr(c->metric));
+		json_object_set_new(co, "share", jnum(c->share));
+		json_object_set_new(co, "share_ci", json_pack("[oo]", jnum(c->share_lo), jnum(c->share_hi)));
+		json_object_set_new(co, "delta_cycles", jnum(c->delta_cycles));
+		for (size_t j = 0; j < c->nwhere; j++)
+			json_array_append_new(where, jstr(c->where[j]));
+		json_object_set_new(co, "where", where);
+		if (c->next_step)
+			json_object_set_new(co, "next_step", jstr(c->next_step));
+		json_array_append_new(causes, co);
+	}
+	json_object_set_new(o, "causes", causes);
+	if (e->has_topdown) {
+		json_t *td = json_object(), *b = json_object(), *v = json_object();
+
+		for (int k = 0; k < 4; k++) {
+			json_object_set_new(b, ws_topdown_metrics[k], jnum(e->topdown_base[k]));
+			json_object_set_new(v, ws_topdown_metrics[k], jnum(e->topdown_var[k]));
+		}
+		json_object_set_new(td, "baseline", b);
+		json_object_set_new(td, "variant", v);
+		json_object_set_new(o, "topdown", td);
+	}
+	return o;
+}
+
+json_t *ws_result_to_json(const struct ws_result *r)
+{
+	json_t *root = json_object(), *machine, *settings, *events, *arr;
+
+	json_object_set_new(root, "schema", json_string(WS_SCHEMA));
+	machine = json_object();
+	json_object_set_new(machine, "cpu", jstr(r->machine.cpu));
+	json_object_set_new(machine, "kernel", jstr(r->machine.kernel));
+	json_object_set_new(machine, "hostname", jstr(r->machine.hostname));
+	json_object_set_new(machine, "ncpus", json_integer(r->machine.ncpus));
+	json_object_set_new(machine, "pmu", json_boolean(r->machine.pmu));
+	json_object_set_new(machine, "backend", jstr(r->machine.backend));
+	json_object_set_new(machine, "sim_preset", jstr(r->machine.sim_preset));
+	if (r->machine.ncosts) {
+		json_t *costs = json_object();
+
+		for (size_t i = 0; i < r->machine.ncosts; i++)
+			json_object_set_new(costs, r->machine.costs[i].metric, json_real(r->machine.costs[i].cycles));
+		json_object_set_new(machine, "sim_costs", costs);
+	}
+	json_object_set_new(root, "machine", machine);
+
+	settings = json_object();
+	json_object_set_new(settings, "runs", json_integer((json_int_t)r->settings.runs));
+	json_object_set_new(settings, "warmup", json_integer((json_int_t)r->settings.warmup));
+	json_object_set_new(settings, "seed", json_integer((json_int_t)r->settings.seed));
+	json_object_set_new(settings, "order", jstr(r->settings.order));
+	json_object_set_new(settings, "runs_auto", json_boolean(r->settings.runs_auto));
+	if (r->settings.runs_auto)
+		json_object_set_new(settings, "target_ci", jnum(r->settings.target_ci));
+	json_object_set_new(settings, "noise", jnum(r->settings.noise));
+	json_object_set_new(settings, "alpha", jnum(r->settings.alpha));
+	json_object_set_new(settings, "paired", json_boolean(r->settings.paired));
+	json_object_set_new(settings, "correction", json_string(r->settings.fdr ? "bh" : "holm"));
+	events = json_array();
+	if (r->settings.events)
+		for (char **e = r->settings.events; *e; e++)
+			json_array_append_new(events, jstr(*e));
+	json_object_set_new(settings, "events", events);
+	json_object_set_new(settings, "created", jstr(r->settings.created));
+	json_object_set_new(root, "settings", settings);
+
+	json_object_set_new(root, "partial", json_boolean(r->partial));
+	if (r->partial_reason)
+		json_object_set_new(root, "partial_reason", jstr(r->partial_reason));
+	arr = json_array();
+	for (size_t i = 0; i < r->nwarnings; i++)
+		json_array_append_new(arr, jstr(r->warnings[i]));
+	json_object_set_new(root, "warnings", arr);
+
+	arr = json_array();
+	for (size_t i = 0; i < r->nvariants; i++)
+		json_array_append_new(arr, variant_to_json(&r->variants[i]));
+	json_object_set_new(root, "variants", arr);
+	arr = json_array();
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		json_array_append_new(arr, comparison_to_json(&r->comparisons[i]));
+	json_object_set_new(root, "comparisons", arr);
+	arr = json_array();
+	for (size_t i = 0; i < r->nexplain; i++)
+		json_array_append_new(arr, explanation_to_json(&r->explain[i]));
+	json_object_set_new(root, "explain", arr);
+	return root;
+}
+
+/* --- reading --- */
+
+static char *get_str(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static double get_num(const json_t *o, const char *key, double dflt)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+static bool get_bool(const json_t *o, const char *key)
+{
+	return json_is_true(json_object_get(o, key));
+}
+
+static void get_pair(const json_t *o, const char *key, double *lo, double *hi)
+{
+	const json_t *a = json_object_get(o, key);
+
+	*lo = *hi = NAN;
+	if (json_is_array(a) && json_array_size(a) == 2) {
+		if (json_is_number(json_array_get(a, 0)))
+			*lo = json_number_value(json_array_get(a, 0));
+		if (json_is_number(json_array_get(a, 1)))
+			*hi = json_number_value(json_array_get(a, 1));
+	}
+}
+
+static int metrics_from_json(const json_t *obj, struct ws_metric_set *set, const char *where)
+{
+	const char *name;
+	const json_t *m;
+
+	if (!json_is_object(obj))
+		return ws_error("%s: \"metrics\" is not an object", where), -EINVAL;
+	json_object_foreach((json_t *)obj, name, m) {
+		const json_t *samples, *running, *unsup;
+		struct ws_metric *mm;
+		unsigned flags = 0;
+		size_t i;
+		json_t *x;
+
+		if (!json_is_object(m))
+			return ws_error("%s: metric '%s' is not an object", where, name), -EINVAL;
+		unsup = json_object_get(m, "unsupported");
+		if (json_is_string(unsup)) {
+			ws_metric_set_unsupported(set, name, json_string_value(unsup));
+			continue;
+		}
+		samples = json_object_get(m, "samples");
+		if (!json_is_array(samples))
+			return ws_error("%s: metric '%s' has no \"samples\" array", where, name), -EINVAL;
+		if (get_bool(m, "simulated"))
+			flags |= WS_M_SIMULATED;
+		if (get_bool(m, "derived"))
+			flags |= WS_M_DERIVED;
+		mm = ws_metric_set_get(set, name, flags);
+		running = json_object_get(m, "running");
+		if (!json_is_array(running) || json_array_size(running) != json_array_size(samples))
+			running = NULL;
+		json_array_foreach(samples, i, x) {
+			double v = NAN, run = -1;
+
+			if (json_is_number(x))
+				v = json_number_value(x);
+			else if (!json_is_null(x))
+				return ws_error("%s: metric '%s' sample %zu is not a number", where, name, i), -EINVAL;
+			if (running && json_is_number(json_array_get(running, i)))
+				run = json_number_value(json_array_get(running, i));
+			ws_metric_push(mm, v, run);
+		}
+	}
+	return 0;
+}
+
+static int variant_from_json(const json_t *vo, struct ws_result *r, const char *source, size_t idx)
+{
+	const json_t *name = json_object_get(vo, "name"), *x, *runs, *regions, *fns, *hot;
+	struct ws_variant *v;
+	char where[512];
+	const char *key;
+	size_t i;
+	int ret;
+
+	if (!json_is_string(name))
+		return ws_error("%s: variant %zu has no \"name\"", source, idx), -EINVAL;
+	snprintf(where, sizeof(where), "%s: variant '%s'", source, json_string_value(name));
+	if (ws_result_find_variant(r, json_string_value(name)))
+		return ws_error("%s: two variants are named '%s'; rename one (-n)", source, json_string_value(name)),
+		       -EINVAL;
+	x = json_object_get(vo, "command");
+	v = ws_result_add_variant(r, json_string_value(name), json_is_string(x) ? json_string_value(x) : NULL);
+	v->baseline = get_bool(vo, "baseline");
+	runs = json_object_get(vo, "runs");
+	if (json_is_array(runs)) {
+		json_array_foreach(runs, i, x) {
+			struct ws_run_status st = { 0 };
+
+			st.exit_code = (int)get_num(x, "exit_code", -1);
+			st.signal = (int)get_num(x, "signal", 0);
+			st.timed_out = get_bool(x, "timed_out");
+			ws_variant_push_run(v, &st);
+		}
+	}
+	if ((ret = metrics_from_json(json_object_get(vo, "metrics"), &v->metrics, where)) < 0)
+		return ret;
+	regions = json_object_get(vo, "regions");
+	if (json_is_object(regions)) {
+		json_object_foreach((json_t *)regions, key, x) {
+			struct ws_group *g = ws_group_list_get(&v->regions, key, NULL);
+
+			if ((ret = metrics_from_json(json_object_get(x, "metrics"), &g->metrics, where)) < 0)
+				return ret;
+		}
+	}
+	fns = json_object_get(vo, "functions");
+	if (json_is_array(fns)) {
+		json_array_foreach(fns, i, x) {
+			char *fname = get_str(x, "name"), *obj = get_str(x, "object");
+			struct ws_group *g;
+
+			if (!fname) {
+				free(obj);
+				return ws_error("%s: function %zu has no \"name\"", where, i), -EINVAL;
+			}
+			/* Two functions of one name (static ones in two objects) stay two: tell them apart. */
+			if (ws_group_list_find(&v->functions, fname)) {
+				char *other = xasprintf("%s (%zu)", fname, i);
+
+				free(fname);
+				fname = other;
+			}
+			g = ws_group_list_get(&v->functions, fname, obj);
+			free(fname);
+			free(obj);
+			{
+				const json_t *lines = json_object_get(x, "lines"), *ln;
+				size_t k;
+
+				json_array_foreach(lines, k, ln) {
+					const char *file = json_string_value(json_object_get(ln, "file"));
+
+					if (file)
+						ws_group_add_line(g, file, (unsigned)get_num(ln, "line", 0),
+								  get_num(ln, "samples", 0));
+				}
+			}
+			if ((ret = metrics_from_json(json_object_get(x, "metrics"), &g->metrics, where)) < 0)
+				return ret;
+		}
+	}
+	hot = json_object_get(vo, "hot_code");
+	if (json_is_array(hot)) {
+		json_array_foreach(hot, i, x) {
+			const json_t *insns = json_object_get(x, "insns"), *in;
+			struct ws_hot_fn *h;
+			size_t j;
+
+			WS_ALLOC_GROW(v->hot, v->nhot + 1, v->alloc_hot);
+			h = &v->hot[v->nhot++];
+			memset(h, 0, sizeof(*h));
+			h->function = get_str(x, "function");
+			h->object = get_str(x, "object");
+			if (!h->function)
+				h->function = xstrdup("?");
+			json_array_foreach(insns, j, in) {
+				const char *a = json_string_value(json_object_get(in, "addr"));
+
+				if (!a)
+					continue;
+				WS_ALLOC_GROW(h->insns, h->n + 1, h->alloc);
+				h->insns[h->n].addr = strtoull(a, NULL, 0);
+				h->insns[h->n].executions = get_num(in, "executions", NAN);
+				h->insns[h->n].l1d_misses = get_num(in, "L1-dcache-misses", NAN);
+				h->insns[h->n].branch_misses = get_num(in, "branch-misses", NAN);
+				h->n++;
+			}
+		}
+	}
+	return 0;
+}
+
+int ws_result_from_json(const json_t *root, struct ws_result *r, const char *source)
+{
+	const json_t *schema, *variants, *x, *settings, *machine, *arr;
+	size_t i;
+	int ret;
+
+	if (!json_is_object(root))
+		return ws_error("%s: not a JSON object", source), -EINVAL;
+	schema = json_object_get(root, "schema");
+	if (schema && (!json_is_string(schema) || strcmp(json_string_value(schema), WS_SCHEMA)))
+		return ws_error("%s: schema is '%s', this whyslow reads '%s'", source,
+				json_is_string(schema) ? json_string_value(schema) : "?", WS_SCHEMA),
+		       -EINVAL;
+	variants = json_object_get(root, "variants");
+	if (!json_is_array(variants) || !json_array_size(variants))
+		return ws_error("%s: no \"variants\" array (expected variants[].name and "
+				"variants[].metrics.<metric>.samples)", source),
+		       -EINVAL;
+	machine = json_object_get(root, "machine");
+	if (json_is_object(machine)) {
+		r->machine.cpu = get_str(machine, "cpu");
+		r->machine.kernel = get_str(machine, "kernel");
+		r->machine.hostname = get_str(machine, "hostname");
+		r->machine.ncpus = (int)get_num(machine, "ncpus", 0);
+		r->machine.pmu = get_bool(machine, "pmu");
+		r->machine.backend = get_str(machine, "backend");
+		r->machine.sim_preset = get_str(machine, "sim_preset");
+		{
+			const json_t *costs = json_object_get(machine, "sim_costs"), *v;
+			const char *k;
+
+			if (json_is_object(costs)) {
+				r->machine.costs = xcalloc(json_object_size(costs) + 1, sizeof(*r->machine.costs));
+				json_object_foreach((json_t *)costs, k, v) {
+					if (!json_is_number(v))
+						continue;
+					r->machine.costs[r->machine.ncosts].metric = xstrdup(k);
+					r->machine.costs[r->machine.ncosts++].cycles = json_number_value(v);
+				}
+			}
+		}
+	}
+	settings = json_object_get(root, "settings");
+	if (json_is_object(settings)) {
+		const json_t *ev = json_object_get(settings, "events"), *seed = json_object_get(settings, "seed");
+		char *corr = get_str(settings, "correction");
+
+		r->settings.runs = (size_t)get_num(settings, "runs", 0);
+		r->settings.warmup = (size_t)get_num(settings, "warmup", 0);
+		if (json_is_integer(seed))
+			r->settings.seed = (uint64_t)json_integer_value(seed);
+		r->settings.order = get_str(settings, "order");
+		r->settings.runs_auto = get_bool(settings, "runs_auto");
+		r->settings.target_ci = get_num(settings, "target_ci", NAN);
+		r->settings.noise = get_num(settings, "noise", 0.01);
+		r->settings.alpha = get_num(settings, "alpha", 0.05);
+		r->settings.paired = get_bool(settings, "paired");
+		r->settings.fdr = corr && !strcmp(corr, "bh");
+		free(corr);
+		r->settings.created = get_str(settings, "created");
+		if (json_is_array(ev)) {
+			r->settings.events = xcalloc(json_array_size(ev) + 1, sizeof(char *));
+			json_array_foreach(ev, i, x)
+				r->settings.events[i] = xstrdup(json_is_string(x) ? json_string_value(x) : "?");
+		}
+	}
+	r->partial = get_bool(root, "partial");
+	r->partial_reason = get_str(root, "partial_reason");
+	arr = json_object_get(root, "warnings");
+	json_array_foreach(arr, i, x)
+		if (json_is_string(x))
+			ws_result_warn(r, "%s", json_string_value(x));
+	json_array_foreach(variants, i, x) {
+		if (!json_is_object(x))
+			return ws_error("%s: variant %zu is not an object", source, i), -EINVAL;
+		if ((ret = variant_from_json(x, r, source, i)) < 0)
+			return ret;
+	}
+	arr = json_object_get(root, "comparisons");
+	json_array_foreach(arr, i, x) {
+		struct ws_comparison *c;
+		char *verdict = get_str(x, "verdict");
+
+		WS_ALLOC_GROW(r->comparisons, r->ncomparisons + 1, r->alloc_comparisons);
+		c = &r->comparisons[r->ncomparisons++];
+		memset(c, 0, sizeof(*c));
+		c->variant = get_str(x, "variant");
+		c->baseline = get_str(x, "baseline");
+		c->metric = get_str(x, "metric");
+		c->region = get_str(x, "region");
+		c->function = get_str(x, "function");
+		c->ratio = get_num(x, "ratio", NAN);
+		get_pair(x, "ci", &c->ci_lo, &c->ci_hi);
+		c->p = get_num(x, "p", NAN);
+		c->p_adjusted = get_num(x, "p_adjusted", NAN);
+		c->verdict = verdict ? ws_verdict_parse(verdict) : WS_VERDICT_NONE;
+		c->exact = get_bool(x, "exact");
+		free(verdict);
+		if (!c->variant || !c->baseline || !c->metric) {
+			r->ncomparisons--;
+			ws_comparison_release(c);
+		}
+	}
+	arr = json_object_get(root, "explain");
+	json_array_foreach(arr, i, x) {
+		struct ws_explanation *e;
+		const json_t *causes = json_object_get(x, "causes"), *co;
+		size_t j;
+
+		WS_ALLOC_GROW(r->explain, r->nexplain + 1, r->alloc_explain);
+		e = &r->explain[r->nexplain++];
+		memset(e, 0, sizeof(*e));
+		e->variant = get_str(x, "variant");
+		e->summary = get_str(x, "summary");
+		{
+			const json_t *td = json_object_get(x, "topdown");
+
+			if (json_is_object(td)) {
+				e->has_topdown = true;
+				for (int k = 0; k < 4; k++) {
+					e->topdown_base[k] = get_num(json_object_get(td, "baseline"), ws_topdown_metrics[k], NAN);
+					e->topdown_var[k] = get_num(json_object_get(td, "variant"), ws_topdown_metrics[k], NAN);
+				}
+			}
+		}
+		if (!e->variant)
+			e->variant = xstrdup("?");
+		json_array_foreach(causes, j, co) {
+			struct ws_cause *c;
+			const json_t *where = json_object_get(co, "where"), *w;
+			size_t k;
+
+			WS_ALLOC_GROW(e->causes, e->ncauses + 1, e->alloc);
+			c = &e->causes[e->ncauses++];
+			memset(c, 0, sizeof(*c));
+			c->metric = get_str(co, "metric");
+			if (!c->metric)
+				c->metric = xstrdup("?");
+			c->share = get_num(co, "share", NAN);
+			get_pair(co, "share_ci", &c->share_lo, &c->share_hi);
+			c->delta_cycles = get_num(co, "delta_cycles", NAN);
+			c->next_step = get_str(co, "next_step");
+			if (json_is_array(where)) {
+				c->where = xcalloc(json_array_size(where) + 1, sizeof(char *));
+				json_array_foreach(where, k, w)
+					if (json_is_string(w))
+						c->where[c->nwhere++] = xstrdup(json_string_value(w));
+			}
+		}
+	}
+	return 0;
+}
+
+int ws_result_save(const struct ws_result *r, const char *path)
+{
+	json_t *root = ws_result_to_json(r);
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+	int ret;
+
+	json_decref(root);
+	if (!text)
+		return ws_error("cannot serialise the result"), -ENOMEM;
+	{
+		size_t len = strlen(text);
+
+		text = xrealloc(text, len + 2);
+		text[len] = '\n';
+		text[len + 1] = '\0';
+		ret = ws_write_atomic(path, text, len + 1);
+	}
+	free(text);
+	if (ret < 0)
+		ws_error("cannot write '%s': %s", path, strerror(-ret));
+	return ret;
+}
+
+int ws_result_load(const char *path, struct ws_result *r)
+{
+	json_error_t err;
+	json_t *root;
+	struct stat st;
+	int ret;
+
+	/* jansson reads a directory as an empty file: say what it is instead of "invalid JSON". */
+	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return ws_error("cannot read '%s': it is a directory, not a result file", path), -EISDIR;
+	if (!strcmp(path, "-"))
+		root = json_loadf(stdin, 0, &err);
+	else
+		root = json_load_file(path, 0, &err);
+	if (!root) {
+		if (err.line < 1)
+			return ws_error("cannot read '%s': %s", path, err.text), -ENOENT;
+		return ws_error("%s:%d: invalid JSON: %s", path, err.line, err.text), -EINVAL;
+	}
+	ret = ws_result_from_json(root, r, path);
+	json_decref(root);
+	return ret;
+}

@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* result.c - the result model's lifecycle, derivation of ratio metrics, and per-metric summaries. */
+#include "result/result.h"
+#include "core/util.h"
+#include "result/metrics.h"
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdict_names[] = {
+	[WS_VERDICT_SAME] = "same",     [WS_VERDICT_NOISE] = "noise",     [WS_VERDICT_FASTER] = "faster",
+	[WS_VERDICT_SLOWER] = "slower", [WS_VERDICT_CHANGED] = "changed", [WS_VERDICT_NONE] = "none",
+};
+
+const char *ws_verdict_name(enum ws_verdict v)
+{
+	return verdict_names[v];
+}
+
+enum ws_verdict ws_verdict_parse(const char *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(verdict_names); i++)
+		if (!strcmp(s, verdict_names[i]))
+			return (enum ws_verdict)i;
+	return WS_VERDICT_NONE;
+}
+
+void ws_result_init(struct ws_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->settings.noise = 0.01;
+	r->settings.alpha = 0.05;
+}
+
+static void metric_release(struct ws_metric *m)
+{
+	free(m->name);
+	free(m->reason);
+	free(m->samples);
+	free(m->running);
+}
+
+void ws_metric_set_release(struct ws_metric_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		metric_release(&s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static void group_release(struct ws_group *g)
+{
+	free(g->name);
+	free(g->object);
+	ws_metric_set_release(&g->metrics);
+	for (size_t i = 0; i < g->nlines; i++)
+		free(g->lines[i].file);
+	free(g->lines);
+}
+
+void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples)
+{
+	size_t i;
+
+	for (i = 0; i < g->nlines; i++)
+		if (g->lines[i].line == line && !strcmp(g->lines[i].file, file))
+			break;
+	if (i == g->nlines) {
+		WS_ALLOC_GROW(g->lines, g->nlines + 1, g->alloc_lines);
+		g->lines[i].file = xstrdup(file);
+		g->lines[i].line = line;
+		g->lines[i].samples = 0;
+		g->nlines++;
+	}
+	g->lines[i].samples += samples;
+	/* Keep the order by samples: one step of insertion sort towards the front. */
+	while (i > 0 && g->lines[i].samples > g->lines[i - 1].samples) {
+		struct ws_line t = g->lines[i];
+
+		g->lines[i] = g->lines[i - 1];
+		g->lines[i - 1] = t;
+		i--;
+	}
+}
+
+static void group_list_release(struct ws_group_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		group_release(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+void ws_comparison_release(struct ws_comparison *c)
+{
+	free(c->variant);
+	free(c->baseline);
+	free(c->metric);
+	free(c->region);
+	free(c->function);
+}
+
+void ws_explanation_release(struct ws_explanation *e)
+{
+	free(e->variant);
+	free(e->summary);
+	for (size_t i = 0; i < e->ncauses; i++) {
+		struct ws_cause *c = &e->causes[i];
+
+		free(c->metric);
+		for (size_t j = 0; j < c->nwhere; j++)
+			free(c->where[j]);
+		free(c->where);
+		free(c->next_step);
+	}
+	free(e->causes);
+}
+
+void ws_result_release(struct ws_result *r)
+{
+	free(r->machine.cpu);
+	free(r->machine.kernel);
+	free(r->machine.hostname);
+	free(r->machine.backend);
+	free(r->machine.sim_preset);
+	for (size_t i = 0; i < r->machine.ncosts; i++)
+		free(r->machine.costs[i].metric);
+	free(r->machine.costs);
+	free(r->settings.order);
+	free(r->settings.created);
+	if (r->settings.events) {
+		for (char **e = r->settings.events; *e; e++)
+			free(*e);
+		free(r->settings.events);
+	}
+	for (size_t i = 0; i < r->nvariants; i++) {
+		struct ws_variant *v = &r->variants[i];
+
+		free(v->name);
+		free(v->command);
+		ws_metric_set_release(&v->metrics);
+		group_list_release(&v->regions);
+		group_list_release(&v->functions);
+		free(v->runs);
+		for (size_t j = 0; j < v->nhot; j++) {
+			free(v->hot[j].function);
+			free(v->hot[j].object);
+			free(v->hot[j].insns);
+		}
+		free(v->hot);
+	}
+	free(r->variants);
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		ws_comparison_release(&r->comparisons[i]);
+	free(r->comparisons);
+	for (size_t i = 0; i < r->nexplain; i++)
+		ws_explanation_release(&r->explain[i]);
+	free(r->explain);
+	free(r->partial_reason);
+	for (size_t i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	ws_result_init(r);
+}
+
+struct ws_variant *ws_result_add_variant(struct ws_result *r, const char *name, const char *command)
+{
+	struct ws_variant *v;
+
+	WS_ALLOC_GROW(r->variants, r->nvariants + 1, r->alloc_variants);
+	v = &r->variants[r->nvariants++];
+	memset(v, 0, sizeof(*v));
+	v->name = xstrdup(name);
+	v->command = command ? xstrdup(command) : NULL;
+	return v;
+}
+
+struct ws_variant *ws_result_find_variant(struct ws_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nvariants; i++)
+		if (!strcmp(r->variants[i].name, name))
+			return &r->variants[i];
+	return NULL;
+}
+
+void ws_result_warn(struct ws_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	/* The same warning from every variant or round is said once. */
+	for (size_t i = 0; i < r->nwarnings; i++) {
+		if (!strcmp(r->warnings[i], s)) {
+			free(s);
+			return;
+		}
+	}
+	WS_ALLOC_GROW(r->warnings, r->nwarnings + 1, r->alloc_warnings);
+	r->warnings[r->nwarnings++] = s;
+}
+
+struct ws_metric *ws_metric_set_find(const struct ws_metric_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].name, name))
+			return &s->v[i];
+	return NULL;
+}
+
+struct ws_metric *ws_metric_set_get(struct ws_metric_set *s, const char *name, unsigned flags)
+{
+	struct ws_metric *m = ws_metric_set_find(s, name);
+
+	if (m)
+		return m;
+	WS_ALLOC_GROW(s->v, s->n + 1, s->alloc);
+	m = &s->v[s->n++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	m->flags = flags;
+	m->sum.ci_lo = m->sum.ci_hi = m->sum.running = NAN;
+	return m;
+}
+
+void ws_metric_set_unsupported(struct ws_metric_set *s, const char *name, const char *reason)
+{
+	struct ws_metric *m = ws_metric_set_get(s, name, 0);
+
+	m->flags |= WS_M_UNSUPPORTED;
+	free(m->reason);
+	m->reason = xstrdup(reason ? reason : "not supported");
+	free(m->samples);
+	free(m->running);
+	m->samples = m->running = NULL;
+	m->n = m->alloc = 0;
+}
+
+static int metric_cmp(const void *a, const void *b)
+{
+	const struct ws_metric *x = a, *y = b;
+	int rx = ws_metric_rank(x->name), ry = ws_metric_rank(y->name);
+
+	if (rx != ry)
+		return rx - ry;
+	return strcmp(x->name, y->name);
+}
+
+void ws_metric_set_sort(struct ws_metric_set *s)
+{
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof(*s->v), metric_cmp);
+}
+
+void ws_metric_push(struct ws_metric *m, double value, double running)
+{
+	size_t old_alloc = m->alloc;
+
+	WS_ALLOC_GROW(m->samples, m->n + 1, m->alloc);
+	if (running >= 0 || m->running) {
+		if (!m->running) {
+			/* First multiplexed sample: earlier runs were counted the whole time. */
+			m->running = xmalloc(m->alloc * sizeof(*m->running));
+			for (size_t i = 0; i < m->n; i++)
+				m->running[i] = 1.0;
+		} else if (m->alloc != old_alloc) {
+			m->running = xrealloc(m->running, m->alloc * sizeof(*m->running));
+		}
+		m->running[m->n] = running >= 0 ? running : 1.0;
+	}
+	m->samples[m->n++] = value;
+}
+
+struct ws_group *ws_group_list_find(const struct ws_group_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return &l->v[i];
+	return NULL;
+}
+
+struct ws_group *ws_group_list_get(struct ws_group_list *l, const char *name, const char *object)
+{
+	struct ws_group *g = ws_group_list_find(l, name);
+
+	if (g)
+		return g;
+	WS_ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	g = &l->v[l->n++];
+	memset(g, 0, sizeof(*g));
+	g->name = xstrdup(name);
+	g->object = object ? xstrdup(object) : NULL;
+	return g;
+}
+
+void ws_variant_push_run(struct ws_variant *v, const struct ws_run_status *st)
+{
+	WS_ALLOC_GROW(v->runs, v->nruns + 1, v->alloc_runs);
+	v->runs[v->nruns++] = *st;
+	if (st->exit_code != 0 || st->signal || st->timed_out)
+		v->failed_runs++;
+}
+
+void ws_metric_summarize(struct ws_metric *m)
+{
+	struct ws_summary *s = &m->sum;
+	struct ws_welford w = { 0 };
+	double *x, run_sum = 0;
+	size_t n = 0, nrun = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->ci_lo = s->ci_hi = s->running = NAN;
+	s->mean = s->median = s->stddev = s->mad = s->min = s->max = NAN;
+	if (m->flags & WS_M_UNSUPPORTED || !m->n)
+		return;
+	x = xmalloc(m->n * sizeof(*x));
+	for (size_t i = 0; i < m->n; i++) {
+		if (isnan(m->samples[i]))
+			continue;
+		x[n++] = m->samples[i];
+		ws_welford_add(&w, m->samples[i]);
+		if (m->running) {
+			run_sum += m->running[i];
+			nrun++;
+		}
+	}
+	s->n = n;
+	if (n) {
+		s->mean = w.mean;
+		s->stddev = ws_welford_stddev(&w);
+		s->median = ws_median(x, n);
+		s->mad = ws_mad(x, n);
+		s->min = s->max = x[0];
+		for (size_t i = 1; i < n; i++) {
+			if (x[i] < s->min)
+				s->min = x[i];
+			if (x[i] > s->max)
+				s->max = x[i];
+		}
+		ws_median_ci(x, n, 0.95, &s->ci_lo, &s->ci_hi);
+		s->running = nrun ? run_sum / (double)nrun : NAN;
+		if (n >= 3) {
+			bool *flags = xcalloc(n, sizeof(*flags));
+
+			s->outliers = ws_outliers(x, n, flags);
+			/* Only the first run's flag says anything about warm-up. */
+			s->first_outlier = !isnan(m->samples[0]) && flags[0];
+			free(flags);
+		}
+		/*
+		 * Every run gave the same count: deterministic, compared exactly (STATS.md step 9). A real
+		 * program under the simulator is deterministic only nearly: code that formats the time or
+		 * reads the clock executes a few instructions more or fewer per run (seen: 50 in 10^8), and
+		 * cache counts move with them. Runs that agree within WS_EXACT_SPREAD count as exact too.
+		 */
+		if ((m->flags & WS_M_SIMULATED) && s->max - s->min <= WS_EXACT_SPREAD * fabs(s->median))
+			m->flags |= WS_M_EXACT;
+		else
+			m->flags &= ~WS_M_EXACT;
+	}
+	free(x);
+}
+
+static void summarize_set(struct ws_metric_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		ws_metric_summarize(&s->v[i]);
+	ws_metric_set_sort(s);
+}
+
+void ws_result_summarize(struct ws_result *r)
+{
+	for (size_t i = 0; i < r->nvariants; i++) {
+		struct ws_variant *v = &r->variants[i];
+
+		summarize_set(&v->metrics);
+		for (size_t j = 0; j < v->regions.n; j++)
+			summarize_set(&v->regions.v[j].metrics);
+		for (size_t j = 0; j < v->functions.n; j++)
+			summarize_set(&v->functions.v[j].metrics);
+	}
+}
+
+bool ws_result_has_samples(const struct ws_result *r)
+{
+	for (size_t i = 0; i < r->nvariants; i++)
+		for (size_t j = 0; j < r->variants[i].metrics.n; j++)
+			if (r->variants[i].metrics.v[j].n)
+				return true;
+	return false;
+}
+
+double ws_function_share(const struct ws_variant *v, const struct ws_group *fn)
+{
+	static const char *const totals[] = { "estimated-cycles", "instructions" };
+	const struct ws_metric *m = ws_metric_set_find(&fn->metrics, "share");
+
+	if (m && m->sum.n)
+		return m->sum.median;
+	for (size_t i = 0; i < ARRAY_SIZE(totals); i++) {
+		const struct ws_metric *part = ws_metric_set_find(&fn->metrics, totals[i]);
+		const struct ws_metric *whole = ws_metric_set_find(&v->metrics, totals[i]);
+
+		if (part && whole && part->sum.n && whole->sum.n && whole->sum.median > 0)
+			return part->sum.median / whole->sum.median;
+	}
+	return NAN;
+}
+
+void ws_result_prune_functions(struct ws_result *r, double min_share)
+{
+	for (size_t i = 0; i < r->nvariants; i++) {
+		struct ws_group_list *l = &r->variants[i].functions;
+
+		for (size_t j = 0; j < l->n;) {
+			const char *name = l->v[j].name;
+			bool keep = false;
+
+			for (size_t k = 0; k < r->nvariants && !keep; k++) {
+				const struct ws_group *g = ws_group_list_find(&r->variants[k].functions, name);
+				double sh = g ? ws_function_share(&r->variants[k], g) : NAN;
+
+				keep = isfinite(sh) && sh >= min_share;
+			}
+			if (keep) {
+				j++;
+				continue;
+			}
+			/*
+			 * Not kept anywhere: drop it from every variant, this one included. `name` belongs to
+			 * this variant's entry, so work from a copy.
+			 */
+			char *victim = xstrdup(name);
+
+			for (size_t k = 0; k < r->nvariants; k++) {
+				struct ws_group_list *o = &r->variants[k].functions;
+				struct ws_group *g = ws_group_list_find(o, victim);
+				size_t x;
+
+				if (!g)
+					continue;
+				x = (size_t)(g - o->v);
+				group_release(g);
+				memmove(g, g + 1, (o->n - x - 1) * sizeof(*o->v));
+				o->n--;
+			}
+			free(victim);
+		}
+	}
+}

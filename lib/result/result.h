@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* result.h - the result model: variants, their metrics' samples, comparisons and explanations. */
+#ifndef WS_RESULT_H
+#define WS_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Results flow one way: runs -> samples -> statistics -> comparisons -> explanation -> renderers. This
+ * model is what flows; the JSON file ("schema": "whyslow/1") is its serialisation, and renderers read only
+ * this model. Every string and array in it is owned by the structure that holds it.
+ */
+
+/* Flags of one metric of one variant. */
+#define WS_M_SIMULATED (1u << 0)   /* counted by the simulator, not by hardware */
+#define WS_M_EXACT (1u << 1)       /* simulated, every run within WS_EXACT_SPREAD: a deterministic count */
+#define WS_M_UNSUPPORTED (1u << 2) /* cannot be measured here: `reason` says why; there are no samples */
+#define WS_M_DERIVED (1u << 3)     /* computed per run from other metrics */
+
+/* Simulated runs that agree within this fraction of their median are compared exactly. */
+#define WS_EXACT_SPREAD 1e-3
+
+struct ws_summary {
+	size_t n;              /* samples that were counted (not NAN) */
+	double mean, stddev;   /* Welford */
+	double median, mad;    /* mad unscaled: median |x - median| */
+	double min, max;
+	double ci_lo, ci_hi;   /* 95% CI of the median from order statistics; NAN when n is too small */
+	double running;        /* mean share of time counted (1 = never multiplexed); NAN if not applicable */
+	size_t outliers;       /* |modified z| > 3.5 */
+	bool first_outlier;    /* the first run is an outlier: warm-up too short? */
+};
+
+struct ws_metric {
+	char *name;
+	unsigned flags;
+	char *reason;          /* why it is unsupported; NULL otherwise */
+	double *samples;       /* one per measured run, in run order; NAN = not counted in that run */
+	double *running;       /* per run time_running / time_enabled; NULL when not multiplexed at all */
+	size_t n, alloc;
+	struct ws_summary sum; /* filled by ws_result_summarize() */
+};
+
+struct ws_metric_set {
+	struct ws_metric *v;
+	size_t n, alloc;
+};
+
+/* A source line of a sampled function, and its samples summed over the runs. */
+struct ws_line {
+	char *file;
+	unsigned line;
+	double samples;
+};
+
+/* A region (marker) or a function (profile): its own metric set. */
+struct ws_group {
+	char *name;
+	char *object;  /* functions: the mapped object (binary or library); NULL for regions */
+	struct ws_metric_set metrics;
+	struct ws_line *lines; /* sampled functions: the hottest source lines, most samples first */
+	size_t nlines, alloc_lines;
+};
+
+/* Add `samples` to line file:line of a function (copying `file`), keeping the most sampled first. */
+void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples);
+
+struct ws_group_list {
+	struct ws_group *v;
+	size_t n, alloc;
+};
+
+/* How one measured run ended. */
+struct ws_run_status {
+	int exit_code;   /* -1 when killed by a signal */
+	int signal;      /* 0 when it exited */
+	bool timed_out;
+};
+
+/* Simulator per-instruction counts for one hot function (for asm-diff's annotation). */
+struct ws_hot_insn {
+	uint64_t addr;           /* ELF virtual address in `object` */
+	double executions, l1d_misses, branch_misses;
+};
+
+struct ws_hot_fn {
+	char *function;
+	char *object;            /* absolute path of the ELF file */
+	struct ws_hot_insn *insns;
+	size_t n, alloc;
+};
+
+struct ws_variant {
+	char *name;
+	char *command;           /* as the user wrote it */
+	bool baseline;
+	struct ws_metric_set metrics;
+	struct ws_group_list regions;
+	struct ws_group_list functions;
+	struct ws_run_status *runs; /* one per measured run */
+	size_t nruns, alloc_runs;
+	size_t failed_runs;      /* runs that exited non-zero or died */
+	struct ws_hot_fn *hot;   /* simulator only; may be empty */
+	size_t nhot, alloc_hot;
+};
+
+/* verdict of one comparison cell; see STATS.md step 5 and 9. */
+enum ws_verdict {
+	WS_VERDICT_SAME,    /* not significant after Holm/BH */
+	WS_VERDICT_NOISE,   /* significant, but the CI overlaps [1-d, 1+d] */
+	WS_VERDICT_FASTER,
+	WS_VERDICT_SLOWER,
+	WS_VERDICT_CHANGED, /* exact metric, and the values differ */
+	WS_VERDICT_NONE,    /* not compared (too few samples, unsupported) */
+};
+
+const char *ws_verdict_name(enum ws_verdict v);
+/* Parse a verdict name; returns WS_VERDICT_NONE for an unknown string. */
+enum ws_verdict ws_verdict_parse(const char *s);
+
+struct ws_comparison {
+	char *variant, *baseline, *metric;
+	char *region;     /* NULL for the whole process */
+	char *function;   /* NULL unless this compares a function's metric */
+	double ratio;     /* median(variant) / median(baseline), or v/b for exact metrics */
+	double ci_lo, ci_hi;
+	double p, p_adjusted;   /* NAN for exact metrics */
+	enum ws_verdict verdict;
+	bool exact;
+};
+
+struct ws_cause {
+	char *metric;          /* a metric name, or "unexplained" */
+	double share;          /* of the cycle delta */
+	double share_lo, share_hi;
+	double delta_cycles;
+	char **where;          /* regions and functions, largest first */
+	size_t nwhere;
+	char *next_step;       /* one concrete suggestion; may be NULL */
+};
+
+struct ws_explanation {
+	char *variant;
+	char *summary;
+	/* Level-1 top-down where the PMU counted it: frontend, bad speculation, backend, retiring (medians). */
+	bool has_topdown;
+	double topdown_base[4], topdown_var[4];
+	struct ws_cause *causes;
+	size_t ncauses, alloc;
+};
+
+/* Cycles per event, for the explanation: the simulator preset's latencies, or a CPU family's defaults. */
+struct ws_cost {
+	char *metric;
+	double cycles;
+};
+
+struct ws_machine {
+	char *cpu, *kernel, *hostname;
+	int ncpus;
+	bool pmu;
+	char *backend;    /* "perf", "sim", or "perf+sim" when auto combined both */
+	char *sim_preset; /* NULL without the simulator */
+	struct ws_cost *costs; /* the simulator's cost of each event (from its preset); may be empty */
+	size_t ncosts;
+};
+
+struct ws_settings {
+	size_t runs;        /* measured runs per variant (the target) */
+	size_t warmup;
+	uint64_t seed;
+	char *order;        /* "interleaved" */
+	bool runs_auto;
+	double target_ci;   /* percent, with runs_auto */
+	double noise;       /* noise threshold, fraction (0.01) */
+	double alpha;
+	bool paired;
+	bool fdr;           /* Benjamini-Hochberg instead of Holm */
+	char **events;      /* as requested; NULL-terminated, may be NULL */
+	char *created;      /* ISO 8601 UTC */
+};
+
+struct ws_result {
+	struct ws_machine machine;
+	struct ws_settings settings;
+	struct ws_variant *variants;
+	size_t nvariants, alloc_variants;
+	struct ws_comparison *comparisons;
+	size_t ncomparisons, alloc_comparisons;
+	struct ws_explanation *explain;
+	size_t nexplain, alloc_explain;
+	bool partial;
+	char *partial_reason;
+	char **warnings;
+	size_t nwarnings, alloc_warnings;
+};
+
+void ws_result_init(struct ws_result *r);
+void ws_result_release(struct ws_result *r);
+
+/* Append a variant; `name` and `command` are copied (command may be NULL). */
+struct ws_variant *ws_result_add_variant(struct ws_result *r, const char *name, const char *command);
+struct ws_variant *ws_result_find_variant(struct ws_result *r, const char *name);
+void ws_result_warn(struct ws_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Find a metric by name, or NULL. */
+struct ws_metric *ws_metric_set_find(const struct ws_metric_set *s, const char *name);
+/* Find or create (with `flags`) a metric. */
+struct ws_metric *ws_metric_set_get(struct ws_metric_set *s, const char *name, unsigned flags);
+/* Mark a metric unsupported with a reason (copied); its samples are dropped. */
+void ws_metric_set_unsupported(struct ws_metric_set *s, const char *name, const char *reason);
+/* Order metrics by the registry's display order. */
+void ws_metric_set_sort(struct ws_metric_set *s);
+void ws_metric_set_release(struct ws_metric_set *s);
+
+/* Append one run's value. `running` < 0 means not applicable (the count was never multiplexed). */
+void ws_metric_push(struct ws_metric *m, double value, double running);
+
+struct ws_group *ws_group_list_get(struct ws_group_list *l, const char *name, const char *object);
+struct ws_group *ws_group_list_find(const struct ws_group_list *l, const char *name);
+
+void ws_variant_push_run(struct ws_variant *v, const struct ws_run_status *st);
+
+/* Fill every metric's summary (and the EXACT flag) from its samples. */
+void ws_metric_summarize(struct ws_metric *m);
+void ws_result_summarize(struct ws_result *r);
+
+/*
+ * Keep the functions that take at least `min_share` in some variant, and drop the rest from every variant:
+ * their median share of samples (sampling profiles), or of estimated cycles or instructions (simulator).
+ * Needs summaries.
+ */
+void ws_result_prune_functions(struct ws_result *r, double min_share);
+
+/* A function's share of its variant's work: the sampled share, else its part of the simulated totals. */
+double ws_function_share(const struct ws_variant *v, const struct ws_group *fn);
+
+/* True when some variant has at least one sample of some metric. */
+bool ws_result_has_samples(const struct ws_result *r);
+
+void ws_comparison_release(struct ws_comparison *c);
+void ws_explanation_release(struct ws_explanation *e);
+
+#endif

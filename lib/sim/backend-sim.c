@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* backend-sim.c - count caches and branches by running the command under wsim, our Valgrind tool. */
+#include "backend/backend.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "regions/regions.h"
+#include "result/metrics.h"
+#include "sim/sim-output.h"
+#include "sim/sim-presets.h"
+#include "ws-config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * Each run is `valgrind --tool=wsim --trace-children=yes --ws-out=DIR/wsim.%p ... COMMAND`, with
+ * VALGRIND_LIB pointing at a directory that holds the tool (sim/build-tool.sh explains why). Every process
+ * of the run writes its own file; their counts are added up, so a command that forks or execs is counted
+ * whole. The counts are deterministic for a given binary, input and environment: they are pushed as
+ * simulated metrics, and marked exact when every run agrees.
+ */
+
+/* Per-function metrics kept: what the explanation decomposes cycles into. */
+static const char *const fn_metrics[] = {
+	"estimated-cycles", "instructions", "branch-misses", "L1-dcache-load-misses", "L1-icache-load-misses",
+	"L2-load-misses", "L2-icache-misses", "LLC-load-misses", "LLC-icache-misses",
+};
+
+struct sim_priv {
+	char *valgrind;   /* path of the valgrind program */
+	char *libdir;     /* VALGRIND_LIB: the tool and links to Valgrind's own files */
+	const struct ws_event_list *events;
+	bool *mine;
+	char *outdir;
+	char **argv;      /* the wrapped command of the current run */
+	char **env;       /* what it adds to the environment, NULL-terminated */
+	bool hinted_symbols;
+	char *latency;    /* the preset's latencies as the tool wrote them */
+	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
+};
+
+/* The tool's directory: the build tree's when whyslow runs from it, else the installed one. */
+static char *find_libdir(void)
+{
+	static const char *const dirs[] = { WS_BUILD_SIMDIR "/vglib", WS_LIBEXECDIR "/vglib" };
+	const char *env = getenv("WHYSLOW_SIM_LIB");
+
+	if (env && *env)
+		return xstrdup(env);
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char *tool = xasprintf("%s/wsim-amd64-linux", dirs[i]);
+		bool ok = access(tool, X_OK) == 0;
+
+		free(tool);
+		if (ok)
+			return xstrdup(dirs[i]);
+	}
+	return NULL;
+}
+
+/* What each preset's model produces: a two-level hierarchy has no L2, and so on. */
+static bool preset_produces(const char *preset, const char *metric)
+{
+	if (strcmp(preset, "cachegrind"))
+		return true;
+	return !strstr(metric, "L2-") && !strstr(metric, "return-") && !strstr(metric, "prefetches");
+}
+
+static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
+{
+	struct sim_priv *p = xcalloc(1, sizeof(*p));
+	const char *preset = be->opts.sim_preset ? be->opts.sim_preset : WS_SIM_PRESET_DEFAULT;
+
+	be->priv = p;
+	p->events = events;
+	p->mine = xcalloc(events->n + 1, sizeof(*p->mine));
+	p->valgrind = ws_find_in_path("valgrind");
+	if (!p->valgrind) {
+		ws_error("valgrind is not installed, and the simulator runs under it: sudo apt-get install valgrind");
+		for (size_t i = 0; i < events->n; i++)
+			if (!claims[i].claimed && (events->v[i].simulable || events->v[i].kind == WS_EVENT_SIM)) {
+				free(claims[i].reason);
+				claims[i].reason = xstrdup("needs the simulator: install valgrind (sudo apt-get install "
+							   "valgrind)");
+			}
+		return -ENOENT;
+	}
+	p->libdir = find_libdir();
+	if (!p->libdir) {
+		ws_error("whyslow's simulator tool (wsim) is not built or installed: rebuild whyslow with valgrind "
+			 "installed (make)");
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < events->n; i++) {
+		const struct ws_event *ev = &events->v[i];
+
+		if (claims[i].claimed || !(ev->simulable || ev->kind == WS_EVENT_SIM))
+			continue;
+		if (!preset_produces(preset, ev->name)) {
+			free(claims[i].reason);
+			claims[i].reason = xasprintf("not modelled by the %s preset", preset);
+			continue;
+		}
+		claims[i].claimed = p->mine[i] = true;
+	}
+	return 0;
+}
+
+static void remove_outdir(struct sim_priv *p)
+{
+	ws_remove_tree(p->outdir);
+	free(p->outdir);
+	p->outdir = NULL;
+}
+
+static void free_run(struct sim_priv *p)
+{
+	if (p->argv) {
+		for (char **a = p->argv; *a; a++)
+			free(*a);
+		free(p->argv);
+		p->argv = NULL;
+	}
+	if (p->env) {
+		for (char **e = p->env; *e; e++)
+			free(*e);
+		free(p->env);
+		p->env = NULL;
+	}
+}
+
+static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
+{
+	struct sim_priv *p = be->priv;
+	const char *tmp = getenv("TMPDIR");
+	size_t n = 0, extra = 0, k = 0, e = 0, nmarkers = 0;
+	char *dir, **markers = NULL;
+	int ret;
+
+	remove_outdir(p);
+	free_run(p);
+	dir = xasprintf("%s/whyslow-sim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		int err = -errno;
+
+		ws_error("cannot create a directory for the simulator's results: %s", strerror(errno));
+		free(dir);
+		return err;
+	}
+	p->outdir = dir;
+	while (ex->argv[n])
+		n++;
+	if (be->opts.sim_args)
+		while (be->opts.sim_args[extra])
+			extra++;
+	p->argv = xcalloc(n + extra + 10, sizeof(char *));
+	p->argv[k++] = xstrdup(p->valgrind);
+	p->argv[k++] = xstrdup("--tool=wsim");
+	p->argv[k++] = xstrdup("--trace-children=yes");
+	p->argv[k++] = xasprintf("--log-file=%s/valgrind.log", p->outdir);
+	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WS_SIM_PRESET_DEFAULT);
+	p->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", p->outdir);
+	p->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
+	for (size_t i = 0; i < extra; i++)
+		p->argv[k++] = xstrdup(be->opts.sim_args[i]);
+	for (size_t i = 0; i < n; i++)
+		p->argv[k++] = xstrdup(ex->argv[i]);
+	p->argv[k] = NULL;
+	/* The markers talk to the tool with client requests: exact counts, nothing perturbed. */
+	if (be->opts.regions && (ret = ws_marker_env_build(WS_MARKERS_SIM, NULL, 0, NULL, &markers)) < 0)
+		return ret;
+	while (markers && markers[nmarkers])
+		nmarkers++;
+	p->env = xcalloc(nmarkers + 2, sizeof(char *));
+	p->env[e++] = xasprintf("VALGRIND_LIB=%s", p->libdir);
+	/* The marker entries move into the run's environment, which frees them. */
+	for (size_t i = 0; i < nmarkers; i++)
+		p->env[e++] = markers[i];
+	p->env[e] = NULL;
+	free(markers);
+	ex->argv = p->argv;
+	ex->env_add = p->env;
+	return 0;
+}
+
+/* The preset's latencies, "L2=14,L3=50,memory=250,mispredict=13" (or LL= for two levels), as costs. */
+static void record_costs(struct ws_machine *m, const char *latency)
+{
+	double l2 = NAN, l3 = NAN, ll = NAN, mem = NAN, pen = NAN;
+	char *copy, *save = NULL, *tok;
+	size_t n = 0;
+
+	if (m->ncosts || !latency)
+		return;
+	copy = xstrdup(latency);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		double v;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		v = atof(eq + 1);
+		if (!strcmp(tok, "L2"))
+			l2 = v;
+		else if (!strcmp(tok, "L3"))
+			l3 = v;
+		else if (!strcmp(tok, "LL"))
+			ll = v;
+		else if (!strcmp(tok, "memory"))
+			mem = v;
+		else if (!strcmp(tok, "mispredict"))
+			pen = v;
+	}
+	free(copy);
+	m->costs = xcalloc(8, sizeof(*m->costs));
+#define COST(name, v)                                                     \
+	do {                                                              \
+		if (isfinite(v)) {                                        \
+			m->costs[n].metric = xstrdup(name);               \
+			m->costs[n++].cycles = (v);                       \
+		}                                                         \
+	} while (0)
+	/*
+	 * The estimate charges a load or fetch that misses L1 the latency of the level that had the line: per
+	 * event, an L1 miss costs the next level's latency, and each miss further out the difference.
+	 */
+	COST("branch-misses", pen);
+	if (isfinite(ll)) {
+		COST("L1-dcache-load-misses", ll);
+		COST("L1-icache-load-misses", ll);
+		COST("LLC-load-misses", mem - ll);
+		COST("LLC-icache-misses", mem - ll);
+	} else {
+		COST("L1-dcache-load-misses", l2);
+		COST("L1-icache-load-misses", l2);
+		COST("L2-load-misses", l3 - l2);
+		COST("L2-icache-misses", l3 - l2);
+		COST("LLC-load-misses", mem - l3);
+		COST("LLC-icache-misses", mem - l3);
+	}
+#undef COST
+	m->ncosts = n;
+}
+
+/* The valgrind log's last lines, for a run that wrote no result. */
+static void show_log(const char *dir)
+{
+	char *path = xasprintf("%s/valgrind.log", dir), *buf = NULL;
+	size_t len = 0;
+
+	if (ws_read_file(path, &buf, &len) == 0 && len) {
+		char *start = buf + len, *end = buf + len;
+		int lines = 0;
+
+		while (start > buf && lines < 6)
+			if (*--start == '\n')
+				lines++;
+		ws_log(WS_LOG_INFO, "valgrind said:\n%.*s", (int)(end - start), start);
+	}
+	free(buf);
+	free(path);
+}
+
+/* The counts `names` of the whole process (g NULL: into v's metrics) or of group g of list l. */
+static void push_counts(struct sim_priv *p, struct ws_variant *v, struct ws_group_list *l, struct ws_group *g,
+			const struct ws_sim_output *o, const struct ws_sim_counts *c, const char *const *names,
+			size_t nnames, size_t run)
+{
+	for (size_t i = 0; i < nnames; i++) {
+		uint64_t n;
+
+		if (ws_sim_get(o, c, names[i], &n) != 0)
+			continue;
+		if (g)
+			ws_group_push(&p->fills, l, g, names[i], WS_M_SIMULATED, run, (double)n, -1);
+		else
+			ws_push_at(&v->metrics, names[i], WS_M_SIMULATED, run, (double)n, -1, NAN);
+	}
+}
+
+static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, struct ws_variant *v, size_t run)
+{
+	struct sim_priv *p = be->priv;
+	struct ws_sim_output all = WS_SIM_OUTPUT_INIT;
+	const char **names = xcalloc(p->events->n + 1, sizeof(*names));
+	size_t nnames = 0, files = 0;
+	struct dirent *de;
+	DIR *d = opendir(p->outdir);
+	int ret = 0;
+
+	(void)out;
+	ws_sim_output_init(&all);
+	while (d && (de = readdir(d)) && !ret) {
+		struct ws_sim_output one = WS_SIM_OUTPUT_INIT;
+		char *path;
+
+		if (strncmp(de->d_name, "wsim.", 5))
+			continue;
+		path = xasprintf("%s/%s", p->outdir, de->d_name);
+		ws_sim_output_init(&one);
+		ret = ws_sim_output_read(&one, path);
+		if (!ret)
+			ret = ws_sim_output_add(&all, &one);
+		ws_sim_output_release(&one);
+		free(path);
+		files++;
+	}
+	if (d)
+		closedir(d);
+	if (!ret && !files) {
+		ws_error("the simulator wrote no result for '%s'", v->name);
+		show_log(p->outdir);
+		ret = -EIO;
+	}
+	if (ret)
+		goto out;
+	for (size_t i = 0; i < p->events->n; i++)
+		if (p->mine[i])
+			names[nnames++] = p->events->v[i].name;
+	push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
+	/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
+	push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
+	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {
+		struct ws_group *g = ws_group_list_get(&v->regions, all.regions[i].name, NULL);
+
+		ws_group_push(&p->fills, &v->regions, g, "entries", WS_M_SIMULATED, run,
+			      (double)all.regions[i].entries, -1);
+		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts, names, nnames, run);
+		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
+			    (const char *const[]){ "estimated-cycles" }, 1, run);
+	}
+	/* Every process of the run wrote its counts: a region or function they do not name counted nothing. */
+	if (be->opts.regions)
+		ws_group_list_pad(&p->fills, &v->regions, NULL, run, 0);
+	for (size_t i = 0; be->opts.functions && i < all.nr_functions; i++) {
+		const struct ws_sim_function *fn = &all.functions[i];
+		const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
+		char *key = strcmp(fn->name, "???") ? xstrdup(fn->name) : xasprintf("[unknown] %s", base);
+		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
+
+		/*
+		 * Every program runs a little code without symbols (PLT stubs, Valgrind's preload); hint only
+		 * when such code is a real part of the work.
+		 */
+		if (!strcmp(fn->name, "???") && !p->hinted_symbols &&
+		    fn->counts.v[WS_SIM_INSTRUCTIONS] >= all.total.v[WS_SIM_INSTRUCTIONS] / 20) {
+			ws_log(WS_LOG_INFO, "code in %s has no symbols: its functions show as [unknown]; build it "
+			       "with -g (and without -s) to see them",
+			       base);
+			p->hinted_symbols = true;
+		}
+		push_counts(p, v, &v->functions, g, &all, &fn->counts, fn_metrics, ARRAY_SIZE(fn_metrics), run);
+		/* Hot instructions are deterministic: one run's are every run's. */
+		if (run == 0 && fn->nr_insns && strcmp(fn->object, "???")) {
+			struct ws_hot_fn *h;
+
+			WS_ALLOC_GROW(v->hot, v->nhot + 1, v->alloc_hot);
+			h = &v->hot[v->nhot++];
+			memset(h, 0, sizeof(*h));
+			h->function = xstrdup(key);
+			h->object = xstrdup(fn->object);
+			h->insns = xcalloc(fn->nr_insns, sizeof(*h->insns));
+			h->n = h->alloc = fn->nr_insns;
+			for (size_t j = 0; j < fn->nr_insns; j++) {
+				h->insns[j].addr = fn->insns[j].addr;
+				h->insns[j].executions = (double)fn->insns[j].executions;
+				h->insns[j].l1d_misses = (double)fn->insns[j].l1d_misses;
+				h->insns[j].branch_misses = (double)fn->insns[j].mispredicts;
+			}
+		}
+		free(key);
+	}
+	if (be->opts.functions)
+		ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
+	if (!p->latency && ws_sim_config(&all, "latency"))
+		p->latency = xstrdup(ws_sim_config(&all, "latency"));
+out:
+	ws_sim_output_release(&all);
+	free(names);
+	remove_outdir(p);
+	free_run(p);
+	return ret;
+}
+
+static void sim_teardown(struct ws_backend *be)
+{
+	struct sim_priv *p = be->priv;
+
+	if (!p)
+		return;
+	remove_outdir(p);
+	free_run(p);
+	free(p->valgrind);
+	free(p->libdir);
+	free(p->latency);
+	free(p->mine);
+	ws_group_fills_release(&p->fills);
+	free(p);
+	be->priv = NULL;
+}
+
+static void sim_describe(struct ws_backend *be, struct ws_machine *m)
+{
+	struct sim_priv *p = be->priv;
+
+	if (p && p->latency)
+		record_costs(m, p->latency);
+}
+
+const struct ws_backend_ops ws_backend_sim = {
+	.name = "sim",
+	.setup = sim_setup,
+	.prepare = sim_prepare,
+	.collect = sim_collect,
+	.describe = sim_describe,
+	.teardown = sim_teardown,
+};

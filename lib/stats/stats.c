@@ -1,0 +1,812 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* stats.c - the statistical method of STATS.md (libm only). */
+#include "stats/stats.h"
+#include "core/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- Random numbers --- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void ws_rng_seed(struct ws_rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* Inlined into the bootstrap's inner loop, where a call per draw would cost a third of the time. */
+static inline uint64_t rng_next(struct ws_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t ws_rng_next(struct ws_rng *r)
+{
+	return rng_next(r);
+}
+
+static inline uint64_t rng_below(struct ws_rng *r, uint64_t n)
+{
+	/* Lemire's method: the high half of x * n is uniform once the low half clears the bias zone. */
+	unsigned __int128 m = (unsigned __int128)rng_next(r) * n;
+	uint64_t low = (uint64_t)m;
+
+	if (low < n) {
+		uint64_t threshold = -n % n;
+
+		while (low < threshold) {
+			m = (unsigned __int128)rng_next(r) * n;
+			low = (uint64_t)m;
+		}
+	}
+	return (uint64_t)(m >> 64);
+}
+
+uint64_t ws_rng_below(struct ws_rng *r, uint64_t n)
+{
+	return rng_below(r, n);
+}
+
+double ws_rng_double(struct ws_rng *r)
+{
+	return (double)(ws_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+void ws_rng_shuffle(struct ws_rng *r, size_t *v, size_t n)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)ws_rng_below(r, i);
+		size_t t = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+/* --- Summaries --- */
+
+void ws_welford_add(struct ws_welford *w, double x)
+{
+	double d = x - w->mean;
+
+	w->n++;
+	w->mean += d / (double)w->n;
+	w->m2 += d * (x - w->mean);
+}
+
+double ws_welford_stddev(const struct ws_welford *w)
+{
+	return w->n < 2 ? 0.0 : sqrt(w->m2 / (double)(w->n - 1));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = xmalloc(n * sizeof(*s));
+
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+static double median_sorted(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+double ws_median(const double *x, size_t n)
+{
+	double *s, m;
+
+	if (!n)
+		return NAN;
+	s = sorted_copy(x, n);
+	m = median_sorted(s, n);
+	free(s);
+	return m;
+}
+
+double ws_mad(const double *x, size_t n)
+{
+	double med, *d, m;
+
+	if (!n)
+		return NAN;
+	med = ws_median(x, n);
+	d = xmalloc(n * sizeof(*d));
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(x[i] - med);
+	m = ws_median(d, n);
+	free(d);
+	return m;
+}
+
+int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi)
+{
+	/*
+	 * The median lies between order statistics x(j) and x(n+1-j) (1-based) with probability
+	 * 1 - 2 P(Bin(n, 1/2) <= j - 1). Take the largest j that keeps the coverage >= conf. The binomial
+	 * terms C(n, k) / 2^n are carried as logarithms: 2^-n underflows past n = 1074 and C(n, k) overflows.
+	 */
+	double *s, tail = 0.0, log_term = (double)n * log(0.5);
+	size_t j = 0;
+
+	*lo = *hi = NAN;
+	if (n == 0)
+		return -1;
+	/* tail accumulates P(Bin <= k); log_term is log(C(n, k) / 2^n). */
+	for (size_t k = 0; k < n / 2; k++) {
+		tail += exp(log_term);
+		if (1.0 - 2.0 * tail < conf)
+			break;
+		j = k + 1;
+		log_term += log((double)(n - k) / (double)(k + 1));
+	}
+	if (j == 0)
+		return -1;
+	s = sorted_copy(x, n);
+	*lo = s[j - 1];
+	*hi = s[n - j];
+	free(s);
+	return 0;
+}
+
+double ws_modified_z(double x, double median, double mad)
+{
+	if (mad == 0.0)
+		return x == median ? 0.0 : (x > median ? INFINITY : -INFINITY);
+	return 0.6745 * (x - median) / mad;
+}
+
+size_t ws_outliers(const double *x, size_t n, bool *flags)
+{
+	double med, mad;
+	size_t count = 0;
+
+	if (!n)
+		return 0;
+	med = ws_median(x, n);
+	mad = ws_mad(x, n);
+	for (size_t i = 0; i < n; i++) {
+		bool out = fabs(ws_modified_z(x[i], med, mad)) > 3.5;
+
+		if (flags)
+			flags[i] = out;
+		count += out;
+	}
+	return count;
+}
+
+/* --- Tests --- */
+
+double ws_phi(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+struct tagged {
+	double v;
+	bool first; /* from the first sample (x) */
+};
+
+static int cmp_tagged(const void *a, const void *b)
+{
+	return cmp_double(&((const struct tagged *)a)->v, &((const struct tagged *)b)->v);
+}
+
+/*
+ * Midranks of the pooled sample: returns R1, the first sample's rank sum, and sets *tie_term to
+ * sum(t^3 - t) over the tie groups (0 when there are no ties).
+ */
+static double pooled_rank_sum(const double *x, size_t nx, const double *y, size_t ny, double *tie_term)
+{
+	size_t N = nx + ny;
+	struct tagged *p = xmalloc(N * sizeof(*p));
+	double r1 = 0.0, tt = 0.0;
+
+	for (size_t i = 0; i < nx; i++)
+		p[i] = (struct tagged){ x[i], true };
+	for (size_t i = 0; i < ny; i++)
+		p[nx + i] = (struct tagged){ y[i], false };
+	qsort(p, N, sizeof(*p), cmp_tagged);
+	for (size_t i = 0, j; i < N; i = j) {
+		size_t in_x = 0;
+		double t;
+
+		for (j = i; j < N && p[j].v == p[i].v; j++)
+			in_x += p[j].first;
+		/* Ranks i+1 .. j share their mean. */
+		t = (double)(j - i);
+		r1 += (double)in_x * 0.5 * (double)(i + 1 + j);
+		tt += t * t * t - t;
+	}
+	free(p);
+	*tie_term = tt;
+	return r1;
+}
+
+/* The biggest sizes whose exact null distribution we tabulate; C(100, 50) ~ 1e29 fits 128 bits easily. */
+#define MWU_EXACT_MAX 50
+
+/*
+ * The null counts of U for sizes m and n: c[k] for k = 0..m n, the coefficients of the Gaussian binomial
+ * [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i). Multiplying by (1 - q^(n+i)) is a
+ * descending pass, dividing by (1 - q^i) an ascending one; the division is exact, so every coefficient
+ * past degree i n returns to 0. Returns the array (caller frees): m n + m + n + 1 slots for the passes'
+ * headroom, of which c[0..m n] hold the counts.
+ */
+static __int128 *mwu_counts(size_t m, size_t n)
+{
+	size_t len = m * n + m + n + 1;
+	__int128 *c = xcalloc(len, sizeof(*c));
+
+	c[0] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		for (size_t k = len - 1; k >= n + i; k--)
+			c[k] -= c[k - (n + i)];
+		for (size_t k = i; k < len; k++)
+			c[k] += c[k - i];
+	}
+	return c;
+}
+
+/* Sum of c[0..k] for an integer k in [0, top]. */
+static __int128 prefix_sum(const __int128 *c, size_t k)
+{
+	__int128 s = 0;
+
+	for (size_t i = 0; i <= k; i++)
+		s += c[i];
+	return s;
+}
+
+double ws_mwu_exact_cdf(size_t m, size_t n, double u)
+{
+	__int128 *c, total, below;
+	size_t top = m * n;
+	double p;
+
+	if (m > MWU_EXACT_MAX || n > MWU_EXACT_MAX || isnan(u))
+		return NAN;
+	if (u < 0)
+		return 0.0;
+	if (u >= (double)top)
+		return 1.0;
+	c = mwu_counts(m, n);
+	total = prefix_sum(c, top);
+	below = prefix_sum(c, (size_t)floor(u));
+	p = (double)below / (double)total;
+	free(c);
+	return p;
+}
+
+double ws_mwu_min_p(size_t m, size_t n)
+{
+	/* C(m+n, m) as a product of ratios: exact for the sizes that matter, no overflow before ~1e308. */
+	double c = 1.0;
+	size_t k = m < n ? m : n, big = m < n ? n : m;
+
+	for (size_t i = 1; i <= k; i++)
+		c = c * (double)(big + i) / (double)i;
+	return fmin(1.0, 2.0 / c);
+}
+
+/* Two-sided exact p of an integer U1 (no ties). */
+static double mwu_exact_p(size_t m, size_t n, double u1)
+{
+	__int128 *c = mwu_counts(m, n), total, le, ge;
+	size_t u = (size_t)u1, top = m * n;
+	double p;
+
+	total = prefix_sum(c, top);
+	le = prefix_sum(c, u);
+	ge = total - (u ? prefix_sum(c, u - 1) : 0);
+	p = 2.0 * (double)(le < ge ? le : ge) / (double)total;
+	free(c);
+	return fmin(1.0, p);
+}
+
+static int mann_whitney(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
+			bool allow_exact, struct ws_mwu *out)
+{
+	double n1 = (double)nx, n2 = (double)ny, N = n1 + n2, tie_term, mu, var, d;
+
+	if (!nx || !ny)
+		return -1;
+	out->u1 = pooled_rank_sum(x, nx, y, ny, &tie_term) - n1 * (n1 + 1) / 2;
+	if (allow_exact && nx <= MWU_EXACT_MAX && ny <= MWU_EXACT_MAX && tie_term == 0) {
+		out->exact = true;
+		out->z = NAN;
+		out->p = mwu_exact_p(nx, ny, out->u1);
+		return 0;
+	}
+	out->exact = false;
+	mu = n1 * n2 / 2;
+	var = n1 * n2 / 12 * ((N + 1) - tie_term / (N * (N - 1)));
+	if (!(var > 0)) {
+		/* Every value equal (or a single pooled value): no evidence either way. */
+		out->z = 0.0;
+		out->p = 1.0;
+		return 0;
+	}
+	d = out->u1 - mu;
+	if (continuity)
+		d -= 0.5 * ((d > 0) - (d < 0));
+	out->z = d / sqrt(var);
+	out->p = fmin(1.0, 2.0 * ws_phi(-fabs(out->z)));
+	return 0;
+}
+
+int ws_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
+		    struct ws_mwu *out)
+{
+	return mann_whitney(x, nx, y, ny, continuity, true, out);
+}
+
+int ws_mann_whitney_normal(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
+			   struct ws_mwu *out)
+{
+	return mann_whitney(x, nx, y, ny, continuity, false, out);
+}
+
+static int cmp_abs(const void *a, const void *b)
+{
+	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+
+	return (x > y) - (x < y);
+}
+
+/* The signed-rank statistic's exact null: 2^n subsets of {1..n}, counted by sum (n <= 50 fits 64 bits). */
+static double wsr_exact_p(size_t n, double w)
+{
+	size_t top = n * (n + 1) / 2, k = (size_t)w;
+	uint64_t *c = xcalloc(top + 1, sizeof(*c)), le = 0, ge = 0;
+
+	c[0] = 1;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t s = top; s >= i; s--)
+			c[s] += c[s - i];
+	for (size_t s = 0; s <= top; s++) {
+		if (s <= k)
+			le += c[s];
+		if (s >= k)
+			ge += c[s];
+	}
+	free(c);
+	/* 2^n is exact in a double for n <= 50. */
+	return fmin(1.0, 2.0 * (double)(le < ge ? le : ge) / ldexp(1.0, (int)n));
+}
+
+int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out)
+{
+	double *a, tie_term = 0.0, w = 0.0, nn, mu, var, dev;
+	size_t m = 0;
+
+	if (!n)
+		return -1;
+	a = xmalloc(n * sizeof(*a));
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0.0)
+			a[m++] = d[i];
+	qsort(a, m, sizeof(*a), cmp_abs);
+	for (size_t i = 0, j; i < m; i = j) {
+		double t, rank;
+
+		for (j = i; j < m && fabs(a[j]) == fabs(a[i]); j++)
+			;
+		t = (double)(j - i);
+		rank = 0.5 * (double)(i + 1 + j);
+		for (size_t k = i; k < j; k++)
+			if (a[k] > 0)
+				w += rank;
+		tie_term += t * t * t - t;
+	}
+	free(a);
+	out->w_plus = w;
+	if (m == 0) {
+		/* Every difference was zero: nothing to test. */
+		out->exact = true;
+		out->z = NAN;
+		out->p = 1.0;
+		return 0;
+	}
+	if (m <= 50 && tie_term == 0) {
+		out->exact = true;
+		out->z = NAN;
+		out->p = wsr_exact_p(m, w);
+		return 0;
+	}
+	out->exact = false;
+	nn = (double)m;
+	mu = nn * (nn + 1) / 4;
+	var = nn * (nn + 1) * (2 * nn + 1) / 24 - tie_term / 48;
+	if (!(var > 0)) {
+		out->z = 0.0;
+		out->p = 1.0;
+		return 0;
+	}
+	dev = w - mu;
+	dev -= 0.5 * ((dev > 0) - (dev < 0));
+	out->z = dev / sqrt(var);
+	out->p = fmin(1.0, 2.0 * ws_phi(-fabs(out->z)));
+	return 0;
+}
+
+/* --- Effect size --- */
+
+/*
+ * A running mean: exact for a constant sample (every update adds 0), so identical constant arms give a
+ * ratio of exactly 1 whatever their sizes, where sum / n would not (ten 0.1s sum to 0.9999999999999999).
+ */
+static double running_mean(const double *x, size_t n)
+{
+	double m = 0.0;
+
+	for (size_t i = 0; i < n; i++)
+		m += (x[i] - m) / (double)(i + 1);
+	return m;
+}
+
+static double center_of(const double *x, size_t n, enum ws_center c)
+{
+	return c == WS_CENTER_MEAN ? running_mean(x, n) : ws_median(x, n);
+}
+
+/*
+ * A sample as the bootstrap needs it: the values as given (resampling draws indices into them) and, for
+ * the median, each index's rank in sorted order.
+ */
+struct boot_side {
+	const double *v;
+	size_t n;
+	double *sorted;
+	uint32_t *rank;
+};
+
+struct vidx {
+	double v;
+	uint32_t i;
+};
+
+/* By value, ties by position: a total order, so the ranks do not depend on qsort's whims. */
+static int cmp_vidx(const void *a, const void *b)
+{
+	const struct vidx *x = a, *y = b;
+	int c = cmp_double(&x->v, &y->v);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static void boot_side_init(struct boot_side *s, const double *v, size_t n)
+{
+	struct vidx *order = xmalloc(n * sizeof(*order));
+
+	s->v = v;
+	s->n = n;
+	s->sorted = xmalloc(n * sizeof(*s->sorted));
+	s->rank = xmalloc(n * sizeof(*s->rank));
+	for (size_t i = 0; i < n; i++)
+		order[i] = (struct vidx){ v[i], (uint32_t)i };
+	qsort(order, n, sizeof(*order), cmp_vidx);
+	for (size_t k = 0; k < n; k++) {
+		s->sorted[k] = order[k].v;
+		s->rank[order[k].i] = (uint32_t)k;
+	}
+	free(order);
+}
+
+static void boot_side_release(struct boot_side *s)
+{
+	free(s->sorted);
+	free(s->rank);
+}
+
+/*
+ * One resample's center. Drawn index i stands for the value v[i] = sorted[rank[i]], so the k-th smallest
+ * resampled value is sorted[k-th smallest drawn rank]: counting the drawn ranks finds the median in O(n)
+ * without sorting anything, and gives exactly the value a sort of the resample would.
+ */
+static double resample_center(struct ws_rng *r, const struct boot_side *s, enum ws_center c,
+			      uint32_t *count)
+{
+	size_t n = s->n, lo_rank = (n - 1) / 2, hi_rank = n / 2, seen = 0, i = 0;
+	double a, b;
+
+	if (c == WS_CENTER_MEAN) {
+		double m = 0.0;
+
+		for (size_t k = 0; k < n; k++)
+			m += (s->v[rng_below(r, n)] - m) / (double)(k + 1);
+		return m;
+	}
+	memset(count, 0, n * sizeof(*count));
+	for (size_t k = 0; k < n; k++)
+		count[s->rank[rng_below(r, n)]]++;
+	/* seen counts draws of rank < i; the rank-th smallest draw is rank i once seen + count[i] > rank. */
+	while (seen + count[i] <= lo_rank)
+		seen += count[i++];
+	a = s->sorted[i];
+	while (seen + count[i] <= hi_rank)
+		seen += count[i++];
+	b = s->sorted[i];
+	return n % 2 ? a : 0.5 * (a + b);
+}
+
+static void swap_d(double *a, double *b)
+{
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Move the k-th smallest of v[lo..hi) to v[k], smaller ones before it and larger after (nth_element).
+ * Three-way partitioning keeps it linear on the heavy ties that bootstrap ratios of small samples have;
+ * a median-of-three pivot, and qsort as a fallback after too many rounds, bound the worst case.
+ */
+static void select_kth(double *v, size_t lo, size_t hi, size_t k)
+{
+	int budget = 64;
+
+	while (hi - lo > 16 && budget-- > 0) {
+		size_t mid = lo + (hi - lo) / 2, lt = lo, gt = hi, i = lo;
+		double a = v[lo], b = v[mid], c = v[hi - 1], pivot;
+
+		pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		/* v[lo..lt) < pivot, v[lt..i) == pivot, v[gt..hi) > pivot. */
+		while (i < gt) {
+			if (v[i] < pivot)
+				swap_d(&v[lt++], &v[i++]);
+			else if (v[i] > pivot)
+				swap_d(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
+	qsort(v + lo, hi - lo, sizeof(*v), cmp_double);
+}
+
+/* floor / ceil of a product that should be an integer but may miss it by rounding (0.975 * 10000). */
+#define INDEX_SLACK 1e-7
+
+int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, enum ws_center c,
+		       size_t B, uint64_t seed, double conf, double *ratio, double *lo, double *hi)
+{
+	struct boot_side sx, sy;
+	double *r, cx, cy, half;
+	uint32_t *count;
+	struct ws_rng rng;
+	size_t klo, khi;
+
+	*ratio = *lo = *hi = NAN;
+	/* Ranks and counts are 32-bit: four billion runs of one program is not a benchmark. */
+	if (!nx || !ny || !B || !(conf > 0 && conf < 1) || nx > UINT32_MAX || ny > UINT32_MAX)
+		return -1;
+	cx = center_of(x, nx, c);
+	cy = center_of(y, ny, c);
+	if (cx == 0.0)
+		return -1;
+	*ratio = cy / cx;
+
+	boot_side_init(&sx, x, nx);
+	boot_side_init(&sy, y, ny);
+	count = xmalloc((nx > ny ? nx : ny) * sizeof(*count));
+	r = xmalloc(B * sizeof(*r));
+	ws_rng_seed(&rng, seed);
+	for (size_t b = 0; b < B; b++) {
+		/* The order of draws is part of the contract: x's nx draws, then y's ny, in turn. */
+		double bx = resample_center(&rng, &sx, c, count);
+		double by = resample_center(&rng, &sy, c, count);
+
+		/* Both centers 0 (a counter that is mostly 0 on both sides) is no change, not NAN. */
+		r[b] = bx == 0.0 && by == 0.0 ? 1.0 : by / bx;
+	}
+
+	half = (1.0 - conf) / 2;
+	klo = (size_t)floor(half * (double)B + INDEX_SLACK);
+	khi = (size_t)ceil((1.0 - half) * (double)B - INDEX_SLACK);
+	khi = khi ? khi - 1 : 0;
+	if (klo >= B)
+		klo = B - 1;
+	if (khi >= B)
+		khi = B - 1;
+	if (khi < klo)
+		khi = klo;
+	select_kth(r, 0, B, klo);
+	*lo = r[klo];
+	/* Everything after klo is >= r[klo]; select the upper bound among those. */
+	if (khi > klo)
+		select_kth(r, klo + 1, B, khi);
+	*hi = r[khi];
+
+	free(r);
+	free(count);
+	boot_side_release(&sy);
+	boot_side_release(&sx);
+	return 0;
+}
+
+/* --- Multiple comparisons --- */
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+/* Ascending p, ties by input order, so that the adjustment is a pure function of the input. */
+static int cmp_pidx(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	if (x->p != y->p)
+		return (x->p > y->p) - (x->p < y->p);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static struct pidx *sorted_p(const double *p, size_t m)
+{
+	struct pidx *s = xmalloc(m * sizeof(*s));
+
+	for (size_t i = 0; i < m; i++)
+		s[i] = (struct pidx){ p[i], i };
+	qsort(s, m, sizeof(*s), cmp_pidx);
+	return s;
+}
+
+void ws_holm(const double *p, size_t m, double *adj)
+{
+	struct pidx *s;
+	double run = 0.0;
+
+	if (!m)
+		return;
+	s = sorted_p(p, m);
+	/* 0-based j: the (j+1)-th smallest is multiplied by m - j; a running max keeps the order. */
+	for (size_t j = 0; j < m; j++) {
+		run = fmax(run, fmin(1.0, (double)(m - j) * s[j].p));
+		adj[s[j].i] = run;
+	}
+	free(s);
+}
+
+void ws_bh(const double *p, size_t m, double *adj)
+{
+	struct pidx *s;
+	double run = 1.0;
+
+	if (!m)
+		return;
+	s = sorted_p(p, m);
+	/* From the largest down: a running min of m p_(j) / j. */
+	for (size_t j = m; j-- > 0;) {
+		run = fmin(run, fmin(1.0, (double)m * s[j].p / (double)(j + 1)));
+		adj[s[j].i] = run;
+	}
+	free(s);
+}
+
+/* --- Verdict --- */
+
+enum ws_stat_verdict ws_decide(double p_adjusted, double alpha, double lo, double hi, double noise,
+			       bool higher_is_better)
+{
+	bool up;
+
+	/* NAN p (no test) is never significant. */
+	if (!(p_adjusted < alpha))
+		return WS_SV_SAME;
+	/* Closed intervals: touching the band counts as overlapping it. An unknown CI cannot clear it. */
+	if (isnan(lo) || isnan(hi) || (lo <= 1.0 + noise && hi >= 1.0 - noise))
+		return WS_SV_NOISE;
+	up = lo > 1.0 + noise;
+	return up == higher_is_better ? WS_SV_BETTER : WS_SV_WORSE;
+}
+
+/*
+ * Per-index log-ratio log(y/x) for the paired test. Equal values (zeros included) give 0, which the
+ * signed-rank test drops; a zero against a positive value gives an infinite difference, which still has
+ * a sign and the top rank. Negative values have no log-ratio: -1.
+ */
+static int log_ratio(double x, double y, double *d)
+{
+	if (x == y)
+		*d = 0.0;
+	else if (x > 0 && y > 0)
+		*d = log(y / x);
+	else if (x >= 0 && y >= 0)
+		*d = x == 0 ? INFINITY : -INFINITY;
+	else
+		return -1;
+	return 0;
+}
+
+int ws_cell_test(const double *x, size_t nx, const double *y, size_t ny, bool paired, double *p,
+		 bool *exact)
+{
+	*p = NAN;
+	*exact = false;
+	if (!nx || !ny)
+		return -1;
+	if (paired) {
+		size_t n = nx < ny ? nx : ny;
+		double *d = xmalloc(n * sizeof(*d));
+		struct ws_wsr w;
+		int ret = 0;
+
+		for (size_t i = 0; i < n && !ret; i++)
+			ret = log_ratio(x[i], y[i], &d[i]);
+		if (!ret)
+			ret = ws_wilcoxon_signed_rank(d, n, &w);
+		free(d);
+		if (ret)
+			return -1;
+		*p = w.p;
+		*exact = w.exact;
+	} else {
+		struct ws_mwu u;
+
+		if (ws_mann_whitney(x, nx, y, ny, true, &u))
+			return -1;
+		*p = u.p;
+		*exact = u.exact;
+	}
+	return 0;
+}
+
+int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool paired, uint64_t seed,
+		    struct ws_cell *out)
+{
+	out->ratio = out->lo = out->hi = NAN;
+	if (ws_cell_test(x, nx, y, ny, paired, &out->p, &out->exact_test))
+		return -1;
+	return ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 0.95, &out->ratio,
+				  &out->lo, &out->hi);
+}
+
+bool ws_precision_reached(const double *x, size_t nx, const double *y, size_t ny, double target,
+			  uint64_t seed)
+{
+	double ratio, lo, hi;
+
+	if (ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 0.95, &ratio, &lo, &hi))
+		return false;
+	return ratio > 0 && (hi - lo) / 2 <= target * ratio;
+}
