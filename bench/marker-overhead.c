@@ -2,7 +2,7 @@
 /* marker-overhead.c - nanoseconds per begin/end pair of the region markers, and the floor they cannot beat. */
 #include <whyslow.h>
 
-#include "../marker/x86-read.h"
+#include "x86-read.h" /* the markers' own reads: the floor they cannot beat */
 
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -27,10 +27,11 @@
  *	floor-rdpmc NS  (perf mode) two user-space reads of every event of that group through its mmapped page
  *	                (sequence lock, rdpmc, rdtsc), or "n/a REASON" when the events do not allow it
  *
- * The library's mode comes from the environment (lib/regions.h), so bench/marker-overhead.sh runs this once
- * per case. The floors are measured in the same process, batch by batch interleaved with the markers. The
- * best batch, not the mean or median, estimates a cost on these shared machines: other processes only ever
- * add time, and short batches (2 ms) interleaved many times give each case quiet moments to be measured in.
+ * The library's mode comes from the environment (protocol/ws-markers.h), so bench/marker-overhead.sh runs
+ * this once per case. The floors are measured in the same process, batch by batch interleaved with the
+ * markers. The best batch, not the mean or median, estimates a cost on these shared machines: other
+ * processes only ever add time, and short batches (2 ms) interleaved many times give each case quiet
+ * moments to be measured in.
  */
 
 #define barrier() __asm__ __volatile__("" ::: "memory")

@@ -5,7 +5,7 @@
 # usage: bench/marker-overhead.sh          (after make; BUILD names the build directory, default build)
 #
 # Runs build/bench/marker-overhead once per case, with the environment whyslow would give the program
-# (lib/regions.h), and prints ns per pair, the floor (what a pair must do at least: two read()s of the
+# (protocol/ws-markers.h), and prints ns per pair, the floor (what a pair must do at least: two read()s of the
 # group, or two rdpmc reads of every event), and the ratio. Targets: <= 2 ns outside whyslow, <= 1.2x the
 # floor under perf. Not a test: the machine is shared, so no figure here fails the build.
 set -u

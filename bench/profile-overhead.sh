@@ -9,7 +9,7 @@
 # 0.6 s here). Three ways of running it take turns, in a rotating order, RUNS times each after one warm-up:
 #
 #	plain     ratio -n ROUNDS
-#	whyslow   profile-driver -F HZ -- ratio ...      (the engine in lib/profile.c, as the runner will use it)
+#	whyslow   profile-driver -F HZ -- ratio ...      (the engine in lib/perf/profile.c, as the runner will use it)
 #	perf      perf record -F HZ -o FILE -- ratio ... (the peer; skipped when perf is not installed)
 #
 # Three figures per way, as medians: the program's own wall time for its rounds (it measures itself, so the

@@ -3,7 +3,7 @@
 
 /*
  * The protocol with whyslow (environment in, one file per process out) is documented at the top of
- * lib/regions.h; this file is the program's side of it.
+ * protocol/ws-markers.h; this file is the program's side of it.
  *
  * Outside whyslow the constructor finds no WHYSLOW_MARKERS and returns: nothing is allocated, opened or
  * printed, ws_markers_active stays 0 and every macro is one untaken branch.
@@ -23,9 +23,7 @@
  */
 #include "whyslow.h"
 
-/* By path, not by include directory, so that the pkg-config files name only the public header's folder. */
-#include "../lib/regions.h" /* the protocol's names and limits; nothing of the engine is linked in */
-#include "../sim/ws-requests.h"
+#include "ws-markers.h" /* the protocol's names and limits; nothing of the engine is linked in */
 #include "x86-read.h"
 
 #include <errno.h>

@@ -37,7 +37,7 @@
 #include "valgrind.h"
 
 #include "wsim.h"
-#include "ws-requests.h"
+#include "ws-markers.h"
 
 struct wsim_config wsim_cfg;
 ULong wsim_total[WC_N];

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* wsim-output.c - writes wsim's per-process result file (format: lib/sim-output.h), atomically. */
+/* wsim-output.c - writes wsim's per-process result file (format: lib/sim/sim-output.h), atomically. */
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"

@@ -3,13 +3,13 @@
 #include "cli-compare.h"
 #include "builtin.h"
 #include "cli-measure.h"
-#include "compare.h"
-#include "explain.h"
-#include "log.h"
-#include "metrics.h"
-#include "report.h"
-#include "result-json.h"
-#include "util.h"
+#include "compare/compare.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "explain/explain.h"
+#include "report/report.h"
+#include "result/metrics.h"
+#include "result/result-json.h"
 
 #include <math.h>
 #include <limits.h>

@@ -4,7 +4,7 @@
 #define WS_CLI_COMPARE_H
 
 #include "parse-options.h"
-#include "result.h"
+#include "result/result.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -2,11 +2,12 @@
 /* cli-measure.c - measurement options shared by stat and compare; command splitting; progress; signals. */
 #include "cli-measure.h"
 #include "builtin.h"
-#include "log.h"
-#include "profile.h"
-#include "runner.h"
-#include "topdown.h"
-#include "util.h"
+#include "backend/runner.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "perf/profile.h"
+#include "perf/topdown.h"
+#include "result/derive.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,10 +3,10 @@
 #ifndef WS_CLI_MEASURE_H
 #define WS_CLI_MEASURE_H
 
-#include "event.h"
-#include "measure.h"
+#include "event/event.h"
+#include "measure/measure.h"
+#include "sim/sim-presets.h"
 #include "parse-options.h"
-#include "sim-presets.h"
 
 #include <math.h>
 #include <sched.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-asm-diff.c - whyslow asm-diff: a function's machine code in two binaries, side by side, with counts. */
-#include "asm.h"
+#include "asm/asm.h"
+#include "core/log.h"
+#include "core/util.h"
 #include "builtin.h"
-#include "log.h"
 #include "parse-options.h"
-#include "util.h"
 
 #include <inttypes.h>
 #include <jansson.h>

@@ -12,10 +12,10 @@
 #include "builtin.h"
 #include "cli-compare.h"
 #include "cli-measure.h"
-#include "log.h"
-#include "measure.h"
-#include "metrics.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "measure/measure.h"
+#include "result/metrics.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -3,9 +3,9 @@
 #include "builtin.h"
 #include "cli-compare.h"
 #include "cli-measure.h"
-#include "log.h"
-#include "result-json.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "result/result-json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* cmd-doctor.c - `whyslow doctor`: what this machine can measure and what will disturb it, with fixes. */
 #include "builtin.h"
 #include "cli-measure.h"
-#include "doctor.h"
+#include "measure/doctor.h"
 #include "parse-options.h"
 
 #include <jansson.h>

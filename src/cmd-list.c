@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd-list.c - `whyslow list`: the metrics, perf's generic events, libpfm4's events and simulator presets. */
 #include "builtin.h"
-#include "event.h"
-#include "metrics.h"
+#include "core/util.h"
+#include "event/event.h"
+#include "event/pfm.h"
+#include "perf/perf.h"
+#include "result/metrics.h"
+#include "sim/sim-presets.h"
 #include "parse-options.h"
-#include "perf.h"
-#include "pfm.h"
-#include "sim-presets.h"
-#include "util.h"
 
 #include <fnmatch.h>
 #include <jansson.h>

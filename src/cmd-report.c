@@ -2,10 +2,10 @@
 /* cmd-report.c - `whyslow report`: re-render a saved result for the terminal, Markdown, CSV or HTML. */
 #include "builtin.h"
 #include "cli-measure.h"
-#include "compare.h"
+#include "compare/compare.h"
+#include "report/report.h"
+#include "result/result-json.h"
 #include "parse-options.h"
-#include "report.h"
-#include "result-json.h"
 
 #include <stdio.h>
 

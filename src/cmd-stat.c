@@ -13,12 +13,12 @@
  */
 #include "builtin.h"
 #include "cli-measure.h"
-#include "log.h"
-#include "measure.h"
-#include "report.h"
-#include "result-json.h"
-#include "runner.h"
-#include "util.h"
+#include "backend/runner.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "measure/measure.h"
+#include "report/report.h"
+#include "result/result-json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c - the whyslow program: dispatch to the subcommand named by the first argument. */
 #include "builtin.h"
-#include "log.h"
+#include "core/log.h"
+#include "core/util.h"
 #include "parse-options.h"
-#include "util.h"
 #include "ws-config.h"
 
 #include <signal.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse-options.c - option tables over getopt_long, with -h generated from the table (git's approach). */
 #include "parse-options.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -28,9 +28,9 @@
  *
  * Exit status: 0, 1 when the profile could not be opened, 2 when the command could not run, 129 for usage.
  */
-#include "log.h"
-#include "profile.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "perf/profile.h"
 
 #include <errno.h>
 #include <fcntl.h>

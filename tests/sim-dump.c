@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sim-dump.c - print wsim result files through lib/sim-output.c, so the CLI tests can check the tool with awk. */
+/* sim-dump.c - print wsim result files through lib/sim/sim-output.c, so the CLI tests can check the tool with awk. */
 
 /*
  *   sim-dump FILE...
@@ -16,7 +16,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "sim-output.h"
+#include "sim/sim-output.h"
 
 static void print_counts(const struct ws_sim_output *o, const char *prefix, const struct ws_sim_counts *c)
 {

@@ -9,7 +9,7 @@
 
 #include <valgrind/valgrind.h>
 
-#include "ws-requests.h"
+#include "ws-markers.h" /* the client requests, as libwhyslow issues them */
 
 /*
  * Regions go straight to the simulator as client requests, so these programs measure exactly the code

@@ -5,7 +5,7 @@
 
 M="$WS_BUILD/tests/marker"
 
-# Drive the marked program as whyslow does (tests/marker/regions-run.c: lib/regions.c builds the environment
+# Drive the marked program as whyslow does (tests/marker/regions-run.c: lib/regions/regions.c builds the environment
 # and parses the files) and keep the summary in DIR.sum: "region=NAME entries=N wall=S ... task-clock=V ...".
 # User-space events (:u), so that an unprivileged run under perf_event_paranoid=2 can open them too.
 run_marked() {

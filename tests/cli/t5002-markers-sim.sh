@@ -23,7 +23,7 @@ run_sim() {
 
 # ---------------------------------------------------------------------------------------------------------
 # sim_region_count FILE REGION METRIC: print the count of METRIC in REGION from the tool's --ws-out FILE,
-# read through lib/sim-output.c by tests/sim-dump ("region NAME COUNTER VALUE" lines, TAB-separated).
+# read through lib/sim/sim-output.c by tests/sim-dump ("region NAME COUNTER VALUE" lines, TAB-separated).
 sim_region_count() {
 	v=$("$WS_BUILD/tests/sim-dump" "$1" | awk -F '\t' -v r="$2" -v m="$3" '$1 == "region" && $2 == r && $3 == m { print $4; exit }')
 	if test -z "$v"; then

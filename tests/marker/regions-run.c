@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* regions-run.c - test driver: run a marked program as whyslow would (lib/regions.c) and print its regions. */
-#include "log.h"
-#include "regions.h"
-#include "util.h"
+/* regions-run.c - test driver: run a marked program as whyslow would (lib/regions/regions.c) and print its regions. */
+#include "core/log.h"
+#include "core/util.h"
+#include "regions/regions.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>

@@ -16,7 +16,7 @@ static uint64_t fake_rdpmc(uint32_t counter);
 static uint64_t fake_rdtsc(void);
 #define WS_MARKER_RDPMC fake_rdpmc
 #define WS_MARKER_RDTSC fake_rdtsc
-#include "../../marker/marker.c"
+#include "marker.c" /* the library itself, with the reads above swapped in */
 
 #if HAVE_RDPMC
 

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "asm.h"
-#include "util.h"
+#include "asm/asm.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "event.h"
-#include "log.h"
+#include "core/log.h"
+#include "event/event.h"
 
 #include <errno.h>
 #include <stdio.h>

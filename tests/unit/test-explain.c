@@ -6,12 +6,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "compare.h"
-#include "explain.h"
-#include "log.h"
-#include "result.h"
-#include "stats.h"
-#include "util.h"
+#include "compare/compare.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "explain/explain.h"
+#include "result/result.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>

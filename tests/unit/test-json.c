@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "log.h"
-#include "result-json.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "result/result-json.h"
 
 #include <errno.h>
 #include <math.h>

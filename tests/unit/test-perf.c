@@ -6,13 +6,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "backend.h"
-#include "event.h"
-#include "log.h"
-#include "perf.h"
-#include "profile.h"
-#include "result.h"
-#include "runner.h"
+#include "backend/backend.h"
+#include "backend/runner.h"
+#include "core/log.h"
+#include "event/event.h"
+#include "perf/perf.h"
+#include "perf/profile.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <math.h>

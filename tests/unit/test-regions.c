@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "log.h"
-#include "regions.h"
-#include "util.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "regions/regions.h"
 
 #include <errno.h>
 #include <math.h>

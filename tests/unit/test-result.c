@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "result.h"
+#include "result/derive.h"
+#include "result/result.h"
 
 #include <math.h>
 

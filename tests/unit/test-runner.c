@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "log.h"
-#include "runner.h"
-#include "util.h"
+#include "backend/runner.h"
+#include "core/log.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <signal.h>

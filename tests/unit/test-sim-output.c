@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "log.h"
-#include "sim-output.h"
+#include "core/log.h"
+#include "sim/sim-output.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "stats.h"
-#include "util.h"
+#include "core/util.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "symbols.h"
-#include "util.h"
+#include "core/util.h"
+#include "symbols/symbols.h"
 
 #include <errno.h>
 #include <fcntl.h>

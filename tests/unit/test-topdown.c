@@ -6,8 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "result.h"
-#include "topdown.h"
+#include "perf/topdown.h"
+#include "result/derive.h"
+#include "result/result.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static void test_intel(void **state)
 	put(&s, "td-bad-spec", 50, 100);
 	put(&s, "td-be-bound", 450, 1000);
 	put(&s, "td-retiring", 400, 500);
-	ws_topdown_derive(&s);
+	ws_metric_set_derive(&s);
 	assert_float_equal(frac(&s, 0, 0), 0.10, 1e-12);
 	assert_float_equal(frac(&s, 1, 0), 0.05, 1e-12);
 	assert_float_equal(frac(&s, 2, 0), 0.45, 1e-12);
@@ -45,7 +46,7 @@ static void test_intel(void **state)
 	assert_float_equal(frac(&s, 3, 1), 0.25, 1e-12);
 	assert_true(ws_metric_set_find(&s, "topdown-retiring")->flags & WS_M_DERIVED);
 	/* deriving again replaces */
-	ws_topdown_derive(&s);
+	ws_metric_set_derive(&s);
 	assert_int_equal(ws_metric_set_find(&s, "topdown-retiring")->n, 2);
 	ws_metric_set_release(&s);
 }
@@ -64,7 +65,7 @@ static void test_zen4(void **state)
 	put(&s, "td-be-stalls", 1800, 3000);
 	put(&s, "td-retired-ops", 3000, 3000);
 	put(&s, "td-dispatched-ops", 3600, 3000);
-	ws_topdown_derive(&s);
+	ws_metric_set_derive(&s);
 	assert_float_equal(frac(&s, 0, 0), 0.10, 1e-12);
 	assert_float_equal(frac(&s, 1, 0), 0.10, 1e-12);
 	assert_float_equal(frac(&s, 2, 0), 0.30, 1e-12);
@@ -80,13 +81,13 @@ static void test_missing_input_derives_nothing(void **state)
 	(void)state;
 	put(&s, "td-cycles", 1000, 1000);
 	put(&s, "td-fe-no-ops", 600, 0);
-	ws_topdown_derive(&s);
+	ws_metric_set_derive(&s);
 	assert_null(ws_metric_set_find(&s, "topdown-retiring"));
 	/* a run that was not counted stays not counted */
 	put(&s, "td-be-stalls", NAN, 1);
 	put(&s, "td-retired-ops", 3000, 3000);
 	put(&s, "td-dispatched-ops", 3600, 3000);
-	ws_topdown_derive(&s);
+	ws_metric_set_derive(&s);
 	assert_true(isnan(frac(&s, 2, 0)));
 	assert_false(isnan(frac(&s, 2, 1)));
 	ws_metric_set_release(&s);

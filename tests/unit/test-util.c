@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "util.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
