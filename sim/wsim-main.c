@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* wsim-main.c - the wsim Valgrind tool: options, presets, instrumentation, attribution, regions, threads. */
+/* wsim-main.c - the wsim Valgrind tool: instrumentation, attribution, regions, threads. */
 
 /*
  * How a superblock is instrumented, and why it is fast:
@@ -39,317 +39,11 @@
 #include "wsim.h"
 #include "ws-markers.h"
 
-struct wsim_config wsim_cfg;
-ULong wsim_total[WC_N];
-ULong wsim_packed[2];
 /*
  * Whether generated code adds to wsim_packed (see flush_segment). Until something needs the process totals
  * while the program runs (a region, a second thread), they are left to the superblocks' own counters.
  */
 static Bool totals_inline;
-
-void wsim_unpack(void)
-{
-	wsim_total[WC_INSTR] += wsim_packed[0] & 0xffffffffULL;
-	wsim_total[WC_LOAD] += wsim_packed[0] >> 32;
-	wsim_total[WC_STORE] += wsim_packed[1] & 0xffffffffULL;
-	wsim_total[WC_IFETCH] += wsim_packed[1] >> 32;
-	wsim_packed[0] = wsim_packed[1] = 0;
-}
-
-/* ---- Options and presets -------------------------------------------------------------------------------- */
-
-#define MAX_CACHE_OPTS 8
-
-struct cache_opt {
-	const HChar *level; /* as written: L1i, L1d, L2, L3 or LL */
-	struct wsim_cache_cfg cfg;
-	Bool incl_given;
-};
-
-static const HChar *clo_preset = "zen4";
-static struct cache_opt clo_cache[MAX_CACHE_OPTS];
-static Int clo_n_cache;
-static const HChar *clo_prefetch;     /* NULL: the preset's */
-static const HChar *clo_cond;         /* NULL: the preset's */
-static Long clo_gshare_bits = 16;
-static Long clo_ras = -1;             /* -1: the preset's */
-static Long clo_ind_entries = -1;     /* -1: the preset's */
-static const HChar *clo_out = "wsim.out.%p";
-static Long clo_hot = 20;
-static Bool clo_async = True;
-static Int clo_cpu_prog = -1, clo_cpu_pred = -1; /* --ws-cpus: -1 where the kernel places the threads */
-
-const HChar *wsim_clo_out(void)
-{
-	return clo_out;
-}
-
-Int wsim_clo_hot(void)
-{
-	return (Int)clo_hot;
-}
-
-static Bool is_pow2(Long x)
-{
-	return x > 0 && (x & (x - 1)) == 0;
-}
-
-/* "SIZE,ASSOC,LINE[,inclusive|non-inclusive]". Returns NULL or what is wrong. */
-static const HChar *parse_cache_spec(const HChar *s, struct cache_opt *o)
-{
-	HChar *end;
-	Long v[3];
-	Int i;
-
-	for (i = 0; i < 3; i++) {
-		v[i] = VG_(strtoll10)(s, &end);
-		if (end == s || v[i] <= 0 || v[i] > (1L << 30))
-			return "expected SIZE,ASSOC,LINE in bytes, ways, bytes";
-		if (i < 2 && *end != ',')
-			return "expected SIZE,ASSOC,LINE in bytes, ways, bytes";
-		s = end + 1;
-	}
-	o->incl_given = False;
-	if (*end == ',') {
-		if (VG_STREQ(end + 1, "inclusive"))
-			o->cfg.inclusive = True;
-		else if (VG_STREQ(end + 1, "non-inclusive"))
-			o->cfg.inclusive = False;
-		else
-			return "the fourth field must be 'inclusive' or 'non-inclusive'";
-		o->incl_given = True;
-	} else if (*end != '\0') {
-		return "expected SIZE,ASSOC,LINE in bytes, ways, bytes";
-	}
-	o->cfg.size = (Int)v[0];
-	o->cfg.assoc = (Int)v[1];
-	o->cfg.line = (Int)v[2];
-	if (!is_pow2(v[2]) || v[2] < 16)
-		return "the line size must be a power of two, 16 or more";
-	if (v[0] % (v[1] * v[2]) != 0)
-		return "SIZE must be a multiple of ASSOC * LINE";
-	return NULL;
-}
-
-/*
- * The presets; configure() applies the overrides on top. Each is one line per part so that the README's
- * preset table can be checked against it at a glance.
- */
-static const struct wsim_config presets[] = {
-	{
-		/* Zen 4 (the default): L2 is inclusive of L1; L3 is a victim cache, modelled as non-inclusive. */
-		.preset = "zen4",
-		.l1i = { 32768, 8, 64, False }, .l1d = { 32768, 8, 64, False },
-		.outer = { { 1048576, 8, 64, True }, { 33554432, 16, 64, False } }, .n_outer = 2,
-		.pf_nextline = True, .pf_stride = True,
-		.cond = WSIM_COND_TAGE, .ind_bits = 12, .ras = 32,
-		.lat_outer = { 14, 50 }, .lat_mem = 350, .mispredict = 13,
-	},
-	{
-		/* Alder Lake P-core: L2 is non-inclusive, L3 (30M, 12-way on the i9-12900K) non-inclusive. */
-		.preset = "golden-cove",
-		.l1i = { 32768, 8, 64, False }, .l1d = { 49152, 12, 64, False },
-		.outer = { { 2097152, 16, 64, False }, { 31457280, 12, 64, False } }, .n_outer = 2,
-		.pf_nextline = True, .pf_stride = True,
-		.cond = WSIM_COND_TAGE, .ind_bits = 12, .ras = 32,
-		.lat_outer = { 15, 65 }, .lat_mem = 400, .mispredict = 17,
-	},
-	{
-		/*
-		 * cachegrind's geometry comes from the host's CPUID; this default is what --I1/--D1/--LL replace.
-		 * Latencies: callgrind's cycle estimate, Ir + 10 per L1 miss + 100 more per LL miss + 10 per
-		 * mispredict.
-		 */
-		.preset = "cachegrind", .cg = True,
-		.l1i = { 32768, 8, 64, False }, .l1d = { 32768, 8, 64, False },
-		.outer = { { 8388608, 16, 64, False } }, .n_outer = 1,
-		.cond = WSIM_COND_BIMODAL, .ras = 0,
-		.lat_outer = { 10 }, .lat_mem = 110, .mispredict = 10,
-	},
-};
-
-static const struct wsim_config *preset_named(const HChar *name)
-{
-	UInt i;
-
-	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-		if (VG_STREQ(presets[i].preset, name))
-			return &presets[i];
-	return NULL;
-}
-
-static Bool process_cmd_line_option(const HChar *arg)
-{
-	const HChar *spec;
-
-	if VG_STR_CLO (arg, "--ws-preset", clo_preset) {
-		if (!preset_named(clo_preset))
-			VG_(fmsg_bad_option)(arg, "unknown preset; use zen4, golden-cove or cachegrind\n");
-	} else if VG_STR_CLO (arg, "--ws-cache", spec) {
-		const HChar *eq = VG_(strchr)(spec, '=');
-		const HChar *why;
-		struct cache_opt *o;
-		HChar *lvl;
-
-		if (clo_n_cache == MAX_CACHE_OPTS)
-			VG_(fmsg_bad_option)(arg, "too many --ws-cache options\n");
-		if (!eq)
-			VG_(fmsg_bad_option)(arg, "expected LEVEL=SIZE,ASSOC,LINE (LEVEL: L1i, L1d, L2, L3, LL)\n");
-		o = &clo_cache[clo_n_cache++];
-		lvl = VG_(strdup)("wsim.clo", spec);
-		lvl[eq - spec] = '\0';
-		if (!VG_STREQ(lvl, "L1i") && !VG_STREQ(lvl, "L1d") && !VG_STREQ(lvl, "L2") &&
-		    !VG_STREQ(lvl, "L3") && !VG_STREQ(lvl, "LL"))
-			VG_(fmsg_bad_option)(arg, "unknown cache level '%s' (use L1i, L1d, L2, L3 or LL)\n", lvl);
-		o->level = lvl;
-		why = parse_cache_spec(eq + 1, o);
-		if (why)
-			VG_(fmsg_bad_option)(arg, "%s\n", why);
-	} else if VG_STR_CLO (arg, "--ws-prefetch", clo_prefetch) {
-		if (!VG_STREQ(clo_prefetch, "yes") && !VG_STREQ(clo_prefetch, "no") &&
-		    !VG_STREQ(clo_prefetch, "nextline") && !VG_STREQ(clo_prefetch, "stride"))
-			VG_(fmsg_bad_option)(arg, "use yes, no, nextline or stride\n");
-	} else if VG_STR_CLO (arg, "--ws-cond", clo_cond) {
-		if (!VG_STREQ(clo_cond, "bimodal") && !VG_STREQ(clo_cond, "gshare") && !VG_STREQ(clo_cond, "tage"))
-			VG_(fmsg_bad_option)(arg, "use bimodal, gshare or tage\n");
-	} else if VG_BINT_CLO (arg, "--ws-gshare-bits", clo_gshare_bits, 4, 24) {
-	} else if VG_BINT_CLO (arg, "--ws-ras", clo_ras, 0, 4096) {
-	} else if VG_BINT_CLO (arg, "--ws-indirect", clo_ind_entries, 1, 1 << 20) {
-		if (!is_pow2(clo_ind_entries))
-			VG_(fmsg_bad_option)(arg, "the number of entries must be a power of two\n");
-	} else if VG_STR_CLO (arg, "--ws-out", clo_out) {
-	} else if VG_BINT_CLO (arg, "--ws-hot", clo_hot, 0, 100000) {
-	} else if VG_STR_CLO (arg, "--ws-cpus", spec) {
-		/*
-		 * Where the two host threads run matters when the CPUs are unequal (hybrid cores; a virtual
-		 * machine whose CPUs the host shares out unevenly): the program's thread does most of the work.
-		 */
-		HChar *end;
-		Long p = VG_(strtoll10)(spec, &end), q = -1;
-
-		if (end != spec && *end == ',') {
-			const HChar *second = end + 1;
-
-			q = VG_(strtoll10)(second, &end);
-			if (end == second)
-				q = -1;
-		}
-		if (p < 0 || q < 0 || *end != '\0' || p == q)
-			VG_(fmsg_bad_option)(arg, "give two different CPU numbers: the program's thread's, then the "
-						  "predictor thread's, e.g. --ws-cpus=0,1\n");
-		if (!wsim_cpu_allowed((Int)p) || !wsim_cpu_allowed((Int)q))
-			VG_(fmsg_bad_option)(arg, "CPU %lld is not one this process may run on (see taskset -p)\n",
-					     wsim_cpu_allowed((Int)p) ? q : p);
-		clo_cpu_prog = (Int)p;
-		clo_cpu_pred = (Int)q;
-	} else if VG_BOOL_CLO (arg, "--ws-async", clo_async) {
-	} else {
-		return False;
-	}
-	return True;
-}
-
-static void print_usage(void)
-{
-	VG_(printf)(
-		"    --ws-preset=zen4|golden-cove|cachegrind   machine model [zen4]\n"
-		"    --ws-cache=LEVEL=SIZE,ASSOC,LINE[,inclusive|non-inclusive]\n"
-		"                                   override one level: L1i, L1d, L2, L3, or LL (the last level)\n"
-		"    --ws-prefetch=yes|no|nextline|stride       L1d prefetchers [yes; no for cachegrind]\n"
-		"    --ws-cond=bimodal|gshare|tage  conditional predictor [tage; bimodal for cachegrind]\n"
-		"    --ws-gshare-bits=N             gshare table and history bits [16]\n"
-		"    --ws-indirect=N                indirect target cache entries [4096]\n"
-		"    --ws-ras=N                     return-address stack entries, 0 for none [32; 0 for cachegrind]\n"
-		"    --ws-out=FILE                  output file, %%p is the pid [wsim.out.%%p]\n"
-		"    --ws-hot=N                     per-instruction rows for the N hottest functions [20]\n"
-		"    --ws-async=yes|no              run the TAGE predictor on a second host thread when the\n"
-		"                                   process may use two CPUs; the counts are the same [yes]\n"
-		"    --ws-cpus=P,Q                  hold the program's thread to CPU P and the predictor thread\n"
-		"                                   to CPU Q, for CPUs of unequal speed [where the kernel puts them]\n");
-}
-
-static void print_debug_usage(void)
-{
-	VG_(printf)("    (none)\n");
-}
-
-/* The preset, then the overrides, checked together once every option is known. */
-static void configure(void)
-{
-	struct wsim_config *c = &wsim_cfg;
-	Int i;
-
-	*c = *preset_named(clo_preset); /* checked when the option was parsed */
-
-	for (i = 0; i < clo_n_cache; i++) {
-		struct cache_opt *o = &clo_cache[i];
-		struct wsim_cache_cfg *t = NULL;
-
-		if (VG_STREQ(o->level, "L1i"))
-			t = &c->l1i;
-		else if (VG_STREQ(o->level, "L1d"))
-			t = &c->l1d;
-		else if (VG_STREQ(o->level, "LL"))
-			t = &c->outer[c->n_outer - 1];
-		else if (VG_STREQ(o->level, "L2") && c->n_outer == 2)
-			t = &c->outer[0];
-		else if (VG_STREQ(o->level, "L3") && c->n_outer == 2)
-			t = &c->outer[1];
-		if (!t) {
-			VG_(fmsg)("--ws-cache=%s=...: the %s preset has no %s (its levels: L1i, L1d, LL)\n", o->level,
-				  clo_preset, o->level);
-			VG_(exit)(1);
-		}
-		if (!o->incl_given)
-			o->cfg.inclusive = t->inclusive;
-		/* The full model finds a way among a set's tags with a 64-bit mask, two bits a way. */
-		if (!c->cg && o->cfg.assoc > 32) {
-			VG_(fmsg)("--ws-cache=%s=...: at most 32 ways (the cachegrind preset takes more)\n", o->level);
-			VG_(exit)(1);
-		}
-		*t = o->cfg;
-	}
-
-	if (clo_prefetch) {
-		c->pf_nextline = VG_STREQ(clo_prefetch, "yes") || VG_STREQ(clo_prefetch, "nextline");
-		c->pf_stride = VG_STREQ(clo_prefetch, "yes") || VG_STREQ(clo_prefetch, "stride");
-	}
-	if (c->cg && (c->pf_nextline || c->pf_stride)) {
-		/* The cachegrind encoding of the caches has no room for prefetch marks. */
-		VG_(fmsg)("--ws-prefetch: the cachegrind preset models no prefetcher\n");
-		VG_(exit)(1);
-	}
-	if (clo_cond)
-		c->cond = VG_STREQ(clo_cond, "bimodal") ? WSIM_COND_BIMODAL
-			  : VG_STREQ(clo_cond, "gshare") ? WSIM_COND_GSHARE
-							 : WSIM_COND_TAGE;
-	c->gshare_bits = (Int)clo_gshare_bits;
-	if (clo_ras >= 0)
-		c->ras = (Int)clo_ras;
-	if (clo_ind_entries > 0) {
-		if (c->cg) {
-			VG_(fmsg)("--ws-indirect: the cachegrind preset's indirect predictor is fixed at 512 entries\n");
-			VG_(exit)(1);
-		}
-		c->ind_bits = VG_(log2)((UInt)clo_ind_entries);
-	}
-
-	c->min_line = c->l1i.line < c->l1d.line ? c->l1i.line : c->l1d.line;
-	for (i = 0; i < c->n_outer; i++) {
-		if (c->outer[i].line < c->min_line)
-			c->min_line = c->outer[i].line;
-		if (!c->cg) {
-			/* The full model fills outward line by line: an outer line must hold whole inner lines. */
-			Int inner = i == 0 ? (c->l1i.line > c->l1d.line ? c->l1i.line : c->l1d.line) : c->outer[i - 1].line;
-
-			if (c->outer[i].line < inner) {
-				VG_(fmsg)("--ws-cache: line sizes must not shrink going outward from L1\n");
-				VG_(exit)(1);
-			}
-		}
-	}
-}
 
 /* ---- Strings, functions and instruction cost centres ------------------------------------------------ */
 
@@ -472,21 +166,6 @@ static void *ht_array(VgHashTable *t, Int *n)
 
 	*n = (Int)un;
 	return arr;
-}
-
-struct wsim_fn **wsim_functions(Int *n)
-{
-	return ht_array(fn_table, n);
-}
-
-struct wsim_icc **wsim_iccs(Int *n)
-{
-	return ht_array(icc_table, n);
-}
-
-struct wsim_region **wsim_regions(Int *n)
-{
-	return ht_array(region_table, n);
 }
 
 /* ---- Superblocks -------------------------------------------------------------------------------------- */
@@ -1109,11 +788,6 @@ static struct wsim_thread *thread_of(ThreadId tid)
 	return threads[tid];
 }
 
-Int wsim_thread_count(void)
-{
-	return threads_seen;
-}
-
 static void switch_to(ThreadId tid)
 {
 	Int k;
@@ -1345,6 +1019,7 @@ static void ws_fini(Int exitcode)
 {
 	struct wsim_icc *ic;
 	struct sbinfo *sb;
+	struct wsim_tables tables;
 	UInt i;
 
 	wsim_cond_flush();
@@ -1360,29 +1035,39 @@ static void ws_fini(Int exitcode)
 	for (i = 0; i < n_threads_alloc; i++)
 		while (threads[i] && threads[i]->n_act > 0)
 			region_close(i, threads[i], threads[i]->n_act - 1);
-	wsim_write_output(exitcode);
+	tables.fns = ht_array(fn_table, &tables.n_fn);
+	tables.regions = ht_array(region_table, &tables.n_regions);
+	tables.iccs = ht_array(icc_table, &tables.n_iccs);
+	tables.threads = threads_seen;
+	wsim_write_output(exitcode, &tables);
+	if (tables.fns)
+		VG_(free)(tables.fns);
+	if (tables.regions)
+		VG_(free)(tables.regions);
+	if (tables.iccs)
+		VG_(free)(tables.iccs);
 }
 
 static void ws_post_clo_init(void)
 {
-	configure();
+	wsim_config_finish();
 	str_table = VG_(HT_construct)("wsim.strings");
 	fn_table = VG_(HT_construct)("wsim.functions");
 	icc_table = VG_(HT_construct)("wsim.instructions");
 	sb_table = VG_(HT_construct)("wsim.superblocks");
 	region_table = VG_(HT_construct)("wsim.regions");
 	wsim_sim_init();
-	wsim_cond_start(clo_async, clo_cpu_pred);
+	wsim_cond_start(wsim_opt.async, wsim_opt.cpu_pred);
 	/* After the predictor thread starts: it needs a second CPU in the process's mask. */
-	if (clo_cpu_prog >= 0 && !wsim_pin(0, clo_cpu_prog))
-		VG_(umsg)("wsim: warning: could not hold the program's thread to CPU %d\n", clo_cpu_prog);
+	if (wsim_opt.cpu_prog >= 0 && !wsim_pin(0, wsim_opt.cpu_prog))
+		VG_(umsg)("wsim: warning: could not hold the program's thread to CPU %d\n", wsim_opt.cpu_prog);
 	if (VG_(clo_verbosity) > 1) {
-		if (clo_cpu_prog >= 0 && wsim_cond_async())
+		if (wsim_opt.cpu_prog >= 0 && wsim_cond_async())
 			VG_(umsg)("wsim: branches are predicted on a second host thread, on CPU %d; the program's "
 				  "thread is on CPU %d\n",
-				  clo_cpu_pred, clo_cpu_prog);
-		else if (clo_cpu_prog >= 0)
-			VG_(umsg)("wsim: branches are predicted on this thread, on CPU %d\n", clo_cpu_prog);
+				  wsim_opt.cpu_pred, wsim_opt.cpu_prog);
+		else if (wsim_opt.cpu_prog >= 0)
+			VG_(umsg)("wsim: branches are predicted on this thread, on CPU %d\n", wsim_opt.cpu_prog);
 		else
 			VG_(umsg)("wsim: branches are predicted on %s\n",
 				  wsim_cond_async() ? "a second host thread" : "this thread");
@@ -1405,7 +1090,7 @@ static void ws_pre_clo_init(void)
 
 	VG_(basic_tool_funcs)(ws_post_clo_init, ws_instrument, ws_fini);
 	VG_(needs_superblock_discards)(discard_superblock_info);
-	VG_(needs_command_line_options)(process_cmd_line_option, print_usage, print_debug_usage);
+	VG_(needs_command_line_options)(wsim_config_option, wsim_config_usage, wsim_config_debug_usage);
 	VG_(needs_client_requests)(handle_client_request);
 	VG_(track_start_client_code)(start_client_code);
 	VG_(atfork)(atfork_parent, NULL, atfork_child);

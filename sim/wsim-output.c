@@ -14,7 +14,6 @@
 
 #include "wsim.h"
 
-#define FORMAT_VERSION 1
 
 /* ---- Metrics: whyslow's names, and which the configured model produces -------------------------------- */
 
@@ -205,14 +204,14 @@ static void out_config(struct out *o, const HChar *key, const HChar *value)
 	out_putc(o, '\n');
 }
 
-static void out_header(struct out *o, Int exitcode)
+static void out_header(struct out *o, Int exitcode, Int threads)
 {
 	const struct wsim_config *g = &wsim_cfg;
 	HChar tmp[128];
 	Word i;
 	UInt m;
 
-	VG_(sprintf)(tmp, "wsim\t%d\n", FORMAT_VERSION);
+	VG_(sprintf)(tmp, "wsim\t%d\n", WSIM_FORMAT_VERSION);
 	out_puts(o, tmp);
 	out_config(o, "preset", g->preset);
 	out_cache(o, "L1i", &g->l1i, False);
@@ -254,7 +253,7 @@ static void out_header(struct out *o, Int exitcode)
 		out_field(o, *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
 	out_putc(o, '\n');
 	VG_(sprintf)(tmp, "pid\t%d\nppid\t%d\nexit\t%d\nthreads\t%d\n", VG_(getpid)(), VG_(getppid)(), exitcode,
-		     wsim_thread_count());
+		     threads);
 	out_puts(o, tmp);
 
 	out_puts(o, "counters");
@@ -306,19 +305,18 @@ static Int icc_cmp(const void *pa, const void *pb)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-static void out_rows(struct out *o)
+static void out_rows(struct out *o, struct wsim_tables *t)
 {
-	struct wsim_fn **fns;
-	struct wsim_region **regs;
-	struct wsim_icc **iccs;
-	Int n_fn, n_reg, n_icc, i, rows = 0, hot = wsim_clo_hot(), n_hot = 0;
+	struct wsim_fn **fns = t->fns;
+	struct wsim_region **regs = t->regions;
+	struct wsim_icc **iccs = t->iccs;
+	Int n_fn = t->n_fn, n_reg = t->n_regions, n_icc = t->n_iccs, i, rows = 0, hot = wsim_opt.hot, n_hot = 0;
 	HChar tmp[64];
 
 	out_puts(o, "total");
 	out_counts(o, wsim_total);
 	out_putc(o, '\n');
 
-	fns = wsim_functions(&n_fn);
 	VG_(ssort)(fns, n_fn, sizeof(*fns), fn_cmp);
 	for (i = 0; i < n_fn; i++) {
 		if (!any_count(fns[i]->c)) {
@@ -334,10 +332,7 @@ static void out_rows(struct out *o)
 		out_counts(o, fns[i]->c);
 		out_putc(o, '\n');
 	}
-	if (fns)
-		VG_(free)(fns);
 
-	regs = wsim_regions(&n_reg);
 	VG_(ssort)(regs, n_reg, sizeof(*regs), region_cmp);
 	for (i = 0; i < n_reg; i++) {
 		out_puts(o, "region");
@@ -346,11 +341,8 @@ static void out_rows(struct out *o)
 		out_counts(o, regs[i]->c);
 		out_putc(o, '\n');
 	}
-	if (regs)
-		VG_(free)(regs);
 
 	/* Per instruction, for the hottest functions: ELF addresses, so they match objdump -d of the object. */
-	iccs = wsim_iccs(&n_icc);
 	for (i = 0; i < n_icc; i++)
 		if (iccs[i]->exec && iccs[i]->fn->id >= 0 && iccs[i]->fn->id < hot)
 			iccs[n_hot++] = iccs[i];
@@ -365,14 +357,12 @@ static void out_rows(struct out *o)
 		out_u64(o, ic->bmiss);
 		out_putc(o, '\n');
 	}
-	if (iccs)
-		VG_(free)(iccs);
 	out_puts(o, "end\n");
 }
 
-void wsim_write_output(Int exitcode)
+void wsim_write_output(Int exitcode, struct wsim_tables *t)
 {
-	HChar *path = VG_(expand_file_name)("--ws-out", wsim_clo_out());
+	HChar *path = VG_(expand_file_name)("--ws-out", wsim_opt.out);
 	HChar *tmp = VG_(malloc)("wsim.out", VG_(strlen)(path) + 32);
 	struct out *o = VG_(malloc)("wsim.out", sizeof(*o));
 	struct vg_stat st;
@@ -398,8 +388,8 @@ void wsim_write_output(Int exitcode)
 	o->fd = (Int)sr_Res(sr);
 	o->failed = False;
 	o->n = 0;
-	out_header(o, exitcode);
-	out_rows(o);
+	out_header(o, exitcode, t->threads);
+	out_rows(o, t);
 	out_flush(o);
 	VG_(close)(o->fd);
 	if (o->failed) {

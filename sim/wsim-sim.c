@@ -20,6 +20,19 @@
 
 #include "wsim.h"
 
+/* The process totals (wsim.h): the core's counts, added to here by generated code and the helpers. */
+ULong wsim_total[WC_N];
+ULong wsim_packed[2];
+
+void wsim_unpack(void)
+{
+	wsim_total[WC_INSTR] += wsim_packed[0] & 0xffffffffULL;
+	wsim_total[WC_LOAD] += wsim_packed[0] >> 32;
+	wsim_total[WC_STORE] += wsim_packed[1] & 0xffffffffULL;
+	wsim_total[WC_IFETCH] += wsim_packed[1] >> 32;
+	wsim_packed[0] = wsim_packed[1] = 0;
+}
+
 #define NONE (~(UWord)0)
 
 /* The per-access path must be inlined into each helper: called, it is markedly slower (cachegrind found 40%). */

@@ -5,6 +5,8 @@
 
 #include "pub_tool_basics.h"
 
+#include "wsim-model.h" /* the presets and the rules shared with whyslow */
+
 /*
  * The events the simulator counts. Each is kept in the process total (wsim_total), per function and per
  * thread; the output file names them with whyslow's metric names (see wsim-output.c). Counts at the outer
@@ -78,10 +80,6 @@ struct wsim_cache_cfg {
 	Bool inclusive; /* evicting a line here evicts it from the levels nearer the core */
 };
 
-enum wsim_cond { WSIM_COND_BIMODAL, WSIM_COND_GSHARE, WSIM_COND_TAGE };
-
-#define WSIM_MAX_OUTER 2
-
 struct wsim_config {
 	const HChar *preset;
 	/*
@@ -102,7 +100,25 @@ struct wsim_config {
 	Int min_line;  /* smallest line size: longer accesses are clipped to it, as cachegrind does */
 };
 
+/* wsim-config.c: the configuration, written there alone (options, then wsim_config_finish()), read by all. */
 extern struct wsim_config wsim_cfg;
+
+/* The options that are not the model's. */
+struct wsim_options {
+	const HChar *out;   /* --ws-out: the output file, %p the pid */
+	Int hot;            /* --ws-hot: per-instruction rows for this many of the hottest functions */
+	Bool async;         /* --ws-async: predict on a second host thread where the process may use two CPUs */
+	Int cpu_prog, cpu_pred; /* --ws-cpus: where the two threads run; -1 where the kernel places them */
+};
+
+extern struct wsim_options wsim_opt;
+
+Bool wsim_config_option(const HChar *arg);
+void wsim_config_usage(void);
+void wsim_config_debug_usage(void);
+/* The preset with the overrides, checked as a whole: exits with one line if the tool cannot model it. */
+void wsim_config_finish(void);
+
 extern ULong wsim_total[WC_N];
 
 /*
@@ -175,12 +191,7 @@ Bool wsim_spawn(void (*fn)(void), Int cpu);
 void wsim_futex_wait(UInt *word, UInt val);
 void wsim_futex_wake(UInt *word);
 
-/* wsim-output.c */
-ULong wsim_estimated_cycles(const ULong *c);
-/* Writes the output file (the name expanded now, so that %p is this process). */
-void wsim_write_output(Int exitcode);
-
-/* wsim-main.c: what the output needs from the attribution tables. */
+/* wsim-main.c's attribution: a region's counts. */
 struct wsim_region {
 	struct wsim_region *next; /* VgHashNode layout */
 	UWord key;                /* hash of the name */
@@ -189,12 +200,23 @@ struct wsim_region {
 	ULong c[WC_N];
 };
 
-/* Every function with counts, every region, every instruction: iterate with these. */
-struct wsim_fn **wsim_functions(Int *n);      /* a new array, caller frees with VG_(free) */
-struct wsim_region **wsim_regions(Int *n);    /* likewise */
-struct wsim_icc **wsim_iccs(Int *n);          /* likewise */
-Int wsim_thread_count(void);
-const HChar *wsim_clo_out(void);
-Int wsim_clo_hot(void);
+/*
+ * What the output holds besides the totals: every function, region and instruction cost centre, as arrays
+ * wsim-main.c gathers at exit and owns (the output may reorder them), and the number of threads seen.
+ */
+struct wsim_tables {
+	struct wsim_fn **fns;
+	Int n_fn;
+	struct wsim_region **regions;
+	Int n_regions;
+	struct wsim_icc **iccs;
+	Int n_iccs;
+	Int threads;
+};
+
+/* wsim-output.c */
+ULong wsim_estimated_cycles(const ULong *c);
+/* Writes the output file (the name expanded now, so that %p is this process). */
+void wsim_write_output(Int exitcode, struct wsim_tables *t);
 
 #endif
