@@ -17,12 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-struct cli_measure *cli_current;
-
 int cli_functions_cb(const struct option_spec *opt, const char *arg)
 {
-	(void)opt;
-	cli_current->functions = arg ? arg : "";
+	struct cli_measure *c = opt->value;
+
+	c->functions = arg ? arg : "";
 	return 0;
 }
 
@@ -40,18 +39,32 @@ void cli_check_output(const char *opt, const char *path)
 	}
 }
 
-static const char *const backends[] = { "auto", "perf", "sim" };
+/* "perf, sim or auto": every backend of the table, for messages. */
+static char *backend_names(void)
+{
+	char *names = xstrdup(""), *list;
+
+	for (const struct ws_backend_entry *e = ws_backend_table; e->ops; e++) {
+		char *next = xasprintf("%s%s, ", names, e->ops->name);
+
+		free(names);
+		names = next;
+	}
+	names[strlen(names) - 2] = '\0';
+	list = xasprintf("%s or auto", names);
+	free(names);
+	return list;
+}
 
 static void unknown_preset(const char *name) __attribute__((noreturn));
 static void unknown_preset(const char *name)
 {
-	size_t n;
-	const struct ws_sim_preset *p = ws_sim_presets(&n);
+	size_t n = WSIM_NPRESETS;
 	char *names = xstrdup("");
 
 	/* "zen4, golden-cove or cachegrind", from the one table. */
 	for (size_t i = 0; i < n; i++) {
-		char *next = xasprintf("%s%s%s", names, !i ? "" : i + 1 < n ? ", " : " or ", p[i].name);
+		char *next = xasprintf("%s%s%s", names, !i ? "" : i + 1 < n ? ", " : " or ", wsim_presets[i].name);
 
 		free(names);
 		names = next;
@@ -82,28 +95,28 @@ static unsigned long cache_bytes(const char *s, char **end)
 }
 
 /*
- * --sim-cache LEVEL=SIZE,ASSOC,LINE[,inclusive|non-inclusive], checked here so that a mistake is a usage
- * error before any run rather than a simulator that exits at once; returned as the tool's option, sizes in
- * bytes. The tool checks it again, and what needs the whole hierarchy (line sizes growing outward).
+ * --sim-cache LEVEL=SIZE,ASSOC,LINE[,inclusive|non-inclusive], applied to `h` (the preset, with the earlier
+ * overrides) and returned as the tool's option, sizes in bytes. A mistake is a usage error before any run,
+ * not a simulator that exits at once: the level alone here, the whole hierarchy once every override is in
+ * (by the rules the tool applies, protocol/wsim-model.h).
  */
-static char *sim_cache_arg(const char *spec, const char *preset)
+static char *sim_cache_arg(const char *spec, struct wsim_preset *h)
 {
-	static const char *const levels[] = { "L1i", "L1d", "L2", "L3", "LL" };
 	const char *eq = strchr(spec, '=');
+	struct wsim_level lvl, *target;
 	unsigned long v[3];
-	const char *p, *incl = NULL;
+	const char *p, *incl = NULL, *why;
 	char *end, *level, *arg;
-	bool known = false;
 
 	if (!eq)
 		usage_error("--sim-cache expects LEVEL=SIZE,ASSOC,LINE (e.g. L1d=48K,12,64), not '%s'", spec);
 	level = xstrndup(spec, (size_t)(eq - spec));
-	for (size_t i = 0; i < ARRAY_SIZE(levels); i++)
-		known |= !strcmp(level, levels[i]);
-	if (!known)
+	if (!wsim_is_level_name(level))
 		usage_error("--sim-cache: unknown cache level '%s': use L1i, L1d, L2, L3 or LL", level);
-	if (!strcmp(preset, "cachegrind") && (!strcmp(level, "L2") || !strcmp(level, "L3")))
-		usage_error("--sim-cache: the cachegrind preset has no %s: its levels are L1i, L1d and LL", level);
+	target = wsim_level_named(h, level);
+	if (!target)
+		usage_error("--sim-cache: the %s preset has no %s: its levels are %s", h->name, level,
+			    wsim_preset_levels(h));
 	p = eq + 1;
 	for (int i = 0; i < 3; i++) {
 		v[i] = i == 0 ? cache_bytes(p, &end) : strtoul(p, &end, 10);
@@ -118,16 +131,14 @@ static char *sim_cache_arg(const char *spec, const char *preset)
 		if (strcmp(incl, "inclusive") && strcmp(incl, "non-inclusive"))
 			usage_error("--sim-cache %s: the fourth field is 'inclusive' or 'non-inclusive'", spec);
 	}
-	if (v[1] > 32 && strcmp(preset, "cachegrind"))
-		usage_error("--sim-cache %s: at most 32 ways (only the cachegrind preset takes more)", spec);
-	if (v[2] < 16 || (v[2] & (v[2] - 1)))
-		usage_error("--sim-cache %s: the line size must be a power of two, 16 or more", spec);
-	/* Ways and line no larger than the size (at most 1G) first, so that their product cannot wrap. */
-	if (v[1] > v[0] || v[2] > v[0])
-		usage_error("--sim-cache %s: more ways or a longer line than the cache has bytes", spec);
-	if (v[0] % (v[1] * v[2]))
-		usage_error("--sim-cache %s: the size must be a multiple of ways times line size (%lu)", spec,
-			    v[1] * v[2]);
+	/* Bounded by 1G each (cache_bytes, and a larger count fails the checks), so no product can wrap. */
+	lvl.size = (long)v[0];
+	lvl.assoc = v[1] > (1UL << 30) ? (1L << 30) + 1 : (long)v[1];
+	lvl.line = v[2] > (1UL << 30) ? (1L << 30) + 1 : (long)v[2];
+	lvl.inclusive = incl ? !strcmp(incl, "inclusive") : target->inclusive;
+	if ((why = wsim_level_check(&lvl, h->cg)))
+		usage_error("--sim-cache %s: %s", spec, why);
+	*target = lvl;
 	arg = xasprintf("--ws-cache=%s=%lu,%lu,%lu%s%s", level, v[0], v[1], v[2], incl ? "," : "", incl ? incl : "");
 	free(level);
 	return arg;
@@ -135,7 +146,6 @@ static char *sim_cache_arg(const char *spec, const char *preset)
 
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 {
-	bool known = false;
 	size_t n = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -164,10 +174,8 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		/* Ignored, they would let a user believe the run stops on them. */
 		usage_error("--target-ci, --max-runs and --max-time apply only with --runs auto");
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
-		known |= !strcmp(c->backend, backends[i]);
-	if (!known)
-		usage_error("unknown backend '%s': use perf, sim or auto", c->backend);
+	if (strcmp(c->backend, "auto") && !ws_backend_find(c->backend))
+		usage_error("unknown backend '%s': use %s", c->backend, backend_names());
 	if (c->timeout < 0)
 		usage_error("--timeout must not be negative");
 	if (c->cpus) {
@@ -196,7 +204,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		o->seed = ((uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) &
 			  INT64_MAX;
 	}
-	if (c->sim_preset && !ws_sim_preset_find(c->sim_preset))
+	if (c->sim_preset && !wsim_preset_find(c->sim_preset))
 		unknown_preset(c->sim_preset);
 	if (!isnan(c->freq) && !(c->freq > 0))
 		usage_error("--freq must be positive, not %g", c->freq);
@@ -222,7 +230,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->ignore_failure = c->ignore_failure;
 	o->precision_metric = "wall-time";
 	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;
-	o->sim_native_time = c->sim_native_time;
+	o->native_time = c->sim_native_time;
 	o->be.regions = c->regions;
 	o->be.functions = c->functions != NULL;
 	if (c->functions && *c->functions) {
@@ -232,13 +240,18 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		o->be.functions_event = c->functions;
 	}
 	o->be.freq = isnan(c->freq) ? 4000 : c->freq;
-	o->be.sim_preset = c->sim_preset ? c->sim_preset : WS_SIM_PRESET_DEFAULT;
+	o->be.sim_preset = c->sim_preset ? c->sim_preset : WSIM_PRESET_DEFAULT;
 	if (c->sim_cache.n > 8)
 		usage_error("--sim-cache: at most 8 of them");
 	if (c->sim_cache.n) {
+		struct wsim_preset h = *wsim_preset_find(o->be.sim_preset);
+		const char *why;
+
 		c->sim_args = xcalloc(c->sim_cache.n + 1, sizeof(char *));
 		for (size_t i = 0; i < c->sim_cache.n; i++)
-			c->sim_args[i] = sim_cache_arg(c->sim_cache.v[i], o->be.sim_preset);
+			c->sim_args[i] = sim_cache_arg(c->sim_cache.v[i], &h);
+		if ((why = wsim_hierarchy_check(&h)))
+			usage_error("--sim-cache: %s (the %s preset with these levels)", why, h.name);
 		o->be.sim_args = c->sim_args;
 	}
 	o->be.sim_hot = 20;

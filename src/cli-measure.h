@@ -5,8 +5,8 @@
 
 #include "event/event.h"
 #include "measure/measure.h"
-#include "sim/sim-presets.h"
 #include "parse-options.h"
+#include "wsim-model.h"
 
 #include <math.h>
 #include <sched.h>
@@ -45,8 +45,8 @@ struct cli_measure {
 #define CLI_MEASURE_INIT { .runs = "10", .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .freq = NAN, \
 			   .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN }
 
-extern int cli_functions_cb(const struct option_spec *opt, const char *arg);
-extern struct cli_measure *cli_current;
+/* --functions[=EVENT]: opt->value is the struct cli_measure. */
+int cli_functions_cb(const struct option_spec *opt, const char *arg);
 
 /* The option-table rows, for the middle of a command's table. */
 #define CLI_MEASURE_OPTIONS(c)                                                                                  \
@@ -67,10 +67,10 @@ extern struct cli_measure *cli_current;
 	OPT_GROUP("Breakdown"),                                                                                 \
 	OPT_BOOL(0, "regions", &(c)->regions, "report per region (the program uses include/whyslow.h markers)"), \
 	OPT_BOOL(0, "topdown", &(c)->topdown, "level-1 top-down from the PMU (Intel Ice Lake+, AMD Zen 4)"),     \
-	OPT_CALLBACK_OPTARG(0, "functions", "EVENT", "report per function (sampling; EVENT: a second event)", cli_functions_cb), \
+	OPT_CALLBACK_OPTARG(0, "functions", (c), "EVENT", "report per function (sampling; EVENT: a second event)", cli_functions_cb), \
 	OPT_DOUBLE('F', "freq", &(c)->freq, "HZ", "sampling rate for --functions (default 4000)"),             \
 	OPT_GROUP("Simulator"),                                                                                 \
-	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "the simulated machine (default " WS_SIM_PRESET_DEFAULT "; see 'whyslow list')"), \
+	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "the simulated machine (default " WSIM_PRESET_DEFAULT "; see 'whyslow list')"), \
 	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL); SIZE in bytes or with K, M, G"), \
 	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
 	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \

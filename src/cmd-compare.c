@@ -34,17 +34,22 @@ struct param {
 	size_t n;
 };
 
-static struct param *params;
-static size_t nparams, alloc_params;
+/* The parameters of -L, in order, and the strings join_parameter_lists() made, freed with the command. */
+struct params {
+	struct param *v;
+	size_t n, alloc;
+	char **joined;
+	size_t njoined;
+};
 
 static int parameter_cb(const struct option_spec *opt, const char *arg)
 {
+	struct params *ps = opt->value;
 	const char *eq = strchr(arg, '=');
 	struct param p = { 0 };
 	char *list, *save = NULL, *tok;
 	size_t alloc = 0;
 
-	(void)opt;
 	if (!eq || eq == arg)
 		usage_error("-L expects a name and a list of values: -L VAR a,b,c");
 	p.name = xstrndup(arg, (size_t)(eq - arg));
@@ -59,36 +64,34 @@ static int parameter_cb(const struct option_spec *opt, const char *arg)
 	free(list);
 	if (!p.n)
 		usage_error("-L %s: no values given (-L %s a,b,c)", p.name, p.name);
-	for (size_t i = 0; i < nparams; i++)
-		if (!strcmp(params[i].name, p.name))
+	for (size_t i = 0; i < ps->n; i++)
+		if (!strcmp(ps->v[i].name, p.name))
 			usage_error("-L %s is given twice", p.name);
-	WS_ALLOC_GROW(params, nparams + 1, alloc_params);
-	params[nparams++] = p;
+	WS_ALLOC_GROW(ps->v, ps->n + 1, ps->alloc);
+	ps->v[ps->n++] = p;
 	return 0;
 }
 
-static void free_params(void)
+static void params_release(struct params *ps)
 {
-	for (size_t i = 0; i < nparams; i++) {
-		for (size_t j = 0; j < params[i].n; j++)
-			free(params[i].values[j]);
-		free(params[i].values);
-		free(params[i].name);
+	for (size_t i = 0; i < ps->n; i++) {
+		for (size_t j = 0; j < ps->v[i].n; j++)
+			free(ps->v[i].values[j]);
+		free(ps->v[i].values);
+		free(ps->v[i].name);
 	}
-	free(params);
-	params = NULL;
-	nparams = alloc_params = 0;
+	free(ps->v);
+	for (size_t i = 0; i < ps->njoined; i++)
+		free(ps->joined[i]);
+	free(ps->joined);
+	memset(ps, 0, sizeof(*ps));
 }
-
-/* The strings join_parameter_lists() made, freed with the array at the end of the command. */
-static char **joined;
-static size_t njoined;
 
 /*
  * hyperfine writes `-L VAR a,b,c`: two arguments after the option. getopt takes one, so join them into
  * "VAR=a,b,c" first.
  */
-static char **join_parameter_lists(int argc, char **argv, int *out_argc)
+static char **join_parameter_lists(struct params *ps, int argc, char **argv, int *out_argc)
 {
 	char **nv = xcalloc((size_t)argc + 1, sizeof(*nv));
 	int n = 0;
@@ -106,8 +109,8 @@ static char **join_parameter_lists(int argc, char **argv, int *out_argc)
 			if (i + 2 >= argc)
 				usage_error("-L expects a name and a list of values: -L VAR a,b,c");
 			nv[n++] = xasprintf("%s=%s", argv[i + 1], argv[i + 2]);
-			joined = xrealloc(joined, (njoined + 1) * sizeof(*joined));
-			joined[njoined++] = nv[n - 1];
+			ps->joined = xrealloc(ps->joined, (ps->njoined + 1) * sizeof(*ps->joined));
+			ps->joined[ps->njoined++] = nv[n - 1];
 			i += 2;
 		}
 	}
@@ -116,18 +119,18 @@ static char **join_parameter_lists(int argc, char **argv, int *out_argc)
 	return nv;
 }
 
-static char *substitute(const char *tmpl, const size_t *choice)
+static char *substitute(const struct params *ps, const char *tmpl, const size_t *choice)
 {
 	char *out = xstrdup(tmpl);
 
-	for (size_t k = 0; k < nparams; k++) {
-		char *key = xasprintf("{%s}", params[k].name), *pos;
+	for (size_t k = 0; k < ps->n; k++) {
+		char *key = xasprintf("{%s}", ps->v[k].name), *pos;
 		size_t from = 0;
 
 		/* Search on after each inserted value, which may itself hold "{VAR}". */
 		while ((pos = strstr(out + from, key))) {
 			size_t at = (size_t)(pos - out);
-			const char *val = params[k].values[choice[k]];
+			const char *val = ps->v[k].values[choice[k]];
 			char *next = xasprintf("%.*s%s%s", (int)at, out, val, pos + strlen(key));
 
 			free(out);
@@ -172,41 +175,41 @@ static void add_program(struct program_list *l, char *name, char *command, bool 
 	}
 }
 
-static void expand(struct program_list *l, char **cmds, size_t ncmds, const struct string_list *names,
-		   bool shell)
+static void expand(struct program_list *l, const struct params *ps, char **cmds, size_t ncmds,
+		   const struct string_list *names, bool shell)
 {
-	size_t combos = 1, *choice = xcalloc(nparams + 1, sizeof(*choice));
+	size_t nparams = ps->n, combos = 1, *choice = xcalloc(nparams + 1, sizeof(*choice));
 
 	for (size_t k = 0; k < nparams; k++) {
 		bool used = false;
 
-		combos *= params[k].n;
+		combos *= ps->v[k].n;
 		for (size_t c = 0; c < ncmds; c++) {
-			char *key = xasprintf("{%s}", params[k].name);
+			char *key = xasprintf("{%s}", ps->v[k].name);
 
 			used |= strstr(cmds[c], key) != NULL;
 			free(key);
 		}
 		if (!used)
-			usage_error("-L %s: no command uses {%s}", params[k].name, params[k].name);
+			usage_error("-L %s: no command uses {%s}", ps->v[k].name, ps->v[k].name);
 	}
 	if (names->n && names->n != ncmds * combos && !(nparams && names->n == ncmds))
 		usage_error("%zu names (-n) for %zu programs", names->n, ncmds * combos);
 	for (size_t c = 0; c < ncmds; c++) {
 		memset(choice, 0, (nparams + 1) * sizeof(*choice));
 		for (size_t i = 0; i < combos; i++) {
-			char *command = substitute(cmds[c], choice), *name;
+			char *command = substitute(ps, cmds[c], choice), *name;
 
 			if (names->n == ncmds * combos)
 				name = xstrdup(names->v[c * combos + i]);
 			else if (names->n)
-				name = substitute(names->v[c], choice); /* one -n per command, with {VAR} */
+				name = substitute(ps, names->v[c], choice); /* one -n per command, with {VAR} */
 			else if (nparams) {
 				/* Named after the values, as the table's columns read best that way. */
 				char *s = xstrdup("");
 
 				for (size_t k = 0; k < nparams; k++) {
-					char *t = xasprintf("%s%s%s", s, k ? "," : "", params[k].values[choice[k]]);
+					char *t = xasprintf("%s%s%s", s, k ? "," : "", ps->v[k].values[choice[k]]);
 
 					free(s);
 					s = t;
@@ -220,7 +223,7 @@ static void expand(struct program_list *l, char **cmds, size_t ncmds, const stru
 			add_program(l, name, command, shell);
 			/* next combination: the last parameter varies fastest */
 			for (size_t k = nparams; k-- > 0;) {
-				if (++choice[k] < params[k].n)
+				if (++choice[k] < ps->v[k].n)
 					break;
 				choice[k] = 0;
 			}
@@ -238,10 +241,11 @@ int cmd_compare(int argc, char **argv)
 	struct cli_measure c = CLI_MEASURE_INIT;
 	struct cli_compare cc = CLI_COMPARE_INIT;
 	struct string_list names = { 0 };
+	struct params params = { 0 };
 	struct option_spec options[] = {
 		OPT_LIST('n', "name", &names, "NAME", "name of the next program, in order (may use {VAR})"),
-		OPT_CALLBACK('L', "parameter-list", "VAR a,b,c", "expand {VAR} in the commands over these values",
-			     parameter_cb),
+		OPT_CALLBACK('L', "parameter-list", &params, "VAR a,b,c",
+			     "expand {VAR} in the commands over these values", parameter_cb),
 		CLI_MEASURE_OPTIONS(&c),
 		CLI_COMPARE_OPTIONS(&cc),
 		OPT_GROUP("Exports"),
@@ -254,12 +258,11 @@ int cmd_compare(int argc, char **argv)
 	char **args;
 	int nargs, n, ret, status;
 
-	cli_current = &c;
-	args = join_parameter_lists(argc, argv, &nargs);
+	args = join_parameter_lists(&params, argc, argv, &nargs);
 	n = parse_options(nargs, args, "whyslow compare", compare_usage, options, 0);
 	if (n == 0)
 		usage_error("no commands given: whyslow compare '<baseline>' '<variant>'...");
-	expand(&progs, args, (size_t)n, &names, c.shell);
+	expand(&progs, &params, args, (size_t)n, &names, c.shell);
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
 	cc.regions = c.regions;
@@ -302,10 +305,7 @@ int cmd_compare(int argc, char **argv)
 	string_list_clear(&names);
 	cli_measure_release(&c);
 	cli_compare_release(&cc);
-	free_params();
-	for (size_t i = 0; i < njoined; i++)
-		free(joined[i]);
-	free(joined);
+	params_release(&params);
 	free(args);
 	return status;
 }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd-list.c - `whyslow list`: the metrics, perf's generic events, libpfm4's events and simulator presets. */
+/* cmd-list.c - `whyslow list`: metrics, perf's generic events, libpfm4's events, backends and presets. */
 #include "builtin.h"
+#include "backend/backend.h"
 #include "core/util.h"
 #include "event/event.h"
 #include "event/pfm.h"
 #include "perf/perf.h"
 #include "result/metrics.h"
-#include "sim/sim-presets.h"
 #include "parse-options.h"
+#include "wsim-model.h"
 
 #include <fnmatch.h>
 #include <jansson.h>
@@ -104,7 +105,6 @@ int cmd_list(int argc, char **argv)
 	};
 	struct listing l = { 0 };
 	const struct ws_metric_info *mi;
-	const struct ws_sim_preset *presets;
 	size_t n;
 	int rest;
 
@@ -130,10 +130,12 @@ int cmd_list(int argc, char **argv)
 	ws_event_for_each_generic(generic_cb, &l);
 	l.section = "libpfm4 events of this machine's PMUs (pmu::EVENT[:UMASK])";
 	ws_pfm_for_each(pfm_cb, &l);
+	l.section = "Backends (--backend; auto: those marked, in this order)";
+	for (const struct ws_backend_entry *e = ws_backend_table; e->ops; e++)
+		emit(&l, e->ops->name, "backend", e->in_auto ? "auto" : NULL, e->ops->summary);
 	l.section = "Simulator presets (--sim-preset)";
-	presets = ws_sim_presets(&n);
-	for (size_t i = 0; i < n; i++)
-		emit(&l, presets[i].name, "preset", NULL, presets[i].desc);
+	for (int i = 0; i < WSIM_NPRESETS; i++)
+		emit(&l, wsim_presets[i].name, "preset", NULL, wsim_presets[i].desc);
 	if (as_json) {
 		json_dumpf(l.arr, stdout, JSON_INDENT(2));
 		putchar('\n');

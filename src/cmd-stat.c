@@ -45,7 +45,6 @@ int cmd_stat(int argc, char **argv)
 	int n, ret, status = WS_EXIT_OK;
 	bool saved = false;
 
-	cli_current = &c;
 	n = parse_options(argc, argv, "whyslow stat", stat_usage, options, PARSE_STOP_AT_NON_OPTION);
 	if (n == 0)
 		usage_error("no command given: whyslow stat [options] -- <command> [<args>...]");

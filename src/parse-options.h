@@ -8,7 +8,10 @@
 
 struct option_spec;
 
-/* A callback gets the option's argument (NULL for flags) and returns 0, or -1 after calling usage_error(). */
+/*
+ * A callback gets its row (opt->value is the pointer the row was given, the callback's own state, as git's
+ * OPT_CALLBACK has it) and the option's argument (NULL for flags); it returns 0, or -1 after usage_error().
+ */
 typedef int (*option_cb)(const struct option_spec *opt, const char *arg);
 
 enum option_type {
@@ -34,7 +37,7 @@ struct option_spec {
 	enum option_type type;
 	int short_name;        /* 0 for none */
 	const char *long_name; /* NULL for none */
-	void *value;
+	void *value;           /* where the option's value goes; for a callback, what it works on */
 	const char *argh;      /* the argument's name in -h output ("N"); NULL: takes no argument */
 	const char *help;
 	option_cb callback;
@@ -47,8 +50,8 @@ struct option_spec {
 #define OPT_DOUBLE(s, l, v, a, h) { OPTION_DOUBLE, (s), (l), (v), (a), (h), NULL, false }
 #define OPT_STRING(s, l, v, a, h) { OPTION_STRING, (s), (l), (v), (a), (h), NULL, false }
 #define OPT_LIST(s, l, v, a, h) { OPTION_LIST, (s), (l), (v), (a), (h), NULL, false }
-#define OPT_CALLBACK(s, l, a, h, cb) { OPTION_CALLBACK, (s), (l), NULL, (a), (h), (cb), false }
-#define OPT_CALLBACK_OPTARG(s, l, a, h, cb) { OPTION_CALLBACK, (s), (l), NULL, (a), (h), (cb), true }
+#define OPT_CALLBACK(s, l, v, a, h, cb) { OPTION_CALLBACK, (s), (l), (v), (a), (h), (cb), false }
+#define OPT_CALLBACK_OPTARG(s, l, v, a, h, cb) { OPTION_CALLBACK, (s), (l), (v), (a), (h), (cb), true }
 #define OPT_END() { OPTION_END, 0, NULL, NULL, NULL, NULL, NULL, false }
 
 /* Stop at the first argument that is not an option (`stat`: the command starts there). */

@@ -7,24 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct ws_backend_ops *const backends[] = {
-	&ws_backend_perf,
-	&ws_backend_sim,
-};
-
-struct ws_backend *ws_backend_new(const char *name, const struct ws_backend_opts *opts)
+const struct ws_backend_ops *ws_backend_find(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(backends); i++) {
-		if (!strcmp(backends[i]->name, name)) {
-			struct ws_backend *be = xcalloc(1, sizeof(*be));
-
-			be->ops = backends[i];
-			if (opts)
-				be->opts = *opts;
-			return be;
-		}
-	}
+	for (const struct ws_backend_entry *e = ws_backend_table; e->ops; e++)
+		if (!strcmp(e->ops->name, name))
+			return e->ops;
 	return NULL;
+}
+
+struct ws_backend *ws_backend_new(const struct ws_backend_ops *ops, const struct ws_backend_opts *opts)
+{
+	struct ws_backend *be = xcalloc(1, sizeof(*be));
+
+	be->ops = ops;
+	if (opts)
+		be->opts = *opts;
+	return be;
 }
 
 void ws_backend_free(struct ws_backend *be)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* backend.h - a backend counts events for one run: a method table chosen by name (perf, sim, ...). */
+/* backend.h - a backend counts events for one run: the method table each backend fills in, and its traits. */
 #ifndef WS_BACKEND_H
 #define WS_BACKEND_H
 
@@ -22,7 +22,11 @@ struct ws_claim {
 struct ws_backend_opts {
 	bool regions;          /* collect per-region metrics (marker library) */
 	bool functions;        /* collect per-function metrics */
-	bool software_only;    /* perf: leave hardware events to another backend (--backend sim) */
+	/*
+	 * Set by the session for a backend that runs beside a native one, which times the programs: this one
+	 * counts only what that one could not (the simulator says so once).
+	 */
+	bool beside_native;
 	const char *functions_event; /* a second event to attribute per function (--functions=EVENT), or NULL */
 	double freq;           /* sampling rate for per-function profiles, Hz */
 	const char *sim_preset;
@@ -30,8 +34,42 @@ struct ws_backend_opts {
 	size_t sim_hot;        /* functions to keep per-instruction counts for */
 };
 
+/* What a backend is, for the session (lib/measure/measure.c), which never asks for a backend by name. */
+enum ws_backend_trait {
+	/*
+	 * The program runs natively: its runs are timed (the runner's wall-time, user-time, system-time and
+	 * max-rss come from them) and interleaved in seeded rounds after warm-up.
+	 */
+	WS_BE_NATIVE = 1u << 0,
+	/*
+	 * The counts are deterministic: a few runs per program confirm them (--sim-runs, --exact), one program
+	 * after another, without warm-up, and they are compared exactly.
+	 */
+	WS_BE_DETERMINISTIC = 1u << 1,
+	/*
+	 * It counts regions and functions exactly and without disturbing the program: a native phase beside
+	 * it leaves them to it, so that markers reading counters do not distort the native timings.
+	 */
+	WS_BE_EXACT_GROUPS = 1u << 2,
+	/* A run that dies by a signal or a timeout leaves no counts: an error even with --ignore-failure. */
+	WS_BE_COUNTS_AT_EXIT = 1u << 3,
+};
+
 struct ws_backend_ops {
-	const char *name;
+	const char *name;      /* as --backend takes it */
+	const char *summary;   /* one line for -h and `whyslow list` */
+	unsigned traits;       /* enum ws_backend_trait */
+	unsigned timeout_factor; /* a run may take this many times --timeout (a simulator is slower); 0 means 1 */
+	/* In messages about a failed run: " under the simulator", or "" for a native one. */
+	const char *running_where;
+	/* Appended to the message of a run killed by a signal: where to look. May be NULL. */
+	const char *crash_hint;
+	/*
+	 * Could this backend count `ev`? The session sets up a backend only when an event no earlier backend
+	 * claimed is one it could count (or it is native, and times the runs), so that a backend nobody needs
+	 * never complains that it cannot work here. NULL: every event.
+	 */
+	bool (*could_count)(const struct ws_event *ev);
 	/*
 	 * Look at the requested events that no earlier backend claimed (claims[i].claimed false) and claim
 	 * those this backend will count here; for the others it knows, leave a reason. Returns 0, or a
@@ -91,12 +129,24 @@ struct ws_backend {
 	void *priv;
 };
 
-/* A backend by name ("perf", "sim"), or NULL. */
-struct ws_backend *ws_backend_new(const char *name, const struct ws_backend_opts *opts);
+/* A backend of `ops` with a copy of `opts` (NULL: all off), ready for its setup(). */
+struct ws_backend *ws_backend_new(const struct ws_backend_ops *ops, const struct ws_backend_opts *opts);
 void ws_backend_free(struct ws_backend *be);
 
-extern const struct ws_backend_ops ws_backend_perf;
-extern const struct ws_backend_ops ws_backend_sim;
+/*
+ * The backend table (lib/measure/backends.c, the only file that names the backends): every backend this
+ * build has, in the order `--backend auto` sets them up, which is the order they claim events in: the
+ * first that can count an event counts it. NULL-terminated. `in_auto` false: only by name.
+ */
+struct ws_backend_entry {
+	const struct ws_backend_ops *ops;
+	bool in_auto;
+};
+
+extern const struct ws_backend_entry ws_backend_table[];
+
+/* The table's backend called `name`, or NULL. */
+const struct ws_backend_ops *ws_backend_find(const char *name);
 
 /*
  * Append `value` to metric `name` in `set` at run index `run`: runs the metric missed are filled with

@@ -5,7 +5,6 @@
 #include "core/util.h"
 #include "perf/perf.h"
 #include "result/metrics.h"
-#include "sim/sim-presets.h"
 #include "stats/stats.h"
 
 #include <errno.h>
@@ -18,18 +17,32 @@
 #include <time.h>
 #include <unistd.h>
 
+/*
+ * A phase: one backend's runs of every program. The session is a plan of phases, built from the backend
+ * table and the traits each backend declares (backend/backend.h), and walked in order: native phases
+ * first, in seeded interleaved rounds after warm-up, then the others, one program after another.
+ */
+struct phase {
+	struct ws_backend *be;
+	size_t runs;       /* per program (with --runs auto: at most) */
+	size_t warmup;     /* per program, not recorded */
+	bool interleaved;  /* rounds in a fresh random order each; else program after program */
+	bool rusage;       /* record the runner's own metrics (wall-time, ...) from its runs */
+	double time;       /* seconds spent in its runs, for the ETA */
+	size_t done;       /* runs done, warm-up included */
+};
+
 struct session {
 	struct ws_result *res;
 	const struct ws_program *progs;
 	size_t nprogs;
 	const struct ws_measure_opts *o;
-	struct ws_backend *native; /* perf; NULL when there are no native runs */
-	struct ws_backend *sim;    /* NULL unless a requested metric needs the simulator */
-	bool *rusage;              /* per event: a runner metric to record from native runs */
+	struct phase *phases;      /* in run order */
+	size_t nphases;
+	struct phase *primary;     /* its runs are the report's runs, and --runs auto judges them; or NULL */
+	bool *rusage;              /* per event: a runner metric, recorded from the native runs */
 	size_t done, total;
 	double t0;
-	double phase_time[2];      /* seconds spent in native and simulated runs, for the ETA */
-	size_t phase_runs[2];
 };
 
 void ws_machine_probe(struct ws_machine *m)
@@ -58,29 +71,28 @@ void ws_machine_probe(struct ws_machine *m)
 	m->pmu = ws_perf_pmu_usable();
 }
 
-static void progress(struct session *s, const char *phase, const char *program)
+static void progress(struct session *s, const char *what, const char *program)
 {
 	struct ws_progress p;
-	double per_native, per_sim;
-	size_t left_native, left_sim;
 
 	if (!s->o->progress)
 		return;
 	p.done = s->done;
 	p.total = s->total;
 	p.elapsed = ws_now() - s->t0;
-	p.phase = phase;
+	p.phase = what;
 	p.program = program;
-	/* Simulated runs are an order of magnitude slower; estimate each phase by its own pace. */
-	per_native = s->phase_runs[0] ? s->phase_time[0] / (double)s->phase_runs[0] : -1;
-	per_sim = s->phase_runs[1] ? s->phase_time[1] / (double)s->phase_runs[1] : -1;
-	left_sim = s->sim ? s->nprogs * s->o->sim_runs - s->phase_runs[1] : 0;
-	left_native = s->total - s->done - left_sim;
-	if ((left_native && per_native < 0) || (left_sim && per_sim < 0))
-		p.eta = -1;
-	else
-		p.eta = (double)left_native * (per_native > 0 ? per_native : 0) +
-			(double)left_sim * (per_sim > 0 ? per_sim : 0);
+	/* A simulated run is an order of magnitude slower than a native one: estimate each phase by its pace. */
+	p.eta = 0;
+	for (size_t k = 0; k < s->nphases && p.eta >= 0; k++) {
+		const struct phase *q = &s->phases[k];
+		size_t left = s->nprogs * (q->warmup + q->runs) - q->done;
+
+		if (left && !q->done)
+			p.eta = -1;
+		else if (left)
+			p.eta += (double)left * (q->time / (double)q->done);
+	}
 	s->o->progress(&p, s->o->progress_data);
 }
 
@@ -109,48 +121,49 @@ static char *describe_failure(const struct ws_run_outcome *out)
 }
 
 /*
- * One run of program `i`. `record` false for warm-up. `run` is the index the samples take. Returns 0,
- * -EINTR, -ECHILD for a failed run that is not ignored, or the runner's error.
+ * One run of program `i` in phase `ph`. `record` false for warm-up. `run` is the index the samples take.
+ * Returns 0, -EINTR, -ECHILD for a failed run that is not ignored, or the runner's error.
  */
-static int run_one(struct session *s, struct ws_backend *be, size_t i, bool record, size_t run, bool simulated)
+static int run_one(struct session *s, struct phase *ph, size_t i, bool record, size_t run)
 {
+	struct ws_backend *be = ph->be;
+	const struct ws_backend_ops *ops = be->ops;
 	const struct ws_program *prog = &s->progs[i];
 	struct ws_variant *v = &s->res->variants[i];
 	struct ws_exec ex = {
 		.argv = prog->argv,
 		.show_output = s->o->show_output,
-		/* The simulator runs a program tens of times slower: the same --timeout would kill it. */
-		.timeout = s->o->timeout * (simulated ? WS_SIM_TIMEOUT_FACTOR : 1),
+		.timeout = s->o->timeout * (ops->timeout_factor ? ops->timeout_factor : 1),
 		.cpus = s->o->cpus,
 	};
 	/* Only a backend that must see the child's pid costs the fork-and-hold path; others spawn. */
-	bool held = be->ops->wants_pid && be->ops->wants_pid(be);
-	struct ws_run_hooks hooks = { held && be->ops->attach ? attach_hook : NULL,
-				      held && be->ops->poll ? poll_hook : NULL, be };
+	bool held = ops->wants_pid && ops->wants_pid(be);
+	struct ws_run_hooks hooks = { held && ops->attach ? attach_hook : NULL, held && ops->poll ? poll_hook : NULL,
+				      be };
 	struct ws_run_outcome out;
 	struct ws_run_status st;
 	double t = ws_now();
 	bool failed;
 	int ret;
 
-	if (be->ops->prepare && (ret = be->ops->prepare(be, &ex)) < 0)
+	if (ops->prepare && (ret = ops->prepare(be, &ex)) < 0)
 		return ret;
-	if (be->ops->arm && (ret = be->ops->arm(be)) < 0)
+	if (ops->arm && (ret = ops->arm(be)) < 0)
 		return ret;
 	ret = ws_run(&ex, &hooks, &out);
-	s->phase_time[simulated] += ws_now() - t;
-	s->phase_runs[simulated]++;
+	ph->time += ws_now() - t;
+	ph->done++;
 	s->done++;
 	if (ret < 0)
 		return ret;
 	failed = out.exit_code != 0 || out.signal || out.timed_out;
-	/* A simulated run killed by a signal wrote no counts: that is an error even with --ignore-failure. */
-	if (failed && (!s->o->ignore_failure || (simulated && (out.signal || out.timed_out)))) {
+	if (failed && (!s->o->ignore_failure ||
+		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out.signal || out.timed_out)))) {
 		char *why = describe_failure(&out);
 
-		if (simulated)
-			ws_error("'%s' %s under the simulator%s", prog->name, why,
-				 out.signal ? " (run it with plain valgrind to see where)" : "");
+		if (!(ops->traits & WS_BE_NATIVE))
+			ws_error("'%s' %s%s%s", prog->name, why, ops->running_where ? ops->running_where : "",
+				 out.signal && ops->crash_hint ? ops->crash_hint : "");
 		else if (!record)
 			ws_error("'%s' %s in a warm-up run; use --ignore-failure to keep such runs, or "
 				 "--show-output to see its output",
@@ -168,126 +181,168 @@ static int run_one(struct session *s, struct ws_backend *be, size_t i, bool reco
 	 * The runs list is the runs the report counts: the native ones, or the simulated ones when nothing ran
 	 * natively (perf+sim has more native runs than simulated ones, and those are the runs it times).
 	 */
-	if (!simulated || !s->native) {
+	if (ph == s->primary) {
 		st.exit_code = out.exit_code;
 		st.signal = out.signal;
 		st.timed_out = out.timed_out;
 		ws_variant_push_run(v, &st);
 	}
-	if (!simulated) {
-		for (size_t e = 0; e < s->o->events->n; e++) {
-			const char *name = s->o->events->v[e].name;
-			double val;
+	for (size_t e = 0; ph->rusage && e < s->o->events->n; e++) {
+		const char *name = s->o->events->v[e].name;
+		double val;
 
-			if (!s->rusage[e])
-				continue;
-			if (!strcmp(name, "wall-time"))
-				val = out.wall;
-			else if (!strcmp(name, "user-time"))
-				val = out.user;
-			else if (!strcmp(name, "system-time"))
-				val = out.sys;
-			else
-				val = out.max_rss;
-			ws_push_at(&v->metrics, name, 0, run, val, -1, NAN);
-		}
+		if (!s->rusage[e])
+			continue;
+		if (!strcmp(name, "wall-time"))
+			val = out.wall;
+		else if (!strcmp(name, "user-time"))
+			val = out.user;
+		else if (!strcmp(name, "system-time"))
+			val = out.sys;
+		else
+			val = out.max_rss;
+		ws_push_at(&v->metrics, name, 0, run, val, -1, NAN);
 	}
-	return be->ops->collect ? be->ops->collect(be, &out, v, run) : 0;
+	return ops->collect ? ops->collect(be, &out, v, run) : 0;
 }
 
-/* The runner's own metrics are measured on native runs only: the simulator's wall time means nothing. */
-static bool is_rusage(const struct ws_event *ev)
+/*
+ * The backends of this session, in the order they claim events: the one --backend names (then, with
+ * --sim-native-time, the native ones to time the programs), or every backend `auto` uses, in table order.
+ * Returns how many, at most one per table entry.
+ */
+static size_t choose_backends(const struct ws_measure_opts *o, const struct ws_backend_ops **out)
 {
-	return ev->kind == WS_EVENT_RUSAGE;
+	const struct ws_backend_ops *named = strcmp(o->backend, "auto") ? ws_backend_find(o->backend) : NULL;
+	size_t n = 0;
+
+	if (named)
+		out[n++] = named;
+	for (const struct ws_backend_entry *e = ws_backend_table; e->ops; e++) {
+		if (e->ops == named || !e->in_auto)
+			continue;
+		if (!named || (o->native_time && !(named->traits & WS_BE_NATIVE) && (e->ops->traits & WS_BE_NATIVE)))
+			out[n++] = e->ops;
+	}
+	return n;
 }
 
-static int setup_backends(struct session *s, struct ws_claim *claims)
+/*
+ * Build the plan: set up each chosen backend in claim order, keep those that claimed something (a native
+ * one always: it times the runs), and order them for running. Returns 0 or a negative errno; events that
+ * nothing claimed keep the reasons the backends gave.
+ */
+static int plan(struct session *s, struct ws_claim *claims)
 {
 	const struct ws_measure_opts *o = s->o;
 	const struct ws_event_list *ev = o->events;
-	bool want_sim = false, native = strcmp(o->backend, "sim") != 0 || o->sim_native_time;
-	int ret;
+	size_t ntable = 0, nchosen;
+	const struct ws_backend_ops **chosen;
+	bool any_native = false, exact_groups = false, rusage_taken = false;
+	struct phase *natives, *others;
+	size_t nnat = 0, noth = 0;
+	int ret = 0;
 
+	while (ws_backend_table[ntable].ops)
+		ntable++;
+	chosen = xcalloc(ntable + 1, sizeof(*chosen));
+	nchosen = choose_backends(o, chosen);
+	for (size_t k = 0; k < nchosen; k++)
+		any_native |= !!(chosen[k]->traits & WS_BE_NATIVE);
+	natives = xcalloc(nchosen + 1, sizeof(*natives));
+	others = xcalloc(nchosen + 1, sizeof(*others));
 	s->rusage = xcalloc(ev->n + 1, sizeof(*s->rusage));
 	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->v[i].kind == WS_EVENT_DERIVED) {
+		if (ev->v[i].kind == WS_EVENT_DERIVED)
 			claims[i].claimed = true; /* computed from its parts */
-		} else if (is_rusage(&ev->v[i])) {
-			if (native) {
-				claims[i].claimed = s->rusage[i] = true;
-			} else {
-				claims[i].reason = xstrdup("not measured under the simulator (add --sim-native-time)");
-			}
-		}
+		else if (ev->v[i].kind == WS_EVENT_RUSAGE && !any_native)
+			claims[i].reason = xstrdup("not measured under the simulator (add --sim-native-time)");
 	}
-	if (native) {
+	for (size_t k = 0; k < nchosen; k++) {
+		const struct ws_backend_ops *ops = chosen[k];
+		bool native = ops->traits & WS_BE_NATIVE, wanted = native, took = false;
+		bool *before = xcalloc(ev->n + 1, sizeof(*before));
 		struct ws_backend_opts bo = o->be;
+		struct ws_backend *be;
 
-		/* --backend sim --sim-native-time: natively only what the simulator cannot count. */
-		bo.software_only = !strcmp(o->backend, "sim");
-		s->native = ws_backend_new("perf", &bo);
-		if ((ret = s->native->ops->setup(s->native, ev, claims)) < 0)
-			return ret;
-	}
-	for (size_t i = 0; i < ev->n; i++) {
-		if (claims[i].claimed)
-			continue;
-		if (ev->v[i].kind == WS_EVENT_SIM || ev->v[i].simulable)
-			want_sim = true;
-	}
-	if (!strcmp(o->backend, "perf") || !want_sim)
-		return 0;
-	s->sim = ws_backend_new("sim", &o->be);
-	if (!s->sim) {
 		for (size_t i = 0; i < ev->n; i++) {
-			if (claims[i].claimed || !(ev->v[i].kind == WS_EVENT_SIM || ev->v[i].simulable))
-				continue;
-			free(claims[i].reason);
-			claims[i].reason = xstrdup("needs the simulator, which this build of whyslow does not have");
+			before[i] = claims[i].claimed;
+			wanted |= !claims[i].claimed && (!ops->could_count || ops->could_count(&ev->v[i]));
 		}
-		if (!strcmp(o->backend, "sim"))
-			return ws_error("this build of whyslow has no simulator backend"), -ENOSYS;
-		return 0;
+		if (!wanted) {
+			free(before);
+			continue;
+		}
+		/* The runner's own metrics come from the first native backend's runs. */
+		if (native && !rusage_taken) {
+			for (size_t i = 0; i < ev->n; i++)
+				if (ev->v[i].kind == WS_EVENT_RUSAGE && !claims[i].claimed)
+					claims[i].claimed = s->rusage[i] = took = true;
+		}
+		bo.beside_native = any_native && !native;
+		be = ws_backend_new(ops, &bo);
+		ret = ops->setup(be, ev, claims);
+		for (size_t i = 0; i < ev->n; i++)
+			took |= claims[i].claimed && !before[i];
+		free(before);
+		if (ret < 0) {
+			ws_backend_free(be);
+			/* auto: the other backends' figures are still worth having; what needs this one is unsupported. */
+			if (native || !strcmp(o->backend, ops->name))
+				goto out;
+			ret = 0;
+			continue;
+		}
+		if (!took && !native) {
+			ws_backend_free(be);
+			continue;
+		}
+		if (native) {
+			natives[nnat++] = (struct phase){ be, o->runs_auto ? o->max_runs : o->runs, o->warmup, true,
+							  !rusage_taken };
+			rusage_taken = true;
+		} else {
+			exact_groups |= !!(ops->traits & WS_BE_EXACT_GROUPS);
+			others[noth++] = (struct phase){ be, o->sim_runs, 0, false, false };
+		}
 	}
-	ret = s->sim->ops->setup(s->sim, ev, claims);
-	if (ret < 0) {
-		if (!strcmp(o->backend, "sim"))
-			return ret;
-		/* auto: the native figures are still worth having; what needs the simulator is unsupported. */
-		ws_backend_free(s->sim);
-		s->sim = NULL;
-		return 0;
-	}
-	if (s->native) {
-		/*
-		 * Markers that read counters with a system call per region would distort native timings; with
-		 * the simulator at hand the regions are counted there, exactly and without perturbing anything.
-		 * Likewise per-function counts: exact from the simulator, so native sampling is not needed.
-		 */
-		s->native->opts.regions = false;
-		s->native->opts.functions = false;
-		ws_log(WS_LOG_INFO, "no PMU here: simulating cache and branch counters (preset %s); time and "
-		       "software counters are measured natively",
-		       o->be.sim_preset ? o->be.sim_preset : WS_SIM_PRESET_DEFAULT);
-	}
-	return 0;
+	/*
+	 * Markers that read counters with a system call per region would distort native timings; with a
+	 * backend at hand that counts regions exactly and without perturbing anything, they are counted there.
+	 * Likewise per-function counts: exact there, so native sampling is not needed.
+	 */
+	for (size_t k = 0; exact_groups && k < nnat; k++)
+		natives[k].be->opts.regions = natives[k].be->opts.functions = false;
+out:
+	s->phases = xcalloc(nnat + noth + 1, sizeof(*s->phases));
+	for (size_t k = 0; k < nnat; k++)
+		s->phases[s->nphases++] = natives[k];
+	for (size_t k = 0; k < noth; k++)
+		s->phases[s->nphases++] = others[k];
+	s->primary = s->nphases ? &s->phases[0] : NULL;
+	free(natives);
+	free(others);
+	free(chosen);
+	return ret;
 }
 
 static void record_settings(struct session *s)
 {
 	struct ws_result *r = s->res;
 	const struct ws_measure_opts *o = s->o;
+	bool native = !s->primary || (s->primary->be->ops->traits & WS_BE_NATIVE);
 	char buf[64];
 	time_t now = time(NULL);
 	struct tm tm;
+	char *names = NULL;
 
 	/* What will run: a session without native runs makes --sim-runs simulated ones and no warm-up. */
-	r->settings.runs = s->native || !s->sim ? o->runs : o->sim_runs;
-	r->settings.warmup = s->native || !s->sim ? o->warmup : 0;
+	r->settings.runs = native ? o->runs : s->primary->runs;
+	r->settings.warmup = native ? o->warmup : 0;
 	r->settings.seed = o->seed;
 	free(r->settings.order);
 	r->settings.order = xstrdup("interleaved");
-	r->settings.runs_auto = o->runs_auto && (s->native || !s->sim);
+	r->settings.runs_auto = o->runs_auto && native;
 	r->settings.target_ci = o->target_ci * 100;
 	r->settings.events = xcalloc(o->events->n + 1, sizeof(char *));
 	for (size_t i = 0; i < o->events->n; i++)
@@ -297,9 +352,14 @@ static void record_settings(struct session *s)
 	free(r->settings.created);
 	r->settings.created = xstrdup(buf);
 	ws_machine_probe(&r->machine);
-	r->machine.backend = xstrdup(s->native && s->sim ? "perf+sim" : s->sim ? "sim" : "perf");
-	if (s->sim)
-		r->machine.sim_preset = xstrdup(o->be.sim_preset ? o->be.sim_preset : WS_SIM_PRESET_DEFAULT);
+	/* The backends that ran, in run order: "perf", "sim", "perf+sim". */
+	for (size_t k = 0; k < s->nphases; k++) {
+		char *next = xasprintf("%s%s%s", names ? names : "", names ? "+" : "", s->phases[k].be->ops->name);
+
+		free(names);
+		names = next;
+	}
+	r->machine.backend = names ? names : xstrdup(o->backend);
 }
 
 /* The metric --runs auto judges precision by: the one asked for, else the first time metric measured. */
@@ -349,30 +409,31 @@ static bool precise_enough(struct session *s)
 	return ok;
 }
 
-static int native_phase(struct session *s)
+/* A native phase: warm-up, then seeded rounds, each running every program once in a fresh random order. */
+static int interleaved_phase(struct session *s, struct phase *ph)
 {
 	const struct ws_measure_opts *o = s->o;
+	bool runs_auto = o->runs_auto && ph == s->primary;
 	struct ws_rng rng;
 	size_t *order = xmalloc(s->nprogs * sizeof(*order));
-	size_t rounds = o->runs_auto ? o->max_runs : o->runs;
 	int ret = 0;
 
 	ws_rng_seed(&rng, o->seed);
-	for (size_t w = 0; w < o->warmup && !ret; w++) {
+	for (size_t w = 0; w < ph->warmup && !ret; w++) {
 		for (size_t i = 0; i < s->nprogs && !ret; i++) {
 			progress(s, "warm-up", s->progs[i].name);
-			ret = run_one(s, s->native, i, false, 0, false);
+			ret = run_one(s, ph, i, false, 0);
 		}
 	}
-	for (size_t r = 0; r < rounds && !ret; r++) {
+	for (size_t r = 0; r < ph->runs && !ret; r++) {
 		for (size_t i = 0; i < s->nprogs; i++)
 			order[i] = i;
 		ws_rng_shuffle(&rng, order, s->nprogs);
 		for (size_t k = 0; k < s->nprogs && !ret; k++) {
 			progress(s, "measuring", s->progs[order[k]].name);
-			ret = run_one(s, s->native, order[k], true, r, false);
+			ret = run_one(s, ph, order[k], true, r);
 		}
-		if (ret || !o->runs_auto)
+		if (ret || !runs_auto)
 			continue;
 		s->res->settings.runs = r + 1;
 		if (r + 1 >= o->min_runs && precise_enough(s))
@@ -387,14 +448,15 @@ static int native_phase(struct session *s)
 	return ret;
 }
 
-static int sim_phase(struct session *s)
+/* Any other phase: its runs confirm deterministic counts, so program after program, round by round. */
+static int serial_phase(struct session *s, struct phase *ph)
 {
 	int ret = 0;
 
-	for (size_t k = 0; k < s->o->sim_runs && !ret; k++) {
+	for (size_t k = 0; k < ph->runs && !ret; k++) {
 		for (size_t i = 0; i < s->nprogs && !ret; i++) {
 			progress(s, "simulating", s->progs[i].name);
-			ret = run_one(s, s->sim, i, true, k, true);
+			ret = run_one(s, ph, i, true, k);
 		}
 	}
 	return ret;
@@ -420,7 +482,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 
 		v->baseline = i == o->baseline;
 	}
-	ret = setup_backends(&s, claims);
+	ret = plan(&s, claims);
 	record_settings(&s);
 	/* Everything requested that nothing can count is reported as unsupported, with the reason. */
 	for (size_t e = 0; e < o->events->n; e++) {
@@ -432,14 +494,16 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	}
 	if (ret < 0)
 		goto out;
-	s.total = (s.native ? nprogs * (o->warmup + (o->runs_auto ? o->max_runs : o->runs)) : 0) +
-		  (s.sim ? nprogs * o->sim_runs : 0);
-	if (s.native)
-		ret = native_phase(&s);
-	if (!ret && s.sim)
-		ret = sim_phase(&s);
-	if (s.sim && s.sim->ops->describe)
-		s.sim->ops->describe(s.sim, &res->machine);
+	for (size_t k = 0; k < s.nphases; k++)
+		s.total += nprogs * (s.phases[k].warmup + s.phases[k].runs);
+	for (size_t k = 0; k < s.nphases && !ret; k++) {
+		struct phase *ph = &s.phases[k];
+
+		ret = ph->interleaved ? interleaved_phase(&s, ph) : serial_phase(&s, ph);
+	}
+	for (size_t k = 0; k < s.nphases; k++)
+		if (s.phases[k].be->ops->describe)
+			s.phases[k].be->ops->describe(s.phases[k].be, &res->machine);
 	if (ret == -EINTR) {
 		res->partial = true;
 		res->partial_reason = xstrdup("interrupted");
@@ -451,8 +515,9 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		res->partial_reason = xasprintf("stopped by an error: %s", strerror(-ret));
 	}
 out:
-	ws_backend_free(s.native);
-	ws_backend_free(s.sim);
+	for (size_t k = 0; k < s.nphases; k++)
+		ws_backend_free(s.phases[k].be);
+	free(s.phases);
 	for (size_t e = 0; e < o->events->n; e++)
 		free(claims[e].reason);
 	free(claims);

@@ -11,9 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* --timeout for a simulated run: this many times the native one. */
-#define WS_SIM_TIMEOUT_FACTOR 100
-
 struct ws_program {
 	const char *name;
 	const char *command;   /* as the user wrote it */
@@ -30,7 +27,7 @@ struct ws_progress {
 typedef void (*ws_progress_fn)(const struct ws_progress *p, void *data);
 
 struct ws_measure_opts {
-	const char *backend;            /* "perf", "sim" or "auto" */
+	const char *backend;            /* a backend of the table (backend/backend.h), or "auto" */
 	const struct ws_event_list *events;
 	size_t runs;                    /* measured native runs per program */
 	size_t warmup;                  /* warm-up runs per program, not recorded */
@@ -47,7 +44,7 @@ struct ws_measure_opts {
 	const cpu_set_t *cpus;
 	struct ws_backend_opts be;
 	size_t sim_runs;                /* simulated runs per program (3 confirm determinism) */
-	bool sim_native_time;           /* with --backend sim: native runs for time as well */
+	bool native_time;               /* with a backend that is not native: native runs for time as well */
 	ws_progress_fn progress;
 	void *progress_data;
 };

@@ -433,9 +433,6 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 
 		if (claims[i].claimed || ev->kind != WS_EVENT_PERF || i == p->slots || is_topdown_metric(p, i))
 			continue;
-		/* --backend sim with native time: the simulator counts the hardware events. */
-		if (be->opts.software_only && ev->hardware)
-			continue;
 		a = ev->attr;
 		a.disabled = 1;
 		a.inherit = 1;
@@ -682,8 +679,17 @@ static void perf_teardown(struct ws_backend *be)
 	be->priv = NULL;
 }
 
+static bool perf_could_count(const struct ws_event *ev)
+{
+	return ev->kind == WS_EVENT_PERF;
+}
+
 const struct ws_backend_ops ws_backend_perf = {
 	.name = "perf",
+	.summary = "run the command natively and count with perf_event_open, from its exec, children included",
+	.traits = WS_BE_NATIVE,
+	.running_where = "",
+	.could_count = perf_could_count,
 	.setup = perf_setup,
 	.prepare = perf_prepare,
 	.arm = perf_arm,

@@ -6,8 +6,8 @@
 #include "regions/regions.h"
 #include "result/metrics.h"
 #include "sim/sim-output.h"
-#include "sim/sim-presets.h"
 #include "ws-config.h"
+#include "wsim-model.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -66,15 +66,22 @@ static char *find_libdir(void)
 /* What each preset's model produces: a two-level hierarchy has no L2, and so on. */
 static bool preset_produces(const char *preset, const char *metric)
 {
-	if (strcmp(preset, "cachegrind"))
-		return true;
-	return !strstr(metric, "L2-") && !strstr(metric, "return-") && !strstr(metric, "prefetches");
+	const struct wsim_preset *p = wsim_preset_find(preset);
+
+	if (strstr(metric, "L2-"))
+		return p->n_outer == 2;
+	if (strstr(metric, "return-"))
+		return p->ras > 0;
+	if (strstr(metric, "prefetches"))
+		return p->pf_nextline || p->pf_stride;
+	return true;
 }
 
 static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
 {
 	struct sim_priv *p = xcalloc(1, sizeof(*p));
-	const char *preset = be->opts.sim_preset ? be->opts.sim_preset : WS_SIM_PRESET_DEFAULT;
+	const char *preset = be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT;
+	bool claimed_any = false;
 
 	be->priv = p;
 	p->events = events;
@@ -107,7 +114,11 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 			continue;
 		}
 		claims[i].claimed = p->mine[i] = true;
+		claimed_any = true;
 	}
+	if (claimed_any && be->opts.beside_native)
+		ws_log(WS_LOG_INFO, "no PMU here: simulating cache and branch counters (preset %s); time and "
+		       "software counters are measured natively", preset);
 	return 0;
 }
 
@@ -163,7 +174,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	p->argv[k++] = xstrdup("--tool=wsim");
 	p->argv[k++] = xstrdup("--trace-children=yes");
 	p->argv[k++] = xasprintf("--log-file=%s/valgrind.log", p->outdir);
-	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WS_SIM_PRESET_DEFAULT);
+	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	p->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", p->outdir);
 	p->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
 	for (size_t i = 0; i < extra; i++)
@@ -409,12 +420,26 @@ static void sim_describe(struct ws_backend *be, struct ws_machine *m)
 {
 	struct sim_priv *p = be->priv;
 
+	free(m->sim_preset);
+	m->sim_preset = xstrdup(be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	if (p && p->latency)
 		record_costs(m, p->latency);
 }
 
+static bool sim_could_count(const struct ws_event *ev)
+{
+	return ev->simulable || ev->kind == WS_EVENT_SIM;
+}
+
 const struct ws_backend_ops ws_backend_sim = {
 	.name = "sim",
+	.summary = "run the command under wsim, whyslow's cache and branch-predictor simulator (a Valgrind tool)",
+	.traits = WS_BE_DETERMINISTIC | WS_BE_EXACT_GROUPS | WS_BE_COUNTS_AT_EXIT,
+	/* The simulator runs a program tens of times slower: the same --timeout would kill it. */
+	.timeout_factor = 100,
+	.running_where = " under the simulator",
+	.crash_hint = " (run it with plain valgrind to see where)",
+	.could_count = sim_could_count,
 	.setup = sim_setup,
 	.prepare = sim_prepare,
 	.collect = sim_collect,

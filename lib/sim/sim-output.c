@@ -424,9 +424,9 @@ int ws_sim_output_parse(struct ws_sim_output *o, const char *buf, size_t len, co
 			}
 			if ((err = parse_u64(&p, p.field[1], "format version", &v)))
 				goto out;
-			if (v != WS_SIM_FORMAT_VERSION) {
+			if (v != WSIM_FORMAT_VERSION) {
 				err = bad(&p, "format version %s, this reader knows version %d", p.field[1],
-					  WS_SIM_FORMAT_VERSION);
+					  WSIM_FORMAT_VERSION);
 				goto out;
 			}
 			o->version = (int)v;

@@ -4,7 +4,7 @@
 #define WS_SIM_OUTPUT_H
 
 /*
- * THE FILE FORMAT (version 1)
+ * THE FILE FORMAT (version WSIM_FORMAT_VERSION, 1)
  *
  * wsim (sim/) writes one file per process it ran (--ws-out, default wsim.out.%p), under a temporary name
  * renamed into place at exit, so a reader sees a whole file or none. It is text, one record per line, fields
@@ -58,11 +58,11 @@
  * Functions with no symbol are one row per object, named "???".
  */
 
+#include "wsim-model.h" /* WSIM_FORMAT_VERSION, which the tool writes and this reader accepts */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define WS_SIM_FORMAT_VERSION 1
 
 /* Indexes into struct ws_sim_counts; ws_sim_counter_name() gives each one's metric name. */
 enum ws_sim_counter {

@@ -118,7 +118,7 @@ struct fx {
 static void fx_setup(struct fx *fx, const char *list, const char *env)
 {
 	memset(fx, 0, sizeof(*fx));
-	fx->be = ws_backend_new("perf", NULL);
+	fx->be = ws_backend_new(ws_backend_find("perf"), NULL);
 	assert_int_equal(ws_event_list_parse(&fx->ev, list), 0);
 	fx->claims = calloc(fx->ev.n, sizeof(*fx->claims));
 	if (env)

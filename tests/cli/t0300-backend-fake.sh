@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0300-backend-fake.sh - a backend that is one file and one table entry goes through every command.
+. "$WS_SRC/tests/cli/lib.sh"
+
+# whyslow-fake is whyslow linked with tests/backend/: the engine and the program are unchanged.
+fake() { "$WS_BUILD/tests/whyslow-fake" "$@"; }
+
+test_expect_success 'list shows the fake backend from the table' '
+	fake list fake >out &&
+	test_grep "^  fake  *backend  *fixed counts" out &&
+	fake list --json >list.json &&
+	jq -e "[.[] | select(.kind == \"backend\") | .name] == [\"perf\", \"sim\", \"fake\"]" list.json
+'
+
+test_expect_success 'an unknown backend is a usage error that names every backend of the table' '
+	test_expect_code 129 fake stat --backend nope -- true 2>err &&
+	test_grep "unknown backend .nope.: use perf, sim, fake or auto" err
+'
+
+test_expect_success 'stat counts with it: its fixed counts, exact, and no native run is made' '
+	fake stat -r 3 --backend fake -e instructions,branches --export-json s.json -- true a b >out &&
+	test_grep "backend fake" out &&
+	jq -e ".machine.backend == \"fake\" and .settings.runs == 3" s.json &&
+	jq -e ".variants[0].metrics.instructions.samples == [3000000, 3000000, 3000000]" s.json &&
+	jq -e ".variants[0].metrics.branches.median == 300000 and .variants[0].metrics.branches.exact" s.json &&
+	jq -e ".variants[0].metrics | has(\"wall-time\") | not" s.json
+'
+
+test_expect_success 'compare with it: exact comparisons, the derived metric and an explanation' '
+	fake compare -r 2 --backend fake -e instructions,branches,branch-miss-rate --export-json c.json \
+		-n one "true" -n three "true a b" >out &&
+	jq -e "[.comparisons[] | select(.variant == \"three\" and .metric == \"instructions\")][0] |
+		.ratio == 3 and .verdict == \"changed\" and .exact" c.json &&
+	jq -e "[.explain[] | select(.variant == \"three\")] | length == 1" c.json
+'
+
+test_expect_success 'a backend that is not native runs --sim-runs times, one program after another' '
+	jq -e ".settings.runs == 3 and .settings.warmup == 0" c.json &&
+	jq -e "[.variants[].runs | length] == [3, 3]" c.json
+'
+
+test_expect_success 'every renderer draws its result' '
+	fake report c.json >r.txt &&
+	test_grep "instructions" r.txt &&
+	fake report --markdown c.json >r.md &&
+	test_grep "| instructions" r.md &&
+	fake report --csv c.json >r.csv &&
+	test_grep "^three,one,instructions," r.csv &&
+	fake report --html c.json >r.html &&
+	test_grep "<td>instructions <small>sim</small></td><td>1,000,000</td>" r.html &&
+	fake diff c.json c.json >d.txt
+'
+
+test_done
