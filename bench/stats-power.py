@@ -8,7 +8,7 @@
 # The rules, as implemented below (samples x of the baseline A, y of the variant; m mean; s the sample standard
 # deviation with n-1, which both peers use):
 #
-# whyslow: its own verdict from the JSON, computed by whyslow (STATS.md: two-sided Mann-Whitney U, Holm, ratio
+# whyslow: its own verdict from the JSON, computed by whyslow (docs/statistics.md: two-sided Mann-Whitney U, Holm, ratio
 #   of medians with a bootstrap 95% CI, noise threshold 1%). Flagged = `slower` or `faster`; `noise` (significant
 #   but the CI overlaps [0.99, 1.01]) is not a flag, and is counted apart.
 #

@@ -109,7 +109,7 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 	c.verdict = WS_VERDICT_NONE;
 	if (nx && ny && (bm->flags & WS_M_EXACT) && (vm->flags & WS_M_EXACT)) {
 		/*
-		 * Deterministic counts: the values are the answer, there is nothing to test (STATS.md 9). For
+		 * Deterministic counts: the values are the answer, there is nothing to test (docs/statistics.md, 3). For
 		 * counts that wobble within WS_EXACT_SPREAD, the medians are compared, the "CI" spans the
 		 * ranges, and a change needs every variant run to differ from every baseline run.
 		 */

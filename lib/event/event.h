@@ -41,7 +41,7 @@ int ws_event_parse(const char *spec, struct ws_event *out);
  */
 int ws_event_list_parse(struct ws_event_list *l, const char *list);
 
-/* The default set: every required metric of DESIGN.md (the caller drops what this machine can't count). */
+/* The default set: every metric marked `required` in metrics.h (the caller drops what cannot be counted here). */
 void ws_event_list_default(struct ws_event_list *l);
 
 struct ws_event *ws_event_list_find(const struct ws_event_list *l, const char *name);

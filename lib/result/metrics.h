@@ -33,7 +33,7 @@ struct ws_metric_info {
 	enum ws_unit unit;
 	enum ws_better better;
 	unsigned sources;
-	bool required;    /* in DESIGN.md's required list: part of the default set */
+	bool required;    /* one of the metrics every backend names alike: part of the default set */
 	const char *desc; /* one line, for `whyslow list` and the README */
 };
 

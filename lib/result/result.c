@@ -357,7 +357,7 @@ void ws_metric_summarize(struct ws_metric *m)
 			free(flags);
 		}
 		/*
-		 * Every run gave the same count: deterministic, compared exactly (STATS.md step 9). A real
+		 * Every run gave the same count: deterministic, compared exactly (docs/statistics.md, 2). A real
 		 * program under the simulator is deterministic only nearly: code that formats the time or
 		 * reads the clock executes a few instructions more or fewer per run (seen: 50 in 10^8), and
 		 * cache counts move with them. Runs that agree within WS_EXACT_SPREAD count as exact too.

@@ -106,7 +106,7 @@ struct ws_variant {
 	size_t nhot, alloc_hot;
 };
 
-/* verdict of one comparison cell; see STATS.md step 5 and 9. */
+/* verdict of one comparison cell; see docs/statistics.md, 8. */
 enum ws_verdict {
 	WS_VERDICT_SAME,    /* not significant after Holm/BH */
 	WS_VERDICT_NOISE,   /* significant, but the CI overlaps [1-d, 1+d] */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* stats.c - the statistical method of STATS.md (libm only). */
+/* stats.c - the statistical method of docs/statistics.md (libm only). */
 #include "stats/stats.h"
 #include "core/util.h"
 

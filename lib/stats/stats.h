@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* stats.h - the statistical method of STATS.md: summaries, Mann-Whitney, bootstrap, Holm/BH, verdicts. */
+/* stats.h - the method of docs/statistics.md: summaries, Mann-Whitney, bootstrap, Holm/BH, verdicts. */
 #ifndef WS_STATS_H
 #define WS_STATS_H
 
@@ -92,7 +92,7 @@ struct ws_wsr {
 int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out);
 
 /* --- Effect size --- */
-/* The bootstrap resamples behind every reported CI (STATS.md step 4). */
+/* The bootstrap resamples behind every reported CI (docs/statistics.md, 6). */
 #define WS_BOOTSTRAP_B 10000
 
 enum ws_center {
@@ -115,7 +115,7 @@ int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, e
 void ws_holm(const double *p, size_t m, double *adj);
 void ws_bh(const double *p, size_t m, double *adj);
 
-/* --- Verdict (STATS.md step 5) --- */
+/* --- Verdict (docs/statistics.md, 8) --- */
 enum ws_stat_verdict {
 	WS_SV_SAME,
 	WS_SV_NOISE,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t2100-diff.sh - whyslow diff on hand-written sample files: STATS.md's reference p-values, fingerprints, gate.
+# t2100-diff.sh - whyslow diff on hand-written files: docs/statistics.md's reference p-values, fingerprints, gate.
 . "$WS_SRC/tests/cli/lib.sh"
 
 # A minimal result file: one variant named $2 whose metric "t" has the samples $3 (a JSON list).

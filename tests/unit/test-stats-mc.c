@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test-stats-mc.c - the Monte Carlo acceptance checks of STATS.md, seeded: error rates, power, coverage. */
+/* test-stats-mc.c - docs/statistics.md's Monte Carlo acceptance checks, seeded: error rates, power, coverage. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +15,7 @@
 #include <string.h>
 
 /*
- * The synthetic noise of STATS.md: each run's value is base * exp(sigma Z) with sigma^2 = ln(1 + CV^2)
+ * The synthetic noise of docs/statistics.md: each run's value is base * exp(sigma Z) with sigma^2 = ln(1 + CV^2)
  * (lognormal with that coefficient of variation, median `base`), and 5% of runs are slowed by a further
  * factor 1 + E, E exponential with mean 0.1 (an interrupted run, ~10% slower on average).
  *
@@ -27,7 +27,7 @@
  * the whole ws_compare_cell() with B = 10,000, and so does the precision-stopping check through
  * ws_precision_reached(). No check reduces B.
  *
- * Rates are printed so that they can be quoted; the STATS.md thresholds are the assertions.
+ * Rates are printed so that they can be quoted; the docs/statistics.md thresholds are the assertions.
  */
 
 #define ALPHA 0.05

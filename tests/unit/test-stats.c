@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test-stats.c - unit tests of the statistics: every reference value of STATS.md, and hand-worked cases. */
+/* test-stats.c - the statistics: every reference value of docs/statistics.md, and hand-worked cases. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-/* STATS.md: "tolerance 1e-12 unless noted". */
+/* docs/statistics.md: "tolerance 1e-12 unless noted". */
 #define TOL 1e-12
 
 static void assert_near(double got, double want, double tol)
@@ -111,7 +111,7 @@ static void test_median_ci(void **state)
 
 static void test_outlier_example(void **state)
 {
-	/* STATS.md: ten runs near 1.01 plus 1.25: median 1.01, MAD 0.01, score 16.19 -> flagged. */
+	/* docs/statistics.md: ten runs near 1.01 plus 1.25: median 1.01, MAD 0.01, score 16.19 -> flagged. */
 	static const double a[] = { 1.00, 1.02, .99, 1.01, 1.03, .98, 1.00, 1.02, 1.01, .99, 1.25 };
 	bool flags[ARRAY_SIZE(a)];
 	double med = ws_median(a, ARRAY_SIZE(a)), mad = ws_mad(a, ARRAY_SIZE(a));
@@ -245,7 +245,7 @@ static void test_mwu_exact_distribution(void **state)
 
 static void test_mwu_min_p(void **state)
 {
-	/* STATS.md step 2, quoted to three significant figures, and exactly 2 / C(2n, n). */
+	/* docs/statistics.md, 12, quoted to three significant figures, and exactly 2 / C(2n, n). */
 	static const double quoted[] = { 0.0286, 0.00794, 0.00216, 5.83e-4, 1.55e-4 };
 	static const double binom[] = { 70, 252, 924, 3432, 12870 };
 
@@ -397,7 +397,7 @@ static void test_bootstrap_identical_arms(void **state)
 		assert_true(r == 1.0 && lo == 1.0 && hi == 1.0);
 	}
 	/*
-	 * The same varying sample on both sides: resampled independently (STATS.md step 4), the CI is not
+	 * The same varying sample on both sides: resampled independently (docs/statistics.md, 6), the CI is not
 	 * [1, 1] but must hold 1, the true ratio.
 	 */
 	fill(v, 15, 50, 0.1, 9);
@@ -424,7 +424,7 @@ static void test_bootstrap_errors(void **state)
 }
 
 /*
- * The library's bootstrap against a naive one written from STATS.md alone: resample x then y with
+ * The library's bootstrap against a naive one written from docs/statistics.md alone: resample x then y with
  * ws_rng_below, take ws_median of each resample, sort all B ratios with qsort, read r[floor(0.025 B)] and
  * r[ceil(0.975 B) - 1]. The counting median and the selection must give the very same doubles.
  */

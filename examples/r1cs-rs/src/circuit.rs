@@ -13,7 +13,7 @@ use crate::markers;
 use crate::rng::Rng;
 
 /// Per-draw weights (per 100000 draws), solved in the C model (gen.h) so that constraints come out as
-/// WORKLOAD.md's shares: boolean ~25%, xor ~53%, and-like ~20%, Poseidon ~1%, packing 0.2%, MultiEq 0.1%.
+/// examples/r1cs-synth/WORKLOAD.md's shares: boolean ~25%, xor ~53%, and-like ~20%, Poseidon ~1%, packing 0.2%, MultiEq 0.1%.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Gadget {
     Boolean,
