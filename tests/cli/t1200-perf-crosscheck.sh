@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t1200-perf-crosscheck.sh - the perf backend counts what perf counts: the software events both can take here.
+. "$WS_SRC/tests/cli/lib.sh"
+
+# On a machine without a PMU the software events are the only counts whyslow and perf(1) can both take,
+# so they are the direct evidence that the backend opens, scopes and reads counters as perf does.
+test_have_prereq PERF_SW || test_skip_all 'software perf events cannot be opened here'
+command -v perf >/dev/null 2>&1 || test_skip_all 'perf is not installed (Debian: linux-perf)'
+perf stat -x, -e task-clock true >/dev/null 2>&1 || test_skip_all 'perf stat cannot count here'
+command -v setarch >/dev/null 2>&1 || test_skip_all 'setarch (util-linux) is missing'
+
+C=$WS_BUILD/tests/crosscheck
+R=$WS_BUILD/examples/profile/ratio
+
+# perf_count EVENT CMD...: perf stat's count of EVENT for one run of CMD (CSV: value first).
+perf_count() {
+	ev=$1
+	shift
+	perf stat -x, -e "$ev" -- "$@" 2>&1 >/dev/null | awk -F, -v ev="$ev" '$3 == ev { print $1 }'
+}
+
+# samples FILE METRIC: the metric's samples, one per line.
+samples() {
+	jq -r ".variants[0].metrics[\"$2\"].samples[]" "$1"
+}
+
+test_expect_success 'page-faults equal perf stat'"'"'s exactly, counted from the exec, address randomisation off' '
+	# Randomised addresses move the stack and the mappings across page boundaries by a fault or two;
+	# setarch -R takes that away from both tools, and the counts must then agree to the fault.
+	for n in 0 300; do
+		p=$(setarch -R perf stat -x, -e page-faults -- "$C" touch $n 2>&1 >/dev/null |
+		    awk -F, "\$3 == \"page-faults\" { print \$1 }") &&
+		setarch -R "$WHYSLOW" stat --backend perf -r 3 -w 0 -e page-faults --export-json w$n.json \
+			-- "$C" touch $n >/dev/null &&
+		echo "touch $n: perf $p, whyslow $(samples w$n.json page-faults | tr "\n" " ")" &&
+		test -n "$p" && test "$p" -gt 0 || return 1
+		samples w$n.json page-faults | while read -r w; do
+			test "$w" = "$p" || { echo "whyslow $w, perf $p"; exit 1; }
+		done || return 1
+	done &&
+	# And the difference is the 300 pages touched, so both count the program, not the harness.
+	test $(( $(samples w300.json page-faults | head -1) - $(samples w0.json page-faults | head -1) )) -ge 300
+'
+
+test_expect_success 'context-switches of 50 one-millisecond sleeps: within 2 of perf stat'"'"'s' '
+	p=$(perf_count context-switches "$C" sleep 50) &&
+	whyslow stat --backend perf -r 3 -w 0 -e context-switches --export-json cs.json -- "$C" sleep 50 >/dev/null &&
+	w=$(jq ".variants[0].metrics[\"context-switches\"].median" cs.json) &&
+	echo "perf $p, whyslow median $w" &&
+	test "$p" -ge 50 &&
+	awk -v a="$p" -v b="$w" "BEGIN { d = a - b; exit !(d <= 2 && d >= -2) }"
+'
+
+test_expect_success 'task-clock: the median of 9 interleaved runs within 2% of perf stat'"'"'s' '
+	: >perf.txt &&
+	: >ws.txt &&
+	for i in 1 2 3 4 5 6 7 8 9; do
+		perf_count task-clock "$C" spin 40 >>perf.txt &&
+		whyslow stat --backend perf -r 1 -w 0 -e task-clock --export-json t.json -- "$C" spin 40 >/dev/null &&
+		samples t.json task-clock >>ws.txt || return 1
+	done &&
+	mp=$(sort -g perf.txt | sed -n 5p) &&
+	mw=$(sort -g ws.txt | sed -n 5p) &&
+	# perf prints milliseconds, whyslow stores nanoseconds.
+	awk -v p="$mp" -v w="$mw" "BEGIN { p *= 1e6; r = w / p; printf \"perf %.3f ms, whyslow %.3f ms, ratio %.4f\n\", p / 1e6, w / 1e6, r; exit !(r > 0.98 && r < 1.02) }"
+'
+
+test_expect_success 'the 3:1 program'"'"'s function shares: within 2 points of perf report'"'"'s, cpu-clock at 4 kHz' '
+	whyslow stat --backend perf -r 1 -w 0 -e task-clock --functions -F 4000 --export-json f.json \
+		-- "$R" -t 1.5 >/dev/null &&
+	perf record -q -e cpu-clock -F 4000 -o perf.data -- "$R" -t 1.5 >/dev/null 2>&1 &&
+	perf report -i perf.data --stdio --sort sym -q 2>/dev/null >report.txt &&
+	for f in ratio_work3 ratio_work1; do
+		p=$(awk -v f="$f" "\$NF == f { sub(\"%\", \"\", \$1); print \$1 / 100 }" report.txt) &&
+		w=$(jq ".variants[0].functions[] | select(.name == \"$f\") | .metrics.share.samples[0]" f.json) &&
+		echo "$f: perf report $p, whyslow $w" &&
+		test -n "$p" && test -n "$w" &&
+		awk -v p="$p" -v w="$w" "BEGIN { d = p - w; exit !(d <= 0.02 && d >= -0.02) }" || return 1
+	done
+'
+
+test_done
