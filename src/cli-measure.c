@@ -231,6 +231,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->precision_metric = "wall-time";
 	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;
 	o->native_time = c->sim_native_time;
+	o->sim_cpu_native = c->sim_cpu_native;
 	o->be.regions = c->regions;
 	o->be.functions = c->functions != NULL;
 	if (c->functions && *c->functions) {

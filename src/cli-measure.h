@@ -22,7 +22,7 @@ struct cli_measure {
 	const char *backend;
 	double timeout;
 	const char *cpus;
-	bool shell, show_output, ignore_failure, verbose, exact, sim_native_time;
+	bool shell, show_output, ignore_failure, verbose, exact, sim_native_time, sim_cpu_native;
 	const char *seed;
 	const char *sim_preset;
 	struct string_list sim_cache;
@@ -75,6 +75,8 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
 	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \
 	OPT_BOOL(0, "sim-native-time", &(c)->sim_native_time, "with --backend sim: also time native runs"),   \
+	OPT_BOOL(0, "sim-cpu-native", &(c)->sim_cpu_native,                                                    \
+		 "native runs mask the CPU features the simulator hides (GLIBC_TUNABLES), to run its code"),   \
 	OPT_GROUP("Output"),                                                                                    \
 	OPT_STRING(0, "export-json", &(c)->export_json, "FILE", "write the result file (schema whyslow/1)"),   \
 	OPT_BOOL('v', "verbose", &(c)->verbose, "say more about what is measured and why")

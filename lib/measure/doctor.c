@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* doctor.c - check what this machine can measure and what will disturb it, each finding with its fix. */
 #include "measure/doctor.h"
+#include "sim/cpu-features.h"
 #include "core/util.h"
 #include "event/pfm.h"
 #include "perf/perf.h"
@@ -295,6 +296,40 @@ static void check_aslr(struct ws_checks *c)
 	free(a);
 }
 
+/* What the simulated CPU hides: natively and simulated, CPUID-dispatched code can differ. */
+static void check_sim_cpu(struct ws_checks *c)
+{
+	struct ws_cpu_features f = WS_CPU_FEATURES_INIT;
+	char *hidden, *added, *unreached = NULL, *mask;
+
+	if (ws_cpu_features_probe(&f) < 0) {
+		ws_cpu_features_release(&f);
+		return;
+	}
+	hidden = ws_cpu_features_join(f.hidden);
+	added = ws_cpu_features_join(f.added);
+	mask = ws_cpu_features_tunable(&f, &unreached);
+	if (!hidden && !added)
+		add(c, "sim-cpu", WS_CHECK_OK, xstrdup("the same"),
+		    xstrdup("the simulated CPU reports the features this one has: native and simulated runs execute "
+			    "the same code"),
+		    NULL);
+	else
+		add(c, "sim-cpu", WS_CHECK_WARN, xasprintf("hides %s%s%s", hidden ? hidden : "nothing",
+							   added ? "; adds " : "", added ? added : ""),
+		    xasprintf("the simulator's CPU %s%s%s: glibc's string functions and code that dispatches on "
+			      "CPUID run other implementations simulated than natively%s%s",
+			      hidden ? "lacks features this CPU has" : "", hidden && added ? " and " : "",
+			      added ? "shows features this CPU lacks" : "", unreached ? "; glibc cannot mask " : "",
+			      unreached ? unreached : ""),
+		    mask ? xstrdup("--sim-cpu-native (native runs mask them through GLIBC_TUNABLES)") : NULL);
+	free(hidden);
+	free(added);
+	free(unreached);
+	free(mask);
+	ws_cpu_features_release(&f);
+}
+
 void ws_doctor(struct ws_checks *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -310,6 +345,7 @@ void ws_doctor(struct ws_checks *out)
 	check_load(out);
 	check_aslr(out);
 	check_valgrind(out);
+	check_sim_cpu(out);
 }
 
 void ws_checks_release(struct ws_checks *c)

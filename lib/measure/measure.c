@@ -5,6 +5,7 @@
 #include "core/util.h"
 #include "perf/perf.h"
 #include "result/metrics.h"
+#include "sim/cpu-features.h"
 #include "stats/stats.h"
 
 #include <errno.h>
@@ -41,6 +42,7 @@ struct session {
 	size_t nphases;
 	struct phase *primary;     /* its runs are the report's runs, and --runs auto judges them; or NULL */
 	bool *rusage;              /* per event: a runner metric, recorded from the native runs */
+	char *native_env[2];       /* what native runs add to their environment (--sim-cpu-native), or none */
 	size_t done, total;
 	double t0;
 };
@@ -146,11 +148,24 @@ static int run_one(struct session *s, struct phase *ph, size_t i, bool record, s
 	bool failed;
 	int ret;
 
+	char **env = NULL;
+
 	if (ops->prepare && (ret = ops->prepare(be, &ex)) < 0)
 		return ret;
+	if ((ops->traits & WS_BE_NATIVE) && s->native_env[0]) {
+		size_t n = 0;
+
+		while (ex.env_add && ex.env_add[n])
+			n++;
+		env = xcalloc(n + 2, sizeof(*env));
+		memcpy(env, ex.env_add, n * sizeof(*env));
+		env[n] = s->native_env[0];
+		ex.env_add = env;
+	}
 	if (ops->arm && (ret = ops->arm(be)) < 0)
 		return ret;
 	ret = ws_run(&ex, &hooks, &out);
+	free(env);
 	ph->time += ws_now() - t;
 	ph->done++;
 	s->done++;
@@ -326,6 +341,70 @@ out:
 	return ret;
 }
 
+/*
+ * The simulated CPU against this one. Valgrind's virtual CPU reports other features than the host's (no
+ * AVX-512, for one), so glibc's string functions and any code that dispatches on CPUID can run another
+ * implementation simulated than natively: where a report mixes the two, say so; with --sim-cpu-native,
+ * mask what glibc can in the native runs. Returns 0, or a negative errno when --sim-cpu-native cannot
+ * be honoured (the features are unknown).
+ */
+static int cpu_features(struct session *s)
+{
+	const struct ws_measure_opts *o = s->o;
+	struct ws_cpu_features f = WS_CPU_FEATURES_INIT;
+	bool native = false, simulated = false;
+	char *hidden, *added;
+
+	for (size_t k = 0; k < s->nphases; k++) {
+		native |= !!(s->phases[k].be->ops->traits & WS_BE_NATIVE);
+		simulated |= !!(s->phases[k].be->ops->traits & WS_BE_DETERMINISTIC);
+	}
+	if (!(native && simulated) && !(o->sim_cpu_native && native))
+		return 0;
+	if (ws_cpu_features_probe(&f) < 0) {
+		ws_cpu_features_release(&f);
+		if (!o->sim_cpu_native)
+			return 0;
+		return ws_error("--sim-cpu-native: the CPU features the simulator hides are unknown here (see "
+				"'whyslow doctor')"),
+		       -ENOENT;
+	}
+	hidden = ws_cpu_features_join(f.hidden);
+	added = ws_cpu_features_join(f.added);
+	if (o->sim_cpu_native) {
+		const char *user = getenv("GLIBC_TUNABLES");
+		char *unreached = NULL, *mask = ws_cpu_features_tunable(&f, &unreached);
+
+		/* Appended to the user's own tunables, so that theirs still apply and ours come last. */
+		if (mask)
+			s->native_env[0] = xasprintf("GLIBC_TUNABLES=%s%s%s", user && *user ? user : "",
+						     user && *user ? ":" : "", mask);
+		if (mask)
+			ws_log(WS_LOG_INFO, "native runs hide what the simulator hides, as far as glibc reaches: "
+			       "GLIBC_TUNABLES=%s", mask);
+		if (unreached)
+			ws_result_warn(s->res, "--sim-cpu-native: glibc cannot mask %s, so code that dispatches on "
+				       "those itself still runs differently natively", unreached);
+		s->res->settings.sim_cpu_native = true;
+		free(unreached);
+		free(mask);
+	} else if (hidden) {
+		ws_result_warn(s->res, "the simulator hides CPU features this machine has (%s): glibc's string "
+			       "functions and any code that dispatches on CPUID can run other implementations "
+			       "natively than simulated; --sim-cpu-native masks them in the native runs", hidden);
+	}
+	if (added && simulated)
+		ws_result_warn(s->res, "the simulator shows CPU features this machine lacks (%s): simulated code can "
+			       "take paths the native runs cannot", added);
+	s->res->machine.cpu_features_host = f.host;
+	s->res->machine.cpu_features_sim = f.sim;
+	f.host = f.sim = NULL;
+	free(hidden);
+	free(added);
+	ws_cpu_features_release(&f);
+	return 0;
+}
+
 static void record_settings(struct session *s)
 {
 	struct ws_result *r = s->res;
@@ -484,6 +563,8 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	}
 	ret = plan(&s, claims);
 	record_settings(&s);
+	if (!ret)
+		ret = cpu_features(&s);
 	/* Everything requested that nothing can count is reported as unsupported, with the reason. */
 	for (size_t e = 0; e < o->events->n; e++) {
 		if (claims[e].claimed)
@@ -522,5 +603,6 @@ out:
 		free(claims[e].reason);
 	free(claims);
 	free(s.rusage);
+	free(s.native_env[0]);
 	return ret;
 }

@@ -45,6 +45,8 @@ struct ws_measure_opts {
 	struct ws_backend_opts be;
 	size_t sim_runs;                /* simulated runs per program (3 confirm determinism) */
 	bool native_time;               /* with a backend that is not native: native runs for time as well */
+	/* Native runs with the CPU features the simulator hides masked (GLIBC_TUNABLES), as it runs them. */
+	bool sim_cpu_native;
 	ws_progress_fn progress;
 	void *progress_data;
 };

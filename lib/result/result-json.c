@@ -73,6 +73,32 @@ static json_t *jstr(const char *s)
 	return j ? j : json_null();
 }
 
+/* A NULL-terminated list as a JSON array of strings. */
+static json_t *str_list(char *const *l)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; l && l[i]; i++)
+		json_array_append_new(a, json_string(l[i]));
+	return a;
+}
+
+/* A JSON array of strings as a NULL-terminated list (the others skipped), or NULL when it is none. */
+static char **get_str_list(const json_t *a)
+{
+	size_t n = 0, i;
+	const json_t *x;
+	char **l;
+
+	if (!json_is_array(a))
+		return NULL;
+	l = xcalloc(json_array_size(a) + 1, sizeof(*l));
+	json_array_foreach(a, i, x)
+		if (json_is_string(x))
+			l[n++] = xstrdup(json_string_value(x));
+	return l;
+}
+
 /* Set `key` (any bytes) in object `o`. */
 static void set_key(json_t *o, const char *key, json_t *v)
 {
@@ -271,6 +297,13 @@ json_t *ws_result_to_json(const struct ws_result *r)
 			json_object_set_new(costs, r->machine.costs[i].metric, json_real(r->machine.costs[i].cycles));
 		json_object_set_new(machine, "sim_costs", costs);
 	}
+	if (r->machine.cpu_features_host && r->machine.cpu_features_sim) {
+		json_t *f = json_object();
+
+		json_object_set_new(f, "host", str_list(r->machine.cpu_features_host));
+		json_object_set_new(f, "simulated", str_list(r->machine.cpu_features_sim));
+		json_object_set_new(machine, "cpu_features", f);
+	}
 	json_object_set_new(root, "machine", machine);
 
 	settings = json_object();
@@ -291,6 +324,8 @@ json_t *ws_result_to_json(const struct ws_result *r)
 			json_array_append_new(events, jstr(*e));
 	json_object_set_new(settings, "events", events);
 	json_object_set_new(settings, "created", jstr(r->settings.created));
+	if (r->settings.sim_cpu_native)
+		json_object_set_new(settings, "sim_cpu_native", json_true());
 	json_object_set_new(root, "settings", settings);
 
 	json_object_set_new(root, "partial", json_boolean(r->partial));
@@ -545,6 +580,14 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 				}
 			}
 		}
+		{
+			const json_t *f = json_object_get(machine, "cpu_features");
+
+			if (json_is_object(f)) {
+				r->machine.cpu_features_host = get_str_list(json_object_get(f, "host"));
+				r->machine.cpu_features_sim = get_str_list(json_object_get(f, "simulated"));
+			}
+		}
 	}
 	settings = json_object_get(root, "settings");
 	if (json_is_object(settings)) {
@@ -564,6 +607,7 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		r->settings.fdr = corr && !strcmp(corr, "bh");
 		free(corr);
 		r->settings.created = get_str(settings, "created");
+		r->settings.sim_cpu_native = get_bool(settings, "sim_cpu_native");
 		if (json_is_array(ev)) {
 			r->settings.events = xcalloc(json_array_size(ev) + 1, sizeof(char *));
 			json_array_foreach(ev, i, x)

@@ -125,6 +125,12 @@ void ws_result_release(struct ws_result *r)
 	free(r->machine.cpu);
 	free(r->machine.kernel);
 	free(r->machine.hostname);
+	for (size_t k = 0; r->machine.cpu_features_host && r->machine.cpu_features_host[k]; k++)
+		free(r->machine.cpu_features_host[k]);
+	free(r->machine.cpu_features_host);
+	for (size_t k = 0; r->machine.cpu_features_sim && r->machine.cpu_features_sim[k]; k++)
+		free(r->machine.cpu_features_sim[k]);
+	free(r->machine.cpu_features_sim);
 	free(r->machine.backend);
 	free(r->machine.sim_preset);
 	for (size_t i = 0; i < r->machine.ncosts; i++)

@@ -165,6 +165,11 @@ struct ws_machine {
 	char *sim_preset; /* NULL without the simulator */
 	struct ws_cost *costs; /* the simulator's cost of each event (from its preset); may be empty */
 	size_t ncosts;
+	/*
+	 * What CPUID reports natively and under the simulator (lib/sim/cpu-features.h), when both kinds of runs
+	 * were made or --sim-cpu-native asked: NULL-terminated lists, or NULL when not probed.
+	 */
+	char **cpu_features_host, **cpu_features_sim;
 };
 
 struct ws_settings {
@@ -180,6 +185,7 @@ struct ws_settings {
 	bool fdr;           /* Benjamini-Hochberg instead of Holm */
 	char **events;      /* as requested; NULL-terminated, may be NULL */
 	char *created;      /* ISO 8601 UTC */
+	bool sim_cpu_native; /* native runs had the features the simulator hides masked (GLIBC_TUNABLES) */
 };
 
 struct ws_result {

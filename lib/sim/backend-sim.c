@@ -6,6 +6,7 @@
 #include "regions/regions.h"
 #include "result/metrics.h"
 #include "sim/sim-output.h"
+#include "sim/tool.h"
 #include "ws-config.h"
 #include "wsim-model.h"
 
@@ -44,25 +45,6 @@ struct sim_priv {
 	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
 };
 
-/* The tool's directory: the build tree's when whyslow runs from it, else the installed one. */
-static char *find_libdir(void)
-{
-	static const char *const dirs[] = { WS_BUILD_SIMDIR "/vglib", WS_LIBEXECDIR "/vglib" };
-	const char *env = getenv("WHYSLOW_SIM_LIB");
-
-	if (env && *env)
-		return xstrdup(env);
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		char *tool = xasprintf("%s/wsim-amd64-linux", dirs[i]);
-		bool ok = access(tool, X_OK) == 0;
-
-		free(tool);
-		if (ok)
-			return xstrdup(dirs[i]);
-	}
-	return NULL;
-}
-
 /* What each preset's model produces: a two-level hierarchy has no L2, and so on. */
 static bool preset_produces(const char *preset, const char *metric)
 {
@@ -97,7 +79,7 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 			}
 		return -ENOENT;
 	}
-	p->libdir = find_libdir();
+	p->libdir = ws_sim_libdir();
 	if (!p->libdir) {
 		ws_error("whyslow's simulator tool (wsim) is not built or installed: rebuild whyslow with valgrind "
 			 "installed (make)");
