@@ -3,7 +3,7 @@
 #
 #   make            build build/whyslow (installing missing Debian packages first)
 #   make test       build, then run every unit and CLI test
-#   make demo       build, then run the main job on the bundled example
+#   make demo       build, then run the main job on the bundled case study, in C and in Rust
 #   make test-sanitize   the same tests in an ASan+UBSan build (build-san/)
 #   make bench      the benchmarks against named peers (bench/)
 #   make install    honours PREFIX and DESTDIR
@@ -43,6 +43,7 @@ test-sanitize:
 
 demo: all
 	BUILD=$(BUILD) examples/r1cs-synth/demo.sh
+	BUILD=$(BUILD) examples/r1cs-rs/demo.sh
 
 bench: all
 	@tools/install-deps --bench

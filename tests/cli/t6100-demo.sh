@@ -32,4 +32,16 @@ test_expect_success 'it tells the story: every variant compared, per region, per
 	EOF
 '
 
+
+test_expect_success 'the Rust demo runs end to end and writes its own two files' '
+	test -x "$WS_BUILD/examples/r1cs-rs/r1cs-rs-vec" || { echo "the Rust builds are missing" >&2; exit 1; }
+	DEMO_DIR="$PWD/out" R1CS_CONSTRAINTS=5000 RUNS=3 BUILD="$WS_BUILD" "$WS_SRC/examples/r1cs-rs/demo.sh" \
+		>stdout 2>stderr &&
+	test -s out/rust.json &&
+	test -s out/result.json &&
+	test_grep "^| metric | vec-pool (baseline) | vec | smallvec1 | smallvec2 | smallvec4 |" out/rust.md &&
+	jq -e "[.variants[].command | test(\"r1cs-rs-\")] | all" out/rust.json &&
+	jq -e "[.variants[].regions | has(\"enforce\")] | all" out/rust.json
+'
+
 test_done
