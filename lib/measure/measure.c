@@ -132,7 +132,7 @@ static int run_one(struct session *s, struct phase *ph, size_t i, bool record, s
 	struct ws_variant *v = &s->res->variants[i];
 	struct ws_exec ex = {
 		.argv = prog->argv,
-		.show_output = s->o->show_output,
+		.output = s->o->show_output ? WS_OUTPUT_INHERIT : WS_OUTPUT_NULL,
 		.timeout = s->o->timeout * (ops->timeout_factor ? ops->timeout_factor : 1),
 		.cpus = s->o->cpus,
 	};
