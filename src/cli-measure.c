@@ -226,7 +226,6 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->backend = c->backend;
 	o->warmup = c->warmup;
 	o->timeout = c->timeout;
-	o->show_output = c->show_output;
 	o->ignore_failure = c->ignore_failure;
 	o->precision_metric = "wall-time";
 	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;

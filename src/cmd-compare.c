@@ -161,6 +161,7 @@ static void add_program(struct program_list *l, char *name, char *command, bool 
 
 	WS_ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	p = &l->v[l->n++];
+	memset(p, 0, sizeof(*p));
 	p->name = keep(l, name);
 	p->command = keep(l, command);
 	if (shell) {
@@ -265,6 +266,8 @@ int cmd_compare(int argc, char **argv)
 	expand(&progs, &params, args, (size_t)n, &names, c.shell);
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
+	for (size_t i = 0; i < progs.n; i++)
+		progs.v[i].output = c.show_output ? WS_OUTPUT_INHERIT : WS_OUTPUT_NULL;
 	cc.regions = c.regions;
 	cli_measure_finish(&c, &mo);
 	cli_compare_check(&cc, c.export_json, NULL, 0);

@@ -39,7 +39,7 @@ int cmd_stat(int argc, char **argv)
 	};
 	struct ws_measure_opts mo;
 	struct ws_result res;
-	struct ws_program prog;
+	struct ws_program prog = { 0 };
 	struct ws_report_opts ro = { 0 };
 	char **cmd_argv, *command, *shell_argv[4] = { NULL };
 	int n, ret, status = WS_EXIT_OK;
@@ -68,6 +68,7 @@ int cmd_stat(int argc, char **argv)
 	prog.name = command;
 	prog.command = command;
 	prog.argv = cmd_argv;
+	prog.output = c.show_output ? WS_OUTPUT_INHERIT : WS_OUTPUT_NULL;
 	ret = ws_measure(&res, &prog, 1, &mo);
 	cli_result_prepare(&res, &c);
 	/*
