@@ -164,22 +164,30 @@ static void add_program(struct program_list *l, char *name, char *command, bool 
 	memset(p, 0, sizeof(*p));
 	p->name = keep(l, name);
 	p->command = keep(l, command);
-	if (shell) {
-		p->argv = xcalloc(4, sizeof(char *));
-		p->argv[0] = xstrdup("sh");
-		p->argv[1] = xstrdup("-c");
-		p->argv[2] = xstrdup(command);
-	} else {
-		p->argv = cli_split_command(command);
-		if (!p->argv)
-			usage_error("cannot split command '%s' into words: unbalanced quotes, or empty", command);
-	}
+	p->argv = cli_command_argv(command, shell);
+	if (!p->argv)
+		usage_error("cannot split command '%s' into words: unbalanced quotes, or empty", command);
+}
+
+/* One combination of the parameters' values, for substituting them into the hooks. */
+struct combination {
+	const struct params *ps;
+	const size_t *choice;
+};
+
+static char *substitute_hook(const char *s, void *data)
+{
+	const struct combination *cb = data;
+
+	return substitute(cb->ps, s, cb->choice);
 }
 
 static void expand(struct program_list *l, const struct params *ps, char **cmds, size_t ncmds,
-		   const struct string_list *names, bool shell)
+		   const struct string_list *names, const struct cli_measure *cm)
 {
 	size_t nparams = ps->n, combos = 1, *choice = xcalloc(nparams + 1, sizeof(*choice));
+	struct combination cb = { ps, choice };
+	bool shell = cm->shell;
 
 	for (size_t k = 0; k < nparams; k++) {
 		bool used = false;
@@ -196,6 +204,7 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 	}
 	if (names->n && names->n != ncmds * combos && !(nparams && names->n == ncmds))
 		usage_error("%zu names (-n) for %zu programs", names->n, ncmds * combos);
+	cli_measure_check_programs(cm, ncmds * combos);
 	for (size_t c = 0; c < ncmds; c++) {
 		memset(choice, 0, (nparams + 1) * sizeof(*choice));
 		for (size_t i = 0; i < combos; i++) {
@@ -222,6 +231,7 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 				name = xstrdup(command);
 			}
 			add_program(l, name, command, shell);
+			cli_measure_program(cm, &l->v[l->n - 1], l->n - 1, substitute_hook, &cb);
 			/* next combination: the last parameter varies fastest */
 			for (size_t k = nparams; k-- > 0;) {
 				if (++choice[k] < ps->v[k].n)
@@ -263,11 +273,9 @@ int cmd_compare(int argc, char **argv)
 	n = parse_options(nargs, args, "whyslow compare", compare_usage, options, 0);
 	if (n == 0)
 		usage_error("no commands given: whyslow compare '<baseline>' '<variant>'...");
-	expand(&progs, &params, args, (size_t)n, &names, c.shell);
+	expand(&progs, &params, args, (size_t)n, &names, &c);
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
-	for (size_t i = 0; i < progs.n; i++)
-		progs.v[i].output = c.show_output ? WS_OUTPUT_INHERIT : WS_OUTPUT_NULL;
 	cc.regions = c.regions;
 	cli_measure_finish(&c, &mo);
 	cli_compare_check(&cc, c.export_json, NULL, 0);
@@ -293,14 +301,17 @@ int cmd_compare(int argc, char **argv)
 	cli_install_signals();
 
 	ws_result_init(&res);
+	cli_measure_record(&c, &res);
 	ret = ws_measure(&res, progs.v, progs.n, &mo);
 	cli_result_prepare(&res, &c);
 	/* Whatever was measured is reported and saved, also after Ctrl-C or a failed run. */
 	status = ws_result_has_samples(&res) ? cli_compare_finish(&cc, &res, c.functions != NULL) : WS_EXIT_FAIL;
 	status = cli_measure_status(ret, status, &res, c.export_json && status != WS_EXIT_FAIL);
 	ws_result_release(&res);
-	for (size_t i = 0; i < progs.n; i++)
+	for (size_t i = 0; i < progs.n; i++) {
 		cli_free_argv(progs.v[i].argv);
+		cli_program_release(&progs.v[i]);
+	}
 	for (size_t i = 0; i < progs.nowned; i++)
 		free(progs.owned[i]);
 	free(progs.v);

@@ -60,15 +60,17 @@ int cmd_stat(int argc, char **argv)
 		cmd_argv = argv;
 		command = cli_join_command(argv);
 	}
+	cli_measure_check_programs(&c, 1);
+	cli_measure_program(&c, &prog, 0, NULL, NULL);
 	cli_measure_finish(&c, &mo);
 	cli_check_output("--export-json", c.export_json);
 	cli_install_signals();
 
 	ws_result_init(&res);
+	cli_measure_record(&c, &res);
 	prog.name = command;
 	prog.command = command;
 	prog.argv = cmd_argv;
-	prog.output = c.show_output ? WS_OUTPUT_INHERIT : WS_OUTPUT_NULL;
 	ret = ws_measure(&res, &prog, 1, &mo);
 	cli_result_prepare(&res, &c);
 	/*
@@ -91,6 +93,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	status = cli_measure_status(ret, status, &res, saved);
 	ws_result_release(&res);
+	cli_program_release(&prog);
 	cli_measure_release(&c);
 	free(command);
 	return status;

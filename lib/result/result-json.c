@@ -251,9 +251,19 @@ static json_t *explanation_to_json(const struct ws_explanation *e)
 	return o;
 }
 
+/* A NULL-terminated list of strings as an array; NULL as the empty one. */
+static json_t *jstrings(char *const *v)
+{
+	json_t *a = json_array();
+
+	for (char *const *e = v; e && *e; e++)
+		json_array_append_new(a, jstr(*e));
+	return a;
+}
+
 json_t *ws_result_to_json(const struct ws_result *r)
 {
-	json_t *root = json_object(), *machine, *settings, *events, *arr;
+	json_t *root = json_object(), *machine, *settings, *arr;
 
 	json_object_set_new(root, "schema", json_string(WS_SCHEMA));
 	machine = json_object();
@@ -285,12 +295,17 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	json_object_set_new(settings, "alpha", jnum(r->settings.alpha));
 	json_object_set_new(settings, "paired", json_boolean(r->settings.paired));
 	json_object_set_new(settings, "correction", json_string(r->settings.fdr ? "bh" : "holm"));
-	events = json_array();
-	if (r->settings.events)
-		for (char **e = r->settings.events; *e; e++)
-			json_array_append_new(events, jstr(*e));
-	json_object_set_new(settings, "events", events);
+	json_object_set_new(settings, "events", jstrings(r->settings.events));
 	json_object_set_new(settings, "created", jstr(r->settings.created));
+	json_object_set_new(settings, "shell", json_boolean(r->settings.shell));
+	json_object_set_new(settings, "setup", jstrings(r->settings.setup));
+	json_object_set_new(settings, "prepare", jstrings(r->settings.prepare));
+	json_object_set_new(settings, "conclude", jstrings(r->settings.conclude));
+	json_object_set_new(settings, "cleanup", jstrings(r->settings.cleanup));
+	json_object_set_new(settings, "input", jstr(r->settings.input));
+	if (r->settings.input)
+		json_object_set_new(settings, "input_bytes", jsample(r->settings.input_bytes));
+	json_object_set_new(settings, "output", jstrings(r->settings.output));
 	json_object_set_new(root, "settings", settings);
 
 	json_object_set_new(root, "partial", json_boolean(r->partial));
@@ -504,6 +519,21 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 	return 0;
 }
 
+/* An array of strings as a NULL-terminated list; NULL when absent or empty. Other values read as "?". */
+static char **get_strings(const json_t *o, const char *key)
+{
+	const json_t *a = json_object_get(o, key), *x;
+	char **v;
+	size_t i;
+
+	if (!json_is_array(a) || !json_array_size(a))
+		return NULL;
+	v = xcalloc(json_array_size(a) + 1, sizeof(char *));
+	json_array_foreach(a, i, x)
+		v[i] = xstrdup(json_is_string(x) ? json_string_value(x) : "?");
+	return v;
+}
+
 int ws_result_from_json(const json_t *root, struct ws_result *r, const char *source)
 {
 	const json_t *schema, *variants, *x, *settings, *machine, *arr;
@@ -569,6 +599,14 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 			json_array_foreach(ev, i, x)
 				r->settings.events[i] = xstrdup(json_is_string(x) ? json_string_value(x) : "?");
 		}
+		r->settings.shell = get_bool(settings, "shell");
+		r->settings.setup = get_strings(settings, "setup");
+		r->settings.prepare = get_strings(settings, "prepare");
+		r->settings.conclude = get_strings(settings, "conclude");
+		r->settings.cleanup = get_strings(settings, "cleanup");
+		r->settings.output = get_strings(settings, "output");
+		r->settings.input = get_str(settings, "input");
+		r->settings.input_bytes = get_num(settings, "input_bytes", NAN);
 	}
 	r->partial = get_bool(root, "partial");
 	r->partial_reason = get_str(root, "partial_reason");

@@ -34,6 +34,31 @@ void ws_result_init(struct ws_result *r)
 	memset(r, 0, sizeof(*r));
 	r->settings.noise = 0.01;
 	r->settings.alpha = 0.05;
+	r->settings.input_bytes = NAN;
+}
+
+static void strings_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **e = v; *e; e++)
+		free(*e);
+	free(v);
+}
+
+void ws_settings_release(struct ws_settings *s)
+{
+	free(s->order);
+	free(s->created);
+	strings_free(s->events);
+	strings_free(s->setup);
+	strings_free(s->prepare);
+	strings_free(s->conclude);
+	strings_free(s->cleanup);
+	strings_free(s->output);
+	free(s->input);
+	memset(s, 0, sizeof(*s));
+	s->input_bytes = NAN;
 }
 
 static void metric_release(struct ws_metric *m)
@@ -130,13 +155,7 @@ void ws_result_release(struct ws_result *r)
 	for (size_t i = 0; i < r->machine.ncosts; i++)
 		free(r->machine.costs[i].metric);
 	free(r->machine.costs);
-	free(r->settings.order);
-	free(r->settings.created);
-	if (r->settings.events) {
-		for (char **e = r->settings.events; *e; e++)
-			free(*e);
-		free(r->settings.events);
-	}
+	ws_settings_release(&r->settings);
 	for (size_t i = 0; i < r->nvariants; i++) {
 		struct ws_variant *v = &r->variants[i];
 

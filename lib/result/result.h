@@ -180,7 +180,20 @@ struct ws_settings {
 	bool fdr;           /* Benjamini-Hochberg instead of Holm */
 	char **events;      /* as requested; NULL-terminated, may be NULL */
 	char *created;      /* ISO 8601 UTC */
+	/*
+	 * How the programs were run, hyperfine's options as given: each hook once for every program or once per
+	 * program, in order (NULL-terminated; NULL when not given); the same for --output (NULL read as
+	 * "null"); --input's path (NULL: /dev/null) and its size (NAN when unknown); --shell.
+	 */
+	char **setup, **prepare, **conclude, **cleanup;
+	char **output;
+	char *input;
+	double input_bytes;
+	bool shell;
 };
+
+/* Free what `s` holds, and leave it empty. */
+void ws_settings_release(struct ws_settings *s);
 
 struct ws_result {
 	struct ws_machine machine;
