@@ -557,6 +557,8 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		struct ws_variant *v = ws_result_add_variant(res, progs[i].name, progs[i].command);
 
 		v->baseline = i == o->baseline;
+		for (size_t k = 0; k < progs[i].nparams; k++)
+			ws_variant_add_param(v, progs[i].params[k].name, progs[i].params[k].value);
 	}
 	ret = plan(&s, claims);
 	record_settings(&s);

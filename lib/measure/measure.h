@@ -31,6 +31,8 @@ struct ws_program {
 	char **hooks[WS_NHOOKS];
 	enum ws_output output;   /* where the program's output goes */
 	const char *output_path; /* with WS_OUTPUT_FILE */
+	const struct ws_param *params; /* the parameters' values it was made with, for its variant; borrowed */
+	size_t nparams;
 };
 
 struct ws_progress {

@@ -138,6 +138,13 @@ static json_t *variant_to_json(const struct ws_variant *v)
 	json_object_set_new(o, "name", jstr(v->name));
 	json_object_set_new(o, "command", jstr(v->command));
 	json_object_set_new(o, "baseline", json_boolean(v->baseline));
+	{
+		json_t *params = json_object();
+
+		for (size_t i = 0; i < v->nparams; i++)
+			set_key(params, v->params[i].name, jstr(v->params[i].value));
+		json_object_set_new(o, "parameters", params);
+	}
 	for (size_t i = 0; i < v->nruns; i++) {
 		const struct ws_run_status *st = &v->runs[i];
 
@@ -306,6 +313,21 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	if (r->settings.input)
 		json_object_set_new(settings, "input_bytes", jsample(r->settings.input_bytes));
 	json_object_set_new(settings, "output", jstrings(r->settings.output));
+	arr = json_array();
+	for (size_t i = 0; i < r->settings.nparameters; i++) {
+		const struct ws_parameter *p = &r->settings.parameters[i];
+		json_t *po = json_object();
+
+		json_object_set_new(po, "name", jstr(p->name));
+		json_object_set_new(po, "values", jstrings(p->values));
+		if (p->min) {
+			json_object_set_new(po, "min", jstr(p->min));
+			json_object_set_new(po, "max", jstr(p->max));
+			json_object_set_new(po, "step", jstr(p->step));
+		}
+		json_array_append_new(arr, po);
+	}
+	json_object_set_new(settings, "parameters", arr);
 	json_object_set_new(root, "settings", settings);
 
 	json_object_set_new(root, "partial", json_boolean(r->partial));
@@ -430,6 +452,15 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 	x = json_object_get(vo, "command");
 	v = ws_result_add_variant(r, json_string_value(name), json_is_string(x) ? json_string_value(x) : NULL);
 	v->baseline = get_bool(vo, "baseline");
+	{
+		const json_t *params = json_object_get(vo, "parameters"), *pv;
+		const char *k;
+
+		if (json_is_object(params))
+			json_object_foreach((json_t *)params, k, pv)
+				if (json_is_string(pv))
+					ws_variant_add_param(v, k, json_string_value(pv));
+	}
 	runs = json_object_get(vo, "runs");
 	if (json_is_array(runs)) {
 		json_array_foreach(runs, i, x) {
@@ -607,6 +638,21 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		r->settings.output = get_strings(settings, "output");
 		r->settings.input = get_str(settings, "input");
 		r->settings.input_bytes = get_num(settings, "input_bytes", NAN);
+		arr = json_object_get(settings, "parameters");
+		if (json_is_array(arr) && json_array_size(arr)) {
+			r->settings.parameters = xcalloc(json_array_size(arr), sizeof(*r->settings.parameters));
+			json_array_foreach(arr, i, x) {
+				struct ws_parameter *p = &r->settings.parameters[r->settings.nparameters];
+
+				if (!json_is_object(x) || !(p->name = get_str(x, "name")))
+					continue;
+				p->values = get_strings(x, "values");
+				p->min = get_str(x, "min");
+				p->max = get_str(x, "max");
+				p->step = get_str(x, "step");
+				r->settings.nparameters++;
+			}
+		}
 	}
 	r->partial = get_bool(root, "partial");
 	r->partial_reason = get_str(root, "partial_reason");

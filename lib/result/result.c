@@ -57,6 +57,14 @@ void ws_settings_release(struct ws_settings *s)
 	strings_free(s->cleanup);
 	strings_free(s->output);
 	free(s->input);
+	for (size_t i = 0; i < s->nparameters; i++) {
+		free(s->parameters[i].name);
+		strings_free(s->parameters[i].values);
+		free(s->parameters[i].min);
+		free(s->parameters[i].max);
+		free(s->parameters[i].step);
+	}
+	free(s->parameters);
 	memset(s, 0, sizeof(*s));
 	s->input_bytes = NAN;
 }
@@ -161,6 +169,11 @@ void ws_result_release(struct ws_result *r)
 
 		free(v->name);
 		free(v->command);
+		for (size_t j = 0; j < v->nparams; j++) {
+			free(v->params[j].name);
+			free(v->params[j].value);
+		}
+		free(v->params);
 		ws_metric_set_release(&v->metrics);
 		group_list_release(&v->regions);
 		group_list_release(&v->functions);
@@ -196,6 +209,13 @@ struct ws_variant *ws_result_add_variant(struct ws_result *r, const char *name, 
 	v->name = xstrdup(name);
 	v->command = command ? xstrdup(command) : NULL;
 	return v;
+}
+
+void ws_variant_add_param(struct ws_variant *v, const char *name, const char *value)
+{
+	v->params = xrealloc(v->params, (v->nparams + 1) * sizeof(*v->params));
+	v->params[v->nparams].name = xstrdup(name);
+	v->params[v->nparams++].value = xstrdup(value);
 }
 
 struct ws_variant *ws_result_find_variant(struct ws_result *r, const char *name)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t2200-hyperfine-options.sh - hyperfine's hooks, --input and --output: when they run, that nothing of them is counted.
+# t2200-hyperfine-options.sh - hyperfine's hooks, --input, --output and --parameter-scan; nothing of a hook is counted.
 . "$WS_SRC/tests/cli/lib.sh"
 
 SQ="'"
@@ -144,6 +144,63 @@ test_expect_success 'diff warns when two results were run with different hooks o
 	test_grep "input differs" err &&
 	whyslow diff plain.json plain.json >out 2>err &&
 	test_grep -v differs err
+'
+
+test_expect_success '--parameter-scan n 1 4 makes four programs named by their values' '
+	whyslow compare -r 1 -w 0 -e wall-time -P n 1 4 -s "sh -c \"echo {n} >>scan.log\"" \
+		--export-json ps.json "sleep 0.00{n}" >out &&
+	python3 - ps.json <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert [v["name"] for v in d["variants"]] == ["1", "2", "3", "4"], d["variants"]
+	assert [v["command"] for v in d["variants"]] == ["sleep 0.00%d" % n for n in (1, 2, 3, 4)]
+	assert [v["parameters"] for v in d["variants"]] == [{"n": str(n)} for n in (1, 2, 3, 4)]
+	assert d["settings"]["parameters"] == [{"name": "n", "values": ["1", "2", "3", "4"],
+	                                        "min": "1", "max": "4", "step": "1"}], d["settings"]
+	EOF
+	printf "1\n2\n3\n4\n" >expect &&
+	test_cmp expect scan.log
+'
+
+test_expect_success '--parameter-scan with decimals and -D: values as hyperfine prints them' '
+	whyslow compare -r 1 -w 0 -e wall-time --parameter-scan x 0 1 --parameter-step-size 0.25 \
+		--export-json pd.json "echo {x}" >out &&
+	test "$(field pd.json "[v[\"name\"] for v in d[\"variants\"]]")" = \
+		"[${SQ}0${SQ}, ${SQ}0.25${SQ}, ${SQ}0.50${SQ}, ${SQ}0.75${SQ}, ${SQ}1.00${SQ}]" &&
+	whyslow compare -r 1 -w 0 -e wall-time -P x -1 7 -D 3 --export-json pi.json "echo {x}" >out &&
+	test "$(field pi.json "[v[\"command\"] for v in d[\"variants\"]]")" = \
+		"[${SQ}echo -1${SQ}, ${SQ}echo 2${SQ}, ${SQ}echo 5${SQ}]"
+'
+
+test_expect_success '--parameter-scan and -L give the cartesian product' '
+	whyslow compare -r 1 -w 0 -e wall-time -L lc a,b -P n 1 2 --export-json pl.json "echo {lc} {n}" >out &&
+	python3 - pl.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert [v["name"] for v in d["variants"]] == ["a,1", "a,2", "b,1", "b,2"], d["variants"]
+	assert d["variants"][2]["command"] == "echo b 1"
+	assert d["variants"][2]["parameters"] == {"lc": "b", "n": "1"}
+	assert [p["name"] for p in d["settings"]["parameters"]] == ["lc", "n"]
+	assert "min" not in d["settings"]["parameters"][0]
+	EOF
+'
+
+test_expect_success 'a parameter only a hook uses still makes one program per value' '
+	whyslow compare -r 1 -w 0 -e wall-time -L rev a,b -s "sh -c \"echo {rev} >>rev.log\"" \
+		--export-json ph.json true >out &&
+	test "$(field ph.json "[v[\"name\"] for v in d[\"variants\"]]")" = "[${SQ}a${SQ}, ${SQ}b${SQ}]" &&
+	printf "a\nb\n" >expect &&
+	test_cmp expect rev.log
+'
+
+test_expect_success 'a bad --parameter-scan is a usage error, one line' '
+	for args in "-P x 0.5 1" "-P x 3 1" "-P x 1 3 -D 0" "-D 2 -L x 1,2" "-P x a 3" "-P x 1" "-P y 1 2"
+	do
+		test_expect_code 129 whyslow compare $args "echo {x}" 2>err &&
+		test_line_count = 1 err || return 1
+	done &&
+	test_expect_code 129 whyslow compare -P x 0.5 1 "echo {x}" 2>err &&
+	test_grep "need a step: -D" err
 '
 
 if test_have_prereq SIM
