@@ -10,10 +10,12 @@
 #include "result/derive.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -144,6 +146,157 @@ static char *sim_cache_arg(const char *spec, struct wsim_preset *h)
 	return arg;
 }
 
+/*
+ * --input FILE: opened once, now, so that a missing or unreadable file is refused before the first run.
+ * Each run reads it from its start (the runner seeks it back), so it must be seekable: a pipe is not.
+ */
+static void open_input(struct cli_measure *c)
+{
+	const char *why = NULL;
+	struct stat st;
+	int fd;
+
+	if (!c->input || !strcmp(c->input, "null"))
+		return;
+	fd = open(c->input, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		why = strerror(errno);
+	else if (fstat(fd, &st) < 0)
+		why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		why = "it is a directory";
+	else if (lseek(fd, 0, SEEK_CUR) < 0)
+		why = "it cannot be read again from its start at each run (a pipe?); give a regular file";
+	if (why) {
+		fprintf(stderr, "%s: cannot read --input '%s': %s; fix the path before measuring\n", current_command(),
+			c->input, why);
+		exit(WS_EXIT_FAIL);
+	}
+	/* Above whyslow's own streams, which the runner never gives (runner.h). */
+	if (fd <= 2) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		if (high < 0) {
+			fprintf(stderr, "%s: cannot read --input '%s': %s\n", current_command(), c->input,
+				strerror(errno));
+			exit(WS_EXIT_FAIL);
+		}
+		fd = high;
+	}
+	c->input_fd = fd;
+	c->input_bytes = S_ISREG(st.st_mode) ? (double)st.st_size : NAN;
+}
+
+/* One --output value: null, pipe, inherit, or a path, which must hold a '/' as hyperfine has it. */
+static enum ws_output output_mode(const char *s)
+{
+	if (!strcmp(s, "null"))
+		return WS_OUTPUT_NULL;
+	if (!strcmp(s, "pipe"))
+		return WS_OUTPUT_PIPE;
+	if (!strcmp(s, "inherit"))
+		return WS_OUTPUT_INHERIT;
+	if (!strchr(s, '/'))
+		usage_error("--output takes null, pipe, inherit or a file, not '%s'; write './%s' for a file of that name",
+			    s, s);
+	return WS_OUTPUT_FILE;
+}
+
+static const char *const hook_options[WS_NHOOKS] = { "--setup", "--prepare", "--conclude", "--cleanup" };
+
+void cli_measure_check_programs(const struct cli_measure *c, size_t nprogs)
+{
+	for (size_t k = 0; k < WS_NHOOKS; k++)
+		if (c->hooks[k].n > 1 && c->hooks[k].n != nprogs)
+			usage_error("%s is given %zu times for %zu program%s: give it once for all, or once per "
+				    "program", hook_options[k], c->hooks[k].n, nprogs, nprogs == 1 ? "" : "s");
+	if (c->output.n > 1 && c->output.n != nprogs)
+		usage_error("--output is given %zu times for %zu program%s: give it once for all, or once per program",
+			    c->output.n, nprogs, nprogs == 1 ? "" : "s");
+}
+
+char **cli_command_argv(const char *command, bool shell)
+{
+	char **argv;
+
+	if (!shell)
+		return cli_split_command(command);
+	argv = xcalloc(4, sizeof(char *));
+	argv[0] = xstrdup("sh");
+	argv[1] = xstrdup("-c");
+	argv[2] = xstrdup(command);
+	return argv;
+}
+
+void cli_measure_program(const struct cli_measure *c, struct ws_program *p, size_t i,
+			 char *(*subst)(const char *s, void *data), void *data)
+{
+	for (size_t k = 0; k < WS_NHOOKS; k++) {
+		const struct string_list *l = &c->hooks[k];
+		const char *given;
+		char *command;
+
+		if (!l->n)
+			continue;
+		given = l->v[l->n == 1 ? 0 : i];
+		command = subst ? subst(given, data) : xstrdup(given);
+		p->hooks[k] = cli_command_argv(command, c->shell);
+		if (!p->hooks[k])
+			usage_error("cannot split %s '%s' into words: unbalanced quotes, or empty", hook_options[k],
+				    command);
+		free(command);
+	}
+	if (c->show_output)
+		p->output = WS_OUTPUT_INHERIT;
+	if (c->output.n) {
+		p->output_path = c->output.v[c->output.n == 1 ? 0 : i];
+		p->output = output_mode(p->output_path);
+		if (p->output != WS_OUTPUT_FILE)
+			p->output_path = NULL;
+	}
+}
+
+void cli_program_release(struct ws_program *p)
+{
+	for (size_t k = 0; k < WS_NHOOKS; k++) {
+		cli_free_argv(p->hooks[k]);
+		p->hooks[k] = NULL;
+	}
+}
+
+/* A NULL-terminated copy of `l`, or NULL when it is empty. */
+static char **strings_copy(const struct string_list *l)
+{
+	char **v;
+
+	if (!l->n)
+		return NULL;
+	v = xcalloc(l->n + 1, sizeof(char *));
+	for (size_t i = 0; i < l->n; i++)
+		v[i] = xstrdup(l->v[i]);
+	return v;
+}
+
+void cli_measure_record(const struct cli_measure *c, struct ws_result *r)
+{
+	struct ws_settings *st = &r->settings;
+
+	st->setup = strings_copy(&c->hooks[WS_HOOK_SETUP]);
+	st->prepare = strings_copy(&c->hooks[WS_HOOK_PREPARE]);
+	st->conclude = strings_copy(&c->hooks[WS_HOOK_CONCLUDE]);
+	st->cleanup = strings_copy(&c->hooks[WS_HOOK_CLEANUP]);
+	if (c->output.n) {
+		st->output = strings_copy(&c->output);
+	} else {
+		st->output = xcalloc(2, sizeof(char *));
+		st->output[0] = xstrdup(c->show_output ? "inherit" : "null");
+	}
+	st->input = c->input_fd > 0 ? xstrdup(c->input) : NULL;
+	st->input_bytes = c->input_bytes;
+	st->shell = c->shell;
+}
+
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 {
 	size_t n = 0;
@@ -226,7 +379,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->backend = c->backend;
 	o->warmup = c->warmup;
 	o->timeout = c->timeout;
-	o->show_output = c->show_output;
+	if (c->show_output && c->output.n)
+		usage_error("--show-output is --output inherit: give one of them");
+	for (size_t i = 0; i < c->output.n; i++)
+		output_mode(c->output.v[i]);
 	o->ignore_failure = c->ignore_failure;
 	o->precision_metric = "wall-time";
 	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;
@@ -258,6 +414,12 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->be.sim_hot = 20;
 	o->progress = cli_progress;
 	setup_logging(c->verbose);
+	/* Last, after every usage error: what cannot be read or written fails with 1, before any run. */
+	open_input(c);
+	o->input_fd = c->input_fd;
+	for (size_t i = 0; i < c->output.n; i++)
+		if (output_mode(c->output.v[i]) == WS_OUTPUT_FILE)
+			cli_check_output("--output", c->output.v[i]);
 }
 
 void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)
@@ -300,6 +462,12 @@ void cli_measure_release(struct cli_measure *c)
 	string_list_clear(&c->events);
 	string_list_clear(&c->sim_cache);
 	cli_free_argv(c->sim_args);
+	for (size_t k = 0; k < WS_NHOOKS; k++)
+		string_list_clear(&c->hooks[k]);
+	string_list_clear(&c->output);
+	if (c->input_fd > 0)
+		close(c->input_fd);
+	c->input_fd = 0;
 }
 
 char **cli_split_command(const char *s)

@@ -34,16 +34,22 @@ struct cli_measure {
 	double freq;
 	double target_ci, max_time;
 	size_t max_runs;
+	/* hyperfine's: --setup, --prepare, --conclude, --cleanup; each once, or once per program */
+	struct string_list hooks[WS_NHOOKS];
+	struct string_list output; /* null, pipe, inherit or a path with a '/'; once, or once per program */
+	const char *input;         /* a file, or null */
 
 	/* filled by cli_measure_finish() */
 	struct ws_event_list ev;
 	cpu_set_t cpuset;
 	char **sim_args;
+	int input_fd;              /* --input, open (above 2); 0 without one */
+	double input_bytes;        /* its size; NAN without one, or when it is not a regular file */
 };
 
 /* NAN and SIZE_MAX: not given (so that a given 0 is refused, not taken for the default). */
 #define CLI_MEASURE_INIT { .runs = "10", .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .freq = NAN, \
-			   .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN }
+			   .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN, .input_bytes = NAN }
 
 /* --functions[=EVENT]: opt->value is the struct cli_measure. */
 int cli_functions_cb(const struct option_spec *opt, const char *arg);
@@ -58,12 +64,19 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_DOUBLE(0, "timeout", &(c)->timeout, "SECONDS", "kill a run (and its process group) after this long (simulated: 100x)"), \
 	OPT_STRING(0, "cpu", &(c)->cpus, "LIST", "pin the command to these CPUs, e.g. 2 or 0-3,6"),            \
 	OPT_BOOL(0, "shell", &(c)->shell, "run the command through sh -c instead of executing it directly"),  \
-	OPT_BOOL(0, "show-output", &(c)->show_output, "let the command's stdout and stderr through"),          \
+	OPT_BOOL(0, "show-output", &(c)->show_output, "let the command's stdout and stderr through (--output inherit)"), \
 	OPT_BOOL(0, "ignore-failure", &(c)->ignore_failure, "keep runs that exit non-zero instead of stopping"), \
 	OPT_STRING(0, "seed", &(c)->seed, "N", "seed of the run order (default: from the clock, recorded)"),    \
 	OPT_DOUBLE(0, "target-ci", &(c)->target_ci, "PCT", "with --runs auto: CI half-width to reach (default 1)"), \
 	OPT_SIZE(0, "max-runs", &(c)->max_runs, "N", "with --runs auto: stop after this many (default 200)"),   \
 	OPT_DOUBLE(0, "max-time", &(c)->max_time, "SECONDS", "with --runs auto: stop after this long"),        \
+	OPT_GROUP("Around the runs (as hyperfine's)"),                                                         \
+	OPT_LIST('s', "setup", &(c)->hooks[WS_HOOK_SETUP], "CMD", "run CMD once per program, before its first run (may use {VAR})"), \
+	OPT_LIST('p', "prepare", &(c)->hooks[WS_HOOK_PREPARE], "CMD", "run CMD before every run of the program, not counted"), \
+	OPT_LIST('C', "conclude", &(c)->hooks[WS_HOOK_CONCLUDE], "CMD", "run CMD after every run of the program, not counted"), \
+	OPT_LIST('c', "cleanup", &(c)->hooks[WS_HOOK_CLEANUP], "CMD", "run CMD once per program, after the last run"), \
+	OPT_STRING(0, "input", &(c)->input, "FILE", "every run reads FILE from its start on stdin (default: null, /dev/null)"), \
+	OPT_LIST(0, "output", &(c)->output, "WHERE", "the command's output: null (default), pipe, inherit or ./FILE"), \
 	OPT_GROUP("Breakdown"),                                                                                 \
 	OPT_BOOL(0, "regions", &(c)->regions, "report per region (the program uses include/whyslow.h markers)"), \
 	OPT_BOOL(0, "topdown", &(c)->topdown, "level-1 top-down from the PMU (Intel Ice Lake+, AMD Zen 4)"),     \
@@ -87,6 +100,23 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
  */
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o);
 void cli_measure_release(struct cli_measure *c);
+
+/*
+ * The hooks and --output for `nprogs` programs: each given once (for all) or once per program, else a
+ * usage error. Then cli_measure_program() fills program `i`: its output, and each hook as `subst` (NULL:
+ * none) turns the given string into this program's ({VAR}), made into argv by the rules of the commands
+ * (--shell). The caller frees the hooks with cli_program_release().
+ */
+void cli_measure_check_programs(const struct cli_measure *c, size_t nprogs);
+void cli_measure_program(const struct cli_measure *c, struct ws_program *p, size_t i,
+			 char *(*subst)(const char *s, void *data), void *data);
+void cli_program_release(struct ws_program *p);
+
+/* What the result's settings keep of the options: the hooks, --input, --output and --shell, as given. */
+void cli_measure_record(const struct cli_measure *c, struct ws_result *r);
+
+/* A command string made into argv as whyslow runs it: split into words, or `sh -c` with --shell; NULL on bad quoting. */
+char **cli_command_argv(const char *command, bool shell);
 
 /*
  * Functions below this share in every variant are noise in a profile, and a burden to the family of

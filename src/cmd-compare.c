@@ -25,6 +25,7 @@
 static const char *const compare_usage[] = {
 	"whyslow compare [options] <baseline command> <variant command>...",
 	"whyslow compare [options] -L VAR a,b,c '<command using {VAR}>'",
+	"whyslow compare [options] -P VAR MIN MAX [-D STEP] '<command using {VAR}>'",
 	NULL,
 };
 
@@ -32,30 +33,47 @@ struct param {
 	char *name;
 	char **values;
 	size_t n;
+	const char *opt;        /* "-L" or "-P", for messages */
+	char *min, *max;        /* -P as given; its values are made once -D is known */
 };
 
-/* The parameters of -L, in order, and the strings join_parameter_lists() made, freed with the command. */
+/* The parameters of -L and -P, in order, and the strings join_parameter_lists() made, freed with the command. */
 struct params {
 	struct param *v;
 	size_t n, alloc;
 	char **joined;
 	size_t njoined;
+	const char *step;       /* -D, as given */
 };
+
+static void check_name(const char *opt, const char *name)
+{
+	for (const char *s = name; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			usage_error("%s: parameter name '%s' may hold only letters, digits and '_'", opt, name);
+}
+
+static void add_param(struct params *ps, struct param *p)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (!strcmp(ps->v[i].name, p->name))
+			usage_error("%s %s: a parameter of that name is given already", p->opt, p->name);
+	WS_ALLOC_GROW(ps->v, ps->n + 1, ps->alloc);
+	ps->v[ps->n++] = *p;
+}
 
 static int parameter_cb(const struct option_spec *opt, const char *arg)
 {
 	struct params *ps = opt->value;
 	const char *eq = strchr(arg, '=');
-	struct param p = { 0 };
+	struct param p = { .opt = "-L" };
 	char *list, *save = NULL, *tok;
 	size_t alloc = 0;
 
 	if (!eq || eq == arg)
 		usage_error("-L expects a name and a list of values: -L VAR a,b,c");
 	p.name = xstrndup(arg, (size_t)(eq - arg));
-	for (const char *s = p.name; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			usage_error("-L: parameter name '%s' may hold only letters, digits and '_'", p.name);
+	check_name("-L", p.name);
 	list = xstrdup(eq + 1);
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		WS_ALLOC_GROW(p.values, p.n + 1, alloc);
@@ -64,12 +82,140 @@ static int parameter_cb(const struct option_spec *opt, const char *arg)
 	free(list);
 	if (!p.n)
 		usage_error("-L %s: no values given (-L %s a,b,c)", p.name, p.name);
-	for (size_t i = 0; i < ps->n; i++)
-		if (!strcmp(ps->v[i].name, p.name))
-			usage_error("-L %s is given twice", p.name);
-	WS_ALLOC_GROW(ps->v, ps->n + 1, ps->alloc);
-	ps->v[ps->n++] = p;
+	add_param(ps, &p);
 	return 0;
+}
+
+/* -P, joined by join_parameter_lists() into "VAR MIN MAX". */
+static int scan_cb(const struct option_spec *opt, const char *arg)
+{
+	struct params *ps = opt->value;
+	struct param p = { .opt = "-P" };
+	char *copy = xstrdup(arg), *save = NULL, *w[4] = { NULL };
+	size_t n = 0;
+
+	for (char *tok = strtok_r(copy, " ", &save); tok && n < 4; tok = strtok_r(NULL, " ", &save))
+		w[n++] = tok;
+	if (n != 3)
+		usage_error("-P expects a name, a minimum and a maximum: -P VAR MIN MAX");
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->v[i].min)
+			usage_error("-P is given twice: a second parameter takes -L");
+	p.name = xstrdup(w[0]);
+	check_name("-P", p.name);
+	p.min = xstrdup(w[1]);
+	p.max = xstrdup(w[2]);
+	free(copy);
+	add_param(ps, &p);
+	return 0;
+}
+
+/* A decimal number as hyperfine reads one: `mant` / 10^`scale`, with the scale it was written with. */
+struct decimal {
+	long long mant;
+	int scale;
+};
+
+/* [+-]digits[.digits]: 0, with *integer (if not NULL) telling whether it had no point; -1 if it is no such number. */
+static int parse_decimal(const char *s, struct decimal *d, bool *integer)
+{
+	const char *p = s + (*s == '+' || *s == '-');
+	bool point = false;
+	int digits = 0;
+
+	d->mant = 0;
+	d->scale = 0;
+	for (; *p; p++) {
+		if (*p == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p) || ++digits > 18)
+			return -1;
+		d->mant = d->mant * 10 + (*p - '0');
+		d->scale += point;
+	}
+	if (!digits)
+		return -1;
+	if (*s == '-')
+		d->mant = -d->mant;
+	if (integer)
+		*integer = !point;
+	return 0;
+}
+
+/* `d` (at scale `from`) at scale `to` >= from; false when it overflows. */
+static bool rescale(long long mant, int from, int to, long long *out)
+{
+	for (int i = from; i < to; i++)
+		if (__builtin_mul_overflow(mant, 10, &mant))
+			return false;
+	*out = mant;
+	return true;
+}
+
+/* `mant` / 10^`scale` as hyperfine prints it: 0.50 stays 0.50, an integer has no point. */
+static char *decimal_str(long long mant, int scale)
+{
+	unsigned long long a = mant < 0 ? 0ULL - (unsigned long long)mant : (unsigned long long)mant, p = 1;
+
+	if (!scale)
+		return xasprintf("%lld", mant);
+	for (int i = 0; i < scale; i++)
+		p *= 10;
+	return xasprintf("%s%llu.%0*llu", mant < 0 ? "-" : "", a / p, scale, a % p);
+}
+
+/* hyperfine's bound, that a typo in MAX does not make a million programs. */
+#define SCAN_MAX_VALUES 100000
+
+/*
+ * The values of -P VAR MIN MAX [-D STEP], as hyperfine makes them: integers when the three are integers
+ * (STEP 1 when not given), else decimals, which need -D; MIN, MIN + STEP, ... up to MAX. The first value
+ * keeps MIN's digits after the point, the others those of MIN or STEP, whichever has more (-P x 0 1 -D 0.25:
+ * 0, 0.25, 0.50, 0.75, 1.00). Decimals are added exactly, as hyperfine's are.
+ */
+static void scan_values(struct param *p, const char *step_s)
+{
+	struct decimal lo, hi, step;
+	bool int_lo, int_hi;
+	long long a, b, d, span, v;
+	int scale, shown;
+	size_t alloc = 0;
+
+	if (parse_decimal(p->min, &lo, &int_lo) < 0 || parse_decimal(p->max, &hi, &int_hi) < 0)
+		usage_error("-P %s: MIN and MAX must be numbers, not '%s' and '%s'", p->name, p->min, p->max);
+	if (step_s && parse_decimal(step_s, &step, NULL) < 0)
+		usage_error("-D expects a number, not '%s'", step_s);
+	if (!step_s) {
+		if (!int_lo || !int_hi)
+			usage_error("-P %s %s %s: decimal bounds need a step: -D STEP", p->name, p->min, p->max);
+		step = (struct decimal){ 1, 0 };
+	}
+	scale = lo.scale > hi.scale ? lo.scale : hi.scale;
+	scale = step.scale > scale ? step.scale : scale;
+	if (!rescale(lo.mant, lo.scale, scale, &a) || !rescale(hi.mant, hi.scale, scale, &b) ||
+	    !rescale(step.mant, step.scale, scale, &d) || __builtin_sub_overflow(b, a, &span))
+		usage_error("-P %s: the numbers have too many digits", p->name);
+	if (d <= 0)
+		usage_error("-D %s: the step must be above zero", step_s);
+	if (span < 0)
+		usage_error("-P %s %s %s: MIN is above MAX", p->name, p->min, p->max);
+	if (span / d >= SCAN_MAX_VALUES)
+		usage_error("-P %s %s %s: more than %d values; use a larger step (-D)", p->name, p->min, p->max,
+			    SCAN_MAX_VALUES);
+	shown = lo.scale > step.scale ? lo.scale : step.scale;
+	/* span / d + 1 values: MIN + k STEP never passes MAX, so never overflows. */
+	for (long long k = 0; k <= span / d; k++) {
+		int ds = k ? shown : lo.scale;
+
+		v = a + k * d;
+		/* Exact: MIN is a multiple of 10^-lo.scale, and every later value of 10^-shown. */
+		for (int i = ds; i < scale; i++)
+			v /= 10;
+		WS_ALLOC_GROW(p->values, p->n + 1, alloc);
+		p->values[p->n++] = decimal_str(v, ds);
+	}
 }
 
 static void params_release(struct params *ps)
@@ -79,6 +225,8 @@ static void params_release(struct params *ps)
 			free(ps->v[i].values[j]);
 		free(ps->v[i].values);
 		free(ps->v[i].name);
+		free(ps->v[i].min);
+		free(ps->v[i].max);
 	}
 	free(ps->v);
 	for (size_t i = 0; i < ps->njoined; i++)
@@ -88,8 +236,8 @@ static void params_release(struct params *ps)
 }
 
 /*
- * hyperfine writes `-L VAR a,b,c`: two arguments after the option. getopt takes one, so join them into
- * "VAR=a,b,c" first.
+ * hyperfine writes `-L VAR a,b,c` and `-P VAR MIN MAX`: two and three arguments after the option. getopt
+ * takes one, so join them into "VAR=a,b,c" and "VAR MIN MAX" first (MIN may be negative: "-1").
  */
 static char **join_parameter_lists(struct params *ps, int argc, char **argv, int *out_argc)
 {
@@ -98,6 +246,7 @@ static char **join_parameter_lists(struct params *ps, int argc, char **argv, int
 
 	for (int i = 0; i < argc; i++) {
 		bool is_l = !strcmp(argv[i], "-L") || !strcmp(argv[i], "--parameter-list");
+		bool is_p = !strcmp(argv[i], "-P") || !strcmp(argv[i], "--parameter-scan");
 
 		if (!strcmp(argv[i], "--")) {
 			while (i < argc)
@@ -112,6 +261,13 @@ static char **join_parameter_lists(struct params *ps, int argc, char **argv, int
 			ps->joined = xrealloc(ps->joined, (ps->njoined + 1) * sizeof(*ps->joined));
 			ps->joined[ps->njoined++] = nv[n - 1];
 			i += 2;
+		} else if (is_p) {
+			if (i + 3 >= argc)
+				usage_error("-P expects a name, a minimum and a maximum: -P VAR MIN MAX");
+			nv[n++] = xasprintf("%s %s %s", argv[i + 1], argv[i + 2], argv[i + 3]);
+			ps->joined = xrealloc(ps->joined, (ps->njoined + 1) * sizeof(*ps->joined));
+			ps->joined[ps->njoined++] = nv[n - 1];
+			i += 3;
 		}
 	}
 	nv[n] = NULL;
@@ -161,40 +317,53 @@ static void add_program(struct program_list *l, char *name, char *command, bool 
 
 	WS_ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	p = &l->v[l->n++];
+	memset(p, 0, sizeof(*p));
 	p->name = keep(l, name);
 	p->command = keep(l, command);
-	if (shell) {
-		p->argv = xcalloc(4, sizeof(char *));
-		p->argv[0] = xstrdup("sh");
-		p->argv[1] = xstrdup("-c");
-		p->argv[2] = xstrdup(command);
-	} else {
-		p->argv = cli_split_command(command);
-		if (!p->argv)
-			usage_error("cannot split command '%s' into words: unbalanced quotes, or empty", command);
-	}
+	p->argv = cli_command_argv(command, shell);
+	if (!p->argv)
+		usage_error("cannot split command '%s' into words: unbalanced quotes, or empty", command);
+}
+
+/* One combination of the parameters' values, for substituting them into the hooks. */
+struct combination {
+	const struct params *ps;
+	const size_t *choice;
+};
+
+static char *substitute_hook(const char *s, void *data)
+{
+	const struct combination *cb = data;
+
+	return substitute(cb->ps, s, cb->choice);
 }
 
 static void expand(struct program_list *l, const struct params *ps, char **cmds, size_t ncmds,
-		   const struct string_list *names, bool shell)
+		   const struct string_list *names, const struct cli_measure *cm)
 {
 	size_t nparams = ps->n, combos = 1, *choice = xcalloc(nparams + 1, sizeof(*choice));
+	struct combination cb = { ps, choice };
+	bool shell = cm->shell;
 
 	for (size_t k = 0; k < nparams; k++) {
+		char *key = xasprintf("{%s}", ps->v[k].name);
 		bool used = false;
 
 		combos *= ps->v[k].n;
-		for (size_t c = 0; c < ncmds; c++) {
-			char *key = xasprintf("{%s}", ps->v[k].name);
-
+		/* In a command, or only in a hook (--prepare 'git checkout {rev}' with one command). */
+		for (size_t c = 0; c < ncmds; c++)
 			used |= strstr(cmds[c], key) != NULL;
-			free(key);
-		}
+		for (size_t h = 0; h < WS_NHOOKS; h++)
+			for (size_t j = 0; j < cm->hooks[h].n; j++)
+				used |= strstr(cm->hooks[h].v[j], key) != NULL;
 		if (!used)
-			usage_error("-L %s: no command uses {%s}", ps->v[k].name, ps->v[k].name);
+			usage_error("%s %s: no command uses {%s}, nor any hook", ps->v[k].opt, ps->v[k].name,
+				    ps->v[k].name);
+		free(key);
 	}
 	if (names->n && names->n != ncmds * combos && !(nparams && names->n == ncmds))
 		usage_error("%zu names (-n) for %zu programs", names->n, ncmds * combos);
+	cli_measure_check_programs(cm, ncmds * combos);
 	for (size_t c = 0; c < ncmds; c++) {
 		memset(choice, 0, (nparams + 1) * sizeof(*choice));
 		for (size_t i = 0; i < combos; i++) {
@@ -221,6 +390,15 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 				name = xstrdup(command);
 			}
 			add_program(l, name, command, shell);
+			cli_measure_program(cm, &l->v[l->n - 1], l->n - 1, substitute_hook, &cb);
+			if (nparams) {
+				struct ws_param *pv = xcalloc(nparams, sizeof(*pv));
+
+				for (size_t k = 0; k < nparams; k++)
+					pv[k] = (struct ws_param){ ps->v[k].name, ps->v[k].values[choice[k]] };
+				l->v[l->n - 1].params = pv;
+				l->v[l->n - 1].nparams = nparams;
+			}
 			/* next combination: the last parameter varies fastest */
 			for (size_t k = nparams; k-- > 0;) {
 				if (++choice[k] < ps->v[k].n)
@@ -236,6 +414,29 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 				usage_error("two programs are named '%s'; name them with -n", l->v[i].name);
 }
 
+/* The parameters, for the result's settings: each one's values, and -P's bounds and step as given. */
+static void record_parameters(const struct params *ps, struct ws_result *r)
+{
+	if (!ps->n)
+		return;
+	r->settings.parameters = xcalloc(ps->n, sizeof(*r->settings.parameters));
+	for (size_t i = 0; i < ps->n; i++) {
+		const struct param *p = &ps->v[i];
+		struct ws_parameter *q = &r->settings.parameters[i];
+
+		q->name = xstrdup(p->name);
+		q->values = xcalloc(p->n + 1, sizeof(char *));
+		for (size_t j = 0; j < p->n; j++)
+			q->values[j] = xstrdup(p->values[j]);
+		if (p->min) {
+			q->min = xstrdup(p->min);
+			q->max = xstrdup(p->max);
+			q->step = xstrdup(ps->step ? ps->step : "1");
+		}
+	}
+	r->settings.nparameters = ps->n;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_measure c = CLI_MEASURE_INIT;
@@ -246,6 +447,10 @@ int cmd_compare(int argc, char **argv)
 		OPT_LIST('n', "name", &names, "NAME", "name of the next program, in order (may use {VAR})"),
 		OPT_CALLBACK('L', "parameter-list", &params, "VAR a,b,c",
 			     "expand {VAR} in the commands over these values", parameter_cb),
+		OPT_CALLBACK('P', "parameter-scan", &params, "VAR MIN MAX",
+			     "expand {VAR} over MIN, MIN + STEP, ... MAX (with -L: every combination)", scan_cb),
+		OPT_STRING('D', "parameter-step-size", &params.step, "STEP",
+			   "the step of -P (default 1; decimal bounds need one)"),
 		CLI_MEASURE_OPTIONS(&c),
 		CLI_COMPARE_OPTIONS(&cc),
 		OPT_GROUP("Exports"),
@@ -262,7 +467,18 @@ int cmd_compare(int argc, char **argv)
 	n = parse_options(nargs, args, "whyslow compare", compare_usage, options, 0);
 	if (n == 0)
 		usage_error("no commands given: whyslow compare '<baseline>' '<variant>'...");
-	expand(&progs, &params, args, (size_t)n, &names, c.shell);
+	{
+		bool scan = false;
+
+		for (size_t i = 0; i < params.n; i++)
+			if (params.v[i].min) {
+				scan_values(&params.v[i], params.step);
+				scan = true;
+			}
+		if (params.step && !scan)
+			usage_error("-D is the step of -P: give -P VAR MIN MAX as well");
+	}
+	expand(&progs, &params, args, (size_t)n, &names, &c);
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
 	cc.regions = c.regions;
@@ -290,14 +506,19 @@ int cmd_compare(int argc, char **argv)
 	cli_install_signals();
 
 	ws_result_init(&res);
+	cli_measure_record(&c, &res);
+	record_parameters(&params, &res);
 	ret = ws_measure(&res, progs.v, progs.n, &mo);
 	cli_result_prepare(&res, &c);
 	/* Whatever was measured is reported and saved, also after Ctrl-C or a failed run. */
 	status = ws_result_has_samples(&res) ? cli_compare_finish(&cc, &res, c.functions != NULL) : WS_EXIT_FAIL;
 	status = cli_measure_status(ret, status, &res, c.export_json && status != WS_EXIT_FAIL);
 	ws_result_release(&res);
-	for (size_t i = 0; i < progs.n; i++)
+	for (size_t i = 0; i < progs.n; i++) {
 		cli_free_argv(progs.v[i].argv);
+		cli_program_release(&progs.v[i]);
+		free((struct ws_param *)progs.v[i].params);
+	}
 	for (size_t i = 0; i < progs.nowned; i++)
 		free(progs.owned[i]);
 	free(progs.v);

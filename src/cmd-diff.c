@@ -7,6 +7,7 @@
 #include "core/util.h"
 #include "result/result-json.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,61 @@ static int fingerprint_check(const struct ws_result *first, const struct ws_resu
 	return 0;
 }
 
+/* A list of the settings as it reads in a message: 'a', 'b'; "none" when empty. NULL reads as `dflt`. */
+static char *strings_show(char *const *v, const char *dflt)
+{
+	char *out = NULL;
+
+	if (!v && dflt)
+		return xasprintf("'%s'", dflt);
+	for (char *const *e = v; e && *e; e++) {
+		char *next = xasprintf("%s%s'%s'", out ? out : "", out ? ", " : "", *e);
+
+		free(out);
+		out = next;
+	}
+	return out ? out : xstrdup("none");
+}
+
+/*
+ * How the programs were run: hooks, input, output and shell. Results measured differently are compared all
+ * the same (it may be the point), with a warning for each difference; --strict is about machines.
+ */
+static void settings_check(const struct ws_settings *a, const struct ws_settings *b, const char *fa,
+			   const char *fb)
+{
+	struct {
+		const char *what;
+		char *const *a, *const *b;
+		const char *dflt;
+	} lists[] = {
+		{ "--setup", a->setup, b->setup, NULL },
+		{ "--prepare", a->prepare, b->prepare, NULL },
+		{ "--conclude", a->conclude, b->conclude, NULL },
+		{ "--cleanup", a->cleanup, b->cleanup, NULL },
+		{ "--output", a->output, b->output, "null" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		char *sa = strings_show(lists[i].a, lists[i].dflt), *sb = strings_show(lists[i].b, lists[i].dflt);
+
+		if (strcmp(sa, sb))
+			ws_log(WS_LOG_WARN, "%s differs: %s in %s, %s in %s; the programs were run differently",
+			       lists[i].what, sa, fa, sb, fb);
+		free(sa);
+		free(sb);
+	}
+	if (!same(a->input, b->input))
+		ws_log(WS_LOG_WARN, "--input differs: '%s' in %s, '%s' in %s; the programs read different input",
+		       a->input ? a->input : "null", fa, b->input ? b->input : "null", fb);
+	else if (a->input && a->input_bytes != b->input_bytes && !(isnan(a->input_bytes) && isnan(b->input_bytes)))
+		ws_log(WS_LOG_WARN, "--input '%s' held %.0f bytes in %s, %.0f in %s; the programs read different input",
+		       a->input, a->input_bytes, fa, b->input_bytes, fb);
+	if (a->shell != b->shell)
+		ws_log(WS_LOG_WARN, "--shell differs: %s in %s, %s in %s; the commands were run differently",
+		       a->shell ? "on" : "off", fa, b->shell ? "on" : "off", fb);
+}
+
 /* Move every variant of `from` into `to`, renaming on a clash as "file:name". */
 static void take_variants(struct ws_result *to, struct ws_result *from, const char *file)
 {
@@ -93,6 +149,7 @@ int cmd_diff(int argc, char **argv)
 		OPT_END(),
 	};
 	struct ws_result all;
+	struct ws_settings first; /* how the first file's programs were run, which the others are checked against */
 	int n, status;
 
 	n = parse_options(argc, argv, "whyslow diff", diff_usage, options, 0);
@@ -102,6 +159,7 @@ int cmd_diff(int argc, char **argv)
 	cli_compare_check(&cc, export_json, argv, n);
 
 	ws_result_init(&all);
+	memset(&first, 0, sizeof(first));
 	for (int i = 0; i < n; i++) {
 		struct ws_result r;
 
@@ -109,6 +167,7 @@ int cmd_diff(int argc, char **argv)
 		if (ws_result_load(argv[i], &r) < 0) {
 			ws_result_release(&r);
 			ws_result_release(&all);
+			ws_settings_release(&first);
 			cli_compare_release(&cc);
 			return WS_EXIT_FAIL;
 		}
@@ -119,11 +178,16 @@ int cmd_diff(int argc, char **argv)
 			all.settings.seed = r.settings.seed;
 			all.settings.runs = r.settings.runs;
 			all.settings.warmup = r.settings.warmup;
+			first = r.settings;
+			memset(&r.settings, 0, sizeof(r.settings));
 		} else if (fingerprint_check(&all, &r, argv[0], argv[i], strict) < 0) {
 			ws_result_release(&r);
 			ws_result_release(&all);
+			ws_settings_release(&first);
 			cli_compare_release(&cc);
 			return WS_EXIT_FAIL;
+		} else {
+			settings_check(&first, &r.settings, argv[0], argv[i]);
 		}
 		take_variants(&all, &r, argv[i]);
 		ws_result_release(&r);
@@ -132,6 +196,7 @@ int cmd_diff(int argc, char **argv)
 	cli_result_prepare(&all, NULL);
 	status = cli_compare_finish(&cc, &all, functions);
 	ws_result_release(&all);
+	ws_settings_release(&first);
 	cli_compare_release(&cc);
 	return status;
 }

@@ -39,7 +39,7 @@ int cmd_stat(int argc, char **argv)
 	};
 	struct ws_measure_opts mo;
 	struct ws_result res;
-	struct ws_program prog;
+	struct ws_program prog = { 0 };
 	struct ws_report_opts ro = { 0 };
 	char **cmd_argv, *command, *shell_argv[4] = { NULL };
 	int n, ret, status = WS_EXIT_OK;
@@ -60,11 +60,14 @@ int cmd_stat(int argc, char **argv)
 		cmd_argv = argv;
 		command = cli_join_command(argv);
 	}
+	cli_measure_check_programs(&c, 1);
+	cli_measure_program(&c, &prog, 0, NULL, NULL);
 	cli_measure_finish(&c, &mo);
 	cli_check_output("--export-json", c.export_json);
 	cli_install_signals();
 
 	ws_result_init(&res);
+	cli_measure_record(&c, &res);
 	prog.name = command;
 	prog.command = command;
 	prog.argv = cmd_argv;
@@ -90,6 +93,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	status = cli_measure_status(ret, status, &res, saved);
 	ws_result_release(&res);
+	cli_program_release(&prog);
 	cli_measure_release(&c);
 	free(command);
 	return status;

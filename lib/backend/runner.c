@@ -65,24 +65,136 @@ int ws_parse_cpu_list(const char *s, cpu_set_t *set)
 	return 0;
 }
 
-/* The child between fork and exec: only async-signal-safe calls from here on. */
-static void __attribute__((noreturn)) child(const struct ws_exec *ex, char **envp, int go_fd, int err_fd)
+/*
+ * The child's three streams, opened in the parent before the spawn (the child of a fork may only make
+ * async-signal-safe calls, and an output file that cannot be opened is the parent's to report).
+ */
+struct streams {
+	int fd[3];   /* what becomes the child's 0, 1 and 2; -1: whyslow's own, inherited */
+	int file;    /* WS_OUTPUT_FILE: this run's file, closed in the parent after the spawn */
+	int pipe_r;  /* WS_OUTPUT_PIPE: the parent's end, read and discarded while the child runs */
+	int pipe_w;  /* the child's end, closed in the parent after the spawn */
+};
+
+static int devnull = -1;
+
+/* /dev/null is opened once, and only dup2'd in each child: two system calls fewer per run. */
+static int devnull_fd(void)
 {
-	int null_fd = open("/dev/null", O_RDWR);
+	int fd;
+
+	if (devnull >= 0)
+		return devnull;
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0) {
+		fd = -errno;
+		ws_error("cannot open /dev/null: %s", strerror(errno));
+		return fd;
+	}
+	/* Started with a standard stream closed, it could get 0, 1 or 2, which the child's dup2 would skip. */
+	if (fd <= 2) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		if (high < 0) {
+			ws_error("cannot open /dev/null: %s", strerror(errno));
+			return -errno;
+		}
+		fd = high;
+	}
+	return devnull = fd;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* After the spawn: the parent's copies of what only the child needs. */
+static void close_child_ends(struct streams *st)
+{
+	close_fd(&st->file);
+	close_fd(&st->pipe_w);
+}
+
+static int open_streams(const struct ws_exec *ex, struct streams *st)
+{
+	int null = devnull_fd(), p[2], ret;
+
+	st->file = st->pipe_r = st->pipe_w = -1;
+	if (null < 0)
+		return null;
+	st->fd[0] = st->fd[1] = st->fd[2] = null;
+	if (ex->input_fd > 2) {
+		/* Every run reads the whole input: the previous one left the shared offset at its end. */
+		if (lseek(ex->input_fd, 0, SEEK_SET) < 0) {
+			ret = -errno;
+			ws_error("cannot read the input again from its start: %s", strerror(errno));
+			return ret;
+		}
+		st->fd[0] = ex->input_fd;
+	}
+	switch (ex->output) {
+	case WS_OUTPUT_NULL:
+		break;
+	case WS_OUTPUT_INHERIT:
+		st->fd[1] = st->fd[2] = -1;
+		break;
+	case WS_OUTPUT_PIPE:
+		if (pipe2(p, O_CLOEXEC) < 0) {
+			ret = -errno;
+			ws_error("cannot create a pipe for the output: %s", strerror(errno));
+			return ret;
+		}
+		/* Only our end: the command's stdout stays blocking, as a terminal's or a file's would be. */
+		fcntl(p[0], F_SETFL, O_NONBLOCK);
+		st->pipe_r = p[0];
+		st->fd[1] = st->pipe_w = p[1];
+		break;
+	case WS_OUTPUT_FILE:
+		st->file = open(ex->output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (st->file < 0) {
+			ret = -errno;
+			ws_error("cannot write the output to '%s': %s", ex->output_path, strerror(errno));
+			return ret;
+		}
+		st->fd[1] = st->file;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Read and discard what the command wrote into the pipe, at most 1 MiB a call so that a fast writer
+ * cannot keep the wait from its timeout. At the end of the stream (every writer gone) the pipe is closed.
+ */
+static void drain(int *fd)
+{
+	static char buf[1 << 16];
+
+	for (int i = 0; *fd >= 0 && i < 16; i++) {
+		ssize_t n = read(*fd, buf, sizeof(buf));
+
+		if (n == 0)
+			close_fd(fd);
+		else if (n < 0 && errno != EINTR)
+			return; /* EAGAIN: nothing more for now */
+	}
+}
+
+/* The child between fork and exec: only async-signal-safe calls from here on. */
+static void __attribute__((noreturn)) child(const struct ws_exec *ex, const struct streams *st, char **envp,
+					     int go_fd, int err_fd)
+{
 	char c;
 	int err;
 
 	/* Its own process group, so that a timeout can kill everything it started. */
 	setpgid(0, 0);
-	if (null_fd >= 0) {
-		dup2(null_fd, 0);
-		if (!ex->show_output) {
-			dup2(null_fd, 1);
-			dup2(null_fd, 2);
-		}
-		if (null_fd > 2)
-			close(null_fd);
-	}
+	for (int i = 0; i < 3; i++)
+		if (st->fd[i] >= 0)
+			dup2(st->fd[i], i);
 	/* whyslow ignores nothing the child should see; reset what the parent changed. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -92,8 +204,8 @@ static void __attribute__((noreturn)) child(const struct ws_exec *ex, char **env
 		goto fail;
 	}
 	/*
-	 * Whatever whyslow has open (symbol files, sockets of the libraries) is none of the command's
-	 * business. The two pipes are CLOEXEC and go at the exec.
+	 * Whatever whyslow has open (symbol files, sockets of the libraries, the streams just copied) is none
+	 * of the command's business. The two pipes are CLOEXEC and go at the exec.
 	 */
 	{
 		int lo = go_fd < err_fd ? go_fd : err_fd, hi = go_fd < err_fd ? err_fd : go_fd;
@@ -167,10 +279,11 @@ static int pidfd_for(pid_t pid)
 
 /*
  * Wait for `pid` with the timeout and interrupt rules; SIGINT/SIGTERM are blocked except inside ppoll, so
- * an interrupt can never slip in between checking the flag and going to sleep.
+ * an interrupt can never slip in between checking the flag and going to sleep. Meanwhile what the command
+ * writes into `*pipe_r` (if >= 0) is read and discarded, so that it never blocks on a full pipe.
  */
 static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_hooks *hooks, double t_start,
-		      int *status, struct rusage *ru, struct ws_run_outcome *out)
+		      int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
 {
 	sigset_t block, old, unblocked;
 	int pfd = pidfd_for(pid);
@@ -185,7 +298,7 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 	sigdelset(&unblocked, SIGTERM);
 	for (;;) {
 		double wait_s = hooks && hooks->poll ? 0.1 : 3600;
-		struct pollfd p = { .fd = pfd, .events = POLLIN };
+		struct pollfd p[2] = { { .fd = pfd, .events = POLLIN }, { .fd = *pipe_r, .events = POLLIN } };
 		struct timespec ts;
 		int r;
 
@@ -212,9 +325,11 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 
 			if (w == pid) {
 				out->wall = ws_now() - t_start;
+				drain(pipe_r);
 				sigprocmask(SIG_SETMASK, &old, NULL);
 				return 0;
 			}
+			drain(pipe_r);
 			if (wait_s > 0.001)
 				wait_s = 0.001;
 			ts.tv_sec = 0;
@@ -226,8 +341,10 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 		}
 		ts.tv_sec = (time_t)wait_s;
 		ts.tv_nsec = (long)((wait_s - (double)ts.tv_sec) * 1e9);
-		r = ppoll(&p, 1, &ts, &unblocked);
-		if (r > 0) {
+		r = ppoll(p, *pipe_r >= 0 ? 2 : 1, &ts, &unblocked);
+		if (r > 0 && p[1].revents)
+			drain(pipe_r);
+		if (r > 0 && p[0].revents) {
 			out->wall = ws_now() - t_start;
 			break;
 		}
@@ -236,6 +353,8 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 	}
 	if (pfd >= 0)
 		close(pfd);
+	/* What it wrote last, before it exited. */
+	drain(pipe_r);
 	/* The child has exited or was just killed: reap it. */
 	for (;;) {
 		if (wait4(pid, status, 0, ru) >= 0)
@@ -290,8 +409,6 @@ int ws_run_check(const char *cmd)
 	return -err;
 }
 
-static int devnull = -1;
-
 /* The fast path: posix_spawn (vfork + exec), no handshake, for counters armed on ourselves. */
 static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks, char **envp,
 		     struct ws_run_outcome *out)
@@ -300,6 +417,7 @@ static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks,
 	posix_spawnattr_t attr;
 	sigset_t def, none;
 	cpu_set_t saved;
+	struct streams st;
 	struct rusage ru;
 	int status = 0, err, ret;
 	bool pinned = false;
@@ -307,19 +425,16 @@ static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks,
 	pid_t pid;
 
 	memset(&ru, 0, sizeof(ru));
-	/* /dev/null is opened once, here, and only dup2'd in each child: two system calls fewer per run. */
-	if (devnull < 0 && (devnull = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0) {
-		ret = -errno;
-		ws_error("cannot open /dev/null: %s", strerror(errno));
+	if ((ret = open_streams(ex, &st)) < 0) {
+		close_child_ends(&st);
+		close_fd(&st.pipe_r);
 		return ret;
 	}
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, devnull, 0);
-	if (!ex->show_output) {
-		posix_spawn_file_actions_adddup2(&fa, devnull, 1);
-		posix_spawn_file_actions_adddup2(&fa, devnull, 2);
-	}
-	/* Nothing of whyslow's stays open in the command (see child()); after the dup2s that need devnull. */
+	for (int i = 0; i < 3; i++)
+		if (st.fd[i] >= 0)
+			posix_spawn_file_actions_adddup2(&fa, st.fd[i], i);
+	/* Nothing of whyslow's stays open in the command (see child()); after the dup2s that need the streams. */
 	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	posix_spawnattr_init(&attr);
 	sigemptyset(&def);
@@ -353,14 +468,18 @@ static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks,
 	err = posix_spawnp(&pid, ex->argv[0], &fa, &attr, ex->argv, envp);
 	if (pinned)
 		sched_setaffinity(0, sizeof(saved), &saved);
+	/* Before the wait: the pipe must see its end when the command's last writer goes, not ours. */
+	close_child_ends(&st);
 	if (err) {
 		exec_error(ex->argv[0], err);
 		ret = -err;
 		goto out;
 	}
-	ret = wait_child(pid, ex, hooks, t_start, &status, &ru, out);
+	ret = wait_child(pid, ex, hooks, t_start, &st.pipe_r, &status, &ru, out);
 	fill_outcome(out, status, &ru);
 out:
+	close_child_ends(&st);
+	close_fd(&st.pipe_r);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	return ret;
@@ -372,12 +491,15 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 {
 	int go[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int status = 0, child_errno = 0, ret = 0;
+	struct streams st;
 	struct rusage ru;
 	double t_start;
 	ssize_t n;
 	pid_t pid;
 
 	memset(&ru, 0, sizeof(ru));
+	if ((ret = open_streams(ex, &st)) < 0)
+		goto out;
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
 		ret = -errno;
 		ws_error("cannot create a pipe: %s", strerror(errno));
@@ -391,7 +513,8 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 		goto out;
 	}
 	if (pid == 0)
-		child(ex, envp, go[0], errp[1]);
+		child(ex, &st, envp, go[0], errp[1]);
+	close_child_ends(&st);
 	close(go[0]);
 	close(errp[1]);
 	go[0] = errp[1] = -1;
@@ -426,9 +549,11 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 		exec_error(ex->argv[0], child_errno);
 		goto out;
 	}
-	ret = wait_child(pid, ex, hooks, t_start, &status, &ru, out);
+	ret = wait_child(pid, ex, hooks, t_start, &st.pipe_r, &status, &ru, out);
 	fill_outcome(out, status, &ru);
 out:
+	close_child_ends(&st);
+	close_fd(&st.pipe_r);
 	for (int i = 0; i < 2; i++) {
 		if (go[i] >= 0)
 			close(go[i]);

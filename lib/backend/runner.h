@@ -7,10 +7,28 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* Where a command's output goes (hyperfine's --output). */
+enum ws_output {
+	WS_OUTPUT_NULL,     /* stdout and stderr to /dev/null */
+	/*
+	 * stdout into a pipe that whyslow reads and discards, stderr to /dev/null: for programs that write
+	 * differently to /dev/null (some detect it and skip the work)
+	 */
+	WS_OUTPUT_PIPE,
+	WS_OUTPUT_INHERIT,  /* both to whyslow's own */
+	WS_OUTPUT_FILE,     /* stdout to ws_exec.output_path, created or truncated at each run; stderr to /dev/null */
+};
+
 struct ws_exec {
 	char *const *argv;      /* NULL-terminated; argv[0] is looked up in PATH (execvp); borrowed */
 	char *const *env_add;   /* "NAME=VALUE" entries added to the child's environment, or NULL; borrowed */
-	bool show_output;       /* else stdout and stderr go to /dev/null; stdin is always /dev/null */
+	enum ws_output output;
+	const char *output_path; /* with WS_OUTPUT_FILE */
+	/*
+	 * stdin: an open file (above 2: whyslow's own streams are never given) that the command reads from its
+	 * start, as the runner seeks it back before each run; else /dev/null.
+	 */
+	int input_fd;
 	double timeout;         /* seconds; 0 for none. Kills the child's whole process group. */
 	const cpu_set_t *cpus;  /* pin the child to these CPUs; NULL to inherit */
 };
@@ -42,7 +60,8 @@ struct ws_run_outcome {
  * Run ex->argv once and wait for it. Returns 0 when the command ran (whatever its exit status, see `out`),
  * -ENOENT/-EACCES/... when it could not be executed (the message names the command), -EINTR when
  * interrupted before or during the run (out->interrupted is set when a child was killed), or the
- * attach hook's error. The child runs in its own process group with stdin from /dev/null.
+ * attach hook's error, or the error of opening its streams (an output file). The child runs in its own
+ * process group with the streams ex->input_fd and ex->output give it.
  */
 int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws_run_outcome *out);
 

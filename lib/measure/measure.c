@@ -45,6 +45,7 @@ struct session {
 	char *native_env[2];       /* what native runs add to their environment (--sim-cpu-native), or none */
 	size_t done, total;
 	double t0;
+	bool hook_failed;          /* the session stopped because a hook failed, not a run */
 };
 
 void ws_machine_probe(struct ws_machine *m)
@@ -122,11 +123,53 @@ static char *describe_failure(const struct ws_run_outcome *out)
 	return xasprintf("exited with status %d", out->exit_code);
 }
 
+static const char *const hook_options[WS_NHOOKS] = { "--setup", "--prepare", "--conclude", "--cleanup" };
+
 /*
- * One run of program `i` in phase `ph`. `record` false for warm-up. `run` is the index the samples take.
- * Returns 0, -EINTR, -ECHILD for a failed run that is not ignored, or the runner's error.
+ * Run hook `k` of program `i`, if it has one: natively, with no backend armed, so that nothing of it is
+ * counted, and never under the simulator. Its stdin is /dev/null; its output goes to the terminal when the
+ * program's does, else nowhere; it has no timeout (a build may take long) but Ctrl-C stops it. `when`
+ * places it for the message (" before run 3"). Returns 0, -EINTR, -ECHILD when it failed (the message
+ * names the hook, the program and the exit status), or the runner's error.
  */
-static int run_one(struct session *s, struct phase *ph, size_t i, bool record, size_t run)
+static int run_hook(struct session *s, size_t i, enum ws_hook_kind k, const char *when)
+{
+	const struct ws_program *prog = &s->progs[i];
+	struct ws_exec ex = {
+		.argv = prog->hooks[k],
+		.output = prog->output == WS_OUTPUT_INHERIT ? WS_OUTPUT_INHERIT : WS_OUTPUT_NULL,
+	};
+	struct ws_run_outcome out;
+	char *why;
+	int ret;
+
+	if (!ex.argv)
+		return 0;
+	if ((ret = ws_run(&ex, NULL, &out)) < 0)
+		return ret;
+	if (out.exit_code == 0 && !out.signal)
+		return 0;
+	why = describe_failure(&out);
+	ws_error("%s of '%s' %s%s%s", hook_options[k], prog->name, why, when,
+		 prog->output == WS_OUTPUT_INHERIT ? "" : "; --output inherit shows its output");
+	free(why);
+	s->hook_failed = true;
+	return -ECHILD;
+}
+
+/* " before run 3", " after a warm-up run", " before simulated run 2": which run a hook belongs to. */
+static char *hook_when(const struct phase *ph, bool record, size_t run, const char *where)
+{
+	if (!record)
+		return xasprintf(" %s a warm-up run", where);
+	return xasprintf(" %s %srun %zu", where, ph->be->ops->traits & WS_BE_NATIVE ? "" : "simulated ", run + 1);
+}
+
+/*
+ * The run itself: the backend's preparation, its counters armed, the run, its values collected. Returns 0,
+ * -EINTR, -ECHILD for a failed run that is not ignored, or the runner's error.
+ */
+static int measured_run(struct session *s, struct phase *ph, size_t i, bool record, size_t run)
 {
 	struct ws_backend *be = ph->be;
 	const struct ws_backend_ops *ops = be->ops;
@@ -134,7 +177,9 @@ static int run_one(struct session *s, struct phase *ph, size_t i, bool record, s
 	struct ws_variant *v = &s->res->variants[i];
 	struct ws_exec ex = {
 		.argv = prog->argv,
-		.show_output = s->o->show_output,
+		.output = prog->output,
+		.output_path = prog->output_path,
+		.input_fd = s->o->input_fd,
 		.timeout = s->o->timeout * (ops->timeout_factor ? ops->timeout_factor : 1),
 		.cpus = s->o->cpus,
 	};
@@ -144,7 +189,6 @@ static int run_one(struct session *s, struct phase *ph, size_t i, bool record, s
 				      be };
 	struct ws_run_outcome out;
 	struct ws_run_status st;
-	double t = ws_now();
 	bool failed;
 	int ret;
 
@@ -166,7 +210,6 @@ static int run_one(struct session *s, struct phase *ph, size_t i, bool record, s
 		return ret;
 	ret = ws_run(&ex, &hooks, &out);
 	free(env);
-	ph->time += ws_now() - t;
 	ph->done++;
 	s->done++;
 	if (ret < 0)
@@ -219,6 +262,30 @@ static int run_one(struct session *s, struct phase *ph, size_t i, bool record, s
 		ws_push_at(&v->metrics, name, 0, run, val, -1, NAN);
 	}
 	return ops->collect ? ops->collect(be, &out, v, run) : 0;
+}
+
+/*
+ * One run of program `i` in phase `ph`, between its --prepare and --conclude hooks. `record` false for
+ * warm-up. `run` is the index the samples take. Returns 0, -EINTR, -ECHILD for a failed run that is not
+ * ignored or a failed hook, or the runner's error.
+ */
+static int run_one(struct session *s, struct phase *ph, size_t i, bool record, size_t run)
+{
+	double t = ws_now();
+	char *when = hook_when(ph, record, run, "before");
+	int ret = run_hook(s, i, WS_HOOK_PREPARE, when);
+
+	free(when);
+	if (!ret)
+		ret = measured_run(s, ph, i, record, run);
+	if (!ret) {
+		when = hook_when(ph, record, run, "after");
+		ret = run_hook(s, i, WS_HOOK_CONCLUDE, when);
+		free(when);
+	}
+	/* The hooks' time counts for the ETA, which is about the clock, not what is measured. */
+	ph->time += ws_now() - t;
+	return ret;
 }
 
 /*
@@ -549,9 +616,18 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	int ret;
 
 	s.t0 = ws_now();
-	/* A command that cannot run fails now, in one line, before any set-up or backend says anything. */
+	/*
+	 * A command that cannot run fails now, in one line, before any set-up or backend says anything; but a
+	 * program with a --setup hook is checked after it, which may be what builds it.
+	 */
 	for (size_t i = 0; i < nprogs; i++) {
-		if ((ret = ws_run_check(progs[i].argv[0])) < 0) {
+		for (size_t k = 0; k < WS_NHOOKS; k++) {
+			if (progs[i].hooks[k] && (ret = ws_run_check(progs[i].hooks[k][0])) < 0) {
+				free(claims);
+				return ret;
+			}
+		}
+		if (!progs[i].hooks[WS_HOOK_SETUP] && (ret = ws_run_check(progs[i].argv[0])) < 0) {
 			free(claims);
 			return ret;
 		}
@@ -560,6 +636,8 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		struct ws_variant *v = ws_result_add_variant(res, progs[i].name, progs[i].command);
 
 		v->baseline = i == o->baseline;
+		for (size_t k = 0; k < progs[i].nparams; k++)
+			ws_variant_add_param(v, progs[i].params[k].name, progs[i].params[k].value);
 	}
 	ret = plan(&s, claims);
 	record_settings(&s);
@@ -577,6 +655,15 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		goto out;
 	for (size_t k = 0; k < s.nphases; k++)
 		s.total += nprogs * (s.phases[k].warmup + s.phases[k].runs);
+	/*
+	 * Every program's --setup before the first run of any: the programs are interleaved, so each one's
+	 * first run may come in any order after them.
+	 */
+	for (size_t i = 0; i < nprogs && !ret; i++) {
+		ret = run_hook(&s, i, WS_HOOK_SETUP, "");
+		if (!ret && progs[i].hooks[WS_HOOK_SETUP])
+			ret = ws_run_check(progs[i].argv[0]);
+	}
 	for (size_t k = 0; k < s.nphases && !ret; k++) {
 		struct phase *ph = &s.phases[k];
 
@@ -590,11 +677,17 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		res->partial_reason = xstrdup("interrupted");
 	} else if (ret == -ECHILD) {
 		res->partial = true;
-		res->partial_reason = xstrdup("a run failed");
+		res->partial_reason = xstrdup(s.hook_failed ? "a hook failed" : "a run failed");
 	} else if (ret < 0 && (s.done > 0)) {
 		res->partial = true;
 		res->partial_reason = xasprintf("stopped by an error: %s", strerror(-ret));
 	}
+	/*
+	 * --cleanup after the session's last run. A session that stopped early runs nothing more, as hyperfine
+	 * does; a cleanup that fails after every run was made leaves the result whole, but the exit status says so.
+	 */
+	for (size_t i = 0; i < nprogs && !ret; i++)
+		ret = run_hook(&s, i, WS_HOOK_CLEANUP, "");
 out:
 	for (size_t k = 0; k < s.nphases; k++)
 		ws_backend_free(s.phases[k].be);

@@ -11,10 +11,28 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The commands run around a program's runs, as hyperfine's --setup, --prepare, --conclude and --cleanup. */
+enum ws_hook_kind {
+	WS_HOOK_SETUP,     /* once, before the program's first run */
+	WS_HOOK_PREPARE,   /* before each of its runs: warm-up, measured and simulated alike */
+	WS_HOOK_CONCLUDE,  /* after each of its runs */
+	WS_HOOK_CLEANUP,   /* once, after the session's last run */
+	WS_NHOOKS,
+};
+
 struct ws_program {
 	const char *name;
 	const char *command;   /* as the user wrote it */
 	char **argv;           /* NULL-terminated; borrowed */
+	/*
+	 * NULL-terminated argv of each hook, or NULL for none; borrowed. A hook runs natively, outside every
+	 * counter's scope and outside the simulator: nothing of it is measured.
+	 */
+	char **hooks[WS_NHOOKS];
+	enum ws_output output;   /* where the program's output goes */
+	const char *output_path; /* with WS_OUTPUT_FILE */
+	const struct ws_param *params; /* the parameters' values it was made with, for its variant; borrowed */
+	size_t nparams;
 };
 
 struct ws_progress {
@@ -39,7 +57,7 @@ struct ws_measure_opts {
 	size_t baseline;                /* index of the baseline program, for runs_auto */
 	uint64_t seed;
 	double timeout;                 /* per run, seconds; 0 for none */
-	bool show_output;
+	int input_fd;                   /* every run's stdin, read from its start (runner.h); 0: /dev/null */
 	bool ignore_failure;            /* keep runs that exit non-zero instead of stopping */
 	const cpu_set_t *cpus;
 	struct ws_backend_opts be;
@@ -54,9 +72,10 @@ struct ws_measure_opts {
 /*
  * Measure `progs` into `res`, which gets one variant per program (in order), the machine, the settings,
  * and every sample. Returns 0; -EINTR when interrupted (res->partial is set, the finished runs are kept);
- * -ECHILD when a run failed and failures are not ignored (res->partial, the message names the program and
- * its exit status); another negative errno when the measurement could not start. In every case what was
- * measured is in `res`, so the caller can write it.
+ * -ECHILD when a run failed and failures are not ignored, or a hook failed (res->partial unless it was a
+ * cleanup after the last run; the message names the program, or the hook and the program, and the exit
+ * status); another negative errno when the measurement could not start. In every case what was measured
+ * is in `res`, so the caller can write it.
  */
 int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t nprogs,
 	       const struct ws_measure_opts *o);

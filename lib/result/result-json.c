@@ -73,32 +73,6 @@ static json_t *jstr(const char *s)
 	return j ? j : json_null();
 }
 
-/* A NULL-terminated list as a JSON array of strings. */
-static json_t *str_list(char *const *l)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; l && l[i]; i++)
-		json_array_append_new(a, json_string(l[i]));
-	return a;
-}
-
-/* A JSON array of strings as a NULL-terminated list (the others skipped), or NULL when it is none. */
-static char **get_str_list(const json_t *a)
-{
-	size_t n = 0, i;
-	const json_t *x;
-	char **l;
-
-	if (!json_is_array(a))
-		return NULL;
-	l = xcalloc(json_array_size(a) + 1, sizeof(*l));
-	json_array_foreach(a, i, x)
-		if (json_is_string(x))
-			l[n++] = xstrdup(json_string_value(x));
-	return l;
-}
-
 /* Set `key` (any bytes) in object `o`. */
 static void set_key(json_t *o, const char *key, json_t *v)
 {
@@ -164,6 +138,13 @@ static json_t *variant_to_json(const struct ws_variant *v)
 	json_object_set_new(o, "name", jstr(v->name));
 	json_object_set_new(o, "command", jstr(v->command));
 	json_object_set_new(o, "baseline", json_boolean(v->baseline));
+	{
+		json_t *params = json_object();
+
+		for (size_t i = 0; i < v->nparams; i++)
+			set_key(params, v->params[i].name, jstr(v->params[i].value));
+		json_object_set_new(o, "parameters", params);
+	}
 	for (size_t i = 0; i < v->nruns; i++) {
 		const struct ws_run_status *st = &v->runs[i];
 
@@ -277,9 +258,19 @@ static json_t *explanation_to_json(const struct ws_explanation *e)
 	return o;
 }
 
+/* A NULL-terminated list of strings as an array; NULL as the empty one. */
+static json_t *jstrings(char *const *v)
+{
+	json_t *a = json_array();
+
+	for (char *const *e = v; e && *e; e++)
+		json_array_append_new(a, jstr(*e));
+	return a;
+}
+
 json_t *ws_result_to_json(const struct ws_result *r)
 {
-	json_t *root = json_object(), *machine, *settings, *events, *arr;
+	json_t *root = json_object(), *machine, *settings, *arr;
 
 	json_object_set_new(root, "schema", json_string(WS_SCHEMA));
 	machine = json_object();
@@ -300,8 +291,8 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	if (r->machine.cpu_features_host && r->machine.cpu_features_sim) {
 		json_t *f = json_object();
 
-		json_object_set_new(f, "host", str_list(r->machine.cpu_features_host));
-		json_object_set_new(f, "simulated", str_list(r->machine.cpu_features_sim));
+		json_object_set_new(f, "host", jstrings(r->machine.cpu_features_host));
+		json_object_set_new(f, "simulated", jstrings(r->machine.cpu_features_sim));
 		json_object_set_new(machine, "cpu_features", f);
 	}
 	json_object_set_new(root, "machine", machine);
@@ -318,14 +309,34 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	json_object_set_new(settings, "alpha", jnum(r->settings.alpha));
 	json_object_set_new(settings, "paired", json_boolean(r->settings.paired));
 	json_object_set_new(settings, "correction", json_string(r->settings.fdr ? "bh" : "holm"));
-	events = json_array();
-	if (r->settings.events)
-		for (char **e = r->settings.events; *e; e++)
-			json_array_append_new(events, jstr(*e));
-	json_object_set_new(settings, "events", events);
+	json_object_set_new(settings, "events", jstrings(r->settings.events));
 	json_object_set_new(settings, "created", jstr(r->settings.created));
 	if (r->settings.sim_cpu_native)
 		json_object_set_new(settings, "sim_cpu_native", json_true());
+	json_object_set_new(settings, "shell", json_boolean(r->settings.shell));
+	json_object_set_new(settings, "setup", jstrings(r->settings.setup));
+	json_object_set_new(settings, "prepare", jstrings(r->settings.prepare));
+	json_object_set_new(settings, "conclude", jstrings(r->settings.conclude));
+	json_object_set_new(settings, "cleanup", jstrings(r->settings.cleanup));
+	json_object_set_new(settings, "input", jstr(r->settings.input));
+	if (r->settings.input)
+		json_object_set_new(settings, "input_bytes", jsample(r->settings.input_bytes));
+	json_object_set_new(settings, "output", jstrings(r->settings.output));
+	arr = json_array();
+	for (size_t i = 0; i < r->settings.nparameters; i++) {
+		const struct ws_parameter *p = &r->settings.parameters[i];
+		json_t *po = json_object();
+
+		json_object_set_new(po, "name", jstr(p->name));
+		json_object_set_new(po, "values", jstrings(p->values));
+		if (p->min) {
+			json_object_set_new(po, "min", jstr(p->min));
+			json_object_set_new(po, "max", jstr(p->max));
+			json_object_set_new(po, "step", jstr(p->step));
+		}
+		json_array_append_new(arr, po);
+	}
+	json_object_set_new(settings, "parameters", arr);
 	json_object_set_new(root, "settings", settings);
 
 	json_object_set_new(root, "partial", json_boolean(r->partial));
@@ -450,6 +461,15 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 	x = json_object_get(vo, "command");
 	v = ws_result_add_variant(r, json_string_value(name), json_is_string(x) ? json_string_value(x) : NULL);
 	v->baseline = get_bool(vo, "baseline");
+	{
+		const json_t *params = json_object_get(vo, "parameters"), *pv;
+		const char *k;
+
+		if (json_is_object(params))
+			json_object_foreach((json_t *)params, k, pv)
+				if (json_is_string(pv))
+					ws_variant_add_param(v, k, json_string_value(pv));
+	}
 	runs = json_object_get(vo, "runs");
 	if (json_is_array(runs)) {
 		json_array_foreach(runs, i, x) {
@@ -539,6 +559,21 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 	return 0;
 }
 
+/* An array of strings as a NULL-terminated list; NULL when absent or empty. Other values read as "?". */
+static char **get_strings(const json_t *o, const char *key)
+{
+	const json_t *a = json_object_get(o, key), *x;
+	char **v;
+	size_t i;
+
+	if (!json_is_array(a) || !json_array_size(a))
+		return NULL;
+	v = xcalloc(json_array_size(a) + 1, sizeof(char *));
+	json_array_foreach(a, i, x)
+		v[i] = xstrdup(json_is_string(x) ? json_string_value(x) : "?");
+	return v;
+}
+
 int ws_result_from_json(const json_t *root, struct ws_result *r, const char *source)
 {
 	const json_t *schema, *variants, *x, *settings, *machine, *arr;
@@ -584,8 +619,8 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 			const json_t *f = json_object_get(machine, "cpu_features");
 
 			if (json_is_object(f)) {
-				r->machine.cpu_features_host = get_str_list(json_object_get(f, "host"));
-				r->machine.cpu_features_sim = get_str_list(json_object_get(f, "simulated"));
+				r->machine.cpu_features_host = get_strings(f, "host");
+				r->machine.cpu_features_sim = get_strings(f, "simulated");
 			}
 		}
 	}
@@ -612,6 +647,29 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 			r->settings.events = xcalloc(json_array_size(ev) + 1, sizeof(char *));
 			json_array_foreach(ev, i, x)
 				r->settings.events[i] = xstrdup(json_is_string(x) ? json_string_value(x) : "?");
+		}
+		r->settings.shell = get_bool(settings, "shell");
+		r->settings.setup = get_strings(settings, "setup");
+		r->settings.prepare = get_strings(settings, "prepare");
+		r->settings.conclude = get_strings(settings, "conclude");
+		r->settings.cleanup = get_strings(settings, "cleanup");
+		r->settings.output = get_strings(settings, "output");
+		r->settings.input = get_str(settings, "input");
+		r->settings.input_bytes = get_num(settings, "input_bytes", NAN);
+		arr = json_object_get(settings, "parameters");
+		if (json_is_array(arr) && json_array_size(arr)) {
+			r->settings.parameters = xcalloc(json_array_size(arr), sizeof(*r->settings.parameters));
+			json_array_foreach(arr, i, x) {
+				struct ws_parameter *p = &r->settings.parameters[r->settings.nparameters];
+
+				if (!json_is_object(x) || !(p->name = get_str(x, "name")))
+					continue;
+				p->values = get_strings(x, "values");
+				p->min = get_str(x, "min");
+				p->max = get_str(x, "max");
+				p->step = get_str(x, "step");
+				r->settings.nparameters++;
+			}
 		}
 	}
 	r->partial = get_bool(root, "partial");

@@ -34,6 +34,39 @@ void ws_result_init(struct ws_result *r)
 	memset(r, 0, sizeof(*r));
 	r->settings.noise = 0.01;
 	r->settings.alpha = 0.05;
+	r->settings.input_bytes = NAN;
+}
+
+static void strings_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **e = v; *e; e++)
+		free(*e);
+	free(v);
+}
+
+void ws_settings_release(struct ws_settings *s)
+{
+	free(s->order);
+	free(s->created);
+	strings_free(s->events);
+	strings_free(s->setup);
+	strings_free(s->prepare);
+	strings_free(s->conclude);
+	strings_free(s->cleanup);
+	strings_free(s->output);
+	free(s->input);
+	for (size_t i = 0; i < s->nparameters; i++) {
+		free(s->parameters[i].name);
+		strings_free(s->parameters[i].values);
+		free(s->parameters[i].min);
+		free(s->parameters[i].max);
+		free(s->parameters[i].step);
+	}
+	free(s->parameters);
+	memset(s, 0, sizeof(*s));
+	s->input_bytes = NAN;
 }
 
 static void metric_release(struct ws_metric *m)
@@ -136,18 +169,17 @@ void ws_result_release(struct ws_result *r)
 	for (size_t i = 0; i < r->machine.ncosts; i++)
 		free(r->machine.costs[i].metric);
 	free(r->machine.costs);
-	free(r->settings.order);
-	free(r->settings.created);
-	if (r->settings.events) {
-		for (char **e = r->settings.events; *e; e++)
-			free(*e);
-		free(r->settings.events);
-	}
+	ws_settings_release(&r->settings);
 	for (size_t i = 0; i < r->nvariants; i++) {
 		struct ws_variant *v = &r->variants[i];
 
 		free(v->name);
 		free(v->command);
+		for (size_t j = 0; j < v->nparams; j++) {
+			free(v->params[j].name);
+			free(v->params[j].value);
+		}
+		free(v->params);
 		ws_metric_set_release(&v->metrics);
 		group_list_release(&v->regions);
 		group_list_release(&v->functions);
@@ -183,6 +215,13 @@ struct ws_variant *ws_result_add_variant(struct ws_result *r, const char *name, 
 	v->name = xstrdup(name);
 	v->command = command ? xstrdup(command) : NULL;
 	return v;
+}
+
+void ws_variant_add_param(struct ws_variant *v, const char *name, const char *value)
+{
+	v->params = xrealloc(v->params, (v->nparams + 1) * sizeof(*v->params));
+	v->params[v->nparams].name = xstrdup(name);
+	v->params[v->nparams++].value = xstrdup(value);
 }
 
 struct ws_variant *ws_result_find_variant(struct ws_result *r, const char *name)

@@ -92,10 +92,17 @@ struct ws_hot_fn {
 	size_t n, alloc;
 };
 
+/* A variant's value of one parameter (-L, --parameter-scan). */
+struct ws_param {
+	char *name, *value;
+};
+
 struct ws_variant {
 	char *name;
 	char *command;           /* as the user wrote it */
 	bool baseline;
+	struct ws_param *params; /* its parameters' values, in the order the parameters were given */
+	size_t nparams;
 	struct ws_metric_set metrics;
 	struct ws_group_list regions;
 	struct ws_group_list functions;
@@ -172,6 +179,13 @@ struct ws_machine {
 	char **cpu_features_host, **cpu_features_sim;
 };
 
+/* A parameter the programs were made from: -L's list, or --parameter-scan's range and the values it gave. */
+struct ws_parameter {
+	char *name;
+	char **values;          /* NULL-terminated, in order */
+	char *min, *max, *step; /* --parameter-scan as given (step "1" when not given); NULL for -L */
+};
+
 struct ws_settings {
 	size_t runs;        /* measured runs per variant (the target) */
 	size_t warmup;
@@ -186,7 +200,22 @@ struct ws_settings {
 	char **events;      /* as requested; NULL-terminated, may be NULL */
 	char *created;      /* ISO 8601 UTC */
 	bool sim_cpu_native; /* native runs had the features the simulator hides masked (GLIBC_TUNABLES) */
+	/*
+	 * How the programs were run, hyperfine's options as given: each hook once for every program or once per
+	 * program, in order (NULL-terminated; NULL when not given); the same for --output (NULL read as
+	 * "null"); --input's path (NULL: /dev/null) and its size (NAN when unknown); --shell.
+	 */
+	char **setup, **prepare, **conclude, **cleanup;
+	char **output;
+	char *input;
+	double input_bytes;
+	bool shell;
+	struct ws_parameter *parameters; /* in the order given */
+	size_t nparameters;
 };
+
+/* Free what `s` holds, and leave it empty. */
+void ws_settings_release(struct ws_settings *s);
 
 struct ws_result {
 	struct ws_machine machine;
@@ -208,6 +237,8 @@ void ws_result_release(struct ws_result *r);
 
 /* Append a variant; `name` and `command` are copied (command may be NULL). */
 struct ws_variant *ws_result_add_variant(struct ws_result *r, const char *name, const char *command);
+/* Give `v` the value of parameter `name` (copies both). */
+void ws_variant_add_param(struct ws_variant *v, const char *name, const char *value);
 struct ws_variant *ws_result_find_variant(struct ws_result *r, const char *name);
 void ws_result_warn(struct ws_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -45,12 +45,30 @@ static void build(struct ws_result *r)
 	r->settings.order = xstrdup("interleaved");
 	r->settings.events = xcalloc(2, sizeof(char *));
 	r->settings.events[0] = xstrdup("cycles");
+	r->settings.shell = true;
+	r->settings.prepare = xcalloc(3, sizeof(char *));
+	r->settings.prepare[0] = xstrdup("touch {n}");
+	r->settings.prepare[1] = xstrdup("sync");
+	r->settings.output = xcalloc(2, sizeof(char *));
+	r->settings.output[0] = xstrdup("./out.txt");
+	r->settings.input = xstrdup("in.txt");
+	r->settings.input_bytes = 11;
+	r->settings.parameters = xcalloc(1, sizeof(*r->settings.parameters));
+	r->settings.nparameters = 1;
+	r->settings.parameters[0].name = xstrdup("n");
+	r->settings.parameters[0].values = xcalloc(3, sizeof(char *));
+	r->settings.parameters[0].values[0] = xstrdup("0.5");
+	r->settings.parameters[0].values[1] = xstrdup("1.0");
+	r->settings.parameters[0].min = xstrdup("0.5");
+	r->settings.parameters[0].max = xstrdup("1");
+	r->settings.parameters[0].step = xstrdup("0.5");
 	r->partial = true;
 	r->partial_reason = xstrdup("interrupted");
 	ws_result_warn(r, "noisy machine");
 
 	v = ws_result_add_variant(r, "vec", "./prog --lc vec");
 	v->baseline = true;
+	ws_variant_add_param(v, "n", "0.5");
 	ws_variant_push_run(v, &ok);
 	ws_variant_push_run(v, &sig);
 	m = ws_metric_set_get(&v->metrics, "wall-time", 0);
@@ -121,6 +139,21 @@ static void test_round_trip(void **state)
 	assert_string_equal(b.machine.sim_preset, "zen4");
 	assert_int_equal(b.settings.seed, 1234567890123ULL);
 	assert_string_equal(b.settings.events[0], "cycles");
+	/* How the programs were run: a hook per program, one not given, --output, --input and its size. */
+	assert_true(b.settings.shell);
+	assert_string_equal(b.settings.prepare[0], "touch {n}");
+	assert_string_equal(b.settings.prepare[1], "sync");
+	assert_null(b.settings.prepare[2]);
+	assert_null(b.settings.setup);
+	assert_string_equal(b.settings.output[0], "./out.txt");
+	assert_string_equal(b.settings.input, "in.txt");
+	assert_float_equal(b.settings.input_bytes, 11, 0);
+	assert_int_equal(b.settings.nparameters, 1);
+	assert_string_equal(b.settings.parameters[0].values[1], "1.0");
+	assert_string_equal(b.settings.parameters[0].step, "0.5");
+	assert_int_equal(b.variants[0].nparams, 1);
+	assert_string_equal(b.variants[0].params[0].value, "0.5");
+	assert_int_equal(b.variants[1].nparams, 0);
 	assert_true(b.partial);
 	assert_string_equal(b.partial_reason, "interrupted");
 	assert_int_equal(b.nwarnings, 1);
@@ -189,6 +222,11 @@ static void test_minimal_file(void **state)
 	assert_int_equal(r.nvariants, 2);
 	assert_int_equal(r.variants[0].metrics.v[0].n, 3);
 	assert_true(isnan(r.variants[0].metrics.v[0].samples[2]));
+	/* A file without them ran no hooks, read /dev/null, and says nothing of its output. */
+	assert_null(r.settings.prepare);
+	assert_null(r.settings.input);
+	assert_true(isnan(r.settings.input_bytes));
+	assert_null(r.settings.output);
 	ws_result_release(&r);
 }
 

@@ -11,6 +11,7 @@
 #include "core/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +120,91 @@ static void test_env_and_stdin(void **state)
 	assert_int_equal(out.exit_code, 0);
 }
 
+/* The fork-and-hold path, with nothing to attach. */
+static int record_attach_quiet(void *ctx, pid_t pid)
+{
+	(void)ctx;
+	(void)pid;
+	return 0;
+}
+
+/* The input is read from its start on every run, on both paths, though the file was opened once. */
+static void test_input_every_run(void **state)
+{
+	/* Through cat: wc -c alone may take a regular file's size from fstat, without reading or moving the offset. */
+	char *a[] = { "sh", "-c", "test \"$(cat | wc -c)\" = 11", NULL };
+	struct ws_run_hooks hooks = { .attach = NULL };
+	struct ws_exec ex = { .argv = a };
+	struct ws_run_outcome out;
+	FILE *f = fopen("input.txt", "w");
+	int fd;
+
+	(void)state;
+	assert_non_null(f);
+	fputs("0123456789\n", f);
+	fclose(f);
+	fd = open("input.txt", O_RDONLY | O_CLOEXEC);
+	/* Above 2, as the runner requires: whyslow's own streams are never given. */
+	ex.input_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(ws_run(&ex, NULL, &out), 0);
+		assert_int_equal(out.exit_code, 0);
+	}
+	hooks.attach = record_attach_quiet;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(ws_run(&ex, &hooks, &out), 0);
+		assert_int_equal(out.exit_code, 0);
+	}
+	/* Without it, stdin is /dev/null again. */
+	close(ex.input_fd);
+	ex.input_fd = 0;
+	a[2] = "test \"$(wc -c)\" = 0";
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(out.exit_code, 0);
+	unlink("input.txt");
+}
+
+/* An output file is truncated at each run and gets stdout only; /dev/null gets stderr. */
+static void test_output_file(void **state)
+{
+	char *a[] = { "sh", "-c", "echo run; echo error >&2", NULL };
+	struct ws_exec ex = { .argv = a, .output = WS_OUTPUT_FILE, .output_path = "out.txt" };
+	struct ws_run_outcome out;
+	char *text = NULL;
+
+	(void)state;
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(ws_read_file("out.txt", &text, NULL), 0);
+	assert_string_equal(text, "run\n");
+	free(text);
+	unlink("out.txt");
+	ex.output_path = "/nonexistent-dir/out.txt";
+	assert_int_equal(ws_run(&ex, NULL, &out), -ENOENT);
+}
+
+/* Through a pipe, output larger than the pipe's buffer never blocks the command, and stdout is a pipe. */
+static void test_output_pipe(void **state)
+{
+	char *a[] = { "sh", "-c", "test -p /dev/stdout && head -c 4000000 /dev/zero", NULL };
+	struct ws_run_hooks hooks = { .attach = record_attach_quiet };
+	struct ws_exec ex = { .argv = a, .output = WS_OUTPUT_PIPE, .timeout = 20 };
+	struct ws_run_outcome out;
+
+	(void)state;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_false(out.timed_out);
+	assert_int_equal(out.exit_code, 0);
+	assert_int_equal(ws_run(&ex, &hooks, &out), 0);
+	assert_false(out.timed_out);
+	assert_int_equal(out.exit_code, 0);
+	/* Under /dev/null, stdout is no pipe. */
+	ex.output = WS_OUTPUT_NULL;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(out.exit_code, 1);
+}
+
 static pid_t attached_pid;
 static char attached_exe[256];
 
@@ -210,7 +296,8 @@ int main(void)
 		cmocka_unit_test_setup(test_exec_errors, setup),  cmocka_unit_test_setup(test_timeout_kills_group, setup),
 		cmocka_unit_test_setup(test_env_and_stdin, setup), cmocka_unit_test_setup(test_attach_before_exec, setup),
 		cmocka_unit_test_setup(test_interrupt, setup),    cmocka_unit_test_setup(test_cpu_list, setup),
-		cmocka_unit_test_setup(test_pinning, setup),
+		cmocka_unit_test_setup(test_pinning, setup),      cmocka_unit_test_setup(test_input_every_run, setup),
+		cmocka_unit_test_setup(test_output_file, setup),  cmocka_unit_test_setup(test_output_pipe, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
