@@ -337,10 +337,32 @@ static double mwu_exact_p(size_t m, size_t n, double u1)
 	return fmin(1.0, p);
 }
 
+/* The null variance of U for sizes m and n with the tie term sum(t^3 - t) of the pooled sample. */
+static double mwu_variance(size_t m, size_t n, double tie_term)
+{
+	double n1 = (double)m, n2 = (double)n, N = n1 + n2;
+
+	return n1 * n2 / 12 * ((N + 1) - tie_term / (N * (N - 1)));
+}
+
+/*
+ * The normal approximation's two-sided p of U1, and its z. One function for the test and for the Moses CI
+ * that inverts it (ws_hodges_lehmann), so that the two agree to the last bit. var must be > 0.
+ */
+static double mwu_normal_p(double u1, size_t m, size_t n, double var, bool continuity, double *z)
+{
+	double d = u1 - (double)m * (double)n / 2;
+
+	if (continuity)
+		d -= 0.5 * ((d > 0) - (d < 0));
+	*z = d / sqrt(var);
+	return fmin(1.0, 2.0 * ws_phi(-fabs(*z)));
+}
+
 static int mann_whitney(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
 			bool allow_exact, struct ws_mwu *out)
 {
-	double n1 = (double)nx, n2 = (double)ny, N = n1 + n2, tie_term, mu, var, d;
+	double n1 = (double)nx, tie_term, var;
 
 	if (!nx || !ny)
 		return -1;
@@ -352,19 +374,14 @@ static int mann_whitney(const double *x, size_t nx, const double *y, size_t ny, 
 		return 0;
 	}
 	out->exact = false;
-	mu = n1 * n2 / 2;
-	var = n1 * n2 / 12 * ((N + 1) - tie_term / (N * (N - 1)));
+	var = mwu_variance(nx, ny, tie_term);
 	if (!(var > 0)) {
 		/* Every value equal (or a single pooled value): no evidence either way. */
 		out->z = 0.0;
 		out->p = 1.0;
 		return 0;
 	}
-	d = out->u1 - mu;
-	if (continuity)
-		d -= 0.5 * ((d > 0) - (d < 0));
-	out->z = d / sqrt(var);
-	out->p = fmin(1.0, 2.0 * ws_phi(-fabs(out->z)));
+	out->p = mwu_normal_p(out->u1, nx, ny, var, continuity, &out->z);
 	return 0;
 }
 
@@ -661,6 +678,188 @@ int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, e
 	free(count);
 	boot_side_release(&sy);
 	boot_side_release(&sx);
+	return 0;
+}
+
+/* --- Hodges-Lehmann shift of log values, Moses CI --- */
+
+/* Windows that small are finished by gathering them: a sweep of every row costs more than the window. */
+#define KTH_GATHER 64
+
+/*
+ * The k-th smallest (0-based) of the m n differences b[j] - a[i], a and b sorted ascending, without forming
+ * them (after Monahan 1984, ACM TOMS algorithm 616). Row i is b[0] - a[i] <= ... <= b[n-1] - a[i], and
+ * keeps a window [lo[i], hi[i]) of the columns that may still hold the answer: those left of it are known
+ * to be smaller, those right of it larger. A pivot drawn uniformly from the windows is counted against
+ * every row in one sweep, and the windows shrink past it on the side the answer is not: an expected
+ * O(log(m n)) sweeps of O(m + n) each, where sorting the differences would take O(m n log(m n)) time and
+ * m n memory (a thousand runs a side would be 8 MB). The pivots come from a fixed seed, but the answer
+ * does not depend on them.
+ */
+static double kth_difference(const double *a, size_t m, const double *b, size_t n, size_t k)
+{
+	size_t *lo = xcalloc(m, sizeof(*lo)), *hi = xmalloc(m * sizeof(*hi));
+	size_t *lt = xmalloc(m * sizeof(*lt)), *le = xmalloc(m * sizeof(*le));
+	size_t below = 0, active = m * n;
+	struct ws_rng rng;
+	double answer;
+
+	ws_rng_seed(&rng, 616);
+	for (size_t i = 0; i < m; i++)
+		hi[i] = n;
+	for (;;) {
+		size_t pick, n_lt = 0, n_le = 0, i, j;
+		double p;
+
+		if (active <= KTH_GATHER + m) {
+			/* Few candidates left: the answer is the (k - below)-th smallest of them. */
+			double *v = xmalloc(active * sizeof(*v));
+			size_t nv = 0;
+
+			for (i = 0; i < m; i++)
+				for (j = lo[i]; j < hi[i]; j++)
+					v[nv++] = b[j] - a[i];
+			select_kth(v, 0, nv, k - below);
+			answer = v[k - below];
+			free(v);
+			break;
+		}
+		pick = rng_below(&rng, active);
+		for (i = 0; pick >= hi[i] - lo[i]; i++)
+			pick -= hi[i] - lo[i];
+		p = b[lo[i] + pick] - a[i];
+		/*
+		 * The number of row i's entries below p only grows with i (a ascending, and rounding is
+		 * monotone), so one pointer sweeps all rows.
+		 */
+		for (i = 0, j = 0; i < m; i++) {
+			while (j < n && b[j] - a[i] < p)
+				j++;
+			lt[i] = j;
+			n_lt += j;
+		}
+		for (i = 0, j = 0; i < m; i++) {
+			while (j < n && b[j] - a[i] <= p)
+				j++;
+			le[i] = j;
+			n_le += j;
+		}
+		if (k >= n_lt && k < n_le) {
+			answer = p;
+			break;
+		}
+		/* The answer is below p: drop everything >= p. Or above it: drop everything <= p. */
+		below = active = 0;
+		for (i = 0; i < m; i++) {
+			if (k < n_lt && hi[i] > lt[i])
+				hi[i] = lt[i];
+			else if (k >= n_le && lo[i] < le[i])
+				lo[i] = le[i];
+			below += lo[i];
+			active += hi[i] - lo[i];
+		}
+	}
+	free(le);
+	free(lt);
+	free(hi);
+	free(lo);
+	return answer;
+}
+
+/*
+ * The Moses interval's order statistic (Hollander & Wolfe, Nonparametric Statistical Methods, 2nd ed.,
+ * section 4.3): the lower bound is the k-th smallest difference and the upper the (m n + 1 - k)-th, where
+ * k - 1 is the largest u that the two-sided test at level alpha rejects as a value of U1: computed by the
+ * test's own arithmetic, so that the interval excludes a shift exactly when the test rejects it. Returns
+ * 0 when no u is rejected (the interval is unbounded). *coverage is 1 - 2 P(U <= k - 1) under the null
+ * distribution used.
+ */
+static size_t moses_k(size_t m, size_t n, bool exact, double tie_term, double alpha, double *coverage)
+{
+	size_t k = 0;
+
+	*coverage = 1.0;
+	if (exact) {
+		__int128 *c = mwu_counts(m, n), total = prefix_sum(c, m * n), le = 0;
+
+		/* Beyond m n / 2 the lower tail is no longer the smaller one; the test never rejects there. */
+		for (size_t u = 0; 2 * u < m * n; u++) {
+			le += c[u];
+			if (!(fmin(1.0, 2.0 * (double)le / (double)total) < alpha))
+				break;
+			k = u + 1;
+			*coverage = 1.0 - 2.0 * (double)le / (double)total;
+		}
+		free(c);
+	} else {
+		double var = mwu_variance(m, n, tie_term), z;
+		size_t lo = 0, hi = (m * n + 1) / 2;
+
+		if (!(var > 0))
+			return 0;
+		/* p grows with u up to m n / 2: bisect for the first u it does not reject, in [lo, hi]. */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (mwu_normal_p((double)mid, m, n, var, true, &z) < alpha)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		k = lo;
+		if (k)
+			*coverage = 1.0 - mwu_normal_p((double)(k - 1), m, n, var, true, &z);
+	}
+	return k;
+}
+
+static double *sorted_logs(const double *x, size_t n)
+{
+	double *s = xmalloc(n * sizeof(*s));
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = log(x[i]);
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+int ws_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, double alpha, struct ws_hl *out)
+{
+	double *lx, *ly, tie_term;
+	size_t N = nx * ny;
+
+	out->shift = out->lo = out->hi = out->coverage = NAN;
+	out->k = 0;
+	out->exact = false;
+	if (!nx || !ny || !(alpha > 0 && alpha < 1) || N / nx != ny)
+		return -1;
+	for (size_t i = 0; i < nx; i++)
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return -1;
+	for (size_t i = 0; i < ny; i++)
+		if (!(y[i] > 0) || !isfinite(y[i]))
+			return -1;
+	/* Ties are the test's: in the values as measured, which decide between its exact and normal paths. */
+	pooled_rank_sum(x, nx, y, ny, &tie_term);
+	lx = sorted_logs(x, nx);
+	ly = sorted_logs(y, ny);
+	if (N % 2)
+		out->shift = kth_difference(lx, nx, ly, ny, N / 2);
+	else
+		out->shift = 0.5 * (kth_difference(lx, nx, ly, ny, N / 2 - 1) + kth_difference(lx, nx, ly, ny, N / 2));
+	out->exact = nx <= MWU_EXACT_MAX && ny <= MWU_EXACT_MAX && tie_term == 0;
+	if (lx[0] == lx[nx - 1] && ly[0] == ly[ny - 1] && lx[0] == ly[0]) {
+		/* One value throughout: every difference is 0, and so is every order statistic. */
+		out->lo = out->hi = 0.0;
+		out->k = 1;
+		out->coverage = 1.0;
+	} else {
+		out->k = moses_k(nx, ny, out->exact, tie_term, alpha, &out->coverage);
+		out->lo = out->k ? kth_difference(lx, nx, ly, ny, out->k - 1) : -INFINITY;
+		out->hi = out->k ? kth_difference(lx, nx, ly, ny, N - out->k) : INFINITY;
+	}
+	free(ly);
+	free(lx);
 	return 0;
 }
 

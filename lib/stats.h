@@ -111,6 +111,32 @@ enum ws_center {
 int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, enum ws_center c,
 		       size_t B, uint64_t seed, double conf, double *ratio, double *lo, double *hi);
 
+/*
+ * Hodges-Lehmann estimate of the shift of log values, log(y) - log(x), with the Moses interval: the
+ * distribution-free CI that inverts the two-sided Mann-Whitney test at level alpha (Hollander & Wolfe,
+ * section 4.3). shift is the median of the nx ny differences log(y[j]) - log(x[i]); the interval is
+ * [d(k), d(nx ny + 1 - k)] of those differences sorted (1-based), k - 1 the largest U1 that the test of
+ * ws_mann_whitney() (continuity corrected) rejects at alpha: from the exact null distribution when both
+ * samples are <= 50 and the values have no ties, else from its normal approximation with tie correction,
+ * as the test decides. So the interval excludes 0 exactly when the test's p < alpha (with ties, only when:
+ * a difference of exactly 0 counts half in U1 and whole in the order statistics). exp() of the three gives
+ * the ratio y/x and its CI; in a scale family (multiplicative noise) the true shift is the log of the
+ * ratio of medians. When the test cannot reject at alpha whatever the data (too few runs), k = 0 and
+ * [lo, hi] = [-inf, +inf]. Every value one and the same: shift, lo and hi are 0.
+ * Returns 0, or -1 (outputs NAN) when a sample is empty, a value is not finite and > 0 (no log), or alpha
+ * is outside (0, 1). O((nx + ny) log(nx ny)) expected time, O(nx + ny) memory: the differences are never
+ * formed.
+ */
+struct ws_hl {
+	double shift;     /* median of the pairwise differences of log values */
+	double lo, hi;    /* its Moses interval */
+	size_t k;         /* lo is the k-th smallest difference, hi the (nx ny + 1 - k)-th; 0: unbounded */
+	double coverage;  /* 1 - 2 P(U <= k - 1) under the null used: >= 1 - alpha (approximately when normal) */
+	bool exact;       /* k from the exact null distribution */
+};
+
+int ws_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, double alpha, struct ws_hl *out);
+
 /* --- Multiple comparisons: adj[i] for p[i], any order. --- */
 void ws_holm(const double *p, size_t m, double *adj);
 void ws_bh(const double *p, size_t m, double *adj);

@@ -486,6 +486,164 @@ static void test_bootstrap_matches_naive(void **state)
 	}
 }
 
+/* --- Hodges-Lehmann and Moses --- */
+
+/* Distinct, unsorted values as hl-reference.py's fill(): center * (1 + step * ((i * skip) % n - n / 2)). */
+static void fill_mod(double *v, size_t n, double center, double step, size_t skip)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = center * (1 + step * ((double)((i * skip) % n) - (double)n / 2));
+}
+
+static void check_hl(const double *x, size_t nx, const double *y, size_t ny, double shift, double lo, double hi,
+		     size_t k, double coverage, bool exact)
+{
+	struct ws_hl h;
+
+	assert_int_equal(ws_hodges_lehmann(x, nx, y, ny, 0.05, &h), 0);
+	assert_near(h.shift, shift, TOL);
+	if (isinf(lo)) {
+		assert_true(isinf(h.lo) && h.lo < 0 && isinf(h.hi) && h.hi > 0);
+	} else {
+		assert_near(h.lo, lo, TOL);
+		assert_near(h.hi, hi, TOL);
+	}
+	assert_int_equal(h.k, k);
+	assert_near(h.coverage, coverage, TOL);
+	assert_int_equal(h.exact, exact);
+}
+
+/*
+ * Reference values from tests/unit/hl-reference.py, which computes them from the definitions (R's
+ * wilcox.test conf.int procedure, with U's exact null distribution counted by brute force over all rank
+ * sets in rational arithmetic), sharing no code with lib/stats.c.
+ */
+static void test_hodges_lehmann_reference(void **state)
+{
+	static const double x1[] = { 2, 1, 3, 5 }, y1[] = { 12, 11, 13, 15 };
+	static const double xt[] = { 10, 11, 11, 12, 13, 13, 13, 15, 16, 18 };
+	static const double yt[] = { 12, 13, 14, 14, 15, 16, 17, 17, 19, 20 };
+	static const double a[] = { 1.0, 1.1, 1.2 }, b[] = { 2.0, 2.1, 2.2 };
+	double x[70], y[70];
+
+	(void)state;
+	/* 4 + 4: even the extreme order statistics only reach 1 - 2/70. */
+	check_hl(x1, 4, y1, 4, 1.6570930023362629, 0.7884573603642704, 2.70805020110221, 1, 0.9714285714285714,
+		 true);
+	/* 10 + 10: k = 24, the two-sided 5% critical value of U (23) plus one. */
+	fill_mod(x, 10, 1.0, 0.004, 3);
+	fill_mod(y, 10, 1.03, 0.005, 7);
+	check_hl(x, 10, y, 10, 0.029066433910274657, 0.014445164431496293, 0.04351715449225131, 24,
+		 0.9567429474550218, true);
+	fill_mod(x, 7, 2.0, 0.01, 3);
+	fill_mod(y, 12, 1.96, 0.006, 5);
+	check_hl(x, 7, y, 12, -0.018214496792606616, -0.041753053879062696, 0.005115100666770345, 19,
+		 0.9550686671429706, true);
+	/*
+	 * Ties: the normal approximation with tie correction, as the test (p = 0.0439 < 0.05). A difference
+	 * of exactly 0 sits at the lower bound: the interval touches 0 though the test rejects, the one way
+	 * in which the two may differ (a zero difference counts half in U1, whole in the order statistics).
+	 */
+	check_hl(xt, 10, yt, 10, 0.17708590686030679, 0.0, 0.3746934494414105, 24, 0.9561342007972624, false);
+	fill_mod(x, 60, 1.0, 0.001, 7);
+	fill_mod(y, 70, 1.01, 0.0009, 11);
+	check_hl(x, 60, y, 70, 0.009999061421892462, 0.0034778163475506357, 0.016513110765691695, 1680,
+		 0.9504465354718397, false);
+	/* 3 + 3: the smallest p is 2/20 = 0.1, so no shift is ever rejected: the interval is unbounded. */
+	check_hl(a, 3, b, 3, 0.6466271649250523, -INFINITY, INFINITY, 0, 1.0, true);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The selection against sorting every difference, over random sizes (both paths, both parities) and
+ * values rounded to a coarse grid so that differences tie often; and the duality with the test: without
+ * ties the interval excludes 0 exactly when the p of ws_mann_whitney() is below alpha, with ties only if.
+ */
+static void test_hodges_lehmann_brute(void **state)
+{
+	double x[80], y[80], *d = xmalloc(80 * 80 * sizeof(*d));
+	struct ws_rng r;
+	int agree_checked = 0;
+
+	(void)state;
+	ws_rng_seed(&r, 77);
+	for (int rep = 0; rep < 400; rep++) {
+		size_t nx = 1 + ws_rng_below(&r, rep < 300 ? 20 : 80), ny = 1 + ws_rng_below(&r, rep < 300 ? 20 : 80);
+		bool coarse = rep % 2, excludes;
+		double shift = 1 + 0.05 * (ws_rng_double(&r) - 0.5), grid = coarse ? 0.01 : 0;
+		size_t N = nx * ny, k = 0;
+		struct ws_mwu u;
+		struct ws_hl h;
+
+		for (size_t i = 0; i < nx; i++) {
+			x[i] = 1 + 0.05 * ws_rng_double(&r);
+			if (coarse)
+				x[i] = 1 + grid * round((x[i] - 1) / grid);
+		}
+		for (size_t i = 0; i < ny; i++) {
+			y[i] = shift * (1 + 0.05 * ws_rng_double(&r));
+			if (coarse)
+				y[i] = 1 + grid * round((y[i] - 1) / grid);
+		}
+		for (size_t i = 0; i < nx; i++)
+			for (size_t j = 0; j < ny; j++)
+				d[k++] = log(y[j]) - log(x[i]);
+		qsort(d, N, sizeof(*d), cmp_dbl);
+		assert_int_equal(ws_hodges_lehmann(x, nx, y, ny, 0.05, &h), 0);
+		/* Bit for bit: the same differences, selected rather than sorted. */
+		assert_true(h.shift == (N % 2 ? d[N / 2] : 0.5 * (d[N / 2 - 1] + d[N / 2])));
+		if (h.k) {
+			assert_true(h.lo == d[h.k - 1] && h.hi == d[N - h.k]);
+			assert_true(h.coverage >= 0.95 - (h.exact ? 0 : 0.01));
+		} else {
+			assert_true(isinf(h.lo) && isinf(h.hi));
+		}
+		assert_int_equal(ws_mann_whitney(x, nx, y, ny, true, &u), 0);
+		assert_int_equal(h.exact, u.exact);
+		excludes = h.lo > 0 || h.hi < 0;
+		if (h.lo == 0 && h.hi == 0)
+			continue; /* every value the same */
+		if (u.exact || !coarse) {
+			assert_int_equal(excludes, u.p < 0.05);
+			agree_checked++;
+		} else if (excludes) {
+			assert_true(u.p < 0.05);
+		}
+	}
+	assert_true(agree_checked > 150);
+	free(d);
+}
+
+static void test_hodges_lehmann_edges(void **state)
+{
+	static const double x[] = { 1, 2, 3 }, zero[] = { 0, 1, 2 }, neg[] = { -1, 1, 2 }, c[] = { 5, 5, 5, 5, 5, 5 };
+	double inf[] = { 1, INFINITY, 2 };
+	struct ws_hl h;
+
+	(void)state;
+	assert_int_equal(ws_hodges_lehmann(x, 0, x, 3, 0.05, &h), -1);
+	assert_true(isnan(h.shift) && isnan(h.lo) && isnan(h.hi));
+	assert_int_equal(ws_hodges_lehmann(x, 3, x, 0, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(zero, 3, x, 3, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(x, 3, neg, 3, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(x, 3, inf, 3, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(x, 3, x, 3, 0, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(x, 3, x, 3, 1, &h), -1);
+	/* One value throughout, whatever the sizes: exactly no shift. */
+	assert_int_equal(ws_hodges_lehmann(c, 6, c, 4, 0.05, &h), 0);
+	assert_true(h.shift == 0 && h.lo == 0 && h.hi == 0);
+	/* One against one: the difference itself, and nothing the test could reject. */
+	assert_int_equal(ws_hodges_lehmann(x, 1, x + 2, 1, 0.05, &h), 0);
+	assert_near(h.shift, log(3), TOL);
+	assert_int_equal(h.k, 0);
+}
+
 /* CPU time, not wall time: the machine running the tests may be busy with other work. */
 static double cpu_seconds(void)
 {
@@ -511,6 +669,26 @@ static void test_bootstrap_speed(void **state)
 	print_message("bootstrap B=%d n=20+20: %.2f ms CPU per CI\n", WS_BOOTSTRAP_B, ms);
 	/* The budget is "well under 10 ms" (about 1.5 ms here); the bound leaves room for ASan and UBSan. */
 	assert_true(ms < 50);
+}
+
+static void test_hodges_lehmann_speed(void **state)
+{
+	double *x = xmalloc(2000 * sizeof(*x)), *y = xmalloc(2000 * sizeof(*y)), t0, ms;
+	struct ws_hl h;
+
+	(void)state;
+	fill(x, 2000, 100, 0.04, 51);
+	fill(y, 2000, 101, 0.04, 52);
+	t0 = cpu_seconds();
+	assert_int_equal(ws_hodges_lehmann(x, 2000, y, 2000, 0.05, &h), 0);
+	ms = (cpu_seconds() - t0) * 1e3;
+	print_message("Hodges-Lehmann and Moses CI, n=2000+2000 (4 million differences, never formed): %.1f ms CPU\n",
+		      ms);
+	assert_true(h.lo < h.shift && h.shift < h.hi && h.lo > 0 && h.hi < 0.02);
+	/* Sorting 4 million differences takes about 400 ms; the bound leaves room for the sanitizers. */
+	assert_true(ms < 500);
+	free(x);
+	free(y);
 }
 
 /* --- Multiple comparisons --- */
@@ -679,6 +857,10 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_errors),
 		cmocka_unit_test(test_bootstrap_matches_naive),
 		cmocka_unit_test(test_bootstrap_speed),
+		cmocka_unit_test(test_hodges_lehmann_reference),
+		cmocka_unit_test(test_hodges_lehmann_brute),
+		cmocka_unit_test(test_hodges_lehmann_edges),
+		cmocka_unit_test(test_hodges_lehmann_speed),
 		cmocka_unit_test(test_holm_bh_reference),
 		cmocka_unit_test(test_holm_bh_edges),
 		cmocka_unit_test(test_decide),
