@@ -405,15 +405,23 @@ static int cmp_abs(const void *a, const void *b)
 }
 
 /* The signed-rank statistic's exact null: 2^n subsets of {1..n}, counted by sum (n <= 50 fits 64 bits). */
-static double wsr_exact_p(size_t n, double w)
+static uint64_t *wsr_counts(size_t n)
 {
-	size_t top = n * (n + 1) / 2, k = (size_t)w;
-	uint64_t *c = xcalloc(top + 1, sizeof(*c)), le = 0, ge = 0;
+	size_t top = n * (n + 1) / 2;
+	uint64_t *c = xcalloc(top + 1, sizeof(*c));
 
 	c[0] = 1;
 	for (size_t i = 1; i <= n; i++)
 		for (size_t s = top; s >= i; s--)
 			c[s] += c[s - i];
+	return c;
+}
+
+static double wsr_exact_p(size_t n, double w)
+{
+	size_t top = n * (n + 1) / 2, k = (size_t)w;
+	uint64_t *c = wsr_counts(n), le = 0, ge = 0;
+
 	for (size_t s = 0; s <= top; s++) {
 		if (s <= k)
 			le += c[s];
@@ -425,9 +433,26 @@ static double wsr_exact_p(size_t n, double w)
 	return fmin(1.0, 2.0 * (double)(le < ge ? le : ge) / ldexp(1.0, (int)n));
 }
 
+static double wsr_variance(size_t n, double tie_term)
+{
+	double nn = (double)n;
+
+	return nn * (nn + 1) * (2 * nn + 1) / 24 - tie_term / 48;
+}
+
+/* The normal approximation's two-sided p of W+, continuity corrected; shared with the Tukey interval. */
+static double wsr_normal_p(double w, size_t n, double var, double *z)
+{
+	double nn = (double)n, dev = w - nn * (nn + 1) / 4;
+
+	dev -= 0.5 * ((dev > 0) - (dev < 0));
+	*z = dev / sqrt(var);
+	return fmin(1.0, 2.0 * ws_phi(-fabs(*z)));
+}
+
 int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out)
 {
-	double *a, tie_term = 0.0, w = 0.0, nn, mu, var, dev;
+	double *a, tie_term = 0.0, w = 0.0, var;
 	size_t m = 0;
 
 	if (!n)
@@ -465,18 +490,13 @@ int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out)
 		return 0;
 	}
 	out->exact = false;
-	nn = (double)m;
-	mu = nn * (nn + 1) / 4;
-	var = nn * (nn + 1) * (2 * nn + 1) / 24 - tie_term / 48;
+	var = wsr_variance(m, tie_term);
 	if (!(var > 0)) {
 		out->z = 0.0;
 		out->p = 1.0;
 		return 0;
 	}
-	dev = w - mu;
-	dev -= 0.5 * ((dev > 0) - (dev < 0));
-	out->z = dev / sqrt(var);
-	out->p = fmin(1.0, 2.0 * ws_phi(-fabs(out->z)));
+	out->p = wsr_normal_p(w, m, var, &out->z);
 	return 0;
 }
 
@@ -694,19 +714,24 @@ int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, e
  * every row in one sweep, and the windows shrink past it on the side the answer is not: an expected
  * O(log(m n)) sweeps of O(m + n) each, where sorting the differences would take O(m n log(m n)) time and
  * m n memory (a thousand runs a side would be 8 MB). The pivots come from a fixed seed, but the answer
- * does not depend on them.
+ * does not depend on them. With `triangle` (m == n), row i holds only the columns j >= n - 1 - i: with
+ * b = d/2 and a[i] = -d[n-1-i]/2 these are the Walsh averages (d[i'] + d[j]) / 2, i' <= j, of the
+ * signed-rank test's interval (halving is exact, so the sums are those of (d[i'] + d[j]) / 2 to the bit).
  */
-static double kth_difference(const double *a, size_t m, const double *b, size_t n, size_t k)
+static double kth_difference(const double *a, size_t m, const double *b, size_t n, bool triangle, size_t k)
 {
-	size_t *lo = xcalloc(m, sizeof(*lo)), *hi = xmalloc(m * sizeof(*hi));
+	size_t *lo = xmalloc(m * sizeof(*lo)), *hi = xmalloc(m * sizeof(*hi));
 	size_t *lt = xmalloc(m * sizeof(*lt)), *le = xmalloc(m * sizeof(*le));
-	size_t below = 0, active = m * n;
+	size_t below = 0, active = 0;
 	struct ws_rng rng;
 	double answer;
 
 	ws_rng_seed(&rng, 616);
-	for (size_t i = 0; i < m; i++)
+	for (size_t i = 0; i < m; i++) {
+		lo[i] = triangle ? n - 1 - i : 0;
 		hi[i] = n;
+		active += hi[i] - lo[i];
+	}
 	for (;;) {
 		size_t pick, n_lt = 0, n_le = 0, i, j;
 		double p;
@@ -733,16 +758,20 @@ static double kth_difference(const double *a, size_t m, const double *b, size_t 
 		 * monotone), so one pointer sweeps all rows.
 		 */
 		for (i = 0, j = 0; i < m; i++) {
+			size_t first = triangle ? n - 1 - i : 0;
+
 			while (j < n && b[j] - a[i] < p)
 				j++;
-			lt[i] = j;
-			n_lt += j;
+			lt[i] = j > first ? j : first;
+			n_lt += lt[i] - first;
 		}
 		for (i = 0, j = 0; i < m; i++) {
+			size_t first = triangle ? n - 1 - i : 0;
+
 			while (j < n && b[j] - a[i] <= p)
 				j++;
-			le[i] = j;
-			n_le += j;
+			le[i] = j > first ? j : first;
+			n_le += le[i] - first;
 		}
 		if (k >= n_lt && k < n_le) {
 			answer = p;
@@ -755,7 +784,7 @@ static double kth_difference(const double *a, size_t m, const double *b, size_t 
 				hi[i] = lt[i];
 			else if (k >= n_le && lo[i] < le[i])
 				lo[i] = le[i];
-			below += lo[i];
+			below += lo[i] - (triangle ? n - 1 - i : 0);
 			active += hi[i] - lo[i];
 		}
 	}
@@ -844,9 +873,9 @@ int ws_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, do
 	lx = sorted_logs(x, nx);
 	ly = sorted_logs(y, ny);
 	if (N % 2)
-		out->shift = kth_difference(lx, nx, ly, ny, N / 2);
+		out->shift = kth_difference(lx, nx, ly, ny, false, N / 2);
 	else
-		out->shift = 0.5 * (kth_difference(lx, nx, ly, ny, N / 2 - 1) + kth_difference(lx, nx, ly, ny, N / 2));
+		out->shift = 0.5 * (kth_difference(lx, nx, ly, ny, false, N / 2 - 1) + kth_difference(lx, nx, ly, ny, false, N / 2));
 	out->exact = nx <= MWU_EXACT_MAX && ny <= MWU_EXACT_MAX && tie_term == 0;
 	if (lx[0] == lx[nx - 1] && ly[0] == ly[ny - 1] && lx[0] == ly[0]) {
 		/* One value throughout: every difference is 0, and so is every order statistic. */
@@ -855,11 +884,108 @@ int ws_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, do
 		out->coverage = 1.0;
 	} else {
 		out->k = moses_k(nx, ny, out->exact, tie_term, alpha, &out->coverage);
-		out->lo = out->k ? kth_difference(lx, nx, ly, ny, out->k - 1) : -INFINITY;
-		out->hi = out->k ? kth_difference(lx, nx, ly, ny, N - out->k) : INFINITY;
+		out->lo = out->k ? kth_difference(lx, nx, ly, ny, false, out->k - 1) : -INFINITY;
+		out->hi = out->k ? kth_difference(lx, nx, ly, ny, false, N - out->k) : INFINITY;
 	}
 	free(ly);
 	free(lx);
+	return 0;
+}
+
+/*
+ * Tukey's interval for the signed-rank test (Hollander & Wolfe, section 3.3): as moses_k(), over the
+ * n(n+1)/2 Walsh averages, with the null distribution of W+ and the test's own arithmetic.
+ */
+static size_t tukey_k(size_t n, bool exact, double tie_term, double alpha, double *coverage)
+{
+	size_t k = 0, M = n * (n + 1) / 2;
+
+	*coverage = 1.0;
+	if (exact) {
+		uint64_t *c = wsr_counts(n), le = 0;
+		double total = ldexp(1.0, (int)n);
+
+		for (size_t w = 0; 2 * w < M; w++) {
+			le += c[w];
+			if (!(fmin(1.0, 2.0 * (double)le / total) < alpha))
+				break;
+			k = w + 1;
+			*coverage = 1.0 - 2.0 * (double)le / total;
+		}
+		free(c);
+	} else {
+		double var = wsr_variance(n, tie_term), z;
+		size_t lo = 0, hi = (M + 1) / 2;
+
+		if (!(var > 0))
+			return 0;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (wsr_normal_p((double)mid, n, var, &z) < alpha)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		k = lo;
+		if (k)
+			*coverage = 1.0 - wsr_normal_p((double)(k - 1), n, var, &z);
+	}
+	return k;
+}
+
+int ws_hodges_lehmann_paired(const double *d, size_t n, double alpha, struct ws_hl *out)
+{
+	double *s, *a, *b, tie_term = 0.0;
+	size_t m = 0, M;
+
+	out->shift = out->lo = out->hi = out->coverage = NAN;
+	out->k = 0;
+	out->exact = false;
+	if (!n || !(alpha > 0 && alpha < 1))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(d[i]))
+			return -1;
+	/* Zeros are dropped, as the test drops them. */
+	s = xmalloc(n * sizeof(*s));
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0.0)
+			s[m++] = d[i];
+	if (m == 0) {
+		free(s);
+		out->shift = out->lo = out->hi = 0.0;
+		out->k = 1;
+		out->coverage = 1.0;
+		out->exact = true;
+		return 0;
+	}
+	/* The test's ties: among |d|. */
+	qsort(s, m, sizeof(*s), cmp_abs);
+	for (size_t i = 0, j; i < m; i = j) {
+		for (j = i; j < m && fabs(s[j]) == fabs(s[i]); j++)
+			;
+		tie_term += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
+	}
+	qsort(s, m, sizeof(*s), cmp_double);
+	a = xmalloc(m * sizeof(*a));
+	b = xmalloc(m * sizeof(*b));
+	for (size_t i = 0; i < m; i++) {
+		a[i] = -s[m - 1 - i] / 2;
+		b[i] = s[i] / 2;
+	}
+	M = m * (m + 1) / 2;
+	if (M % 2)
+		out->shift = kth_difference(a, m, b, m, true, M / 2);
+	else
+		out->shift = 0.5 * (kth_difference(a, m, b, m, true, M / 2 - 1) + kth_difference(a, m, b, m, true, M / 2));
+	out->exact = m <= 50 && tie_term == 0;
+	out->k = tukey_k(m, out->exact, tie_term, alpha, &out->coverage);
+	out->lo = out->k ? kth_difference(a, m, b, m, true, out->k - 1) : -INFINITY;
+	out->hi = out->k ? kth_difference(a, m, b, m, true, M - out->k) : INFINITY;
+	free(b);
+	free(a);
+	free(s);
 	return 0;
 }
 

@@ -137,6 +137,16 @@ struct ws_hl {
 
 int ws_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, double alpha, struct ws_hl *out);
 
+/*
+ * The same for --paired: the one-sample Hodges-Lehmann estimate of the per-round log-ratios d[] (the median
+ * of the Walsh averages (d[i] + d[j]) / 2, i <= j) with Tukey's interval, which inverts the signed-rank test
+ * of ws_wilcoxon_signed_rank() as the Moses interval inverts Mann-Whitney: zeros dropped as the test drops
+ * them, exact when the rest are <= 50 with no two |d| tied, else normal with tie and continuity correction;
+ * k counts among the n'(n'+1)/2 Walsh averages of the n' nonzero d. Every d zero: shift, lo and hi are 0.
+ * Returns 0, or -1 (outputs NAN) when n is 0, a d is not finite, or alpha is outside (0, 1).
+ */
+int ws_hodges_lehmann_paired(const double *d, size_t n, double alpha, struct ws_hl *out);
+
 /* --- Multiple comparisons: adj[i] for p[i], any order. --- */
 void ws_holm(const double *p, size_t m, double *adj);
 void ws_bh(const double *p, size_t m, double *adj);

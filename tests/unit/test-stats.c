@@ -671,6 +671,105 @@ static void test_bootstrap_speed(void **state)
 	assert_true(ms < 50);
 }
 
+static void check_hl_paired(const double *d, size_t n, double shift, double lo, double hi, size_t k,
+			    double coverage, bool exact)
+{
+	struct ws_hl h;
+
+	assert_int_equal(ws_hodges_lehmann_paired(d, n, 0.05, &h), 0);
+	assert_near(h.shift, shift, TOL);
+	assert_near(h.lo, lo, TOL);
+	assert_near(h.hi, hi, TOL);
+	assert_int_equal(h.k, k);
+	assert_near(h.coverage, coverage, TOL);
+	assert_int_equal(h.exact, exact);
+}
+
+/* --paired: Tukey's interval over the Walsh averages; references from tests/unit/hl-reference.py. */
+static void test_hodges_lehmann_paired_reference(void **state)
+{
+	static const double tied[] = { 0.0, 0.01, 0.02, -0.01, 0.02, 0.03, 0.01, 0.04, -0.02, 0.05, 0.03 };
+	static const double zeros[] = { 0, 0, 0 }, bad[] = { 0.1, INFINITY };
+	double v[60];
+	struct ws_hl h;
+
+	(void)state;
+	/* 12 distinct log-ratios: k = 14, the two-sided 5% critical value of W (13) plus one. */
+	fill_mod(v, 12, 1.02, 0.01, 5);
+	for (size_t i = 0; i < 12; i++)
+		v[i] = log(v[i]);
+	check_hl_paired(v, 12, 0.014322684179369792, -0.010869187824346274, 0.03955719384353595, 14,
+			0.95751953125, true);
+	/* A zero (dropped) and tied |d|: normal with tie correction, as the test. */
+	check_hl_paired(tied, ARRAY_SIZE(tied), 0.02, 0.0, 0.035, 8, 0.9596948694992665, false);
+	fill_mod(v, 60, 1.003, 0.0004, 7);
+	for (size_t i = 0; i < 60; i++)
+		v[i] = log(v[i]);
+	check_hl_paired(v, 60, 0.0027774614405390126, 0.0007929046299443891, 0.004749867602780844, 649,
+			0.950222052567406, false);
+	assert_int_equal(ws_hodges_lehmann_paired(zeros, 3, 0.05, &h), 0);
+	assert_true(h.shift == 0 && h.lo == 0 && h.hi == 0);
+	assert_int_equal(ws_hodges_lehmann_paired(bad, 2, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann_paired(bad, 0, 0.05, &h), -1);
+	/* Five differences of one sign: p = 2/32 >= 0.05, nothing rejectable, an unbounded interval. */
+	assert_int_equal(ws_hodges_lehmann_paired(tied + 1, 5, 0.05, &h), 0);
+	assert_int_equal(h.k, 0);
+	assert_true(isinf(h.lo) && isinf(h.hi));
+}
+
+/* The Walsh selection against sorting them all, and the duality with the signed-rank test. */
+static void test_hodges_lehmann_paired_brute(void **state)
+{
+	double d[80], *w = xmalloc(80 * 81 / 2 * sizeof(*w));
+	struct ws_rng r;
+	int agree_checked = 0;
+
+	(void)state;
+	ws_rng_seed(&r, 78);
+	for (int rep = 0; rep < 400; rep++) {
+		size_t n = 1 + ws_rng_below(&r, rep < 300 ? 20 : 80), m = 0, M = 0, nz = 0;
+		bool coarse = rep % 2, excludes;
+		double shift = 0.02 * (ws_rng_double(&r) - 0.5);
+		struct ws_wsr t;
+		struct ws_hl h;
+
+		for (size_t i = 0; i < n; i++) {
+			d[i] = shift + 0.03 * (ws_rng_double(&r) - 0.5);
+			if (coarse)
+				d[i] = 0.005 * round(d[i] / 0.005);
+		}
+		for (size_t i = 0; i < n; i++)
+			nz += d[i] != 0;
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i; j < n; j++)
+				if (d[i] != 0 && d[j] != 0)
+					w[M++] = (d[i] + d[j]) / 2;
+		m = nz;
+		assert_int_equal(ws_hodges_lehmann_paired(d, n, 0.05, &h), 0);
+		assert_int_equal(ws_wilcoxon_signed_rank(d, n, &t), 0);
+		if (m == 0) {
+			assert_true(h.shift == 0 && h.lo == 0 && h.hi == 0);
+			continue;
+		}
+		qsort(w, M, sizeof(*w), cmp_dbl);
+		assert_true(h.shift == (M % 2 ? w[M / 2] : 0.5 * (w[M / 2 - 1] + w[M / 2])));
+		if (h.k)
+			assert_true(h.lo == w[h.k - 1] && h.hi == w[M - h.k]);
+		else
+			assert_true(isinf(h.lo) && isinf(h.hi));
+		assert_int_equal(h.exact, t.exact);
+		excludes = h.lo > 0 || h.hi < 0;
+		if (t.exact || !coarse) {
+			assert_int_equal(excludes, t.p < 0.05);
+			agree_checked++;
+		} else if (excludes) {
+			assert_true(t.p < 0.05);
+		}
+	}
+	assert_true(agree_checked > 150);
+	free(w);
+}
+
 static void test_hodges_lehmann_speed(void **state)
 {
 	double *x = xmalloc(2000 * sizeof(*x)), *y = xmalloc(2000 * sizeof(*y)), t0, ms;
@@ -860,6 +959,8 @@ int main(void)
 		cmocka_unit_test(test_hodges_lehmann_reference),
 		cmocka_unit_test(test_hodges_lehmann_brute),
 		cmocka_unit_test(test_hodges_lehmann_edges),
+		cmocka_unit_test(test_hodges_lehmann_paired_reference),
+		cmocka_unit_test(test_hodges_lehmann_paired_brute),
 		cmocka_unit_test(test_hodges_lehmann_speed),
 		cmocka_unit_test(test_holm_bh_reference),
 		cmocka_unit_test(test_holm_bh_edges),
