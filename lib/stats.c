@@ -1119,9 +1119,46 @@ int ws_cell_test(const double *x, size_t nx, const double *y, size_t ny, bool pa
 int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool paired, uint64_t seed,
 		    struct ws_cell *out)
 {
+	return ws_compare_cell_effect(x, nx, y, ny, paired, WS_EFFECT_BOOTSTRAP, seed, out);
+}
+
+/* The Hodges-Lehmann half of ws_compare_cell_effect(): 0, or -1 where there is no log to take. */
+static int cell_hl(const double *x, size_t nx, const double *y, size_t ny, bool paired, struct ws_cell *out)
+{
+	struct ws_hl h;
+	int ret;
+
+	if (paired) {
+		size_t n = nx < ny ? nx : ny;
+		double *d = xmalloc(n * sizeof(*d));
+
+		ret = 0;
+		for (size_t i = 0; i < n && !ret; i++)
+			ret = log_ratio(x[i], y[i], &d[i]);
+		if (!ret)
+			ret = ws_hodges_lehmann_paired(d, n, 0.05, &h);
+		free(d);
+	} else {
+		ret = ws_hodges_lehmann(x, nx, y, ny, 0.05, &h);
+	}
+	if (ret)
+		return -1;
+	out->ratio = exp(h.shift);
+	out->lo = exp(h.lo);
+	out->hi = exp(h.hi);
+	return 0;
+}
+
+int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+			   enum ws_effect effect, uint64_t seed, struct ws_cell *out)
+{
 	out->ratio = out->lo = out->hi = NAN;
+	out->effect = effect;
 	if (ws_cell_test(x, nx, y, ny, paired, &out->p, &out->exact_test))
 		return -1;
+	if (effect == WS_EFFECT_HL && cell_hl(x, nx, y, ny, paired, out) == 0)
+		return 0;
+	out->effect = WS_EFFECT_BOOTSTRAP;
 	return ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 0.95, &out->ratio,
 				  &out->lo, &out->hi);
 }

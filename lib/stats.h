@@ -175,6 +175,17 @@ enum ws_stat_verdict ws_decide(double p_adjusted, double alpha, double lo, doubl
 int ws_cell_test(const double *x, size_t nx, const double *y, size_t ny, bool paired, double *p,
 		 bool *exact);
 
+/* The effect size of a cell and its CI. */
+enum ws_effect {
+	/*
+	 * exp() of the Hodges-Lehmann shift of log values with its Moses interval (Tukey's with --paired):
+	 * the estimate and the CI of the test itself, so that a significant test has a CI that excludes 1.
+	 */
+	WS_EFFECT_HL,
+	/* The ratio of medians with its percentile-bootstrap CI (the method before the above). */
+	WS_EFFECT_BOOTSTRAP,
+};
+
 /*
  * One comparison cell, end to end, on finite samples: MWU with continuity correction (or signed-rank on
  * per-index log-ratios log(y[i] / x[i]) when `paired`, pairing x[i] with y[i] over min(nx, ny); equal
@@ -187,10 +198,21 @@ struct ws_cell {
 	double ratio, lo, hi;
 	double p;
 	bool exact_test;
+	enum ws_effect effect;  /* the effect size that ratio, lo and hi are */
 };
 
 int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool paired, uint64_t seed,
 		    struct ws_cell *out);
+
+/*
+ * ws_compare_cell() with the effect size chosen. WS_EFFECT_HL gives the ratio exp(shift) and the CI
+ * [exp(lo), exp(hi)] of ws_hodges_lehmann() at alpha 0.05 (ws_hodges_lehmann_paired() on the log-ratios
+ * when `paired`); an unbounded interval (too few runs to reject anything) is [0, +inf]. Where it has no
+ * logarithm to take (a value <= 0, or with `paired` a zero against a positive value), the cell falls back
+ * to the bootstrap, and out->effect says so. `seed` is used by the bootstrap only.
+ */
+int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+			   enum ws_effect effect, uint64_t seed, struct ws_cell *out);
 
 /*
  * Precision target for --runs auto: true when the 95% bootstrap CI half-width of the ratio of medians

@@ -9,6 +9,7 @@
 #include "stats.h"
 #include "util.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,8 +359,160 @@ static void test_precision_stopping(void **state)
 }
 
 /*
- * test-stats-mc [--only PATTERN | --skip PATTERN]: meson runs the precision-stopping check, the slowest,
- * as its own test beside the rest, so that the two halves share the machine's cores.
+ * The effect size: the Hodges-Lehmann ratio with its Moses CI (WS_EFFECT_HL) against the ratio of medians
+ * with its bootstrap CI (WS_EFFECT_BOOTSTRAP, B = 10,000), on the very same samples, under three kinds of
+ * noise: lognormal alone; lognormal with 5% of runs slowed (the suite's model); and the latter under a 5%
+ * linear drift over the session, interleaved as the drift check above. n = 10 a side, a family of one.
+ * Per method: the full verdict (`slower`/`faster`: significant and the CI clear of +-1%), the coverage of
+ * the true ratio, how often "the CI excludes 1" agrees with "the test's p < 0.05", and the mean CI
+ * half-width. In all three models the variant's runs are the baseline's scaled by the injected factor
+ * (under drift both see the same drift in distribution), so the true ratio is that factor for both
+ * estimands.
+ */
+enum noise_model {
+	MODEL_LOGNORMAL,
+	MODEL_SLOWED,
+	MODEL_DRIFT,
+};
+
+static const char *const model_names[] = { "lognormal", "lognormal + 5% slowed", "+ 5% linear drift" };
+
+static void sample_model(struct gen *g, enum noise_model nm, double cv, double shift, size_t n, double *x,
+			 double *y)
+{
+	double drift = nm == MODEL_DRIFT ? 0.05 / (double)(2 * n - 1) : 0.0;
+
+	for (size_t round = 0; round < n; round++) {
+		bool x_first = nm == MODEL_DRIFT ? ws_rng_below(&g->r, 2) == 0 : true;
+		double fx = 1.0 + drift * (double)(2 * round + !x_first);
+		double fy = 1.0 + drift * (double)(2 * round + x_first);
+
+		if (nm == MODEL_LOGNORMAL) {
+			x[round] = fx * exp(sqrt(log1p(cv * cv)) * gauss(g));
+			y[round] = shift * fy * exp(sqrt(log1p(cv * cv)) * gauss(g));
+		} else {
+			x[round] = run_value(g, fx, cv, gauss(g));
+			y[round] = run_value(g, shift * fy, cv, gauss(g));
+		}
+	}
+}
+
+struct effect_tally {
+	int flagged, covered, agree;
+	double half_width;
+};
+
+static void tally(struct effect_tally *t, const struct ws_cell *c, double p, double truth)
+{
+	enum ws_stat_verdict v = ws_decide(p, ALPHA, c->lo, c->hi, NOISE, false);
+
+	t->flagged += v == WS_SV_WORSE || v == WS_SV_BETTER;
+	t->covered += c->lo <= truth && truth <= c->hi;
+	t->agree += (c->lo > 1 || c->hi < 1) == (p < ALPHA);
+	t->half_width += (c->hi - c->lo) / 2 / c->ratio;
+}
+
+/*
+ * One model at one CV: `reps` replicates at shift 1 and at 1.02. out[shift][method] with method 0 HL,
+ * 1 bootstrap; *test_power is the test's own rejection rate at +2% (the same for both).
+ */
+static void effect_compare(uint64_t seed, enum noise_model nm, double cv, int reps, struct effect_tally out[2][2],
+			   double *test_power)
+{
+	static const double shifts[] = { 1.0, 1.02 };
+	double x[16], y[16];
+	int rejected_at_2 = 0;
+	struct gen g;
+
+	memset(out, 0, 4 * sizeof(out[0][0]));
+	gen_seed(&g, seed);
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; i < reps; i++) {
+			struct ws_cell hl, bs;
+
+			sample_model(&g, nm, cv, shifts[s], 10, x, y);
+			assert_int_equal(ws_compare_cell_effect(x, 10, y, 10, false, WS_EFFECT_HL, 0, &hl), 0);
+			assert_int_equal(hl.effect, WS_EFFECT_HL);
+			assert_int_equal(ws_compare_cell_effect(x, 10, y, 10, false, WS_EFFECT_BOOTSTRAP, (uint64_t)i,
+							     &bs), 0);
+			/* The test does not depend on the effect size. */
+			assert_true(hl.p == bs.p);
+			tally(&out[s][0], &hl, hl.p, shifts[s]);
+			tally(&out[s][1], &bs, bs.p, shifts[s]);
+			rejected_at_2 += s == 1 && hl.p < ALPHA;
+		}
+	}
+	*test_power = (double)rejected_at_2 / reps;
+}
+
+static void effect_check(uint64_t seed, enum noise_model nm)
+{
+	static const double cvs[] = { 0.01, 0.03, 0.05 };
+	static const char *const method[] = { "HL/Moses ", "bootstrap" };
+	const int reps = 1000;
+
+	for (size_t k = 0; k < ARRAY_SIZE(cvs); k++) {
+		struct effect_tally t[2][2];
+		double power;
+
+		effect_compare(seed + k, nm, cvs[k], reps, t, &power);
+		for (int m = 0; m < 2; m++) {
+			print_message("%s, CV %.0f%%, n=10, %d+%d replicates, %s: +2%%: verdict `slower` %.3f, "
+				      "coverage %.3f, agreement %.3f, half-width %.2f%%; A/A: false flags %.3f, "
+				      "coverage %.3f, agreement %.3f\n",
+				      model_names[nm], cvs[k] * 100, reps, reps, method[m], (double)t[1][m].flagged / reps,
+				      (double)t[1][m].covered / reps, (double)t[1][m].agree / reps,
+				      100 * t[1][m].half_width / reps, (double)t[0][m].flagged / reps,
+				      (double)t[0][m].covered / reps, (double)t[0][m].agree / reps);
+		}
+		print_message("%s, CV %.0f%%: the test alone at +2%%: %.3f\n", model_names[nm], cvs[k] * 100, power);
+		/* The default's acceptance: coverage, agreement by construction, no more false flags than 5%. */
+		for (int s = 0; s < 2; s++) {
+			assert_true((double)t[s][0].covered / reps >= 0.93);
+			assert_int_equal(t[s][0].agree, reps);
+		}
+		assert_true((double)t[0][0].flagged / reps <= 0.05);
+		/* And the reason it is the default: at least the bootstrap's power, at most its false flags. */
+		assert_true(t[1][0].flagged >= t[1][1].flagged);
+		assert_true(t[0][0].flagged <= t[0][1].flagged + reps / 100);
+	}
+}
+
+static void test_effect_lognormal(void **state)
+{
+	(void)state;
+	effect_check(700, MODEL_LOGNORMAL);
+}
+
+static void test_effect_slowed(void **state)
+{
+	(void)state;
+	effect_check(710, MODEL_SLOWED);
+}
+
+static void test_effect_drift(void **state)
+{
+	(void)state;
+	effect_check(720, MODEL_DRIFT);
+}
+
+/* Whether `name` matches one of the comma-separated glob patterns in `list`. */
+static bool matches(const char *name, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	bool hit = false;
+
+	for (char *p = strtok_r(copy, ",", &save); p && !hit; p = strtok_r(NULL, ",", &save))
+		hit = fnmatch(p, name, 0) == 0;
+	free(copy);
+	return hit;
+}
+
+/*
+ * test-stats-mc [--only PATTERNS | --skip PATTERNS], PATTERNS comma-separated globs: meson runs the slowest
+ * checks (precision stopping, the effect-size comparison, sequential stopping) as tests of their own beside
+ * the rest, so that they share the machine's cores and each stays far from the timeout under the
+ * sanitizers.
  */
 int main(int argc, char **argv)
 {
@@ -370,15 +523,25 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bootstrap_coverage),
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_precision_stopping),
+		cmocka_unit_test(test_effect_lognormal),
+		cmocka_unit_test(test_effect_slowed),
+		cmocka_unit_test(test_effect_drift),
 	};
+	struct CMUnitTest chosen[ARRAY_SIZE(tests)];
+	size_t n = 0;
+	bool only;
 
-	if (argc == 3 && !strcmp(argv[1], "--only")) {
-		cmocka_set_test_filter(argv[2]);
-	} else if (argc == 3 && !strcmp(argv[1], "--skip")) {
-		cmocka_set_skip_filter(argv[2]);
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: %s [--only PATTERN | --skip PATTERN]\n", argv[0]);
+	if (argc == 3 && (!strcmp(argv[1], "--only") || !strcmp(argv[1], "--skip"))) {
+		only = !strcmp(argv[1], "--only");
+		for (size_t i = 0; i < ARRAY_SIZE(tests); i++)
+			if (matches(tests[i].name, argv[2]) == only)
+				chosen[n++] = tests[i];
+	} else if (argc == 1) {
+		memcpy(chosen, tests, sizeof(tests));
+		n = ARRAY_SIZE(tests);
+	} else {
+		fprintf(stderr, "usage: %s [--only PATTERNS | --skip PATTERNS]\n", argv[0]);
 		return 129;
 	}
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return _cmocka_run_group_tests("test-stats-mc", chosen, n, NULL, NULL);
 }
