@@ -1048,6 +1048,138 @@ void ws_bh(const double *p, size_t m, double *adj)
 	free(s);
 }
 
+/*
+ * The gatekept procedure, Holm mode: the adjusted p of a sequentially rejective weighted-Bonferroni
+ * procedure (Bretz et al. 2009, section 2.3). At each step a family in play holds 1/A of alpha, A the
+ * families with hypotheses left; its next hypothesis is its primary while that stands, else its smallest-p
+ * secondary, weighted 1/(A k), k its secondaries left. The hypothesis with the smallest p / weight goes
+ * next; its adjusted p is the running maximum of those ratios. It is rejected at level alpha exactly when
+ * that is < alpha, whatever alpha, as the weights do not depend on alpha.
+ */
+struct gk_family {
+	size_t primary;   /* index into p, or SIZE_MAX */
+	bool pending;     /* the primary not yet rejected */
+	size_t *sec, nsec, next;
+};
+
+static bool gk_more(const struct gk_family *f)
+{
+	return f->primary != SIZE_MAX && (f->pending || f->next < f->nsec);
+}
+
+static void gatekeep_holm(const double *p, struct gk_family *f, size_t nfam, double *adj)
+{
+	size_t left = 0;
+	double running = 0.0;
+
+	for (size_t k = 0; k < nfam; k++)
+		left += gk_more(&f[k]);
+	while (left) {
+		size_t best = SIZE_MAX, best_i = SIZE_MAX;
+		double best_q = INFINITY;
+
+		for (size_t k = 0; k < nfam; k++) {
+			size_t i;
+			double q;
+
+			if (!gk_more(&f[k]))
+				continue;
+			i = f[k].pending ? f[k].primary : f[k].sec[f[k].next];
+			q = p[i] * (double)left * (f[k].pending ? 1.0 : (double)(f[k].nsec - f[k].next));
+			if (q < best_q || (q == best_q && i < best_i)) {
+				best_q = q;
+				best = k;
+				best_i = i;
+			}
+		}
+		running = fmax(running, fmin(1.0, best_q));
+		adj[best_i] = running;
+		if (f[best].pending)
+			f[best].pending = false;
+		else
+			f[best].next++;
+		left -= !gk_more(&f[best]);
+	}
+}
+
+/*
+ * BH mode: BH across the primaries at alpha; in each family whose primary is significant, BH among its
+ * secondaries at alpha R / V (R of the V families in play significant; after Benjamini & Bogomolov 2014),
+ * as an adjusted p of min(1, BH's V / R), never below the primary's.
+ */
+static void gatekeep_bh(const double *p, const struct gk_family *f, size_t nfam, double alpha, double *adj)
+{
+	double *q = xmalloc((nfam + 1) * sizeof(*q)), *a = xmalloc((nfam + 1) * sizeof(*a));
+	size_t m = 0, in_play = 0, opened = 0;
+
+	for (size_t k = 0; k < nfam; k++)
+		if (f[k].primary != SIZE_MAX)
+			q[m++] = p[f[k].primary];
+	ws_bh(q, m, a);
+	m = 0;
+	for (size_t k = 0; k < nfam; k++) {
+		if (f[k].primary == SIZE_MAX)
+			continue;
+		adj[f[k].primary] = a[m++];
+		in_play++;
+		opened += adj[f[k].primary] < alpha;
+	}
+	free(q);
+	free(a);
+	for (size_t k = 0; k < nfam; k++) {
+		double scale = (double)in_play / (double)(opened ? opened : 1);
+
+		if (f[k].primary == SIZE_MAX || !f[k].nsec)
+			continue;
+		q = xmalloc(f[k].nsec * sizeof(*q));
+		a = xmalloc(f[k].nsec * sizeof(*a));
+		for (size_t j = 0; j < f[k].nsec; j++)
+			q[j] = p[f[k].sec[j]];
+		ws_bh(q, f[k].nsec, a);
+		for (size_t j = 0; j < f[k].nsec; j++)
+			adj[f[k].sec[j]] = fmax(adj[f[k].primary], fmin(1.0, a[j] * scale));
+		free(q);
+		free(a);
+	}
+}
+
+void ws_gatekeep(const double *p, const size_t *fam, const bool *primary, size_t m, size_t nfam, bool fdr,
+		 double alpha, double *adj, bool *closed)
+{
+	struct gk_family *f = xcalloc(nfam + 1, sizeof(*f));
+	struct pidx *order = sorted_p(p, m);
+
+	for (size_t k = 0; k < nfam; k++) {
+		f[k].primary = SIZE_MAX;
+		f[k].sec = xmalloc((m + 1) * sizeof(*f[k].sec));
+	}
+	/* Ascending p (ties by position): each family's secondaries in the order Holm takes them. */
+	for (size_t j = 0; j < m; j++) {
+		size_t i = order[j].i;
+
+		adj[i] = 1.0;
+		if (primary[i] && f[fam[i]].primary == SIZE_MAX) {
+			f[fam[i]].primary = i;
+			f[fam[i]].pending = true;
+		} else {
+			f[fam[i]].sec[f[fam[i]].nsec++] = i;
+		}
+	}
+	free(order);
+	if (fdr)
+		gatekeep_bh(p, f, nfam, alpha, adj);
+	else
+		gatekeep_holm(p, f, nfam, adj);
+	for (size_t i = 0; closed && i < m; i++) {
+		const struct gk_family *g = &f[fam[i]];
+
+		closed[i] = i != g->primary && (g->primary == SIZE_MAX || !(adj[g->primary] < alpha));
+	}
+	for (size_t k = 0; k < nfam; k++)
+		free(f[k].sec);
+	free(f);
+}
+
 /* --- Verdict --- */
 
 enum ws_stat_verdict ws_decide(double p_adjusted, double alpha, double lo, double hi, double noise,

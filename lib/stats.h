@@ -151,6 +151,26 @@ int ws_hodges_lehmann_paired(const double *d, size_t n, double alpha, struct ws_
 void ws_holm(const double *p, size_t m, double *adj);
 void ws_bh(const double *p, size_t m, double *adj);
 
+/*
+ * The two-family gatekept procedure of ws_compare() on bare p-values: hypothesis i (of m) belongs to family
+ * fam[i] < nfam (a variant), and is that family's primary when primary[i] (the first such in ascending p
+ * counts; give at most one). The primaries form the first family; a family's other hypotheses, its
+ * secondaries, are tested only once its primary is rejected. Holm mode (fdr false): a family in play holds
+ * alpha / (families with hypotheses left); its primary is tested at that share, and once rejected the share
+ * passes to its secondaries, Holm among them; a family with every hypothesis rejected passes its share to
+ * the others. Strong control of the family-wise error rate at alpha over all m, under any dependence (proof:
+ * docs/statistics.md). BH mode: BH across the primaries at alpha, then BH within each open family at
+ * alpha R / V (R of the V primaries rejected). An exact, changed primary is passed as p 0. A family without
+ * a primary is out of play: its secondaries are never tested.
+ *
+ * Writes adj[i], the adjusted p (reject iff adj[i] < alpha; with Holm, the smallest alpha at which the
+ * procedure rejects i, so never below the primary's for a secondary; 1 out of play), and, when closed is not
+ * NULL, closed[i]: i is a secondary whose family's primary is absent or not rejected at alpha (the gate is
+ * closed). alpha matters to adj only in BH mode.
+ */
+void ws_gatekeep(const double *p, const size_t *fam, const bool *primary, size_t m, size_t nfam, bool fdr,
+		 double alpha, double *adj, bool *closed);
+
 /* --- Verdict (STATS.md step 5) --- */
 enum ws_stat_verdict {
 	WS_SV_SAME,

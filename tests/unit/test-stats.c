@@ -830,6 +830,188 @@ static void test_holm_bh_edges(void **state)
 	assert_near(adj[2], 0.04, TOL);
 }
 
+/* --- The gatekept procedure --- */
+
+static void test_gatekeep_holm(void **state)
+{
+	/* Primaries alone, one per family: exactly Holm (STATS.md's reference). */
+	static const double p7[] = { .50, .01, .001, .69, .02, .05, .0025 };
+	static const double holm[] = { 1, .05, .007, 1, .08, .15, .015 };
+	static const size_t f7[] = { 0, 1, 2, 3, 4, 5, 6 };
+	static const bool all[] = { true, true, true, true, true, true, true };
+	/*
+	 * One family: the primary at the full alpha (0.01), then Holm among the secondaries, never below it:
+	 * 3 * 0.004 = 0.012, 2 * 0.02 = 0.04, 0.3. One Holm family over all four would give the primary 0.03.
+	 */
+	static const double p1[] = { 0.01, 0.004, 0.02, 0.3 }, want1[] = { 0.01, 0.012, 0.04, 0.3 };
+	static const size_t f1[] = { 0, 0, 0, 0 };
+	static const bool prim1[] = { true, false, false, false };
+	/*
+	 * Two families. Step by step (left = families with hypotheses left, k = secondaries left):
+	 * F0's primary 0.001 * 2 = 0.002; F0's 0.01 * 2 * 2 = 0.04 (F1's primary 0.03 * 2 = 0.06 waits);
+	 * F1's primary 0.06; F1's 0.0001 * 2 * 1, below the running max: 0.06, and F1 is done; F0's last,
+	 * 0.04 * 1 * 1, also 0.06. At alpha 0.05: F0's primary and first secondary; F1's gate stays closed.
+	 */
+	static const double p2[] = { 0.001, 0.01, 0.04, 0.03, 0.0001 };
+	static const double want2[] = { 0.002, 0.04, 0.06, 0.06, 0.06 };
+	static const size_t f2[] = { 0, 0, 0, 1, 1 };
+	static const bool prim2[] = { true, false, false, true, false };
+	/* A family with no primary is out of play: its secondaries are never tested, and take no share. */
+	static const double p3[] = { 0.02, 0.001, 0.0001 }, want3[] = { 0.02, 1, 1 };
+	static const size_t f3[] = { 0, 1, 1 };
+	static const bool prim3[] = { true, false, false };
+	double adj[7];
+	bool closed[7];
+
+	(void)state;
+	ws_gatekeep(p7, f7, all, 7, 7, false, 0.05, adj, closed);
+	for (size_t i = 0; i < 7; i++) {
+		assert_near(adj[i], holm[i], TOL);
+		assert_false(closed[i]);
+	}
+	ws_gatekeep(p1, f1, prim1, 4, 1, false, 0.05, adj, closed);
+	for (size_t i = 0; i < 4; i++) {
+		assert_near(adj[i], want1[i], TOL);
+		assert_false(closed[i]);
+	}
+	/* The same primary at 0.06: every secondary behind a closed gate, its adjusted p never below 0.06. */
+	{
+		double q[] = { 0.06, 0.004, 0.02, 0.3 };
+
+		ws_gatekeep(q, f1, prim1, 4, 1, false, 0.05, adj, closed);
+		assert_near(adj[0], 0.06, TOL);
+		assert_near(adj[1], 0.06, TOL);
+		assert_near(adj[2], 0.06, TOL);
+		assert_near(adj[3], 0.3, TOL);
+		assert_false(closed[0]);
+		assert_true(closed[1] && closed[2] && closed[3]);
+	}
+	ws_gatekeep(p2, f2, prim2, 5, 2, false, 0.05, adj, closed);
+	for (size_t i = 0; i < 5; i++)
+		assert_near(adj[i], want2[i], TOL);
+	assert_true(!closed[0] && !closed[1] && !closed[2] && !closed[3] && closed[4]);
+	ws_gatekeep(p3, f3, prim3, 3, 2, false, 0.05, adj, closed);
+	for (size_t i = 0; i < 3; i++)
+		assert_near(adj[i], want3[i], TOL);
+	assert_true(!closed[0] && closed[1] && closed[2]);
+	/* An exact, changed primary comes as p 0: its gate is open at no cost. */
+	{
+		double q[] = { 0.0, 0.01, 0.03 };
+		static const size_t f[] = { 0, 0, 0 };
+		static const bool pr[] = { true, false, false };
+
+		ws_gatekeep(q, f, pr, 3, 1, false, 0.05, adj, NULL);
+		assert_near(adj[0], 0, 0);
+		assert_near(adj[1], 0.02, TOL);
+		assert_near(adj[2], 0.03, TOL);
+	}
+}
+
+static void test_gatekeep_bh(void **state)
+{
+	static const size_t f2[] = { 0, 0, 0, 1, 1 };
+	static const bool prim2[] = { true, false, false, true, false };
+	/*
+	 * BH across the primaries (0.001, 0.03): 0.002 and 0.03, both open, so alpha R / V = alpha. Within F0:
+	 * BH of (0.01, 0.04) is (0.02, 0.04); within F1: 0.0001, lifted to its primary's 0.03.
+	 */
+	static const double p2[] = { 0.001, 0.01, 0.04, 0.03, 0.0001 };
+	static const double want2[] = { 0.002, 0.02, 0.04, 0.03, 0.03 };
+	/* F1's primary at 0.3: one of two open, so F0's secondaries are scaled by V / R = 2: 0.04, 0.08. */
+	static const double q2[] = { 0.001, 0.01, 0.04, 0.3, 0.0001 };
+	static const double wantq[] = { 0.002, 0.04, 0.08, 0.3, 0.3 };
+	double adj[5];
+	bool closed[5];
+
+	(void)state;
+	ws_gatekeep(p2, f2, prim2, 5, 2, true, 0.05, adj, closed);
+	for (size_t i = 0; i < 5; i++) {
+		assert_near(adj[i], want2[i], TOL);
+		assert_false(closed[i]);
+	}
+	ws_gatekeep(q2, f2, prim2, 5, 2, true, 0.05, adj, closed);
+	for (size_t i = 0; i < 5; i++)
+		assert_near(adj[i], wantq[i], TOL);
+	assert_true(!closed[0] && !closed[1] && !closed[2] && !closed[3] && closed[4]);
+}
+
+/*
+ * The adjusted p against the procedure run directly at a level: at alpha, a family in play holds alpha / A;
+ * reject whatever p <= its critical value allows, hand shares on, until nothing moves. Over random
+ * families and levels, "adj < alpha" must pick exactly the hypotheses the direct run rejects (strictness
+ * aside: the direct run here rejects on p * weight-inverse < alpha too).
+ */
+static void test_gatekeep_direct(void **state)
+{
+	double p[40], adj[40];
+	size_t fam[40];
+	bool prim[40], rej[40];
+	struct ws_rng r;
+
+	(void)state;
+	ws_rng_seed(&r, 91);
+	for (int rep = 0; rep < 3000; rep++) {
+		size_t nfam = 1 + ws_rng_below(&r, 4), m = 0;
+		double alpha = 0.01 + 0.2 * ws_rng_double(&r);
+		bool moved = true;
+
+		for (size_t f = 0; f < nfam; f++) {
+			size_t k = ws_rng_below(&r, 8);
+			bool has_primary = ws_rng_below(&r, 8) != 0;
+
+			for (size_t j = 0; j < k + has_primary; j++) {
+				double u = ws_rng_double(&r);
+
+				p[m] = u * u * u * 0.3; /* many small p, a few large */
+				fam[m] = f;
+				prim[m] = has_primary && j == 0;
+				m++;
+			}
+		}
+		ws_gatekeep(p, fam, prim, m, nfam, false, alpha, adj, NULL);
+		for (size_t i = 0; i < m; i++)
+			rej[i] = false;
+		while (moved) {
+			size_t left = 0;
+
+			moved = false;
+			for (size_t f = 0; f < nfam; f++) {
+				bool has_p = false, any_left = false;
+
+				for (size_t i = 0; i < m; i++)
+					if (fam[i] == f) {
+						has_p |= prim[i];
+						any_left |= !rej[i];
+					}
+				left += has_p && any_left;
+			}
+			for (size_t i = 0; i < m && !moved; i++) {
+				size_t f = fam[i], k = 0;
+				bool p_open = false, p_there = false;
+
+				if (rej[i])
+					continue;
+				for (size_t j = 0; j < m; j++)
+					if (fam[j] == f && prim[j]) {
+						p_there = true;
+						p_open = rej[j];
+					}
+				for (size_t j = 0; j < m; j++)
+					k += fam[j] == f && !prim[j] && !rej[j];
+				if (!p_there)
+					continue;
+				if (prim[i] ? p[i] * (double)left < alpha
+					    : p_open && p[i] * (double)left * (double)k < alpha) {
+					rej[i] = true;
+					moved = true;
+				}
+			}
+		}
+		for (size_t i = 0; i < m; i++)
+			assert_int_equal(adj[i] < alpha, rej[i]);
+	}
+}
+
 /* --- Verdict --- */
 
 static void test_decide(void **state)
@@ -964,6 +1146,9 @@ int main(void)
 		cmocka_unit_test(test_hodges_lehmann_speed),
 		cmocka_unit_test(test_holm_bh_reference),
 		cmocka_unit_test(test_holm_bh_edges),
+		cmocka_unit_test(test_gatekeep_holm),
+		cmocka_unit_test(test_gatekeep_bh),
+		cmocka_unit_test(test_gatekeep_direct),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_compare_cell_shift),
 		cmocka_unit_test(test_compare_cell_edges),
