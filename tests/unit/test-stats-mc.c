@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "compare.h"
+#include "log.h"
+#include "result.h"
 #include "stats.h"
 #include "util.h"
 
@@ -496,6 +499,192 @@ static void test_effect_drift(void **state)
 	effect_check(720, MODEL_DRIFT);
 }
 
+/*
+ * Whole reports through ws_compare(), the path the program takes: a baseline and `nvar` variants, each
+ * measured n times on REPORT_METRICS metrics (wall-time, the primary, and m1..m29), the metrics of one run
+ * correlated (r) and slowed together as holm_family() does, CVs spread from 1% to 5% (wall-time at
+ * `primary_cv`). Variant v's wall-time alone is scaled by effect[v]; every other metric of every variant is a
+ * true null. The default options: Hodges-Lehmann CIs, Holm, gatekept.
+ */
+#define REPORT_METRICS 30
+
+struct report_rates {
+	int any_false;      /* reports with a true null rejected (verdict other than `same`) */
+	int old_any_false;  /* the same, had one Holm family covered the whole report */
+	int primary_hits;   /* variant 1's primary rejected */
+	int old_primary_hits;
+	long false_rej, rejections; /* for the false discovery proportion */
+	double fdp;
+};
+
+static void report_run(struct gen *g, size_t nvar, size_t n, double r_corr, double primary_cv, const double *effect,
+		       bool fdr, struct report_rates *out)
+{
+	struct ws_compare_opts co = { .alpha = ALPHA, .noise = NOISE, .seed = 1, .fdr = fdr };
+	double a = sqrt(r_corr), b = sqrt(1 - r_corr), p[REPORT_METRICS * 8], adj[REPORT_METRICS * 8];
+	bool null_hyp[REPORT_METRICS * 8];
+	struct ws_result res;
+	size_t m = 0;
+	int false_rej = 0, rej = 0, old_false = 0;
+
+	ws_result_init(&res);
+	for (size_t v = 0; v <= nvar; v++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "v%zu", v);
+		ws_result_add_variant(&res, name, NULL)->baseline = v == 0;
+	}
+	for (size_t v = 0; v <= nvar; v++) {
+		struct ws_metric *ms[REPORT_METRICS];
+
+		/* Every metric first: adding one may move the others. */
+		for (int k = 0; k < REPORT_METRICS; k++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "m%d", k);
+			ws_metric_set_get(&res.variants[v].metrics, k ? name : "wall-time", 0);
+		}
+		for (int k = 0; k < REPORT_METRICS; k++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "m%d", k);
+			ms[k] = ws_metric_set_find(&res.variants[v].metrics, k ? name : "wall-time");
+		}
+		for (size_t i = 0; i < n; i++) {
+			double common = gauss(g), slow = slowdown(g);
+
+			for (int k = 0; k < REPORT_METRICS; k++) {
+				double cv = k ? 0.01 + 0.04 * (k - 1) / (REPORT_METRICS - 2) : primary_cv;
+				double z = a * common + b * gauss(g);
+
+				ws_metric_push(ms[k], exp(sqrt(log1p(cv * cv)) * z) * slow * (v && !k ? effect[v - 1] : 1.0),
+					       -1);
+			}
+		}
+	}
+	ws_result_summarize(&res);
+	assert_int_equal(ws_compare(&res, &co), 0);
+	for (size_t i = 0; i < res.ncomparisons; i++) {
+		const struct ws_comparison *c = &res.comparisons[i];
+		bool is_null = strcmp(c->metric, "wall-time") || effect[atoi(c->variant + 1) - 1] == 1.0;
+		bool flagged = c->verdict != WS_VERDICT_SAME;
+
+		assert_int_equal(c->family, strcmp(c->metric, "wall-time") ? WS_FAMILY_SECONDARY : WS_FAMILY_PRIMARY);
+		false_rej += is_null && flagged;
+		rej += flagged;
+		if (!strcmp(c->metric, "wall-time") && !strcmp(c->variant, "v1"))
+			out->primary_hits += flagged;
+		p[m] = c->p;
+		null_hyp[m++] = is_null;
+	}
+	/* What one Holm family over the whole report, as before, made of the same p. */
+	ws_holm(p, m, adj);
+	for (size_t i = 0; i < m; i++) {
+		old_false += null_hyp[i] && rejected(adj[i]);
+		if (i < res.ncomparisons && !strcmp(res.comparisons[i].metric, "wall-time") &&
+		    !strcmp(res.comparisons[i].variant, "v1"))
+			out->old_primary_hits += rejected(adj[i]);
+	}
+	out->any_false += false_rej > 0;
+	out->old_any_false += old_false > 0;
+	out->false_rej += false_rej;
+	out->rejections += rej;
+	out->fdp += rej ? (double)false_rej / rej : 0.0;
+	ws_result_release(&res);
+}
+
+static void report_rates(uint64_t seed, size_t nvar, size_t n, double r_corr, double primary_cv, const double *effect,
+			 bool fdr, int reps, struct report_rates *out)
+{
+	struct gen g;
+
+	memset(out, 0, sizeof(*out));
+	gen_seed(&g, seed);
+	for (int i = 0; i < reps; i++)
+		report_run(&g, nvar, n, r_corr, primary_cv, effect, fdr, out);
+}
+
+static void quiet(enum ws_log_level level, const char *msg, void *data)
+{
+	(void)level;
+	(void)msg;
+	(void)data;
+}
+
+/*
+ * The family-wise error rate of whole reports of identical programs, 30 metrics a variant: one variant, and
+ * three (90 tests); metrics correlated (r = 0.8) and independent (r = 0, where a union bound is tightest).
+ */
+static void test_gatekeep_fwer(void **state)
+{
+	static const struct {
+		size_t nvar;
+		double r;
+	} cases[] = { { 1, 0.8 }, { 1, 0.0 }, { 3, 0.8 }, { 3, 0.0 } };
+	static const double none[] = { 1, 1, 1 };
+	const int reps = 2000;
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct report_rates rr;
+
+		report_rates(800 + k, cases[k].nvar, 10, cases[k].r, 0.02, none, false, reps, &rr);
+		print_message("gatekept Holm, identical programs, %zu variant%s x %d metrics (r=%.1f, CV 1-5%%), n=10, "
+			      "%d reports: P(any false flag) %.4f (<= 0.06); one Holm family: %.4f\n",
+			      cases[k].nvar, cases[k].nvar > 1 ? "s" : "", REPORT_METRICS, cases[k].r, reps,
+			      (double)rr.any_false / reps, (double)rr.old_any_false / reps);
+		assert_true((double)rr.any_false / reps <= 0.06);
+	}
+}
+
+/*
+ * Partial nulls, where a gate opens: the primary of variant 1 really differs (+3%, CV 1%: rejected almost
+ * always), so its 29 secondaries, all true nulls, are tested at the full alpha; a second variant is
+ * identical in everything. No true null may be flagged in more than 6% of reports. With --fdr, the false
+ * discovery rate of the report (mean false / flagged) is printed beside it.
+ */
+static void test_gatekeep_partial_null(void **state)
+{
+	static const double effect[] = { 1.03, 1.0 };
+	const int reps = 2000;
+	struct report_rates rr, fr;
+
+	(void)state;
+	report_rates(810, 2, 10, 0.8, 0.01, effect, false, reps, &rr);
+	print_message("gatekept Holm, variant 1 +3%% in wall-time only, variant 2 identical, 30 metrics (r=0.8), n=10, "
+		      "%d reports: primary power %.4f, P(any false flag) %.4f (<= 0.06)\n",
+		      reps, (double)rr.primary_hits / reps, (double)rr.any_false / reps);
+	assert_true((double)rr.any_false / reps <= 0.06);
+	report_rates(811, 2, 10, 0.8, 0.01, effect, true, reps, &fr);
+	print_message("gatekept BH (--fdr), same reports: primary power %.4f, FDR %.4f (<= 0.06), "
+		      "P(any false flag) %.4f\n",
+		      (double)fr.primary_hits / reps, fr.fdp / reps, (double)fr.any_false / reps);
+	assert_true(fr.fdp / reps <= 0.06);
+	report_rates(812, 1, 10, 0.8, 0.02, (const double[]){ 1.0 }, true, reps, &fr);
+	print_message("gatekept BH (--fdr), identical programs, 1 variant x 30 metrics: FDR = P(any false flag) "
+		      "%.4f (<= 0.06)\n",
+		      (double)fr.any_false / reps);
+	assert_true((double)fr.any_false / reps <= 0.06);
+}
+
+/*
+ * The primary's power in a full report: +2% in wall-time at CV 1%, n=10, 29 other metrics beside it. The
+ * gatekept primary is tested at the full alpha; one Holm family over the 30 would test it at alpha / 30
+ * first.
+ */
+static void test_gatekeep_primary_power(void **state)
+{
+	const int reps = 2000;
+	struct report_rates rr;
+
+	(void)state;
+	report_rates(820, 1, 10, 0.8, 0.01, (const double[]){ 1.02 }, false, reps, &rr);
+	print_message("+2%% in wall-time, CV 1%%, n=10, in a report of 30 metrics (r=0.8), %d reports: primary "
+		      "power %.4f (>= 0.90); under one Holm family %.4f\n",
+		      reps, (double)rr.primary_hits / reps, (double)rr.old_primary_hits / reps);
+	assert_true((double)rr.primary_hits / reps >= 0.90);
+}
+
 /* Whether `name` matches one of the comma-separated glob patterns in `list`. */
 static bool matches(const char *name, const char *list)
 {
@@ -526,10 +715,16 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_effect_lognormal),
 		cmocka_unit_test(test_effect_slowed),
 		cmocka_unit_test(test_effect_drift),
+		cmocka_unit_test(test_gatekeep_fwer),
+		cmocka_unit_test(test_gatekeep_partial_null),
+		cmocka_unit_test(test_gatekeep_primary_power),
 	};
 	struct CMUnitTest chosen[ARRAY_SIZE(tests)];
 	size_t n = 0;
 	bool only;
+
+	/* ws_compare() reports through the log; these reports' warnings are not the point. */
+	ws_log_set(quiet, NULL);
 
 	if (argc == 3 && (!strcmp(argv[1], "--only") || !strcmp(argv[1], "--skip"))) {
 		only = !strcmp(argv[1], "--only");
