@@ -281,6 +281,25 @@ static __int128 *mwu_counts(size_t m, size_t n)
 	return c;
 }
 
+/*
+ * The counts c[0..top] alone, top <= m n: both passes are causal (a coefficient depends only on those of
+ * lower degree), so leaving out every degree above top changes none below it, and the work shrinks with
+ * it. The Moses interval needs only the lower half (caller frees).
+ */
+static __int128 *mwu_counts_upto(size_t m, size_t n, size_t top)
+{
+	__int128 *c = xcalloc(top + 1, sizeof(*c));
+
+	c[0] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		for (size_t k = top; k >= n + i; k--)
+			c[k] -= c[k - (n + i)];
+		for (size_t k = i; k <= top; k++)
+			c[k] += c[k - i];
+	}
+	return c;
+}
+
 /* Sum of c[0..k] for an integer k in [0, top]. */
 static __int128 prefix_sum(const __int128 *c, size_t k)
 {
@@ -733,7 +752,7 @@ static double kth_difference(const double *a, size_t m, const double *b, size_t 
 		active += hi[i] - lo[i];
 	}
 	for (;;) {
-		size_t pick, n_lt = 0, n_le = 0, i, j;
+		size_t pick, n_lt = 0, n_le = 0, i, j, jle;
 		double p;
 
 		if (active <= KTH_GATHER + m) {
@@ -757,20 +776,19 @@ static double kth_difference(const double *a, size_t m, const double *b, size_t 
 		 * The number of row i's entries below p only grows with i (a ascending, and rounding is
 		 * monotone), so one pointer sweeps all rows.
 		 */
-		for (i = 0, j = 0; i < m; i++) {
+		for (i = 0, j = 0, jle = 0; i < m; i++) {
 			size_t first = triangle ? n - 1 - i : 0;
 
+			/* j counts row i's entries < p, jle those <= p, which are at least as many. */
 			while (j < n && b[j] - a[i] < p)
 				j++;
+			if (jle < j)
+				jle = j;
+			while (jle < n && b[jle] - a[i] <= p)
+				jle++;
 			lt[i] = j > first ? j : first;
+			le[i] = jle > first ? jle : first;
 			n_lt += lt[i] - first;
-		}
-		for (i = 0, j = 0; i < m; i++) {
-			size_t first = triangle ? n - 1 - i : 0;
-
-			while (j < n && b[j] - a[i] <= p)
-				j++;
-			le[i] = j > first ? j : first;
 			n_le += le[i] - first;
 		}
 		if (k >= n_lt && k < n_le) {
@@ -809,10 +827,14 @@ static size_t moses_k(size_t m, size_t n, bool exact, double tie_term, double al
 
 	*coverage = 1.0;
 	if (exact) {
-		__int128 *c = mwu_counts(m, n), total = prefix_sum(c, m * n), le = 0;
+		/* Only the lower half of the counts: beyond m n / 2 the test never rejects a U1. */
+		size_t top = (m * n - 1) / 2;
+		__int128 *c = mwu_counts_upto(m, n, top), total = 1, le = 0;
 
-		/* Beyond m n / 2 the lower tail is no longer the smaller one; the test never rejects there. */
-		for (size_t u = 0; 2 * u < m * n; u++) {
+		/* C(m+n, m), each step C(n+i, i) exactly. */
+		for (size_t i = 1; i <= m; i++)
+			total = total * (__int128)(n + i) / (__int128)i;
+		for (size_t u = 0; u <= top; u++) {
 			le += c[u];
 			if (!(fmin(1.0, 2.0 * (double)le / (double)total) < alpha))
 				break;
@@ -1255,7 +1277,8 @@ int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool
 }
 
 /* The Hodges-Lehmann half of ws_compare_cell_effect(): 0, or -1 where there is no log to take. */
-static int cell_hl(const double *x, size_t nx, const double *y, size_t ny, bool paired, struct ws_cell *out)
+static int cell_hl(const double *x, size_t nx, const double *y, size_t ny, bool paired, double alpha,
+		   struct ws_cell *out)
 {
 	struct ws_hl h;
 	int ret;
@@ -1268,10 +1291,10 @@ static int cell_hl(const double *x, size_t nx, const double *y, size_t ny, bool 
 		for (size_t i = 0; i < n && !ret; i++)
 			ret = log_ratio(x[i], y[i], &d[i]);
 		if (!ret)
-			ret = ws_hodges_lehmann_paired(d, n, 0.05, &h);
+			ret = ws_hodges_lehmann_paired(d, n, alpha, &h);
 		free(d);
 	} else {
-		ret = ws_hodges_lehmann(x, nx, y, ny, 0.05, &h);
+		ret = ws_hodges_lehmann(x, nx, y, ny, alpha, &h);
 	}
 	if (ret)
 		return -1;
@@ -1281,18 +1304,25 @@ static int cell_hl(const double *x, size_t nx, const double *y, size_t ny, bool 
 	return 0;
 }
 
-int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
-			   enum ws_effect effect, uint64_t seed, struct ws_cell *out)
+/* ws_compare_cell_effect() with the CI at level 1 - alpha. */
+static int cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired, enum ws_effect effect,
+		       double alpha, uint64_t seed, struct ws_cell *out)
 {
 	out->ratio = out->lo = out->hi = NAN;
 	out->effect = effect;
 	if (ws_cell_test(x, nx, y, ny, paired, &out->p, &out->exact_test))
 		return -1;
-	if (effect == WS_EFFECT_HL && cell_hl(x, nx, y, ny, paired, out) == 0)
+	if (effect == WS_EFFECT_HL && cell_hl(x, nx, y, ny, paired, alpha, out) == 0)
 		return 0;
 	out->effect = WS_EFFECT_BOOTSTRAP;
-	return ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 0.95, &out->ratio,
+	return ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 1.0 - alpha, &out->ratio,
 				  &out->lo, &out->hi);
+}
+
+int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+			   enum ws_effect effect, uint64_t seed, struct ws_cell *out)
+{
+	return cell_effect(x, nx, y, ny, paired, effect, 0.05, seed, out);
 }
 
 bool ws_precision_reached(const double *x, size_t nx, const double *y, size_t ny, double target,
@@ -1303,4 +1333,39 @@ bool ws_precision_reached(const double *x, size_t nx, const double *y, size_t ny
 	if (ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 0.95, &ratio, &lo, &hi))
 		return false;
 	return ratio > 0 && (hi - lo) / 2 <= target * ratio;
+}
+
+size_t ws_sequential_schedule(size_t start, size_t cap, size_t *looks, size_t max)
+{
+	size_t n = 0, at = start ? start : 1;
+
+	if (cap < at)
+		at = cap;
+	while (at) {
+		if (looks && n < max)
+			looks[n] = at;
+		n++;
+		if (at >= cap)
+			break;
+		/* Half as many again, at least one round more, never past the budget. */
+		at = at + (at + 1) / 2 > cap ? cap : at + (at + 1) / 2;
+	}
+	return n;
+}
+
+enum ws_seq_state ws_sequential_state(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+				      enum ws_effect effect, double noise, double alpha_different, double alpha_same,
+				      uint64_t seed)
+{
+	struct ws_cell c;
+
+	if (cell_effect(x, nx, y, ny, paired, effect, alpha_different, seed, &c))
+		return WS_SEQ_MORE;
+	if (isfinite(c.lo) && isfinite(c.hi) && (c.lo > 1.0 + noise || c.hi < 1.0 - noise))
+		return WS_SEQ_DIFFERENT;
+	if (alpha_same != alpha_different && cell_effect(x, nx, y, ny, paired, effect, alpha_same, seed, &c))
+		return WS_SEQ_MORE;
+	if (isfinite(c.lo) && isfinite(c.hi) && c.lo >= 1.0 - noise && c.hi <= 1.0 + noise)
+		return WS_SEQ_SAME;
+	return WS_SEQ_MORE;
 }

@@ -234,6 +234,36 @@ int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool
 int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
 			   enum ws_effect effect, uint64_t seed, struct ws_cell *out);
 
+/* --- Sequential stopping for --runs auto --- */
+enum ws_seq_state {
+	WS_SEQ_MORE,      /* the CI reaches across an edge of [1 - noise, 1 + noise], or is unknown: more runs */
+	WS_SEQ_DIFFERENT, /* the CI lies entirely outside the band: different, whichever way */
+	WS_SEQ_SAME,      /* the CI lies entirely inside the band: the same within the noise threshold */
+};
+
+/*
+ * The rounds at which --runs auto looks at the answer: `start`, then each look half as many again as the
+ * last (at least one more), and `cap`, the budget, last: 10 15 23 35 53 80 120 180 200 for 10 and 200.
+ * Writes the first `max` into looks (may be NULL) and returns how many there are: L, whose Bonferroni share
+ * alpha / L each look's CI gets (ws_sequential_state).
+ */
+size_t ws_sequential_schedule(size_t start, size_t cap, size_t *looks, size_t max);
+
+/*
+ * Whether the answer for one (baseline, variant) primary is decided at this look: its CI at level
+ * 1 - alpha (the effect size of ws_compare_cell_effect(), with `effect`, `paired` and `seed` as there)
+ * against the noise band, with ws_decide()'s closed intervals (a CI touching an edge is not outside). Never
+ * a p-value. With alpha the report's alpha / L over the L looks of ws_sequential_schedule(), the chance
+ * that any look declares identical programs different, or declares the same a pair whose true ratio lies
+ * outside the band, is at most the report's alpha (a union bound over the looks, each CI covering the truth
+ * with probability >= 1 - alpha / L, exactly so for the exact Moses interval). The caller stops when every
+ * variant's primary is decided or the budget is spent (the answer then is inconclusive), and takes the
+ * verdicts from ws_compare() on the final samples.
+ */
+enum ws_seq_state ws_sequential_state(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+				      enum ws_effect effect, double noise, double alpha_different, double alpha_same,
+				      uint64_t seed);
+
 /*
  * Precision target for --runs auto: true when the 95% bootstrap CI half-width of the ratio of medians
  * (WS_BOOTSTRAP_B resamples from `seed`), as a fraction of the ratio, is at most `target` (e.g. 0.01).

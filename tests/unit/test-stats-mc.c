@@ -685,6 +685,128 @@ static void test_gatekeep_primary_power(void **state)
 	assert_true((double)rr.primary_hits / reps >= 0.90);
 }
 
+/*
+ * --runs auto, decided: from `start` rounds, look at the rounds of ws_sequential_schedule() (or every round
+ * when `every_round`), each look's CI at alpha / L (or at `look_alpha` when that is > 0), until the primary's
+ * CI is outside the +-1% band, inside it, or the budget `cap` is spent; then the verdict of the final
+ * samples, as ws_compare() gives it for one variant (the test at the full alpha, the 95% Hodges-Lehmann CI).
+ */
+struct seq_rates {
+	int flagged;   /* final verdict slower or faster */
+	int rejected;  /* final verdict other than `same` (noise included) */
+	int wrong_way; /* flagged, in the direction opposite to the truth */
+	int stop_diff, stop_same, capped;
+	long total_n;
+};
+
+static void sequential_rates(uint64_t seed, double cv, double shift, size_t start, size_t cap, bool every_round,
+			     double look_alpha, double same_alpha, int reps, struct seq_rates *out)
+{
+	size_t looks[64], nlooks = ws_sequential_schedule(start, cap, looks, ARRAY_SIZE(looks));
+	double x[256], y[256], a = look_alpha > 0 ? look_alpha : ALPHA / (double)nlooks;
+	double as = same_alpha > 0 ? same_alpha : a;
+	struct gen g;
+
+	assert_true(cap <= 256 && nlooks <= ARRAY_SIZE(looks));
+	memset(out, 0, sizeof(*out));
+	gen_seed(&g, seed);
+	for (int rep = 0; rep < reps; rep++) {
+		enum ws_seq_state st = WS_SEQ_MORE;
+		enum ws_stat_verdict v;
+		struct ws_cell c;
+		size_t n = 0, next = 0;
+
+		while (n < cap) {
+			bool look;
+
+			x[n] = run_value(&g, 1.0, cv, gauss(&g));
+			y[n] = run_value(&g, shift, cv, gauss(&g));
+			n++;
+			look = every_round ? n >= start : next < nlooks && n == looks[next];
+			if (!look)
+				continue;
+			next++;
+			st = ws_sequential_state(x, n, y, n, false, WS_EFFECT_HL, NOISE, a, as, 0);
+			if (st != WS_SEQ_MORE)
+				break;
+		}
+		assert_int_equal(ws_compare_cell_effect(x, n, y, n, false, WS_EFFECT_HL, 0, &c), 0);
+		v = ws_decide(c.p, ALPHA, c.lo, c.hi, NOISE, false);
+		out->flagged += v == WS_SV_WORSE || v == WS_SV_BETTER;
+		out->rejected += v != WS_SV_SAME;
+		out->wrong_way += shift >= 1.0 ? v == WS_SV_BETTER : v == WS_SV_WORSE;
+		out->stop_diff += st == WS_SEQ_DIFFERENT;
+		out->stop_same += st == WS_SEQ_SAME;
+		out->capped += st == WS_SEQ_MORE;
+		out->total_n += (long)n;
+	}
+}
+
+static void print_seq(const char *what, double cv, int reps, const struct seq_rates *sr)
+{
+	print_message("%s, CV %.0f%%, %d replicates: flagged (slower/faster) %.4f, any verdict but same %.4f; "
+		      "stopped different %.3f, same %.3f, at the budget %.3f; mean n %.1f\n",
+		      what, cv * 100, reps, (double)sr->flagged / reps, (double)sr->rejected / reps,
+		      (double)sr->stop_diff / reps, (double)sr->stop_same / reps, (double)sr->capped / reps,
+		      (double)sr->total_n / reps);
+}
+
+/*
+ * The false-alarm rate of --runs auto under its own stopping, identical programs, the budget at the
+ * default 200 rounds: "flagged" (a final verdict of slower or faster) is what the stopping rule can
+ * inflate, and is required <= 0.05; any verdict but `same` (a `noise` included) is the old precision
+ * check's measure, accepted <= 0.06. For contrast, the same schedule with every look at the plain 95% CI,
+ * and every round looked at with it: the inflation that the Bonferroni share removes.
+ */
+static void test_sequential_null(void **state)
+{
+	static const double cvs[] = { 0.01, 0.02, 0.05 };
+	const int reps = 2000;
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(cvs); k++) {
+		struct seq_rates sr;
+
+		sequential_rates(900 + k, cvs[k], 1.0, 10, 200, false, 0, ALPHA, reps, &sr);
+		print_seq("--runs auto, identical programs, looks at 10 15 23 .. 200, different at alpha/9, same at 95%",
+			  cvs[k], reps, &sr);
+		assert_true((double)sr.flagged / reps <= 0.05);
+		assert_true((double)sr.rejected / reps <= 0.06);
+		if (k != 2)
+			continue;
+		sequential_rates(910 + k, cvs[k], 1.0, 10, 200, false, ALPHA, ALPHA, reps / 2, &sr);
+		print_seq("  contrast: the same looks, each at 95%", cvs[k], reps / 2, &sr);
+		sequential_rates(920 + k, cvs[k], 1.0, 10, 200, true, ALPHA, ALPHA, reps / 8, &sr);
+		print_seq("  contrast: every round from 10, each at 95%", cvs[k], reps / 8, &sr);
+	}
+}
+
+/* What --runs auto costs and finds: real effects, the runs it takes, and how often it gets them. */
+static void test_sequential_power(void **state)
+{
+	static const struct {
+		double cv, shift;
+	} cases[] = { { 0.01, 1.02 }, { 0.01, 1.05 }, { 0.02, 1.02 }, { 0.02, 1.05 }, { 0.05, 1.05 }, { 0.01, 1.015 } };
+	const int reps = 1000;
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		struct seq_rates sr;
+		char what[96];
+
+		snprintf(what, sizeof(what), "--runs auto, %+.1f%%", 100 * (cases[k].shift - 1));
+		sequential_rates(930 + k, cases[k].cv, cases[k].shift, 10, 200, false, 0, ALPHA, reps, &sr);
+		print_seq(what, cases[k].cv, reps, &sr);
+		assert_int_equal(sr.wrong_way, 0);
+		/* A clear +5% at CV 1-2% is found at once, in (almost) every session. */
+		if (cases[k].shift == 1.05 && cases[k].cv <= 0.02)
+			assert_true((double)sr.flagged / reps >= 0.99 && (double)sr.total_n / reps <= 15);
+		/* +1.5% is outside the band: it must not be called the same. */
+		if (cases[k].shift == 1.015)
+			assert_true((double)sr.stop_same / reps <= 0.01);
+	}
+}
+
 /* Whether `name` matches one of the comma-separated glob patterns in `list`. */
 static bool matches(const char *name, const char *list)
 {
@@ -718,6 +840,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_gatekeep_fwer),
 		cmocka_unit_test(test_gatekeep_partial_null),
 		cmocka_unit_test(test_gatekeep_primary_power),
+		cmocka_unit_test(test_sequential_null),
+		cmocka_unit_test(test_sequential_power),
 	};
 	struct CMUnitTest chosen[ARRAY_SIZE(tests)];
 	size_t n = 0;
