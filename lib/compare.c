@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* compare.c - every variant against the baseline, per metric, region and function: a primary family, gatekept secondaries. */
+/* compare.c - every variant against the baseline, per metric, region and function, in gatekept families. */
 #include "compare.h"
 #include "log.h"
 #include "metrics.h"
