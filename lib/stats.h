@@ -253,12 +253,15 @@ size_t ws_sequential_schedule(size_t start, size_t cap, size_t *looks, size_t ma
  * Whether the answer for one (baseline, variant) primary is decided at this look: its CI at level
  * 1 - alpha (the effect size of ws_compare_cell_effect(), with `effect`, `paired` and `seed` as there)
  * against the noise band, with ws_decide()'s closed intervals (a CI touching an edge is not outside). Never
- * a p-value. With alpha the report's alpha / L over the L looks of ws_sequential_schedule(), the chance
- * that any look declares identical programs different, or declares the same a pair whose true ratio lies
- * outside the band, is at most the report's alpha (a union bound over the looks, each CI covering the truth
- * with probability >= 1 - alpha / L, exactly so for the exact Moses interval). The caller stops when every
- * variant's primary is decided or the budget is spent (the answer then is inconclusive), and takes the
- * verdicts from ws_compare() on the final samples.
+ * a p-value. `different` is judged on the CI at level 1 - alpha_different, `same` on the one at
+ * 1 - alpha_same. With alpha_different the report's alpha / (L V), L the looks of ws_sequential_schedule()
+ * and V the variants, the chance that any look declares an identical variant different is at most the
+ * report's alpha whatever the noise (a union bound over looks and variants, each CI covering the truth with
+ * probability >= 1 - alpha / (L V), exactly so for the exact Moses interval), and a `different` stop implies
+ * a significant primary in ws_compare(). alpha_same = the report's alpha makes a `same` stop say what a
+ * fixed-n report with that CI would. The caller stops when every variant's primary is decided or the budget
+ * is spent (the answer then is inconclusive), and takes the verdicts from ws_compare() on the final samples.
+ * Measured in tests/unit/test-stats-mc.c (test_sequential_*).
  */
 enum ws_seq_state ws_sequential_state(const double *x, size_t nx, const double *y, size_t ny, bool paired,
 				      enum ws_effect effect, double noise, double alpha_different, double alpha_same,
