@@ -8,9 +8,14 @@
 # The rules, as implemented below (samples x of the baseline A, y of the variant; m mean; s the sample standard
 # deviation with n-1, which both peers use):
 #
-# whyslow: its own verdict from the JSON, computed by whyslow (docs/statistics.md: two-sided Mann-Whitney U, Holm, ratio
-#   of medians with a bootstrap 95% CI, noise threshold 1%). Flagged = `slower` or `faster`; `noise` (significant
-#   but the CI overlaps [0.99, 1.01]) is not a flag, and is counted apart.
+# whyslow: its own verdict from the JSON, computed by whyslow (two-sided Mann-Whitney U on the primary metric at
+#   the full alpha, gatekept Holm, the Hodges-Lehmann ratio with its Moses 95% CI, noise threshold 1%). Flagged =
+#   `slower` or `faster`; `noise` (significant but the CI overlaps [0.99, 1.01]) is not a flag, and is counted
+#   apart. Which estimate the JSON's CI is, is printed (results from a whyslow before it say median-ratio).
+#
+# whyslow before (recomputed here on the same samples): the same test with the ratio of medians and its
+#   percentile-bootstrap 95% CI, the default until the Hodges-Lehmann interval replaced it. Python's own generator
+#   and B = 2,000 resamples (whyslow used 10,000 from xoshiro256**): the same method, not the same bits.
 #
 # poop (andrewrk/poop, src/main.zig, printMeasurement and getStatScore95, read at commit 2cedd08891ae): a
 #   pooled-variance two-sample t interval on the difference of means, as a percentage of the baseline mean:
@@ -37,6 +42,7 @@
 import json
 import math
 import os
+import random
 import statistics
 import sys
 
@@ -97,6 +103,54 @@ def welch_p(x, y):
 
 def rule_whyslow(c):
     return {"slower": 1, "faster": -1}.get(c["verdict"], 0)
+
+
+def mwu_p(x, y):
+    """Two-sided Mann-Whitney p as whyslow computes it: exact without ties (sizes <= 50), else normal with tie and
+    continuity correction."""
+    m, n = len(x), len(y)
+    pooled = sorted([(v, 0) for v in x] + [(v, 1) for v in y])
+    r1, tt, i = 0.0, 0.0, 0
+    while i < len(pooled):
+        j = i
+        while j < len(pooled) and pooled[j][0] == pooled[i][0]:
+            j += 1
+        r1 += sum(1 for k in range(i, j) if pooled[k][1] == 0) * (i + 1 + j) / 2
+        tt += (j - i) ** 3 - (j - i)
+        i = j
+    u1 = r1 - m * (m + 1) / 2
+    if tt == 0 and m <= 50 and n <= 50:
+        # the null counts of U: coefficients of the Gaussian binomial [m+n choose m]_q
+        c = [0] * (m * n + 1)
+        c[0] = 1
+        for k in range(1, m + 1):
+            for t in range(len(c) - 1, n + k - 1, -1):
+                c[t] -= c[t - (n + k)]
+            for t in range(k, len(c)):
+                c[t] += c[t - k]
+        total, u = sum(c), int(u1)
+        le, ge = sum(c[:u + 1]), sum(c[u:])
+        return min(1.0, 2 * min(le, ge) / total)
+    N = m + n
+    var = m * n / 12 * ((N + 1) - tt / (N * (N - 1)))
+    if var <= 0:
+        return 1.0
+    d = u1 - m * n / 2
+    d -= 0.5 * ((d > 0) - (d < 0))
+    return min(1.0, math.erfc(abs(d / math.sqrt(var)) / math.sqrt(2)))
+
+
+def rule_whyslow_before(x, y, rng, B=2000, noise=0.01):
+    """The previous default: the test, then the ratio of medians with a percentile-bootstrap CI against +-noise."""
+    if mwu_p(x, y) >= 0.05:
+        return 0
+    mx = statistics.median(x)
+    r = sorted(statistics.median(rng.choices(y, k=len(y))) / statistics.median(rng.choices(x, k=len(x)))
+               for _ in range(B))
+    lo, hi = r[int(0.025 * B)], r[math.ceil(0.975 * B) - 1]
+    if lo <= 1 + noise and hi >= 1 - noise:
+        return 0
+    return 1 if statistics.median(y) > mx else -1
 
 
 def rule_whyslow_any(c):
@@ -218,8 +272,11 @@ def main():
               f"(A+{extra}%)/A {100 * (r_ab - 1):+.2f}%; median within-session CV of A: {100 * cv:.1f}%")
     print()
 
+    rng = random.Random(1)
+    estimates = sorted({s["cmp"].get("estimate", "median-ratio") for s in aa + ab})
     rows = [
-        ("whyslow default verdict (slower/faster)", lambda s: rule_whyslow(s["cmp"])),
+        (f"whyslow default verdict ({'/'.join(estimates)})", lambda s: rule_whyslow(s["cmp"])),
+        ("whyslow before: median ratio, bootstrap", lambda s: rule_whyslow_before(s["x"], s["y"], rng)),
         ("poop: pooled t 95% CI beyond +-1%", lambda s: rule_poop(s["x"], s["y"])),
         ("hyperfine: mean +- sd do not overlap", lambda s: rule_hyperfine(s["x"], s["y"])),
     ]
@@ -228,7 +285,7 @@ def main():
         ("hyperfine: summary r +- s_r excludes 1", lambda s: rule_hyperfine_ratio(s["x"], s["y"])),
         ("hyperfine: scripts/welch_ttest.py", lambda s: rule_hyperfine_welch(s["x"], s["y"])),
     ]
-    head = f"{'method':<40} {'false alarms, A vs A':<28} {f'power, A vs A+{extra}% (slower)':<28} {'wrong way':>9}"
+    head = f"{'method':<44} {'false alarms, A vs A':<28} {f'power, A vs A+{extra}% (slower)':<28} {'wrong way':>9}"
     print(head)
     print("-" * len(head))
     for title, group in (("", rows), ("other readings, same samples:", other)):
@@ -237,7 +294,7 @@ def main():
         for name, rule in group:
             fa = sum(1 for s in aa if rule(s) != 0)
             hits = [rule(s) for s in ab]
-            print(f"{name:<40} {rate(fa, len(aa)):<28} {rate(hits.count(1), len(ab)):<28} "
+            print(f"{name:<44} {rate(fa, len(aa)):<28} {rate(hits.count(1), len(ab)):<28} "
                   f"{hits.count(-1):>9}")
     noise = sum(1 for s in ab if s["cmp"]["verdict"] == "noise")
     noise_aa = sum(1 for s in aa if s["cmp"]["verdict"] == "noise")

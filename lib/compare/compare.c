@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* compare.c - every variant against the baseline, per metric, region and function, as one family. */
+/* compare.c - every variant against the baseline, per metric, region and function, in gatekept families. */
 #include "compare/compare.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -117,6 +117,7 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 		bool apart = vm->sum.min > bm->sum.max || vm->sum.max < bm->sum.min;
 
 		c.exact = true;
+		c.estimate = WS_ESTIMATE_EXACT;
 		c.ratio = b != 0 ? val / b : (val == 0 ? 1.0 : INFINITY);
 		c.ci_lo = bm->sum.max != 0 ? vm->sum.min / bm->sum.max : c.ratio;
 		c.ci_hi = bm->sum.min != 0 ? vm->sum.max / bm->sum.min : c.ratio;
@@ -131,16 +132,21 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 			double *px = xmalloc((bm->n + 1) * sizeof(*px)), *py = xmalloc((vm->n + 1) * sizeof(*py));
 			size_t np = paired_samples(bm, vm, px, py);
 
-			ret = np >= 2 ? ws_compare_cell(px, np, py, np, true, seed, &cell) : -1;
+			ret = np >= 2 ? ws_compare_cell_effect(px, np, py, np, true, o->effect, seed, &cell) : -1;
 			free(px);
 			free(py);
 		} else {
-			ret = ws_compare_cell(x, nx, y, ny, false, seed, &cell);
+			ret = ws_compare_cell_effect(x, nx, y, ny, false, o->effect, seed, &cell);
 		}
+		c.estimate = WS_ESTIMATE_MEDIAN_RATIO;
 		if (ret == 0) {
+			c.estimate = cell.effect == WS_EFFECT_HL ? WS_ESTIMATE_HL : WS_ESTIMATE_MEDIAN_RATIO;
 			c.ratio = cell.ratio;
 			c.ci_lo = cell.lo;
 			c.ci_hi = cell.hi;
+			/* An unbounded interval (too few runs for the test to reject anything) is no CI. */
+			if (cell.effect == WS_EFFECT_HL && !isfinite(cell.hi))
+				c.ci_lo = c.ci_hi = NAN;
 			c.p = cell.p;
 		} else {
 			/*
@@ -203,20 +209,44 @@ static const struct ws_metric *compared_metric(const struct ws_variant *v, const
 	return ws_metric_set_find(g ? &g->metrics : &v->metrics, c->metric);
 }
 
+/* The variants in the gatekept procedure, and the tested secondaries of c's variant. */
+static void family_sizes(const struct ws_result *r, const struct ws_comparison *c, size_t *variants,
+			 size_t *secondaries)
+{
+	*variants = *secondaries = 0;
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		const struct ws_comparison *o = &r->comparisons[i];
+
+		/* A variant is in the procedure when its gate can open: a tested or an exact, changed primary. */
+		if (o->family == WS_FAMILY_PRIMARY || (o->exact && o->verdict == WS_VERDICT_CHANGED && !o->region &&
+						       !o->function && r->settings.primary &&
+						       !strcmp(o->metric, r->settings.primary)))
+			(*variants)++;
+		if (o->family == WS_FAMILY_SECONDARY && !strcmp(o->variant, c->variant))
+			(*secondaries)++;
+	}
+}
+
 bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c, const struct ws_compare_opts *o)
 {
 	const struct ws_variant *b = ws_result_baseline(r), *v = ws_result_find_variant(r, c->variant);
 	const struct ws_metric *mb = b ? compared_metric(b, c) : NULL, *mv = v ? compared_metric(v, c) : NULL;
-	size_t m = 0, n;
+	size_t nv, ns, n;
+	double need;
 
 	if (c->exact)
 		return true;
-	if (!mb || !mv)
+	if (!mb || !mv || c->family == WS_FAMILY_NONE)
 		return false;
-	for (size_t i = 0; i < r->ncomparisons; i++)
-		m += tested(&r->comparisons[i]);
+	family_sizes(r, c, &nv, &ns);
+	if (o->fdr)
+		need = o->alpha;
+	else if (c->family == WS_FAMILY_PRIMARY)
+		need = o->alpha / (double)(nv ? nv : 1);
+	else
+		need = o->alpha / ((double)(nv ? nv : 1) * (double)(ns ? ns : 1));
 	n = mb->sum.n < mv->sum.n ? mb->sum.n : mv->sum.n;
-	return n >= 2 && min_p(n, o->paired) < (o->fdr ? o->alpha : o->alpha / (double)(m ? m : 1));
+	return n >= 2 && min_p(n, o->paired) < need;
 }
 
 static enum ws_verdict decide(const struct ws_comparison *c, const struct ws_compare_opts *o)
@@ -227,6 +257,9 @@ static enum ws_verdict decide(const struct ws_comparison *c, const struct ws_com
 		return c->verdict;
 	if (!isfinite(c->p_adjusted))
 		return WS_VERDICT_NONE;
+	/* Not tested: its variant's primary was not significant (its p_adjusted is >= alpha anyway). */
+	if (c->gate_closed)
+		return WS_VERDICT_SAME;
 	if (!isfinite(c->ci_lo) || !isfinite(c->ci_hi)) {
 		/* No ratio (a zero baseline): significance and direction only. */
 		if (c->p_adjusted >= o->alpha)
@@ -299,21 +332,169 @@ static void warn_regions(struct ws_result *r, const struct ws_variant *base, con
 	}
 }
 
+static bool measured(const struct ws_metric_set *set, const char *name)
+{
+	const struct ws_metric *m = ws_metric_set_find(set, name);
+
+	return m && !(m->flags & WS_M_UNSUPPORTED) && m->sum.n;
+}
+
+const char *ws_compare_primary(struct ws_result *r, const struct ws_compare_opts *o)
+{
+	const struct ws_variant *base = ws_result_baseline(r);
+	static const char *const order[] = { "wall-time", "cycles" };
+
+	if (!base)
+		return NULL;
+	if (o->primary)
+		return measured(&base->metrics, o->primary) ? ws_metric_set_find(&base->metrics, o->primary)->name
+							     : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		if (measured(&base->metrics, order[i]))
+			return ws_metric_set_find(&base->metrics, order[i])->name;
+	for (size_t i = 0; i < base->metrics.n; i++)
+		if (measured(&base->metrics, base->metrics.v[i].name))
+			return base->metrics.v[i].name;
+	return NULL;
+}
+
+/*
+ * The inputs of ws_gatekeep() for this report: each variant's family number, and which comparison is its
+ * primary (an exact, changed primary as p 0: it opens the gate at no cost in error). Sets each comparison's
+ * family. Returns the tested comparisons' indices in r->comparisons (caller frees); *m their count.
+ */
+static size_t *gather_families(struct ws_result *r, const struct ws_variant *base, const char *primary,
+			       double **p, size_t **fam, bool **is_primary, size_t *m, size_t *nfam)
+{
+	size_t *idx = xmalloc((r->ncomparisons + 1) * sizeof(*idx)), f = 0;
+
+	*p = xmalloc((r->ncomparisons + 1) * sizeof(**p));
+	*fam = xmalloc((r->ncomparisons + 1) * sizeof(**fam));
+	*is_primary = xmalloc((r->ncomparisons + 1) * sizeof(**is_primary));
+	*m = 0;
+	for (size_t vi = 0; vi < r->nvariants; vi++) {
+		const struct ws_variant *v = &r->variants[vi];
+
+		if (v == base)
+			continue;
+		for (size_t i = 0; i < r->ncomparisons; i++) {
+			struct ws_comparison *c = &r->comparisons[i];
+			bool is_p = !c->region && !c->function && !strcmp(c->metric, primary);
+
+			if (strcmp(c->variant, v->name))
+				continue;
+			c->family = !tested(c) ? WS_FAMILY_NONE : is_p ? WS_FAMILY_PRIMARY : WS_FAMILY_SECONDARY;
+			if (!tested(c) && !(is_p && c->exact && c->verdict == WS_VERDICT_CHANGED))
+				continue;
+			idx[*m] = i;
+			(*p)[*m] = tested(c) ? c->p : 0.0;
+			(*fam)[*m] = f;
+			(*is_primary)[*m] = is_p;
+			(*m)++;
+		}
+		f++;
+	}
+	*nfam = f;
+	return idx;
+}
+
+/* The variants in play (a primary in the procedure) and the most secondaries one of them has. */
+static void gatekeep_sizes(const size_t *fam, const bool *is_primary, size_t m, size_t nfam, size_t *in_play,
+			   size_t *max_sec)
+{
+	size_t *nsec = xcalloc(nfam + 1, sizeof(*nsec));
+	bool *play = xcalloc(nfam + 1, sizeof(*play));
+
+	*in_play = *max_sec = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (is_primary[i])
+			play[fam[i]] = true;
+		else
+			nsec[fam[i]]++;
+	}
+	for (size_t f = 0; f < nfam; f++) {
+		*in_play += play[f];
+		if (play[f] && nsec[f] > *max_sec)
+			*max_sec = nsec[f];
+	}
+	free(play);
+	free(nsec);
+}
+
+/* A variant whose primary has no test keeps its gate closed: say so, or its secondaries' `same` misleads. */
+static void warn_out_of_play(struct ws_result *r, const struct ws_variant *base, const char *primary)
+{
+	for (size_t vi = 0; vi < r->nvariants; vi++) {
+		const struct ws_variant *v = &r->variants[vi];
+		const struct ws_comparison *pc;
+		size_t secondaries = 0;
+
+		if (v == base)
+			continue;
+		pc = primary ? ws_comparison_find(r, v->name, primary, NULL, NULL) : NULL;
+		if (pc && (pc->family == WS_FAMILY_PRIMARY || (pc->exact && pc->verdict == WS_VERDICT_CHANGED)))
+			continue;
+		for (size_t i = 0; i < r->ncomparisons; i++)
+			secondaries += r->comparisons[i].family == WS_FAMILY_SECONDARY &&
+				       !strcmp(r->comparisons[i].variant, v->name);
+		if (!secondaries)
+			continue;
+		if (pc && pc->exact)
+			ws_result_warn(r, "'%s' has the same %s as '%s' exactly, so its other %zu comparisons were not "
+				       "tested (the primary gates them; choose another primary to test them)",
+				       v->name, primary, base->name, secondaries);
+		else
+			ws_result_warn(r, "'%s' has no test of the primary metric %s (not measured, or too few runs), so "
+				       "its other %zu comparisons were not tested",
+				       v->name, primary ? primary : "(none)", secondaries);
+	}
+}
+
+/* The smallest run count among the baseline's and every variant's samples of the comparisons in `family`. */
+static size_t family_min_runs(struct ws_result *r, enum ws_family family)
+{
+	const struct ws_variant *base = ws_result_baseline(r);
+	size_t min_n = SIZE_MAX;
+
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		const struct ws_comparison *c = &r->comparisons[i];
+		const struct ws_variant *v = ws_result_find_variant(r, c->variant);
+		const struct ws_metric *mb, *mv;
+
+		if (c->family != family || !v)
+			continue;
+		mb = compared_metric(base, c);
+		mv = compared_metric(v, c);
+		if (mb && mb->sum.n < min_n)
+			min_n = mb->sum.n;
+		if (mv && mv->sum.n < min_n)
+			min_n = mv->sum.n;
+	}
+	return min_n;
+}
+
 int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 {
 	struct ws_variant *base = ws_result_baseline(r);
-	size_t m = 0, min_n = SIZE_MAX;
+	const char *primary;
+	size_t *idx, *fam, m, nfam, in_play, max_sec, min_n;
 	double *p, *adj;
+	bool *is_primary, *closed;
 
 	for (size_t i = 0; i < r->ncomparisons; i++)
 		ws_comparison_release(&r->comparisons[i]);
 	r->ncomparisons = 0;
 	if (!base || r->nvariants < 2)
 		return ws_error("nothing to compare: give a baseline and at least one variant"), -EINVAL;
+	primary = ws_compare_primary(r, o);
+	if (o->primary && !primary)
+		return ws_error("the primary metric '%s' was not measured", o->primary), -EINVAL;
 	r->settings.noise = o->noise;
 	r->settings.alpha = o->alpha;
 	r->settings.paired = o->paired;
 	r->settings.fdr = o->fdr;
+	free(r->settings.primary);
+	r->settings.primary = primary ? xstrdup(primary) : NULL;
 	for (size_t i = 0; i < r->nvariants; i++) {
 		struct ws_variant *v = &r->variants[i];
 
@@ -337,39 +518,44 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 		}
 		warn_regions(r, base, v);
 	}
-	/* One family for the whole report: Holm is valid however the metrics are correlated. */
-	p = xmalloc((r->ncomparisons + 1) * sizeof(*p));
-	adj = xmalloc((r->ncomparisons + 1) * sizeof(*adj));
-	for (size_t i = 0; i < r->ncomparisons; i++)
-		if (tested(&r->comparisons[i]))
-			p[m++] = r->comparisons[i].p;
-	if (o->fdr)
-		ws_bh(p, m, adj);
-	else
-		ws_holm(p, m, adj);
-	m = 0;
-	for (size_t i = 0; i < r->ncomparisons; i++) {
-		struct ws_comparison *c = &r->comparisons[i];
+	/* Two families: the primary metric across the variants, and behind each variant's primary, the rest. */
+	idx = gather_families(r, base, primary ? primary : "", &p, &fam, &is_primary, &m, &nfam);
+	adj = xmalloc((m + 1) * sizeof(*adj));
+	closed = xmalloc((m + 1) * sizeof(*closed));
+	ws_gatekeep(p, fam, is_primary, m, nfam, o->fdr, o->alpha, adj, closed);
+	for (size_t j = 0; j < m; j++) {
+		struct ws_comparison *c = &r->comparisons[idx[j]];
 
-		if (tested(c))
-			c->p_adjusted = adj[m++];
-		c->verdict = decide(c, o);
+		if (!tested(c))
+			continue;
+		c->p_adjusted = adj[j];
+		c->gate_closed = closed[j];
 	}
-	/* Can this many runs ever reach significance for this many tests? */
-	for (size_t i = 0; i < r->nvariants; i++) {
-		for (size_t k = 0; k < r->variants[i].metrics.n; k++) {
-			const struct ws_metric *mm = &r->variants[i].metrics.v[k];
-
-			if (!(mm->flags & (WS_M_EXACT | WS_M_UNSUPPORTED)) && mm->sum.n >= 2 && mm->sum.n < min_n)
-				min_n = mm->sum.n;
-		}
-	}
-	if (m && min_n != SIZE_MAX && min_p(min_n, o->paired) >= o->alpha / (double)m)
-		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
-			       "for the %zu tests of this report: nothing can be significant; use at least %zu runs (-r)",
-			       min_n, min_p(min_n, o->paired), o->alpha / (double)m, m,
-			       runs_needed(o->alpha, m, o->paired));
-	free(p);
+	gatekeep_sizes(fam, is_primary, m, nfam, &in_play, &max_sec);
+	free(closed);
 	free(adj);
+	free(is_primary);
+	free(fam);
+	free(p);
+	free(idx);
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		r->comparisons[i].verdict = decide(&r->comparisons[i], o);
+	warn_out_of_play(r, base, primary);
+	/* Can this many runs ever reach significance, in either family? */
+	min_n = family_min_runs(r, WS_FAMILY_PRIMARY);
+	if (in_play && min_n != SIZE_MAX && min_p(min_n, o->paired) >= o->alpha / (double)in_play) {
+		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
+			       "for the %zu primary tests (%s) of this report: nothing can be significant; use at least "
+			       "%zu runs (-r)",
+			       min_n, min_p(min_n, o->paired), o->alpha / (double)in_play, in_play, primary,
+			       runs_needed(o->alpha, in_play, o->paired));
+	} else if (max_sec && (min_n = family_min_runs(r, WS_FAMILY_SECONDARY)) != SIZE_MAX &&
+		   min_p(min_n, o->paired) >= o->alpha / (double)(in_play * max_sec)) {
+		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
+			       "for a variant's %zu secondary tests (all but the primary %s): none of them can be "
+			       "significant; use at least %zu runs (-r)",
+			       min_n, min_p(min_n, o->paired), o->alpha / (double)(in_play * max_sec), max_sec, primary,
+			       runs_needed(o->alpha, in_play * max_sec, o->paired));
+	}
 	return 0;
 }

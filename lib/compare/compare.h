@@ -4,6 +4,7 @@
 #define WS_COMPARE_H
 
 #include "result/result.h"
+#include "stats/stats.h"
 
 #include <stdbool.h>
 
@@ -11,24 +12,53 @@ struct ws_compare_opts {
 	double alpha;   /* family-wise (Holm) or false-discovery (BH) level; 0.05 */
 	double noise;   /* noise threshold d as a fraction; 0.01 */
 	bool paired;    /* Wilcoxon signed-rank on per-round log-ratios */
-	bool fdr;       /* Benjamini-Hochberg instead of Holm */
+	bool fdr;       /* Benjamini-Hochberg instead of Holm, in each family */
 	uint64_t seed;  /* bootstrap seed (the result's seed) */
+	/*
+	 * The primary metric (borrowed). NULL: wall-time if the baseline measured it, else cycles if counted,
+	 * else the baseline's first measured metric. A name the baseline did not measure is an error.
+	 */
+	const char *primary;
+	/* The effect size and its CI: WS_EFFECT_HL (0, the default) or WS_EFFECT_BOOTSTRAP. */
+	enum ws_effect effect;
 };
 
 /*
  * Fill r->comparisons (replacing any) for every variant that is not the baseline, over the whole-process
- * metrics, every region's and every function's: MWU (or signed-rank) p, median ratio with bootstrap CI,
- * p adjusted across the whole report, verdict; exact metrics compared exactly. The result must be
- * summarised (ws_result_summarize). Adds the report's warnings to r->warnings. Returns 0, or -EINVAL when
- * there is no baseline or fewer than two variants.
+ * metrics, every region's and every function's: MWU (or signed-rank) p, the ratio with its CI (o->effect),
+ * p adjusted by the two-family gatekept procedure, verdict; exact metrics compared exactly.
+ *
+ * The families: the primary metric of the whole process, one test per variant, is the primary family;
+ * everything else a variant has (its other metrics, every region's and function's, the primary metric's
+ * among them) is that variant's secondary family, tested only once its primary is significant (or, for an
+ * exact primary, changed). With Holm (the default) the whole report's family-wise error rate is at most
+ * alpha under any dependence between tests: a variant holds alpha / (the variants still in play); its
+ * primary is tested at that share, and once rejected the share passes to its secondaries, Holm among them;
+ * a variant whose every hypothesis is rejected passes its share on to the other variants (docs/statistics.md
+ * has the proof). p_adjusted is the procedure's adjusted p: the smallest alpha at which the procedure would
+ * reject that hypothesis (Bretz et al. 2009), so a secondary's is never below its primary's. With o->fdr,
+ * BH across the primaries at alpha, then BH within each open variant's secondaries at alpha R / V (R of the
+ * V primaries significant; Benjamini & Bogomolov 2014), p_adjusted = max(primary's, own). A secondary of a
+ * variant whose gate stays closed is marked gate_closed; a variant whose primary has no test (too few runs,
+ * or exact and unchanged) keeps its gate closed, its secondaries' p_adjusted 1, and takes no share.
+ *
+ * Records the primary in r->settings.primary. The result must be summarised (ws_result_summarize). Adds
+ * the report's warnings to r->warnings. Returns 0, or -EINVAL when there is no baseline, fewer than two
+ * variants, or o->primary names no metric the baseline measured.
  */
 int ws_compare(struct ws_result *r, const struct ws_compare_opts *o);
 
 /*
+ * The metric ws_compare() makes primary for this baseline and options: o->primary if the baseline measured
+ * it, else the default above. NULL when there is none. Borrowed from the result.
+ */
+const char *ws_compare_primary(struct ws_result *r, const struct ws_compare_opts *o);
+
+/*
  * Whether `c` could have come out significant at all: the smallest p its test gives with the runs it had,
- * against what the report's correction asks of the smallest p (alpha / m with Holm, alpha with BH; m the
- * report's tested comparisons). Exact comparisons always could. For a gate, which must not pass because it
- * could not see.
+ * against what the procedure asks of it at its first chance (Holm: alpha / V for a primary, V the variants
+ * in the procedure, alpha / (V k) for a secondary, k its variant's tested secondaries; BH: alpha). Exact
+ * comparisons always could. For a gate, which must not pass because it could not see. Needs ws_compare().
  */
 bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c, const struct ws_compare_opts *o);
 

@@ -6,6 +6,7 @@
 #include "report/report.h"
 #include "result/metrics.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -329,6 +330,31 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 	}
 }
 
+
+/* What the ratios are: the Hodges-Lehmann estimate (the default), the ratio of medians, or both. */
+static const char *estimate_legend(const struct ws_result *r)
+{
+	bool hl = false, med = false;
+
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		hl |= !r->comparisons[i].exact && r->comparisons[i].estimate == WS_ESTIMATE_HL;
+		med |= !r->comparisons[i].exact && r->comparisons[i].estimate == WS_ESTIMATE_MEDIAN_RATIO;
+	}
+	if (hl && med)
+		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0) with its 95% CI";
+	if (med)
+		return "median ratio to the baseline with its 95% bootstrap CI";
+	return "ratio to the baseline (Hodges-Lehmann) with its 95% CI";
+}
+
+/* The primary metric gates the rest: say so when some comparison was held back by it. */
+static const char *gate_legend(const struct ws_result *r)
+{
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		if (r->comparisons[i].gate_closed)
+			return ", or not tested as the primary metric is not significant";
+	return "";
+}
 void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
 {
 	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
@@ -363,10 +389,10 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 	explain_section(f, r, o);
 	fputc('\n', f);
 	unsupported_footer(f, base, o);
-	fprintf(f, " %slegend: median ratio to the baseline with its 95%% CI; ~ not significant (%s-adjusted p >= %g); "
-		"≈ within the noise threshold (±%g%%); exact: deterministic counts%s\n",
-		o->color ? C_DIM : "", r->settings.fdr ? "BH" : "Holm", r->settings.alpha, 100 * r->settings.noise,
-		o->color ? C_RESET : "");
+	fprintf(f, " %slegend: %s; ~ not significant (%s-adjusted p >= %g%s); ≈ within the noise threshold (±%g%%); "
+		"exact: deterministic counts%s\n",
+		o->color ? C_DIM : "", estimate_legend(r), r->settings.fdr ? "BH" : "Holm", r->settings.alpha,
+		gate_legend(r), 100 * r->settings.noise, o->color ? C_RESET : "");
 	if (r->partial)
 		fprintf(f, " %sPartial result: %s.%s\n", o->color ? C_YELLOW : "",
 			r->partial_reason ? r->partial_reason : "stopped early", o->color ? C_RESET : "");
@@ -436,9 +462,10 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 	for (size_t i = 0; i < r->nexplain; i++)
 		if (r->explain[i].summary)
 			fprintf(f, "\n- **%s**: %s\n", r->explain[i].variant, r->explain[i].summary);
-	fprintf(f, "\nMedian ratio to the baseline with its 95%% bootstrap CI; ~ not significant (%s-adjusted "
-		"p >= %g); ≈ within ±%g%%; exact: deterministic simulated counts.\n",
-		r->settings.fdr ? "BH" : "Holm", r->settings.alpha, 100 * r->settings.noise);
+	fprintf(f, "\n%c%s; ~ not significant (%s-adjusted p >= %g%s); ≈ within ±%g%%; exact: deterministic "
+		"simulated counts.\n",
+		toupper((unsigned char)estimate_legend(r)[0]), estimate_legend(r) + 1, r->settings.fdr ? "BH" : "Holm",
+		r->settings.alpha, gate_legend(r), 100 * r->settings.noise);
 	for (size_t i = 0; i < r->nwarnings; i++)
 		fprintf(f, "\n> warning: %s\n", r->warnings[i]);
 }

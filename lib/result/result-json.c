@@ -219,6 +219,10 @@ static json_t *comparison_to_json(const struct ws_comparison *c)
 	json_object_set_new(o, "p_adjusted", jnum(c->p_adjusted));
 	json_object_set_new(o, "verdict", json_string(ws_verdict_name(c->verdict)));
 	json_object_set_new(o, "exact", json_boolean(c->exact));
+	json_object_set_new(o, "estimate", json_string(ws_estimate_name(c->estimate)));
+	json_object_set_new(o, "family", c->family == WS_FAMILY_NONE ? json_null() : json_string(ws_family_name(c->family)));
+	if (c->gate_closed)
+		json_object_set_new(o, "gate", json_string("closed"));
 	return o;
 }
 
@@ -309,6 +313,8 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	json_object_set_new(settings, "alpha", jnum(r->settings.alpha));
 	json_object_set_new(settings, "paired", json_boolean(r->settings.paired));
 	json_object_set_new(settings, "correction", json_string(r->settings.fdr ? "bh" : "holm"));
+	if (r->settings.primary)
+		json_object_set_new(settings, "primary", jstr(r->settings.primary));
 	json_object_set_new(settings, "events", jstrings(r->settings.events));
 	json_object_set_new(settings, "created", jstr(r->settings.created));
 	if (r->settings.sim_cpu_native)
@@ -641,6 +647,7 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		r->settings.paired = get_bool(settings, "paired");
 		r->settings.fdr = corr && !strcmp(corr, "bh");
 		free(corr);
+		r->settings.primary = get_str(settings, "primary");
 		r->settings.created = get_str(settings, "created");
 		r->settings.sim_cpu_native = get_bool(settings, "sim_cpu_native");
 		if (json_is_array(ev)) {
@@ -703,6 +710,16 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		c->p_adjusted = get_num(x, "p_adjusted", NAN);
 		c->verdict = verdict ? ws_verdict_parse(verdict) : WS_VERDICT_NONE;
 		c->exact = get_bool(x, "exact");
+		{
+			char *est = get_str(x, "estimate"), *fam = get_str(x, "family"), *gate = get_str(x, "gate");
+
+			c->estimate = c->exact ? WS_ESTIMATE_EXACT : ws_estimate_parse(est);
+			c->family = ws_family_parse(fam);
+			c->gate_closed = gate && !strcmp(gate, "closed");
+			free(est);
+			free(fam);
+			free(gate);
+		}
 		free(verdict);
 		if (!c->variant || !c->baseline || !c->metric) {
 			r->ncomparisons--;

@@ -29,6 +29,45 @@ enum ws_verdict ws_verdict_parse(const char *s)
 	return WS_VERDICT_NONE;
 }
 
+static const char *const family_names[] = {
+	[WS_FAMILY_NONE] = "none",
+	[WS_FAMILY_PRIMARY] = "primary",
+	[WS_FAMILY_SECONDARY] = "secondary",
+};
+
+const char *ws_family_name(enum ws_family f)
+{
+	return family_names[f];
+}
+
+enum ws_family ws_family_parse(const char *s)
+{
+	for (size_t i = 0; s && i < ARRAY_SIZE(family_names); i++)
+		if (!strcmp(s, family_names[i]))
+			return (enum ws_family)i;
+	return WS_FAMILY_NONE;
+}
+
+static const char *const estimate_names[] = {
+	[WS_ESTIMATE_HL] = "hodges-lehmann",
+	[WS_ESTIMATE_MEDIAN_RATIO] = "median-ratio",
+	[WS_ESTIMATE_EXACT] = "exact",
+};
+
+const char *ws_estimate_name(enum ws_estimate e)
+{
+	return estimate_names[e];
+}
+
+enum ws_estimate ws_estimate_parse(const char *s)
+{
+	for (size_t i = 0; s && i < ARRAY_SIZE(estimate_names); i++)
+		if (!strcmp(s, estimate_names[i]))
+			return (enum ws_estimate)i;
+	/* Results written before the field existed had the ratio of medians. */
+	return WS_ESTIMATE_MEDIAN_RATIO;
+}
+
 void ws_result_init(struct ws_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -49,6 +88,7 @@ static void strings_free(char **v)
 void ws_settings_release(struct ws_settings *s)
 {
 	free(s->order);
+	free(s->primary);
 	free(s->created);
 	strings_free(s->events);
 	strings_free(s->setup);

@@ -127,15 +127,43 @@ const char *ws_verdict_name(enum ws_verdict v);
 /* Parse a verdict name; returns WS_VERDICT_NONE for an unknown string. */
 enum ws_verdict ws_verdict_parse(const char *s);
 
+/* Which multiple-comparison family a comparison was tested in (docs/statistics.md, 14; lib/compare/compare.c). */
+enum ws_family {
+	WS_FAMILY_NONE,      /* not tested: exact, or too few runs for a p */
+	WS_FAMILY_PRIMARY,   /* the primary metric of the whole process, one per variant */
+	WS_FAMILY_SECONDARY, /* everything else of its variant, tested only once its primary is significant */
+};
+
+const char *ws_family_name(enum ws_family f);
+/* Parse a family name; WS_FAMILY_NONE for NULL or an unknown string. */
+enum ws_family ws_family_parse(const char *s);
+
+/* What a comparison's ratio and CI are. */
+enum ws_estimate {
+	WS_ESTIMATE_HL,           /* exp of the Hodges-Lehmann shift of log values, Moses (Tukey, paired) CI */
+	WS_ESTIMATE_MEDIAN_RATIO, /* median(variant) / median(baseline), bootstrap CI */
+	WS_ESTIMATE_EXACT,        /* v/b of deterministic counts; the "CI" spans their ranges */
+};
+
+const char *ws_estimate_name(enum ws_estimate e);
+enum ws_estimate ws_estimate_parse(const char *s);
+
 struct ws_comparison {
 	char *variant, *baseline, *metric;
 	char *region;     /* NULL for the whole process */
 	char *function;   /* NULL unless this compares a function's metric */
-	double ratio;     /* median(variant) / median(baseline), or v/b for exact metrics */
+	double ratio;     /* variant against baseline as `estimate` says; v/b for exact metrics */
 	double ci_lo, ci_hi;
 	double p, p_adjusted;   /* NAN for exact metrics */
 	enum ws_verdict verdict;
 	bool exact;
+	enum ws_estimate estimate;
+	enum ws_family family;
+	/*
+	 * A secondary whose variant's primary was not significant: not tested at the report's alpha, so its
+	 * verdict is `same` whatever its own p; p_adjusted is still the procedure's (>= the primary's).
+	 */
+	bool gate_closed;
 };
 
 struct ws_cause {
@@ -197,6 +225,7 @@ struct ws_settings {
 	double alpha;
 	bool paired;
 	bool fdr;           /* Benjamini-Hochberg instead of Holm */
+	char *primary;      /* the primary metric of the comparisons; NULL before ws_compare() */
 	char **events;      /* as requested; NULL-terminated, may be NULL */
 	char *created;      /* ISO 8601 UTC */
 	bool sim_cpu_native; /* native runs had the features the simulator hides masked (GLIBC_TUNABLES) */

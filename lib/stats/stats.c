@@ -281,6 +281,25 @@ static __int128 *mwu_counts(size_t m, size_t n)
 	return c;
 }
 
+/*
+ * The counts c[0..top] alone, top <= m n: both passes are causal (a coefficient depends only on those of
+ * lower degree), so leaving out every degree above top changes none below it, and the work shrinks with
+ * it. The Moses interval needs only the lower half (caller frees).
+ */
+static __int128 *mwu_counts_upto(size_t m, size_t n, size_t top)
+{
+	__int128 *c = xcalloc(top + 1, sizeof(*c));
+
+	c[0] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		for (size_t k = top; k >= n + i; k--)
+			c[k] -= c[k - (n + i)];
+		for (size_t k = i; k <= top; k++)
+			c[k] += c[k - i];
+	}
+	return c;
+}
+
 /* Sum of c[0..k] for an integer k in [0, top]. */
 static __int128 prefix_sum(const __int128 *c, size_t k)
 {
@@ -337,10 +356,32 @@ static double mwu_exact_p(size_t m, size_t n, double u1)
 	return fmin(1.0, p);
 }
 
+/* The null variance of U for sizes m and n with the tie term sum(t^3 - t) of the pooled sample. */
+static double mwu_variance(size_t m, size_t n, double tie_term)
+{
+	double n1 = (double)m, n2 = (double)n, N = n1 + n2;
+
+	return n1 * n2 / 12 * ((N + 1) - tie_term / (N * (N - 1)));
+}
+
+/*
+ * The normal approximation's two-sided p of U1, and its z. One function for the test and for the Moses CI
+ * that inverts it (ws_hodges_lehmann), so that the two agree to the last bit. var must be > 0.
+ */
+static double mwu_normal_p(double u1, size_t m, size_t n, double var, bool continuity, double *z)
+{
+	double d = u1 - (double)m * (double)n / 2;
+
+	if (continuity)
+		d -= 0.5 * ((d > 0) - (d < 0));
+	*z = d / sqrt(var);
+	return fmin(1.0, 2.0 * ws_phi(-fabs(*z)));
+}
+
 static int mann_whitney(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
 			bool allow_exact, struct ws_mwu *out)
 {
-	double n1 = (double)nx, n2 = (double)ny, N = n1 + n2, tie_term, mu, var, d;
+	double n1 = (double)nx, tie_term, var;
 
 	if (!nx || !ny)
 		return -1;
@@ -352,19 +393,14 @@ static int mann_whitney(const double *x, size_t nx, const double *y, size_t ny, 
 		return 0;
 	}
 	out->exact = false;
-	mu = n1 * n2 / 2;
-	var = n1 * n2 / 12 * ((N + 1) - tie_term / (N * (N - 1)));
+	var = mwu_variance(nx, ny, tie_term);
 	if (!(var > 0)) {
 		/* Every value equal (or a single pooled value): no evidence either way. */
 		out->z = 0.0;
 		out->p = 1.0;
 		return 0;
 	}
-	d = out->u1 - mu;
-	if (continuity)
-		d -= 0.5 * ((d > 0) - (d < 0));
-	out->z = d / sqrt(var);
-	out->p = fmin(1.0, 2.0 * ws_phi(-fabs(out->z)));
+	out->p = mwu_normal_p(out->u1, nx, ny, var, continuity, &out->z);
 	return 0;
 }
 
@@ -388,15 +424,23 @@ static int cmp_abs(const void *a, const void *b)
 }
 
 /* The signed-rank statistic's exact null: 2^n subsets of {1..n}, counted by sum (n <= 50 fits 64 bits). */
-static double wsr_exact_p(size_t n, double w)
+static uint64_t *wsr_counts(size_t n)
 {
-	size_t top = n * (n + 1) / 2, k = (size_t)w;
-	uint64_t *c = xcalloc(top + 1, sizeof(*c)), le = 0, ge = 0;
+	size_t top = n * (n + 1) / 2;
+	uint64_t *c = xcalloc(top + 1, sizeof(*c));
 
 	c[0] = 1;
 	for (size_t i = 1; i <= n; i++)
 		for (size_t s = top; s >= i; s--)
 			c[s] += c[s - i];
+	return c;
+}
+
+static double wsr_exact_p(size_t n, double w)
+{
+	size_t top = n * (n + 1) / 2, k = (size_t)w;
+	uint64_t *c = wsr_counts(n), le = 0, ge = 0;
+
 	for (size_t s = 0; s <= top; s++) {
 		if (s <= k)
 			le += c[s];
@@ -408,9 +452,26 @@ static double wsr_exact_p(size_t n, double w)
 	return fmin(1.0, 2.0 * (double)(le < ge ? le : ge) / ldexp(1.0, (int)n));
 }
 
+static double wsr_variance(size_t n, double tie_term)
+{
+	double nn = (double)n;
+
+	return nn * (nn + 1) * (2 * nn + 1) / 24 - tie_term / 48;
+}
+
+/* The normal approximation's two-sided p of W+, continuity corrected; shared with the Tukey interval. */
+static double wsr_normal_p(double w, size_t n, double var, double *z)
+{
+	double nn = (double)n, dev = w - nn * (nn + 1) / 4;
+
+	dev -= 0.5 * ((dev > 0) - (dev < 0));
+	*z = dev / sqrt(var);
+	return fmin(1.0, 2.0 * ws_phi(-fabs(*z)));
+}
+
 int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out)
 {
-	double *a, tie_term = 0.0, w = 0.0, nn, mu, var, dev;
+	double *a, tie_term = 0.0, w = 0.0, var;
 	size_t m = 0;
 
 	if (!n)
@@ -448,18 +509,13 @@ int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out)
 		return 0;
 	}
 	out->exact = false;
-	nn = (double)m;
-	mu = nn * (nn + 1) / 4;
-	var = nn * (nn + 1) * (2 * nn + 1) / 24 - tie_term / 48;
+	var = wsr_variance(m, tie_term);
 	if (!(var > 0)) {
 		out->z = 0.0;
 		out->p = 1.0;
 		return 0;
 	}
-	dev = w - mu;
-	dev -= 0.5 * ((dev > 0) - (dev < 0));
-	out->z = dev / sqrt(var);
-	out->p = fmin(1.0, 2.0 * ws_phi(-fabs(out->z)));
+	out->p = wsr_normal_p(w, m, var, &out->z);
 	return 0;
 }
 
@@ -664,6 +720,297 @@ int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, e
 	return 0;
 }
 
+/* --- Hodges-Lehmann shift of log values, Moses CI --- */
+
+/* Windows that small are finished by gathering them: a sweep of every row costs more than the window. */
+#define KTH_GATHER 64
+
+/*
+ * The k-th smallest (0-based) of the m n differences b[j] - a[i], a and b sorted ascending, without forming
+ * them (after Monahan 1984, ACM TOMS algorithm 616). Row i is b[0] - a[i] <= ... <= b[n-1] - a[i], and
+ * keeps a window [lo[i], hi[i]) of the columns that may still hold the answer: those left of it are known
+ * to be smaller, those right of it larger. A pivot drawn uniformly from the windows is counted against
+ * every row in one sweep, and the windows shrink past it on the side the answer is not: an expected
+ * O(log(m n)) sweeps of O(m + n) each, where sorting the differences would take O(m n log(m n)) time and
+ * m n memory (a thousand runs a side would be 8 MB). The pivots come from a fixed seed, but the answer
+ * does not depend on them. With `triangle` (m == n), row i holds only the columns j >= n - 1 - i: with
+ * b = d/2 and a[i] = -d[n-1-i]/2 these are the Walsh averages (d[i'] + d[j]) / 2, i' <= j, of the
+ * signed-rank test's interval (halving is exact, so the sums are those of (d[i'] + d[j]) / 2 to the bit).
+ */
+static double kth_difference(const double *a, size_t m, const double *b, size_t n, bool triangle, size_t k)
+{
+	size_t *lo = xmalloc(m * sizeof(*lo)), *hi = xmalloc(m * sizeof(*hi));
+	size_t *lt = xmalloc(m * sizeof(*lt)), *le = xmalloc(m * sizeof(*le));
+	size_t below = 0, active = 0;
+	struct ws_rng rng;
+	double answer;
+
+	ws_rng_seed(&rng, 616);
+	for (size_t i = 0; i < m; i++) {
+		lo[i] = triangle ? n - 1 - i : 0;
+		hi[i] = n;
+		active += hi[i] - lo[i];
+	}
+	for (;;) {
+		size_t pick, n_lt = 0, n_le = 0, i, j, jle;
+		double p;
+
+		if (active <= KTH_GATHER + m) {
+			/* Few candidates left: the answer is the (k - below)-th smallest of them. */
+			double *v = xmalloc(active * sizeof(*v));
+			size_t nv = 0;
+
+			for (i = 0; i < m; i++)
+				for (j = lo[i]; j < hi[i]; j++)
+					v[nv++] = b[j] - a[i];
+			select_kth(v, 0, nv, k - below);
+			answer = v[k - below];
+			free(v);
+			break;
+		}
+		pick = rng_below(&rng, active);
+		for (i = 0; pick >= hi[i] - lo[i]; i++)
+			pick -= hi[i] - lo[i];
+		p = b[lo[i] + pick] - a[i];
+		/*
+		 * The number of row i's entries below p only grows with i (a ascending, and rounding is
+		 * monotone), so one pointer sweeps all rows.
+		 */
+		for (i = 0, j = 0, jle = 0; i < m; i++) {
+			size_t first = triangle ? n - 1 - i : 0;
+
+			/* j counts row i's entries < p, jle those <= p, which are at least as many. */
+			while (j < n && b[j] - a[i] < p)
+				j++;
+			if (jle < j)
+				jle = j;
+			while (jle < n && b[jle] - a[i] <= p)
+				jle++;
+			lt[i] = j > first ? j : first;
+			le[i] = jle > first ? jle : first;
+			n_lt += lt[i] - first;
+			n_le += le[i] - first;
+		}
+		if (k >= n_lt && k < n_le) {
+			answer = p;
+			break;
+		}
+		/* The answer is below p: drop everything >= p. Or above it: drop everything <= p. */
+		below = active = 0;
+		for (i = 0; i < m; i++) {
+			if (k < n_lt && hi[i] > lt[i])
+				hi[i] = lt[i];
+			else if (k >= n_le && lo[i] < le[i])
+				lo[i] = le[i];
+			below += lo[i] - (triangle ? n - 1 - i : 0);
+			active += hi[i] - lo[i];
+		}
+	}
+	free(le);
+	free(lt);
+	free(hi);
+	free(lo);
+	return answer;
+}
+
+/*
+ * The Moses interval's order statistic (Hollander & Wolfe, Nonparametric Statistical Methods, 2nd ed.,
+ * section 4.3): the lower bound is the k-th smallest difference and the upper the (m n + 1 - k)-th, where
+ * k - 1 is the largest u that the two-sided test at level alpha rejects as a value of U1: computed by the
+ * test's own arithmetic, so that the interval excludes a shift exactly when the test rejects it. Returns
+ * 0 when no u is rejected (the interval is unbounded). *coverage is 1 - 2 P(U <= k - 1) under the null
+ * distribution used.
+ */
+static size_t moses_k(size_t m, size_t n, bool exact, double tie_term, double alpha, double *coverage)
+{
+	size_t k = 0;
+
+	*coverage = 1.0;
+	if (exact) {
+		/* Only the lower half of the counts: beyond m n / 2 the test never rejects a U1. */
+		size_t top = (m * n - 1) / 2;
+		__int128 *c = mwu_counts_upto(m, n, top), total = 1, le = 0;
+
+		/* C(m+n, m), each step C(n+i, i) exactly. */
+		for (size_t i = 1; i <= m; i++)
+			total = total * (__int128)(n + i) / (__int128)i;
+		for (size_t u = 0; u <= top; u++) {
+			le += c[u];
+			if (!(fmin(1.0, 2.0 * (double)le / (double)total) < alpha))
+				break;
+			k = u + 1;
+			*coverage = 1.0 - 2.0 * (double)le / (double)total;
+		}
+		free(c);
+	} else {
+		double var = mwu_variance(m, n, tie_term), z;
+		size_t lo = 0, hi = (m * n + 1) / 2;
+
+		if (!(var > 0))
+			return 0;
+		/* p grows with u up to m n / 2: bisect for the first u it does not reject, in [lo, hi]. */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (mwu_normal_p((double)mid, m, n, var, true, &z) < alpha)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		k = lo;
+		if (k)
+			*coverage = 1.0 - mwu_normal_p((double)(k - 1), m, n, var, true, &z);
+	}
+	return k;
+}
+
+static double *sorted_logs(const double *x, size_t n)
+{
+	double *s = xmalloc(n * sizeof(*s));
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = log(x[i]);
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+int ws_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, double alpha, struct ws_hl *out)
+{
+	double *lx, *ly, tie_term;
+	size_t N = nx * ny;
+
+	out->shift = out->lo = out->hi = out->coverage = NAN;
+	out->k = 0;
+	out->exact = false;
+	if (!nx || !ny || !(alpha > 0 && alpha < 1) || N / nx != ny)
+		return -1;
+	for (size_t i = 0; i < nx; i++)
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return -1;
+	for (size_t i = 0; i < ny; i++)
+		if (!(y[i] > 0) || !isfinite(y[i]))
+			return -1;
+	/* Ties are the test's: in the values as measured, which decide between its exact and normal paths. */
+	pooled_rank_sum(x, nx, y, ny, &tie_term);
+	lx = sorted_logs(x, nx);
+	ly = sorted_logs(y, ny);
+	if (N % 2)
+		out->shift = kth_difference(lx, nx, ly, ny, false, N / 2);
+	else
+		out->shift = 0.5 * (kth_difference(lx, nx, ly, ny, false, N / 2 - 1) + kth_difference(lx, nx, ly, ny, false, N / 2));
+	out->exact = nx <= MWU_EXACT_MAX && ny <= MWU_EXACT_MAX && tie_term == 0;
+	if (lx[0] == lx[nx - 1] && ly[0] == ly[ny - 1] && lx[0] == ly[0]) {
+		/* One value throughout: every difference is 0, and so is every order statistic. */
+		out->lo = out->hi = 0.0;
+		out->k = 1;
+		out->coverage = 1.0;
+	} else {
+		out->k = moses_k(nx, ny, out->exact, tie_term, alpha, &out->coverage);
+		out->lo = out->k ? kth_difference(lx, nx, ly, ny, false, out->k - 1) : -INFINITY;
+		out->hi = out->k ? kth_difference(lx, nx, ly, ny, false, N - out->k) : INFINITY;
+	}
+	free(ly);
+	free(lx);
+	return 0;
+}
+
+/*
+ * Tukey's interval for the signed-rank test (Hollander & Wolfe, section 3.3): as moses_k(), over the
+ * n(n+1)/2 Walsh averages, with the null distribution of W+ and the test's own arithmetic.
+ */
+static size_t tukey_k(size_t n, bool exact, double tie_term, double alpha, double *coverage)
+{
+	size_t k = 0, M = n * (n + 1) / 2;
+
+	*coverage = 1.0;
+	if (exact) {
+		uint64_t *c = wsr_counts(n), le = 0;
+		double total = ldexp(1.0, (int)n);
+
+		for (size_t w = 0; 2 * w < M; w++) {
+			le += c[w];
+			if (!(fmin(1.0, 2.0 * (double)le / total) < alpha))
+				break;
+			k = w + 1;
+			*coverage = 1.0 - 2.0 * (double)le / total;
+		}
+		free(c);
+	} else {
+		double var = wsr_variance(n, tie_term), z;
+		size_t lo = 0, hi = (M + 1) / 2;
+
+		if (!(var > 0))
+			return 0;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (wsr_normal_p((double)mid, n, var, &z) < alpha)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		k = lo;
+		if (k)
+			*coverage = 1.0 - wsr_normal_p((double)(k - 1), n, var, &z);
+	}
+	return k;
+}
+
+int ws_hodges_lehmann_paired(const double *d, size_t n, double alpha, struct ws_hl *out)
+{
+	double *s, *a, *b, tie_term = 0.0;
+	size_t m = 0, M;
+
+	out->shift = out->lo = out->hi = out->coverage = NAN;
+	out->k = 0;
+	out->exact = false;
+	if (!n || !(alpha > 0 && alpha < 1))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(d[i]))
+			return -1;
+	/* Zeros are dropped, as the test drops them. */
+	s = xmalloc(n * sizeof(*s));
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0.0)
+			s[m++] = d[i];
+	if (m == 0) {
+		free(s);
+		out->shift = out->lo = out->hi = 0.0;
+		out->k = 1;
+		out->coverage = 1.0;
+		out->exact = true;
+		return 0;
+	}
+	/* The test's ties: among |d|. */
+	qsort(s, m, sizeof(*s), cmp_abs);
+	for (size_t i = 0, j; i < m; i = j) {
+		for (j = i; j < m && fabs(s[j]) == fabs(s[i]); j++)
+			;
+		tie_term += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
+	}
+	qsort(s, m, sizeof(*s), cmp_double);
+	a = xmalloc(m * sizeof(*a));
+	b = xmalloc(m * sizeof(*b));
+	for (size_t i = 0; i < m; i++) {
+		a[i] = -s[m - 1 - i] / 2;
+		b[i] = s[i] / 2;
+	}
+	M = m * (m + 1) / 2;
+	if (M % 2)
+		out->shift = kth_difference(a, m, b, m, true, M / 2);
+	else
+		out->shift = 0.5 * (kth_difference(a, m, b, m, true, M / 2 - 1) + kth_difference(a, m, b, m, true, M / 2));
+	out->exact = m <= 50 && tie_term == 0;
+	out->k = tukey_k(m, out->exact, tie_term, alpha, &out->coverage);
+	out->lo = out->k ? kth_difference(a, m, b, m, true, out->k - 1) : -INFINITY;
+	out->hi = out->k ? kth_difference(a, m, b, m, true, M - out->k) : INFINITY;
+	free(b);
+	free(a);
+	free(s);
+	return 0;
+}
+
 /* --- Multiple comparisons --- */
 
 struct pidx {
@@ -721,6 +1068,138 @@ void ws_bh(const double *p, size_t m, double *adj)
 		adj[s[j].i] = run;
 	}
 	free(s);
+}
+
+/*
+ * The gatekept procedure, Holm mode: the adjusted p of a sequentially rejective weighted-Bonferroni
+ * procedure (Bretz et al. 2009, section 2.3). At each step a family in play holds 1/A of alpha, A the
+ * families with hypotheses left; its next hypothesis is its primary while that stands, else its smallest-p
+ * secondary, weighted 1/(A k), k its secondaries left. The hypothesis with the smallest p / weight goes
+ * next; its adjusted p is the running maximum of those ratios. It is rejected at level alpha exactly when
+ * that is < alpha, whatever alpha, as the weights do not depend on alpha.
+ */
+struct gk_family {
+	size_t primary;   /* index into p, or SIZE_MAX */
+	bool pending;     /* the primary not yet rejected */
+	size_t *sec, nsec, next;
+};
+
+static bool gk_more(const struct gk_family *f)
+{
+	return f->primary != SIZE_MAX && (f->pending || f->next < f->nsec);
+}
+
+static void gatekeep_holm(const double *p, struct gk_family *f, size_t nfam, double *adj)
+{
+	size_t left = 0;
+	double running = 0.0;
+
+	for (size_t k = 0; k < nfam; k++)
+		left += gk_more(&f[k]);
+	while (left) {
+		size_t best = SIZE_MAX, best_i = SIZE_MAX;
+		double best_q = INFINITY;
+
+		for (size_t k = 0; k < nfam; k++) {
+			size_t i;
+			double q;
+
+			if (!gk_more(&f[k]))
+				continue;
+			i = f[k].pending ? f[k].primary : f[k].sec[f[k].next];
+			q = p[i] * (double)left * (f[k].pending ? 1.0 : (double)(f[k].nsec - f[k].next));
+			if (q < best_q || (q == best_q && i < best_i)) {
+				best_q = q;
+				best = k;
+				best_i = i;
+			}
+		}
+		running = fmax(running, fmin(1.0, best_q));
+		adj[best_i] = running;
+		if (f[best].pending)
+			f[best].pending = false;
+		else
+			f[best].next++;
+		left -= !gk_more(&f[best]);
+	}
+}
+
+/*
+ * BH mode: BH across the primaries at alpha; in each family whose primary is significant, BH among its
+ * secondaries at alpha R / V (R of the V families in play significant; after Benjamini & Bogomolov 2014),
+ * as an adjusted p of min(1, BH's V / R), never below the primary's.
+ */
+static void gatekeep_bh(const double *p, const struct gk_family *f, size_t nfam, double alpha, double *adj)
+{
+	double *q = xmalloc((nfam + 1) * sizeof(*q)), *a = xmalloc((nfam + 1) * sizeof(*a));
+	size_t m = 0, in_play = 0, opened = 0;
+
+	for (size_t k = 0; k < nfam; k++)
+		if (f[k].primary != SIZE_MAX)
+			q[m++] = p[f[k].primary];
+	ws_bh(q, m, a);
+	m = 0;
+	for (size_t k = 0; k < nfam; k++) {
+		if (f[k].primary == SIZE_MAX)
+			continue;
+		adj[f[k].primary] = a[m++];
+		in_play++;
+		opened += adj[f[k].primary] < alpha;
+	}
+	free(q);
+	free(a);
+	for (size_t k = 0; k < nfam; k++) {
+		double scale = (double)in_play / (double)(opened ? opened : 1);
+
+		if (f[k].primary == SIZE_MAX || !f[k].nsec)
+			continue;
+		q = xmalloc(f[k].nsec * sizeof(*q));
+		a = xmalloc(f[k].nsec * sizeof(*a));
+		for (size_t j = 0; j < f[k].nsec; j++)
+			q[j] = p[f[k].sec[j]];
+		ws_bh(q, f[k].nsec, a);
+		for (size_t j = 0; j < f[k].nsec; j++)
+			adj[f[k].sec[j]] = fmax(adj[f[k].primary], fmin(1.0, a[j] * scale));
+		free(q);
+		free(a);
+	}
+}
+
+void ws_gatekeep(const double *p, const size_t *fam, const bool *primary, size_t m, size_t nfam, bool fdr,
+		 double alpha, double *adj, bool *closed)
+{
+	struct gk_family *f = xcalloc(nfam + 1, sizeof(*f));
+	struct pidx *order = sorted_p(p, m);
+
+	for (size_t k = 0; k < nfam; k++) {
+		f[k].primary = SIZE_MAX;
+		f[k].sec = xmalloc((m + 1) * sizeof(*f[k].sec));
+	}
+	/* Ascending p (ties by position): each family's secondaries in the order Holm takes them. */
+	for (size_t j = 0; j < m; j++) {
+		size_t i = order[j].i;
+
+		adj[i] = 1.0;
+		if (primary[i] && f[fam[i]].primary == SIZE_MAX) {
+			f[fam[i]].primary = i;
+			f[fam[i]].pending = true;
+		} else {
+			f[fam[i]].sec[f[fam[i]].nsec++] = i;
+		}
+	}
+	free(order);
+	if (fdr)
+		gatekeep_bh(p, f, nfam, alpha, adj);
+	else
+		gatekeep_holm(p, f, nfam, adj);
+	for (size_t i = 0; closed && i < m; i++) {
+		const struct gk_family *g = &f[fam[i]];
+
+		closed[i] = i != g->primary && (g->primary == SIZE_MAX || !(adj[g->primary] < alpha));
+	}
+	for (size_t k = 0; k < nfam; k++)
+		free(f[k].sec);
+	free(f);
 }
 
 /* --- Verdict --- */
@@ -794,11 +1273,56 @@ int ws_cell_test(const double *x, size_t nx, const double *y, size_t ny, bool pa
 int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool paired, uint64_t seed,
 		    struct ws_cell *out)
 {
+	return ws_compare_cell_effect(x, nx, y, ny, paired, WS_EFFECT_BOOTSTRAP, seed, out);
+}
+
+/* The Hodges-Lehmann half of ws_compare_cell_effect(): 0, or -1 where there is no log to take. */
+static int cell_hl(const double *x, size_t nx, const double *y, size_t ny, bool paired, double alpha,
+		   struct ws_cell *out)
+{
+	struct ws_hl h;
+	int ret;
+
+	if (paired) {
+		size_t n = nx < ny ? nx : ny;
+		double *d = xmalloc(n * sizeof(*d));
+
+		ret = 0;
+		for (size_t i = 0; i < n && !ret; i++)
+			ret = log_ratio(x[i], y[i], &d[i]);
+		if (!ret)
+			ret = ws_hodges_lehmann_paired(d, n, alpha, &h);
+		free(d);
+	} else {
+		ret = ws_hodges_lehmann(x, nx, y, ny, alpha, &h);
+	}
+	if (ret)
+		return -1;
+	out->ratio = exp(h.shift);
+	out->lo = exp(h.lo);
+	out->hi = exp(h.hi);
+	return 0;
+}
+
+/* ws_compare_cell_effect() with the CI at level 1 - alpha. */
+static int cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired, enum ws_effect effect,
+		       double alpha, uint64_t seed, struct ws_cell *out)
+{
 	out->ratio = out->lo = out->hi = NAN;
+	out->effect = effect;
 	if (ws_cell_test(x, nx, y, ny, paired, &out->p, &out->exact_test))
 		return -1;
-	return ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 0.95, &out->ratio,
+	if (effect == WS_EFFECT_HL && cell_hl(x, nx, y, ny, paired, alpha, out) == 0)
+		return 0;
+	out->effect = WS_EFFECT_BOOTSTRAP;
+	return ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 1.0 - alpha, &out->ratio,
 				  &out->lo, &out->hi);
+}
+
+int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+			   enum ws_effect effect, uint64_t seed, struct ws_cell *out)
+{
+	return cell_effect(x, nx, y, ny, paired, effect, 0.05, seed, out);
 }
 
 bool ws_precision_reached(const double *x, size_t nx, const double *y, size_t ny, double target,
@@ -809,4 +1333,39 @@ bool ws_precision_reached(const double *x, size_t nx, const double *y, size_t ny
 	if (ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 0.95, &ratio, &lo, &hi))
 		return false;
 	return ratio > 0 && (hi - lo) / 2 <= target * ratio;
+}
+
+size_t ws_sequential_schedule(size_t start, size_t cap, size_t *looks, size_t max)
+{
+	size_t n = 0, at = start ? start : 1;
+
+	if (cap < at)
+		at = cap;
+	while (at) {
+		if (looks && n < max)
+			looks[n] = at;
+		n++;
+		if (at >= cap)
+			break;
+		/* Half as many again, at least one round more, never past the budget. */
+		at = at + (at + 1) / 2 > cap ? cap : at + (at + 1) / 2;
+	}
+	return n;
+}
+
+enum ws_seq_state ws_sequential_state(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+				      enum ws_effect effect, double noise, double alpha_different, double alpha_same,
+				      uint64_t seed)
+{
+	struct ws_cell c;
+
+	if (cell_effect(x, nx, y, ny, paired, effect, alpha_different, seed, &c))
+		return WS_SEQ_MORE;
+	if (isfinite(c.lo) && isfinite(c.hi) && (c.lo > 1.0 + noise || c.hi < 1.0 - noise))
+		return WS_SEQ_DIFFERENT;
+	if (alpha_same != alpha_different && cell_effect(x, nx, y, ny, paired, effect, alpha_same, seed, &c))
+		return WS_SEQ_MORE;
+	if (isfinite(c.lo) && isfinite(c.hi) && c.lo >= 1.0 - noise && c.hi <= 1.0 + noise)
+		return WS_SEQ_SAME;
+	return WS_SEQ_MORE;
 }

@@ -111,9 +111,65 @@ enum ws_center {
 int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, enum ws_center c,
 		       size_t B, uint64_t seed, double conf, double *ratio, double *lo, double *hi);
 
+/*
+ * Hodges-Lehmann estimate of the shift of log values, log(y) - log(x), with the Moses interval: the
+ * distribution-free CI that inverts the two-sided Mann-Whitney test at level alpha (Hollander & Wolfe,
+ * section 4.3). shift is the median of the nx ny differences log(y[j]) - log(x[i]); the interval is
+ * [d(k), d(nx ny + 1 - k)] of those differences sorted (1-based), k - 1 the largest U1 that the test of
+ * ws_mann_whitney() (continuity corrected) rejects at alpha: from the exact null distribution when both
+ * samples are <= 50 and the values have no ties, else from its normal approximation with tie correction,
+ * as the test decides. So the interval excludes 0 exactly when the test's p < alpha (with ties, only when:
+ * a difference of exactly 0 counts half in U1 and whole in the order statistics). exp() of the three gives
+ * the ratio y/x and its CI; in a scale family (multiplicative noise) the true shift is the log of the
+ * ratio of medians. When the test cannot reject at alpha whatever the data (too few runs), k = 0 and
+ * [lo, hi] = [-inf, +inf]. Every value one and the same: shift, lo and hi are 0.
+ * Returns 0, or -1 (outputs NAN) when a sample is empty, a value is not finite and > 0 (no log), or alpha
+ * is outside (0, 1). O((nx + ny) log(nx ny)) expected time, O(nx + ny) memory: the differences are never
+ * formed.
+ */
+struct ws_hl {
+	double shift;     /* median of the pairwise differences of log values */
+	double lo, hi;    /* its Moses interval */
+	size_t k;         /* lo is the k-th smallest difference, hi the (nx ny + 1 - k)-th; 0: unbounded */
+	double coverage;  /* 1 - 2 P(U <= k - 1) under the null used: >= 1 - alpha (approximately when normal) */
+	bool exact;       /* k from the exact null distribution */
+};
+
+int ws_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, double alpha, struct ws_hl *out);
+
+/*
+ * The same for --paired: the one-sample Hodges-Lehmann estimate of the per-round log-ratios d[] (the median
+ * of the Walsh averages (d[i] + d[j]) / 2, i <= j) with Tukey's interval, which inverts the signed-rank test
+ * of ws_wilcoxon_signed_rank() as the Moses interval inverts Mann-Whitney: zeros dropped as the test drops
+ * them, exact when the rest are <= 50 with no two |d| tied, else normal with tie and continuity correction;
+ * k counts among the n'(n'+1)/2 Walsh averages of the n' nonzero d. Every d zero: shift, lo and hi are 0.
+ * Returns 0, or -1 (outputs NAN) when n is 0, a d is not finite, or alpha is outside (0, 1).
+ */
+int ws_hodges_lehmann_paired(const double *d, size_t n, double alpha, struct ws_hl *out);
+
 /* --- Multiple comparisons: adj[i] for p[i], any order. --- */
 void ws_holm(const double *p, size_t m, double *adj);
 void ws_bh(const double *p, size_t m, double *adj);
+
+/*
+ * The two-family gatekept procedure of ws_compare() on bare p-values: hypothesis i (of m) belongs to family
+ * fam[i] < nfam (a variant), and is that family's primary when primary[i] (the first such in ascending p
+ * counts; give at most one). The primaries form the first family; a family's other hypotheses, its
+ * secondaries, are tested only once its primary is rejected. Holm mode (fdr false): a family in play holds
+ * alpha / (families with hypotheses left); its primary is tested at that share, and once rejected the share
+ * passes to its secondaries, Holm among them; a family with every hypothesis rejected passes its share to
+ * the others. Strong control of the family-wise error rate at alpha over all m, under any dependence (proof:
+ * docs/statistics.md). BH mode: BH across the primaries at alpha, then BH within each open family at
+ * alpha R / V (R of the V primaries rejected). An exact, changed primary is passed as p 0. A family without
+ * a primary is out of play: its secondaries are never tested.
+ *
+ * Writes adj[i], the adjusted p (reject iff adj[i] < alpha; with Holm, the smallest alpha at which the
+ * procedure rejects i, so never below the primary's for a secondary; 1 out of play), and, when closed is not
+ * NULL, closed[i]: i is a secondary whose family's primary is absent or not rejected at alpha (the gate is
+ * closed). alpha matters to adj only in BH mode.
+ */
+void ws_gatekeep(const double *p, const size_t *fam, const bool *primary, size_t m, size_t nfam, bool fdr,
+		 double alpha, double *adj, bool *closed);
 
 /* --- Verdict (docs/statistics.md, 8) --- */
 enum ws_stat_verdict {
@@ -139,6 +195,17 @@ enum ws_stat_verdict ws_decide(double p_adjusted, double alpha, double lo, doubl
 int ws_cell_test(const double *x, size_t nx, const double *y, size_t ny, bool paired, double *p,
 		 bool *exact);
 
+/* The effect size of a cell and its CI. */
+enum ws_effect {
+	/*
+	 * exp() of the Hodges-Lehmann shift of log values with its Moses interval (Tukey's with --paired):
+	 * the estimate and the CI of the test itself, so that a significant test has a CI that excludes 1.
+	 */
+	WS_EFFECT_HL,
+	/* The ratio of medians with its percentile-bootstrap CI (the method before the above). */
+	WS_EFFECT_BOOTSTRAP,
+};
+
 /*
  * One comparison cell, end to end, on finite samples: MWU with continuity correction (or signed-rank on
  * per-index log-ratios log(y[i] / x[i]) when `paired`, pairing x[i] with y[i] over min(nx, ny); equal
@@ -151,10 +218,54 @@ struct ws_cell {
 	double ratio, lo, hi;
 	double p;
 	bool exact_test;
+	enum ws_effect effect;  /* the effect size that ratio, lo and hi are */
 };
 
 int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool paired, uint64_t seed,
 		    struct ws_cell *out);
+
+/*
+ * ws_compare_cell() with the effect size chosen. WS_EFFECT_HL gives the ratio exp(shift) and the CI
+ * [exp(lo), exp(hi)] of ws_hodges_lehmann() at alpha 0.05 (ws_hodges_lehmann_paired() on the log-ratios
+ * when `paired`); an unbounded interval (too few runs to reject anything) is [0, +inf]. Where it has no
+ * logarithm to take (a value <= 0, or with `paired` a zero against a positive value), the cell falls back
+ * to the bootstrap, and out->effect says so. `seed` is used by the bootstrap only.
+ */
+int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+			   enum ws_effect effect, uint64_t seed, struct ws_cell *out);
+
+/* --- Sequential stopping for --runs auto --- */
+enum ws_seq_state {
+	WS_SEQ_MORE,      /* the CI reaches across an edge of [1 - noise, 1 + noise], or is unknown: more runs */
+	WS_SEQ_DIFFERENT, /* the CI lies entirely outside the band: different, whichever way */
+	WS_SEQ_SAME,      /* the CI lies entirely inside the band: the same within the noise threshold */
+};
+
+/*
+ * The rounds at which --runs auto looks at the answer: `start`, then each look half as many again as the
+ * last (at least one more), and `cap`, the budget, last: 10 15 23 35 53 80 120 180 200 for 10 and 200.
+ * Writes the first `max` into looks (may be NULL) and returns how many there are: L, whose Bonferroni share
+ * alpha / L each look's CI gets (ws_sequential_state).
+ */
+size_t ws_sequential_schedule(size_t start, size_t cap, size_t *looks, size_t max);
+
+/*
+ * Whether the answer for one (baseline, variant) primary is decided at this look: its CI at level
+ * 1 - alpha (the effect size of ws_compare_cell_effect(), with `effect`, `paired` and `seed` as there)
+ * against the noise band, with ws_decide()'s closed intervals (a CI touching an edge is not outside). Never
+ * a p-value. `different` is judged on the CI at level 1 - alpha_different, `same` on the one at
+ * 1 - alpha_same. With alpha_different the report's alpha / (L V), L the looks of ws_sequential_schedule()
+ * and V the variants, the chance that any look declares an identical variant different is at most the
+ * report's alpha whatever the noise (a union bound over looks and variants, each CI covering the truth with
+ * probability >= 1 - alpha / (L V), exactly so for the exact Moses interval), and a `different` stop implies
+ * a significant primary in ws_compare(). alpha_same = the report's alpha makes a `same` stop say what a
+ * fixed-n report with that CI would. The caller stops when every variant's primary is decided or the budget
+ * is spent (the answer then is inconclusive), and takes the verdicts from ws_compare() on the final samples.
+ * Measured in tests/unit/test-stats-mc.c (test_sequential_*).
+ */
+enum ws_seq_state ws_sequential_state(const double *x, size_t nx, const double *y, size_t ny, bool paired,
+				      enum ws_effect effect, double noise, double alpha_different, double alpha_same,
+				      uint64_t seed);
 
 /*
  * Precision target for --runs auto: true when the 95% bootstrap CI half-width of the ratio of medians

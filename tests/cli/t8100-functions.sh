@@ -27,7 +27,7 @@ test_expect_success 'stat --functions gives the 3:1 program shares near 75% and 
 	EOF
 '
 
-test_expect_success 'compare --functions compares each function share in the same family' '
+test_expect_success 'compare --functions tests function shares behind the primary metric' '
 	whyslow compare -r 5 -w 0 -e task-clock --functions -n a -n b --export-json c.json "$RATIO" "$RATIO" >out &&
 	test_grep "functions: share of samples, b against a" out &&
 	python3 - c.json <<-\EOF
@@ -35,15 +35,24 @@ test_expect_success 'compare --functions compares each function share in the sam
 	d = json.load(open(sys.argv[1]))
 	fc = [c for c in d["comparisons"] if c.get("function")]
 	assert {c["function"] for c in fc} >= {"ratio_work3", "ratio_work1"}, fc
-	# one family: Holm over every tested cell of the report, functions and whole process together
+	# two families: the primary metric (task-clock: no wall-time measured) at the full alpha, then every
+	# other tested cell of the variant, functions included, Holm among them and never below the primary
+	assert d["settings"]["primary"] == "task-clock", d["settings"]
 	tested = [c for c in d["comparisons"] if c["p"] is not None and not c["exact"]]
-	assert any(not c.get("function") for c in tested) and any(c.get("function") for c in tested)
-	m = len(tested)
-	order = sorted(range(m), key=lambda i: tested[i]["p"])
-	running = 0.0
-	for rank, i in enumerate(order):
-	    running = max(running, min(1.0, (m - rank) * tested[i]["p"]))
-	    assert abs(tested[i]["p_adjusted"] - running) < 1e-12, (tested[i], running)
+	prim = [c for c in tested if c["family"] == "primary"]
+	sec = [c for c in tested if c["family"] == "secondary"]
+	assert len(prim) == 1 and prim[0]["metric"] == "task-clock" and "function" not in prim[0], prim
+	assert len(sec) == len(tested) - 1 and any(c.get("function") for c in sec), sec
+	assert abs(prim[0]["p_adjusted"] - prim[0]["p"]) < 1e-12, prim
+	m = len(sec)
+	running = prim[0]["p_adjusted"]
+	for rank, c in enumerate(sorted(sec, key=lambda c: c["p"])):
+	    running = max(running, min(1.0, (m - rank) * c["p"]))
+	    assert abs(c["p_adjusted"] - running) < 1e-12, (c, running)
+	    # the gate: closed exactly when the primary is not significant, and then the verdict is `same`
+	    assert (c.get("gate") == "closed") == (prim[0]["p_adjusted"] >= 0.05), c
+	    if c.get("gate") == "closed":
+	        assert c["verdict"] == "same", c
 	EOF
 '
 

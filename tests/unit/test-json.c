@@ -102,6 +102,10 @@ static void build(struct ws_result *r)
 	r->comparisons[0] = (struct ws_comparison){ xstrdup("sv4"), xstrdup("vec"), xstrdup("cycles"),
 						    xstrdup("enforce"), NULL, 1.098, 1.089, 1.106, 1e-4, 1e-3,
 						    WS_VERDICT_SLOWER, false };
+	r->comparisons[0].estimate = WS_ESTIMATE_HL;
+	r->comparisons[0].family = WS_FAMILY_SECONDARY;
+	r->comparisons[0].gate_closed = true;
+	r->settings.primary = xstrdup("wall-time");
 	r->explain = xcalloc(1, sizeof(*r->explain));
 	r->nexplain = r->alloc_explain = 1;
 	r->explain[0].variant = xstrdup("sv4");
@@ -190,6 +194,14 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.comparisons[0].verdict, WS_VERDICT_SLOWER);
 	assert_string_equal(b.comparisons[0].region, "enforce");
 	assert_null(b.comparisons[0].function);
+	assert_int_equal(b.comparisons[0].estimate, WS_ESTIMATE_HL);
+	assert_int_equal(b.comparisons[0].family, WS_FAMILY_SECONDARY);
+	assert_true(b.comparisons[0].gate_closed);
+	assert_string_equal(b.settings.primary, "wall-time");
+	/* A result written before these fields: its ratios were of medians, and it had no families. */
+	assert_int_equal(ws_estimate_parse(NULL), WS_ESTIMATE_MEDIAN_RATIO);
+	assert_int_equal(ws_family_parse(NULL), WS_FAMILY_NONE);
+	assert_int_equal(ws_family_parse("primary"), WS_FAMILY_PRIMARY);
 	assert_int_equal(b.nexplain, 1);
 	assert_string_equal(b.explain[0].causes[0].where[0], "lc_insert");
 	assert_float_equal(b.explain[0].causes[0].share_hi, 0.8, 0);

@@ -486,6 +486,164 @@ static void test_bootstrap_matches_naive(void **state)
 	}
 }
 
+/* --- Hodges-Lehmann and Moses --- */
+
+/* Distinct, unsorted values as hl-reference.py's fill(): center * (1 + step * ((i * skip) % n - n / 2)). */
+static void fill_mod(double *v, size_t n, double center, double step, size_t skip)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = center * (1 + step * ((double)((i * skip) % n) - (double)n / 2));
+}
+
+static void check_hl(const double *x, size_t nx, const double *y, size_t ny, double shift, double lo, double hi,
+		     size_t k, double coverage, bool exact)
+{
+	struct ws_hl h;
+
+	assert_int_equal(ws_hodges_lehmann(x, nx, y, ny, 0.05, &h), 0);
+	assert_near(h.shift, shift, TOL);
+	if (isinf(lo)) {
+		assert_true(isinf(h.lo) && h.lo < 0 && isinf(h.hi) && h.hi > 0);
+	} else {
+		assert_near(h.lo, lo, TOL);
+		assert_near(h.hi, hi, TOL);
+	}
+	assert_int_equal(h.k, k);
+	assert_near(h.coverage, coverage, TOL);
+	assert_int_equal(h.exact, exact);
+}
+
+/*
+ * Reference values from tests/unit/hl-reference.py, which computes them from the definitions (R's
+ * wilcox.test conf.int procedure, with U's exact null distribution counted by brute force over all rank
+ * sets in rational arithmetic), sharing no code with lib/stats/stats.c.
+ */
+static void test_hodges_lehmann_reference(void **state)
+{
+	static const double x1[] = { 2, 1, 3, 5 }, y1[] = { 12, 11, 13, 15 };
+	static const double xt[] = { 10, 11, 11, 12, 13, 13, 13, 15, 16, 18 };
+	static const double yt[] = { 12, 13, 14, 14, 15, 16, 17, 17, 19, 20 };
+	static const double a[] = { 1.0, 1.1, 1.2 }, b[] = { 2.0, 2.1, 2.2 };
+	double x[70], y[70];
+
+	(void)state;
+	/* 4 + 4: even the extreme order statistics only reach 1 - 2/70. */
+	check_hl(x1, 4, y1, 4, 1.6570930023362629, 0.7884573603642704, 2.70805020110221, 1, 0.9714285714285714,
+		 true);
+	/* 10 + 10: k = 24, the two-sided 5% critical value of U (23) plus one. */
+	fill_mod(x, 10, 1.0, 0.004, 3);
+	fill_mod(y, 10, 1.03, 0.005, 7);
+	check_hl(x, 10, y, 10, 0.029066433910274657, 0.014445164431496293, 0.04351715449225131, 24,
+		 0.9567429474550218, true);
+	fill_mod(x, 7, 2.0, 0.01, 3);
+	fill_mod(y, 12, 1.96, 0.006, 5);
+	check_hl(x, 7, y, 12, -0.018214496792606616, -0.041753053879062696, 0.005115100666770345, 19,
+		 0.9550686671429706, true);
+	/*
+	 * Ties: the normal approximation with tie correction, as the test (p = 0.0439 < 0.05). A difference
+	 * of exactly 0 sits at the lower bound: the interval touches 0 though the test rejects, the one way
+	 * in which the two may differ (a zero difference counts half in U1, whole in the order statistics).
+	 */
+	check_hl(xt, 10, yt, 10, 0.17708590686030679, 0.0, 0.3746934494414105, 24, 0.9561342007972624, false);
+	fill_mod(x, 60, 1.0, 0.001, 7);
+	fill_mod(y, 70, 1.01, 0.0009, 11);
+	check_hl(x, 60, y, 70, 0.009999061421892462, 0.0034778163475506357, 0.016513110765691695, 1680,
+		 0.9504465354718397, false);
+	/* 3 + 3: the smallest p is 2/20 = 0.1, so no shift is ever rejected: the interval is unbounded. */
+	check_hl(a, 3, b, 3, 0.6466271649250523, -INFINITY, INFINITY, 0, 1.0, true);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The selection against sorting every difference, over random sizes (both paths, both parities) and
+ * values rounded to a coarse grid so that differences tie often; and the duality with the test: without
+ * ties the interval excludes 0 exactly when the p of ws_mann_whitney() is below alpha, with ties only if.
+ */
+static void test_hodges_lehmann_brute(void **state)
+{
+	double x[80], y[80], *d = xmalloc(80 * 80 * sizeof(*d));
+	struct ws_rng r;
+	int agree_checked = 0;
+
+	(void)state;
+	ws_rng_seed(&r, 77);
+	for (int rep = 0; rep < 400; rep++) {
+		size_t nx = 1 + ws_rng_below(&r, rep < 300 ? 20 : 80), ny = 1 + ws_rng_below(&r, rep < 300 ? 20 : 80);
+		bool coarse = rep % 2, excludes;
+		double shift = 1 + 0.05 * (ws_rng_double(&r) - 0.5), grid = coarse ? 0.01 : 0;
+		size_t N = nx * ny, k = 0;
+		struct ws_mwu u;
+		struct ws_hl h;
+
+		for (size_t i = 0; i < nx; i++) {
+			x[i] = 1 + 0.05 * ws_rng_double(&r);
+			if (coarse)
+				x[i] = 1 + grid * round((x[i] - 1) / grid);
+		}
+		for (size_t i = 0; i < ny; i++) {
+			y[i] = shift * (1 + 0.05 * ws_rng_double(&r));
+			if (coarse)
+				y[i] = 1 + grid * round((y[i] - 1) / grid);
+		}
+		for (size_t i = 0; i < nx; i++)
+			for (size_t j = 0; j < ny; j++)
+				d[k++] = log(y[j]) - log(x[i]);
+		qsort(d, N, sizeof(*d), cmp_dbl);
+		assert_int_equal(ws_hodges_lehmann(x, nx, y, ny, 0.05, &h), 0);
+		/* Bit for bit: the same differences, selected rather than sorted. */
+		assert_true(h.shift == (N % 2 ? d[N / 2] : 0.5 * (d[N / 2 - 1] + d[N / 2])));
+		if (h.k) {
+			assert_true(h.lo == d[h.k - 1] && h.hi == d[N - h.k]);
+			assert_true(h.coverage >= 0.95 - (h.exact ? 0 : 0.01));
+		} else {
+			assert_true(isinf(h.lo) && isinf(h.hi));
+		}
+		assert_int_equal(ws_mann_whitney(x, nx, y, ny, true, &u), 0);
+		assert_int_equal(h.exact, u.exact);
+		excludes = h.lo > 0 || h.hi < 0;
+		if (h.lo == 0 && h.hi == 0)
+			continue; /* every value the same */
+		if (u.exact || !coarse) {
+			assert_int_equal(excludes, u.p < 0.05);
+			agree_checked++;
+		} else if (excludes) {
+			assert_true(u.p < 0.05);
+		}
+	}
+	assert_true(agree_checked > 150);
+	free(d);
+}
+
+static void test_hodges_lehmann_edges(void **state)
+{
+	static const double x[] = { 1, 2, 3 }, zero[] = { 0, 1, 2 }, neg[] = { -1, 1, 2 }, c[] = { 5, 5, 5, 5, 5, 5 };
+	double inf[] = { 1, INFINITY, 2 };
+	struct ws_hl h;
+
+	(void)state;
+	assert_int_equal(ws_hodges_lehmann(x, 0, x, 3, 0.05, &h), -1);
+	assert_true(isnan(h.shift) && isnan(h.lo) && isnan(h.hi));
+	assert_int_equal(ws_hodges_lehmann(x, 3, x, 0, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(zero, 3, x, 3, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(x, 3, neg, 3, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(x, 3, inf, 3, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(x, 3, x, 3, 0, &h), -1);
+	assert_int_equal(ws_hodges_lehmann(x, 3, x, 3, 1, &h), -1);
+	/* One value throughout, whatever the sizes: exactly no shift. */
+	assert_int_equal(ws_hodges_lehmann(c, 6, c, 4, 0.05, &h), 0);
+	assert_true(h.shift == 0 && h.lo == 0 && h.hi == 0);
+	/* One against one: the difference itself, and nothing the test could reject. */
+	assert_int_equal(ws_hodges_lehmann(x, 1, x + 2, 1, 0.05, &h), 0);
+	assert_near(h.shift, log(3), TOL);
+	assert_int_equal(h.k, 0);
+}
+
 /* CPU time, not wall time: the machine running the tests may be busy with other work. */
 static double cpu_seconds(void)
 {
@@ -511,6 +669,125 @@ static void test_bootstrap_speed(void **state)
 	print_message("bootstrap B=%d n=20+20: %.2f ms CPU per CI\n", WS_BOOTSTRAP_B, ms);
 	/* The budget is "well under 10 ms" (about 1.5 ms here); the bound leaves room for ASan and UBSan. */
 	assert_true(ms < 50);
+}
+
+static void check_hl_paired(const double *d, size_t n, double shift, double lo, double hi, size_t k,
+			    double coverage, bool exact)
+{
+	struct ws_hl h;
+
+	assert_int_equal(ws_hodges_lehmann_paired(d, n, 0.05, &h), 0);
+	assert_near(h.shift, shift, TOL);
+	assert_near(h.lo, lo, TOL);
+	assert_near(h.hi, hi, TOL);
+	assert_int_equal(h.k, k);
+	assert_near(h.coverage, coverage, TOL);
+	assert_int_equal(h.exact, exact);
+}
+
+/* --paired: Tukey's interval over the Walsh averages; references from tests/unit/hl-reference.py. */
+static void test_hodges_lehmann_paired_reference(void **state)
+{
+	static const double tied[] = { 0.0, 0.01, 0.02, -0.01, 0.02, 0.03, 0.01, 0.04, -0.02, 0.05, 0.03 };
+	static const double zeros[] = { 0, 0, 0 }, bad[] = { 0.1, INFINITY };
+	double v[60];
+	struct ws_hl h;
+
+	(void)state;
+	/* 12 distinct log-ratios: k = 14, the two-sided 5% critical value of W (13) plus one. */
+	fill_mod(v, 12, 1.02, 0.01, 5);
+	for (size_t i = 0; i < 12; i++)
+		v[i] = log(v[i]);
+	check_hl_paired(v, 12, 0.014322684179369792, -0.010869187824346274, 0.03955719384353595, 14,
+			0.95751953125, true);
+	/* A zero (dropped) and tied |d|: normal with tie correction, as the test. */
+	check_hl_paired(tied, ARRAY_SIZE(tied), 0.02, 0.0, 0.035, 8, 0.9596948694992665, false);
+	fill_mod(v, 60, 1.003, 0.0004, 7);
+	for (size_t i = 0; i < 60; i++)
+		v[i] = log(v[i]);
+	check_hl_paired(v, 60, 0.0027774614405390126, 0.0007929046299443891, 0.004749867602780844, 649,
+			0.950222052567406, false);
+	assert_int_equal(ws_hodges_lehmann_paired(zeros, 3, 0.05, &h), 0);
+	assert_true(h.shift == 0 && h.lo == 0 && h.hi == 0);
+	assert_int_equal(ws_hodges_lehmann_paired(bad, 2, 0.05, &h), -1);
+	assert_int_equal(ws_hodges_lehmann_paired(bad, 0, 0.05, &h), -1);
+	/* Five differences of one sign: p = 2/32 >= 0.05, nothing rejectable, an unbounded interval. */
+	assert_int_equal(ws_hodges_lehmann_paired(tied + 1, 5, 0.05, &h), 0);
+	assert_int_equal(h.k, 0);
+	assert_true(isinf(h.lo) && isinf(h.hi));
+}
+
+/* The Walsh selection against sorting them all, and the duality with the signed-rank test. */
+static void test_hodges_lehmann_paired_brute(void **state)
+{
+	double d[80], *w = xmalloc(80 * 81 / 2 * sizeof(*w));
+	struct ws_rng r;
+	int agree_checked = 0;
+
+	(void)state;
+	ws_rng_seed(&r, 78);
+	for (int rep = 0; rep < 400; rep++) {
+		size_t n = 1 + ws_rng_below(&r, rep < 300 ? 20 : 80), m = 0, M = 0, nz = 0;
+		bool coarse = rep % 2, excludes;
+		double shift = 0.02 * (ws_rng_double(&r) - 0.5);
+		struct ws_wsr t;
+		struct ws_hl h;
+
+		for (size_t i = 0; i < n; i++) {
+			d[i] = shift + 0.03 * (ws_rng_double(&r) - 0.5);
+			if (coarse)
+				d[i] = 0.005 * round(d[i] / 0.005);
+		}
+		for (size_t i = 0; i < n; i++)
+			nz += d[i] != 0;
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i; j < n; j++)
+				if (d[i] != 0 && d[j] != 0)
+					w[M++] = (d[i] + d[j]) / 2;
+		m = nz;
+		assert_int_equal(ws_hodges_lehmann_paired(d, n, 0.05, &h), 0);
+		assert_int_equal(ws_wilcoxon_signed_rank(d, n, &t), 0);
+		if (m == 0) {
+			assert_true(h.shift == 0 && h.lo == 0 && h.hi == 0);
+			continue;
+		}
+		qsort(w, M, sizeof(*w), cmp_dbl);
+		assert_true(h.shift == (M % 2 ? w[M / 2] : 0.5 * (w[M / 2 - 1] + w[M / 2])));
+		if (h.k)
+			assert_true(h.lo == w[h.k - 1] && h.hi == w[M - h.k]);
+		else
+			assert_true(isinf(h.lo) && isinf(h.hi));
+		assert_int_equal(h.exact, t.exact);
+		excludes = h.lo > 0 || h.hi < 0;
+		if (t.exact || !coarse) {
+			assert_int_equal(excludes, t.p < 0.05);
+			agree_checked++;
+		} else if (excludes) {
+			assert_true(t.p < 0.05);
+		}
+	}
+	assert_true(agree_checked > 150);
+	free(w);
+}
+
+static void test_hodges_lehmann_speed(void **state)
+{
+	double *x = xmalloc(2000 * sizeof(*x)), *y = xmalloc(2000 * sizeof(*y)), t0, ms;
+	struct ws_hl h;
+
+	(void)state;
+	fill(x, 2000, 100, 0.04, 51);
+	fill(y, 2000, 101, 0.04, 52);
+	t0 = cpu_seconds();
+	assert_int_equal(ws_hodges_lehmann(x, 2000, y, 2000, 0.05, &h), 0);
+	ms = (cpu_seconds() - t0) * 1e3;
+	print_message("Hodges-Lehmann and Moses CI, n=2000+2000 (4 million differences, never formed): %.1f ms CPU\n",
+		      ms);
+	assert_true(h.lo < h.shift && h.shift < h.hi && h.lo > 0 && h.hi < 0.02);
+	/* Sorting 4 million differences takes about 400 ms; the bound leaves room for the sanitizers. */
+	assert_true(ms < 500);
+	free(x);
+	free(y);
 }
 
 /* --- Multiple comparisons --- */
@@ -551,6 +828,188 @@ static void test_holm_bh_edges(void **state)
 	assert_near(adj[0], 0.015, TOL);
 	assert_near(adj[1], 0.015, TOL);
 	assert_near(adj[2], 0.04, TOL);
+}
+
+/* --- The gatekept procedure --- */
+
+static void test_gatekeep_holm(void **state)
+{
+	/* Primaries alone, one per family: exactly Holm (docs/statistics.md's reference). */
+	static const double p7[] = { .50, .01, .001, .69, .02, .05, .0025 };
+	static const double holm[] = { 1, .05, .007, 1, .08, .15, .015 };
+	static const size_t f7[] = { 0, 1, 2, 3, 4, 5, 6 };
+	static const bool all[] = { true, true, true, true, true, true, true };
+	/*
+	 * One family: the primary at the full alpha (0.01), then Holm among the secondaries, never below it:
+	 * 3 * 0.004 = 0.012, 2 * 0.02 = 0.04, 0.3. One Holm family over all four would give the primary 0.03.
+	 */
+	static const double p1[] = { 0.01, 0.004, 0.02, 0.3 }, want1[] = { 0.01, 0.012, 0.04, 0.3 };
+	static const size_t f1[] = { 0, 0, 0, 0 };
+	static const bool prim1[] = { true, false, false, false };
+	/*
+	 * Two families. Step by step (left = families with hypotheses left, k = secondaries left):
+	 * F0's primary 0.001 * 2 = 0.002; F0's 0.01 * 2 * 2 = 0.04 (F1's primary 0.03 * 2 = 0.06 waits);
+	 * F1's primary 0.06; F1's 0.0001 * 2 * 1, below the running max: 0.06, and F1 is done; F0's last,
+	 * 0.04 * 1 * 1, also 0.06. At alpha 0.05: F0's primary and first secondary; F1's gate stays closed.
+	 */
+	static const double p2[] = { 0.001, 0.01, 0.04, 0.03, 0.0001 };
+	static const double want2[] = { 0.002, 0.04, 0.06, 0.06, 0.06 };
+	static const size_t f2[] = { 0, 0, 0, 1, 1 };
+	static const bool prim2[] = { true, false, false, true, false };
+	/* A family with no primary is out of play: its secondaries are never tested, and take no share. */
+	static const double p3[] = { 0.02, 0.001, 0.0001 }, want3[] = { 0.02, 1, 1 };
+	static const size_t f3[] = { 0, 1, 1 };
+	static const bool prim3[] = { true, false, false };
+	double adj[7];
+	bool closed[7];
+
+	(void)state;
+	ws_gatekeep(p7, f7, all, 7, 7, false, 0.05, adj, closed);
+	for (size_t i = 0; i < 7; i++) {
+		assert_near(adj[i], holm[i], TOL);
+		assert_false(closed[i]);
+	}
+	ws_gatekeep(p1, f1, prim1, 4, 1, false, 0.05, adj, closed);
+	for (size_t i = 0; i < 4; i++) {
+		assert_near(adj[i], want1[i], TOL);
+		assert_false(closed[i]);
+	}
+	/* The same primary at 0.06: every secondary behind a closed gate, its adjusted p never below 0.06. */
+	{
+		double q[] = { 0.06, 0.004, 0.02, 0.3 };
+
+		ws_gatekeep(q, f1, prim1, 4, 1, false, 0.05, adj, closed);
+		assert_near(adj[0], 0.06, TOL);
+		assert_near(adj[1], 0.06, TOL);
+		assert_near(adj[2], 0.06, TOL);
+		assert_near(adj[3], 0.3, TOL);
+		assert_false(closed[0]);
+		assert_true(closed[1] && closed[2] && closed[3]);
+	}
+	ws_gatekeep(p2, f2, prim2, 5, 2, false, 0.05, adj, closed);
+	for (size_t i = 0; i < 5; i++)
+		assert_near(adj[i], want2[i], TOL);
+	assert_true(!closed[0] && !closed[1] && !closed[2] && !closed[3] && closed[4]);
+	ws_gatekeep(p3, f3, prim3, 3, 2, false, 0.05, adj, closed);
+	for (size_t i = 0; i < 3; i++)
+		assert_near(adj[i], want3[i], TOL);
+	assert_true(!closed[0] && closed[1] && closed[2]);
+	/* An exact, changed primary comes as p 0: its gate is open at no cost. */
+	{
+		double q[] = { 0.0, 0.01, 0.03 };
+		static const size_t f[] = { 0, 0, 0 };
+		static const bool pr[] = { true, false, false };
+
+		ws_gatekeep(q, f, pr, 3, 1, false, 0.05, adj, NULL);
+		assert_near(adj[0], 0, 0);
+		assert_near(adj[1], 0.02, TOL);
+		assert_near(adj[2], 0.03, TOL);
+	}
+}
+
+static void test_gatekeep_bh(void **state)
+{
+	static const size_t f2[] = { 0, 0, 0, 1, 1 };
+	static const bool prim2[] = { true, false, false, true, false };
+	/*
+	 * BH across the primaries (0.001, 0.03): 0.002 and 0.03, both open, so alpha R / V = alpha. Within F0:
+	 * BH of (0.01, 0.04) is (0.02, 0.04); within F1: 0.0001, lifted to its primary's 0.03.
+	 */
+	static const double p2[] = { 0.001, 0.01, 0.04, 0.03, 0.0001 };
+	static const double want2[] = { 0.002, 0.02, 0.04, 0.03, 0.03 };
+	/* F1's primary at 0.3: one of two open, so F0's secondaries are scaled by V / R = 2: 0.04, 0.08. */
+	static const double q2[] = { 0.001, 0.01, 0.04, 0.3, 0.0001 };
+	static const double wantq[] = { 0.002, 0.04, 0.08, 0.3, 0.3 };
+	double adj[5];
+	bool closed[5];
+
+	(void)state;
+	ws_gatekeep(p2, f2, prim2, 5, 2, true, 0.05, adj, closed);
+	for (size_t i = 0; i < 5; i++) {
+		assert_near(adj[i], want2[i], TOL);
+		assert_false(closed[i]);
+	}
+	ws_gatekeep(q2, f2, prim2, 5, 2, true, 0.05, adj, closed);
+	for (size_t i = 0; i < 5; i++)
+		assert_near(adj[i], wantq[i], TOL);
+	assert_true(!closed[0] && !closed[1] && !closed[2] && !closed[3] && closed[4]);
+}
+
+/*
+ * The adjusted p against the procedure run directly at a level: at alpha, a family in play holds alpha / A;
+ * reject whatever p <= its critical value allows, hand shares on, until nothing moves. Over random
+ * families and levels, "adj < alpha" must pick exactly the hypotheses the direct run rejects (strictness
+ * aside: the direct run here rejects on p * weight-inverse < alpha too).
+ */
+static void test_gatekeep_direct(void **state)
+{
+	double p[40], adj[40];
+	size_t fam[40];
+	bool prim[40], rej[40];
+	struct ws_rng r;
+
+	(void)state;
+	ws_rng_seed(&r, 91);
+	for (int rep = 0; rep < 3000; rep++) {
+		size_t nfam = 1 + ws_rng_below(&r, 4), m = 0;
+		double alpha = 0.01 + 0.2 * ws_rng_double(&r);
+		bool moved = true;
+
+		for (size_t f = 0; f < nfam; f++) {
+			size_t k = ws_rng_below(&r, 8);
+			bool has_primary = ws_rng_below(&r, 8) != 0;
+
+			for (size_t j = 0; j < k + has_primary; j++) {
+				double u = ws_rng_double(&r);
+
+				p[m] = u * u * u * 0.3; /* many small p, a few large */
+				fam[m] = f;
+				prim[m] = has_primary && j == 0;
+				m++;
+			}
+		}
+		ws_gatekeep(p, fam, prim, m, nfam, false, alpha, adj, NULL);
+		for (size_t i = 0; i < m; i++)
+			rej[i] = false;
+		while (moved) {
+			size_t left = 0;
+
+			moved = false;
+			for (size_t f = 0; f < nfam; f++) {
+				bool has_p = false, any_left = false;
+
+				for (size_t i = 0; i < m; i++)
+					if (fam[i] == f) {
+						has_p |= prim[i];
+						any_left |= !rej[i];
+					}
+				left += has_p && any_left;
+			}
+			for (size_t i = 0; i < m && !moved; i++) {
+				size_t f = fam[i], k = 0;
+				bool p_open = false, p_there = false;
+
+				if (rej[i])
+					continue;
+				for (size_t j = 0; j < m; j++)
+					if (fam[j] == f && prim[j]) {
+						p_there = true;
+						p_open = rej[j];
+					}
+				for (size_t j = 0; j < m; j++)
+					k += fam[j] == f && !prim[j] && !rej[j];
+				if (!p_there)
+					continue;
+				if (prim[i] ? p[i] * (double)left < alpha
+					    : p_open && p[i] * (double)left * (double)k < alpha) {
+					rej[i] = true;
+					moved = true;
+				}
+			}
+		}
+		for (size_t i = 0; i < m; i++)
+			assert_int_equal(adj[i] < alpha, rej[i]);
+	}
 }
 
 /* --- Verdict --- */
@@ -679,8 +1138,17 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_errors),
 		cmocka_unit_test(test_bootstrap_matches_naive),
 		cmocka_unit_test(test_bootstrap_speed),
+		cmocka_unit_test(test_hodges_lehmann_reference),
+		cmocka_unit_test(test_hodges_lehmann_brute),
+		cmocka_unit_test(test_hodges_lehmann_edges),
+		cmocka_unit_test(test_hodges_lehmann_paired_reference),
+		cmocka_unit_test(test_hodges_lehmann_paired_brute),
+		cmocka_unit_test(test_hodges_lehmann_speed),
 		cmocka_unit_test(test_holm_bh_reference),
 		cmocka_unit_test(test_holm_bh_edges),
+		cmocka_unit_test(test_gatekeep_holm),
+		cmocka_unit_test(test_gatekeep_bh),
+		cmocka_unit_test(test_gatekeep_direct),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_compare_cell_shift),
 		cmocka_unit_test(test_compare_cell_edges),
