@@ -48,6 +48,14 @@ void cli_compare_check(struct cli_compare *c, const char *export_json, char *con
 		usage_error("--fail-if-slower expects a percentage >= 0, not %g", c->fail_if_slower);
 	if (c->metric && isnan(c->fail_if_slower))
 		usage_error("--metric chooses the metric of --fail-if-slower; give that too");
+	/* The gate judges the primary: a gated metric tested behind another would read `same` unseen. */
+	if (c->metric && c->primary && strcmp(c->metric, c->primary))
+		usage_error("--metric %s and --primary %s: the gate judges the primary; give one of them", c->metric,
+			    c->primary);
+	if (c->metric)
+		c->primary = c->metric;
+	if (c->effect && strcmp(c->effect, "hl") && strcmp(c->effect, "bootstrap"))
+		usage_error("--effect expects hl or bootstrap, not '%s'", c->effect);
 	/* A bad file, like any input that is not an option's syntax: status 1, before any run. */
 	if (c->cost && ws_cost_load(c->cost, &c->costs, &c->ncosts) < 0)
 		exit(WS_EXIT_FAIL);
@@ -108,23 +116,10 @@ void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r)
 		r->variants[i].baseline = b ? &r->variants[i] == b : i == 0;
 }
 
-/* The gate's default metric: deterministic simulated instructions when there are any, else wall time. */
-static const char *gate_metric(const struct ws_result *r, const struct cli_compare *c)
-{
-	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
-	const struct ws_metric *m;
-
-	if (c->metric)
-		return c->metric;
-	m = b ? ws_metric_set_find(&b->metrics, "instructions") : NULL;
-	if (m && (m->flags & WS_M_SIMULATED) && m->sum.n)
-		return "instructions";
-	return "wall-time";
-}
-
 static int gate(const struct cli_compare *c, struct ws_result *r, const struct ws_compare_opts *co)
 {
-	const char *metric = gate_metric(r, c);
+	/* The primary, tested at the full alpha: --metric made it so, else the default one. */
+	const char *metric = r->settings.primary ? r->settings.primary : "wall-time";
 	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
 	bool found = false, tripped = false;
 
@@ -177,6 +172,8 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.paired = c->paired,
 		.fdr = c->fdr,
 		.seed = r->settings.seed,
+		.primary = c->primary,
+		.effect = c->effect && !strcmp(c->effect, "bootstrap") ? WS_EFFECT_BOOTSTRAP : WS_EFFECT_HL,
 	};
 	struct ws_report_opts ro = {
 		.color = cli_use_color(stdout),
@@ -191,6 +188,18 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 	};
 	int status = WS_EXIT_OK, err;
 
+	if (c->primary) {
+		/* Said in the words of the option given, with the reason the backend gave for not counting it. */
+		const struct ws_variant *b = ws_result_baseline(r);
+		const struct ws_metric *m = b ? ws_metric_set_find(&b->metrics, c->primary) : NULL;
+
+		if (!m || (m->flags & WS_M_UNSUPPORTED) || !m->sum.n) {
+			fprintf(stderr, "%s: --%s '%s' was not measured%s%s%s; pick a measured one\n", current_command(),
+				c->metric ? "metric" : "primary", c->primary, m && m->reason ? " (" : "",
+				m && m->reason ? m->reason : "", m && m->reason ? ")" : "");
+			return WS_EXIT_FAIL;
+		}
+	}
 	if (ws_compare(r, &co) < 0)
 		return WS_EXIT_FAIL;
 	if (c->explain) {

@@ -18,6 +18,8 @@ struct cli_compare {
 	double alpha;
 	double fail_if_slower; /* percent; NAN when not asked */
 	const char *metric;  /* the gate's metric; NULL for the default */
+	const char *primary; /* --primary: the metric the verdict and the gate are about; NULL for the default */
+	const char *effect;  /* --effect hl|bootstrap; NULL for hl */
 	const char *export_json, *export_csv, *export_markdown;
 	bool regions;
 	size_t top;
@@ -36,10 +38,14 @@ struct cli_compare {
 	OPT_BOOL(0, "fdr", &(c)->fdr, "Benjamini-Hochberg instead of Holm (large sweeps)"),                    \
 	OPT_DOUBLE(0, "noise", &(c)->noise, "PCT", "differences inside ±PCT are noise (default 1)"),            \
 	OPT_DOUBLE(0, "alpha", &(c)->alpha, "P", "significance level of the whole report (default 0.05)"),      \
+	OPT_STRING(0, "primary", &(c)->primary, "METRIC",                                                       \
+		   "the metric the verdict is about, tested first (default: cycles with a PMU, else wall-time)"), \
+	OPT_STRING(0, "effect", &(c)->effect, "hl|bootstrap",                                                  \
+		   "the ratio's CI: Hodges-Lehmann (default) or a bootstrap of the medians"),                   \
 	OPT_STRING(0, "cost", &(c)->cost, "FILE", "cycles per event for the explanation, JSON {\"metric\": cycles}"), \
 	OPT_GROUP("Gating"),                                                                                    \
 	OPT_DOUBLE(0, "fail-if-slower", &(c)->fail_if_slower, "PCT", "exit 3 if a variant is significantly slower by more than PCT"), \
-	OPT_STRING(0, "metric", &(c)->metric, "NAME", "the gate's metric (default: wall-time; instructions when simulated)")
+	OPT_STRING(0, "metric", &(c)->metric, "NAME", "the gate's metric, made the primary (default: the primary)")
 
 #define CLI_COMPARE_EXPORTS(c)                                                                                  \
 	OPT_STRING(0, "export-csv", &(c)->export_csv, "FILE", "one row per comparison"),                       \

@@ -297,11 +297,14 @@ void cli_measure_record(const struct cli_measure *c, struct ws_result *r)
 	st->shell = c->shell;
 }
 
-void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
+void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool decide)
 {
+	bool defaulted = !c->runs;
 	size_t n = 0;
 
 	memset(o, 0, sizeof(*o));
+	if (!c->runs)
+		c->runs = decide ? "auto" : "10";
 	if (!strcmp(c->runs, "auto")) {
 		o->runs_auto = true;
 		o->runs = 0;
@@ -309,9 +312,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		usage_error("--runs expects a positive number or 'auto', not '%s'", c->runs);
 	}
 	if (o->runs_auto) {
-		double target = isnan(c->target_ci) ? 1.0 : c->target_ci;
+		/* Several programs decide; a precision target is what one program can have, or what was asked. */
+		double target = !isnan(c->target_ci) ? c->target_ci : decide ? 0 : 1.0;
 
-		if (!(target > 0 && target < 100))
+		if (!isnan(c->target_ci) && !(target > 0 && target < 100))
 			usage_error("--target-ci expects a percentage between 0 and 100, not %g", target);
 		o->max_runs = c->max_runs == SIZE_MAX ? 200 : c->max_runs;
 		if (o->max_runs < 3)
@@ -321,7 +325,8 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		o->target_ci = target / 100.0;
 		/* From 10 rounds: earlier looks at the CI raise false positives above 6% (tests/unit/test-stats-mc.c). */
 		o->min_runs = o->max_runs < 10 ? o->max_runs : 10;
-		o->max_time = isnan(c->max_time) ? 0 : c->max_time;
+		/* compare's default is a budget, not a promise of runs: 30 s of measuring, then it says so. */
+		o->max_time = !isnan(c->max_time) ? c->max_time : defaulted && decide ? 30 : 0;
 		o->runs = o->max_runs;
 	} else if (!isnan(c->target_ci) || c->max_runs != SIZE_MAX || !isnan(c->max_time)) {
 		/* Ignored, they would let a user believe the run stops on them. */
@@ -386,6 +391,9 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->ignore_failure = c->ignore_failure;
 	o->precision_metric = "wall-time";
 	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;
+	/* -r 1 or -r 2 asks for fewer runs than the 3 that confirm determinism: that many simulations, then. */
+	if (!o->runs_auto && o->runs < 3 && c->sim_runs == SIZE_MAX && !c->exact)
+		o->sim_runs = o->runs;
 	o->native_time = c->sim_native_time;
 	o->sim_cpu_native = c->sim_cpu_native;
 	o->be.regions = c->regions;

@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 struct cli_measure {
-	const char *runs;        /* "N" or "auto" */
+	const char *runs;        /* "N" or "auto"; NULL: the command's default (cli_measure_finish) */
 	size_t warmup;
 	struct string_list events;
 	const char *export_json;
@@ -48,7 +48,7 @@ struct cli_measure {
 };
 
 /* NAN and SIZE_MAX: not given (so that a given 0 is refused, not taken for the default). */
-#define CLI_MEASURE_INIT { .runs = "10", .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .freq = NAN, \
+#define CLI_MEASURE_INIT { .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .freq = NAN, \
 			   .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN, .input_bytes = NAN }
 
 /* --functions[=EVENT]: opt->value is the struct cli_measure. */
@@ -57,7 +57,8 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 /* The option-table rows, for the middle of a command's table. */
 #define CLI_MEASURE_OPTIONS(c)                                                                                  \
 	OPT_GROUP("Measurement"),                                                                               \
-	OPT_STRING('r', "runs", &(c)->runs, "N|auto", "measured runs per program (default 10); auto: until precise"), \
+	OPT_STRING('r', "runs", &(c)->runs, "N|auto",                                                          \
+		   "runs per program (stat: 10; compare: auto, until the answer is decided, within 30 s)"),    \
 	OPT_SIZE('w', "warmup", &(c)->warmup, "N", "warm-up runs per program, not counted (default 1)"),       \
 	OPT_LIST('e', "events", &(c)->events, "LIST", "events/metrics to count, comma-separated (see 'whyslow list')"), \
 	OPT_STRING(0, "backend", &(c)->backend, "NAME", "perf, sim or auto (default: perf where the PMU counts, else both)"), \
@@ -67,7 +68,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_BOOL(0, "show-output", &(c)->show_output, "let the command's stdout and stderr through (--output inherit)"), \
 	OPT_BOOL(0, "ignore-failure", &(c)->ignore_failure, "keep runs that exit non-zero instead of stopping"), \
 	OPT_STRING(0, "seed", &(c)->seed, "N", "seed of the run order (default: from the clock, recorded)"),    \
-	OPT_DOUBLE(0, "target-ci", &(c)->target_ci, "PCT", "with --runs auto: CI half-width to reach (default 1)"), \
+	OPT_DOUBLE(0, "target-ci", &(c)->target_ci, "PCT", "with --runs auto: stop when the CI is this narrow instead"), \
 	OPT_SIZE(0, "max-runs", &(c)->max_runs, "N", "with --runs auto: stop after this many (default 200)"),   \
 	OPT_DOUBLE(0, "max-time", &(c)->max_time, "SECONDS", "with --runs auto: stop after this long"),        \
 	OPT_GROUP("Around the runs (as hyperfine's)"),                                                         \
@@ -98,7 +99,11 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
  * Check the options and turn them into engine options. Usage errors exit 129 (usage_error). The output
  * paths are the command's to check, after this and before any run (cli_check_output, cli_compare_check).
  */
-void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o);
+/*
+ * Check the options and fill `o`. Without -r: stat makes 10 runs; compare (`decide`) adds rounds until the
+ * answer is decided, within 200 rounds and 30 seconds unless --max-runs or --max-time say otherwise.
+ */
+void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool decide);
 void cli_measure_release(struct cli_measure *c);
 
 /*

@@ -408,10 +408,21 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 		}
 	}
 	free(choice);
-	for (size_t i = 0; i < l->n; i++)
-		for (size_t j = i + 1; j < l->n; j++)
-			if (!strcmp(l->v[i].name, l->v[j].name))
-				usage_error("two programs are named '%s'; name them with -n", l->v[i].name);
+	/*
+	 * The same command twice is an A/A check, common practice: name the copies "cmd #2", "cmd #3" as they
+	 * come. Names given with -n are the user's own, and two equal ones stay a mistake.
+	 */
+	for (size_t i = 0; i < l->n; i++) {
+		size_t copy = 1;
+
+		for (size_t j = i + 1; j < l->n; j++) {
+			if (strcmp(l->v[i].name, l->v[j].name))
+				continue;
+			if (names->n)
+				usage_error("two programs are named '%s'; name them apart with -n", l->v[i].name);
+			l->v[j].name = keep(l, xasprintf("%s #%zu", l->v[i].name, ++copy));
+		}
+	}
 }
 
 /* The parameters, for the result's settings: each one's values, and -P's bounds and step as given. */
@@ -482,19 +493,25 @@ int cmd_compare(int argc, char **argv)
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
 	cc.regions = c.regions;
-	cli_measure_finish(&c, &mo);
+	cli_measure_finish(&c, &mo, true);
 	cli_compare_check(&cc, c.export_json, NULL, 0);
-	if (cc.metric && !ws_metric_info(cc.metric)) {
-		/* Not the registry's: then it must be one of -e's events, or the gate finds it only after the runs. */
+	if (cc.primary && !ws_metric_info(cc.primary)) {
+		/* Not the registry's: then it must be one of -e's events, or it is found missing only after the runs. */
 		bool given = false;
 
 		for (size_t i = 0; i < c.ev.n; i++)
-			given |= !strcmp(c.ev.v[i].name, cc.metric);
+			given |= !strcmp(c.ev.v[i].name, cc.primary);
 		if (!given)
-			usage_error("--metric '%s' is neither a metric whyslow knows nor one of the -e events; "
+			usage_error("--%s '%s' is neither a metric whyslow knows nor one of the -e events; "
 				    "'whyslow list' shows the names",
-				    cc.metric);
+				    cc.metric ? "metric" : "primary", cc.primary);
 	}
+	/* --runs auto decides with what the report will judge: the primary, alpha, the band, test and CI. */
+	mo.precision_metric = cc.primary;
+	mo.alpha = cc.alpha;
+	mo.noise = cc.noise / 100;
+	mo.paired = cc.paired;
+	mo.effect = cc.effect && !strcmp(cc.effect, "bootstrap") ? WS_EFFECT_BOOTSTRAP : WS_EFFECT_HL;
 	if (cc.reference) {
 		mo.baseline = SIZE_MAX;
 		for (size_t i = 0; i < progs.n; i++)

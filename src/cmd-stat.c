@@ -62,7 +62,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	cli_measure_check_programs(&c, 1);
 	cli_measure_program(&c, &prog, 0, NULL, NULL);
-	cli_measure_finish(&c, &mo);
+	cli_measure_finish(&c, &mo, false);
 	cli_check_output("--export-json", c.export_json);
 	cli_install_signals();
 

@@ -342,13 +342,19 @@ static bool measured(const struct ws_metric_set *set, const char *name)
 const char *ws_compare_primary(struct ws_result *r, const struct ws_compare_opts *o)
 {
 	const struct ws_variant *base = ws_result_baseline(r);
-	static const char *const order[] = { "wall-time", "cycles" };
+	static const char *const order[] = { "wall-time", "instructions", "estimated-cycles" };
+	const struct ws_metric *cyc;
 
 	if (!base)
 		return NULL;
 	if (o->primary)
 		return measured(&base->metrics, o->primary) ? ws_metric_set_find(&base->metrics, o->primary)->name
 							     : NULL;
+	/* Cycles where a PMU counted them: what the time costs, without the noise the clock adds. */
+	cyc = ws_metric_set_find(&base->metrics, "cycles");
+	if (measured(&base->metrics, "cycles") && !(cyc->flags & WS_M_SIMULATED))
+		return cyc->name;
+	/* Then time; under the simulator alone its deterministic instructions, then its estimate. */
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
 		if (measured(&base->metrics, order[i]))
 			return ws_metric_set_find(&base->metrics, order[i])->name;

@@ -410,11 +410,14 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 	return s;
 }
 
-/* The headline comparison: wall time where measured, else cycles, else CPU time, else instructions. */
+/*
+ * The headline comparison: the primary metric's (the one tested first, at the full alpha: what the verdict
+ * is about), else wall time, else cycles, else CPU time, else instructions.
+ */
 static const struct ws_comparison *headline(const struct ws_result *r, const struct ws_variant *v,
 					    const char *cyc_metric)
 {
-	const char *order[] = { "wall-time", cyc_metric, "task-clock", "instructions" };
+	const char *order[] = { r->settings.primary, "wall-time", cyc_metric, "task-clock", "instructions" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		const struct ws_comparison *c = order[i] ? ws_comparison_find(r, v->name, order[i], NULL, NULL) : NULL;
@@ -425,12 +428,18 @@ static const struct ws_comparison *headline(const struct ws_result *r, const str
 	return NULL;
 }
 
+/*
+ * What the variant is, as the rest of "'NAME' is ...": a phrase for every verdict, so that the summary
+ * reads as a sentence whatever the verdict and the backend (t7001 and unit-explain read them all).
+ */
 static char *verdict_text(const struct ws_comparison *h, size_t runs)
 {
 	double pct;
 
 	if (!h)
 		return xstrdup("not compared in any time, cycle or instruction metric");
+	if (h->verdict == WS_VERDICT_NONE)
+		return xasprintf("not compared in %s: too few runs to test", h->metric);
 	pct = 100 * (h->ratio - 1);
 	if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED) {
 		if (h->exact)
@@ -442,6 +451,10 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs)
 	if (h->verdict == WS_VERDICT_NOISE)
 		return xasprintf("the same within the noise threshold (%+.1f%% [%+.1f, %+.1f] in %s)", pct,
 				 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric);
+	if (h->exact)
+		return xasprintf("unchanged in %s (exact)", h->metric);
+	if (h->gate_closed)
+		return xasprintf("not tested in %s: its primary metric does not differ significantly", h->metric);
 	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && pct != 0 && runs) {
 		/* The CI half-width shrinks as 1/sqrt(n): the runs for it to shrink below the observed effect. */
 		double half = 50 * (h->ci_hi - h->ci_lo), need = (double)runs * pow(half / fabs(pct), 2);
@@ -450,7 +463,7 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs)
 				 "per program could tell a difference this size",
 				 pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, ceil(need > runs ? need : runs + 1));
 	}
-	return xasprintf("no significant difference in %s", h->metric);
+	return xasprintf("not significantly different in %s", h->metric);
 }
 
 /* Largest share first; "unexplained" last whatever its size: it is what the model could not name. */
@@ -522,8 +535,12 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	}
 	cc = ws_comparison_find(r, v->name, cyc_metric, NULL, NULL);
 	if (!significant(cc)) {
-		e->summary = xasprintf("'%s' is %s; its %s do not differ significantly: nothing to blame", v->name, head,
-				       cyc_metric);
+		/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
+		if (h && !strcmp(h->metric, cyc_metric))
+			e->summary = xasprintf("'%s' is %s: nothing to blame", v->name, head);
+		else
+			e->summary = xasprintf("'%s' is %s; %s does not differ significantly: nothing to blame",
+					       v->name, head, cyc_metric);
 		free(head);
 		return;
 	}
@@ -556,7 +573,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	}
 	if (!shares_from(bmed, vmed, nt, t, dcyc, share)) {
 		/* Significant, yet no cycle delta between the medians: there is no share to give. */
-		e->summary = xasprintf("'%s' is %s; its %s medians are equal: nothing to blame", v->name, head,
+		e->summary = xasprintf("'%s' is %s; the medians of %s are equal: nothing to blame", v->name, head,
 				       cyc_metric);
 		free(head);
 		return;

@@ -508,19 +508,77 @@ static void record_settings(struct session *s)
 	r->machine.backend = names ? names : xstrdup(o->backend);
 }
 
-/* The metric --runs auto judges precision by: the one asked for, else the first time metric measured. */
+/*
+ * The metric --runs auto judges: the primary asked for, else the one the comparison will make primary
+ * (cycles where a PMU counted them, else wall time), else the first time metric measured natively.
+ */
 static const char *precision_metric(struct session *s)
 {
-	const char *order[] = { s->o->precision_metric, "wall-time", "task-clock", "cycles", "instructions" };
+	const char *order[] = { s->o->precision_metric, "cycles", "wall-time", "task-clock", "instructions" };
 	struct ws_variant *base = &s->res->variants[s->o->baseline];
 
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		const struct ws_metric *m = order[i] ? ws_metric_set_find(&base->metrics, order[i]) : NULL;
 
-		if (m && m->n && !(m->flags & WS_M_UNSUPPORTED))
+		if (m && m->n && !(m->flags & (WS_M_UNSUPPORTED | WS_M_SIMULATED)))
 			return order[i];
 	}
 	return NULL;
+}
+
+/* The finite samples of `m`, in a new array; *n their count. */
+static double *finite_samples(const struct ws_metric *m, size_t *n)
+{
+	double *x = xmalloc((m->n + 1) * sizeof(*x));
+
+	*n = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (isfinite(m->samples[i]))
+			x[(*n)++] = m->samples[i];
+	return x;
+}
+
+/*
+ * --runs auto with several programs: is every variant's answer decided at this look, `looks` being how
+ * many the schedule has? Each primary's CI at 1 - alpha / (looks V) against the noise band for "different",
+ * at 1 - alpha for "same" (docs/statistics.md, 16: the union bound over looks and variants keeps false
+ * "different" calls at most alpha).
+ */
+static bool decided(struct session *s, size_t looks)
+{
+	const struct ws_measure_opts *o = s->o;
+	struct ws_variant *base = &s->res->variants[o->baseline];
+	const char *metric = precision_metric(s);
+	struct ws_metric *bm = metric ? ws_metric_set_find(&base->metrics, metric) : NULL;
+	double alpha_diff = o->alpha / (double)(looks * (s->nprogs - 1));
+	bool all = true;
+	size_t nx;
+	double *x;
+
+	if (!bm || !bm->n)
+		return false;
+	x = finite_samples(bm, &nx);
+	for (size_t i = 0; i < s->nprogs && all; i++) {
+		struct ws_metric *vm;
+		size_t ny;
+		double *y;
+
+		if (i == o->baseline)
+			continue;
+		vm = ws_metric_set_find(&s->res->variants[i].metrics, metric);
+		if (!vm) {
+			all = false;
+			break;
+		}
+		y = finite_samples(vm, &ny);
+		/* Paired needs the rounds in step: the samples, not the finite ones, where every run counted. */
+		all = ws_sequential_state(o->paired ? bm->samples : x, o->paired ? bm->n : nx,
+					  o->paired ? vm->samples : y, o->paired ? vm->n : ny, o->paired, o->effect,
+					  o->noise, alpha_diff, o->alpha, o->seed + i) != WS_SEQ_MORE;
+		free(y);
+	}
+	free(x);
+	return all;
 }
 
 /* --runs auto: has every variant's ratio (or the single program's median) reached the target? */
@@ -560,9 +618,17 @@ static int interleaved_phase(struct session *s, struct phase *ph)
 {
 	const struct ws_measure_opts *o = s->o;
 	bool runs_auto = o->runs_auto && ph == s->primary;
+	/* Several programs without a precision target: stop when the answer is decided, at scheduled looks. */
+	bool decide = runs_auto && s->nprogs > 1 && o->target_ci == 0;
+	size_t nlooks = decide ? ws_sequential_schedule(o->min_runs, ph->runs, NULL, 0) : 0, look = 0;
+	size_t *looks = xcalloc(nlooks + 1, sizeof(*looks));
 	struct ws_rng rng;
 	size_t *order = xmalloc(s->nprogs * sizeof(*order));
+	bool stopped = false;
 	int ret = 0;
+
+	if (decide)
+		ws_sequential_schedule(o->min_runs, ph->runs, looks, nlooks);
 
 	ws_rng_seed(&rng, o->seed);
 	for (size_t w = 0; w < ph->warmup && !ret; w++) {
@@ -582,15 +648,32 @@ static int interleaved_phase(struct session *s, struct phase *ph)
 		if (ret || !runs_auto)
 			continue;
 		s->res->settings.runs = r + 1;
-		if (r + 1 >= o->min_runs && precise_enough(s))
-			break;
-		if (o->max_time > 0 && ws_now() - s->t0 > o->max_time) {
-			ws_log(WS_LOG_WARN, "stopped after %zu runs: --max-time reached before the precision target",
-			       r + 1);
+		if (decide) {
+			if (look < nlooks && r + 1 == looks[look] && (look++, decided(s, nlooks))) {
+				stopped = true;
+				break;
+			}
+		} else if (r + 1 >= o->min_runs && precise_enough(s)) {
+			stopped = true;
 			break;
 		}
+		if (o->max_time > 0 && ws_now() - s->t0 > o->max_time)
+			break;
+	}
+	/* A budget spent is said, with what was not reached: never taken for an answer. */
+	if (runs_auto && !ret && !stopped) {
+		size_t n = s->res->settings.runs;
+
+		if (decide)
+			ws_result_warn(s->res, "--runs auto stopped at %zu rounds (%s) before the answer was decided: "
+				       "the difference is too close to the noise band (±%g%%) to tell yet", n,
+				       n >= ph->runs ? "--max-runs" : "--max-time", 100 * o->noise);
+		else
+			ws_result_warn(s->res, "--runs auto stopped at %zu rounds (%s) before the CI reached ±%g%%", n,
+				       n >= ph->runs ? "--max-runs" : "--max-time", 100 * o->target_ci);
 	}
 	free(order);
+	free(looks);
 	return ret;
 }
 

@@ -6,6 +6,7 @@
 #include "backend/backend.h"
 #include "event/event.h"
 #include "result/result.h"
+#include "stats/stats.h"
 
 #include <sched.h>
 #include <stdbool.h>
@@ -49,11 +50,20 @@ struct ws_measure_opts {
 	const struct ws_event_list *events;
 	size_t runs;                    /* measured native runs per program */
 	size_t warmup;                  /* warm-up runs per program, not recorded */
-	bool runs_auto;                 /* add rounds until the precision target is met */
-	double target_ci;               /* with runs_auto: CI half-width target, fraction (0.01) */
-	size_t min_runs, max_runs;      /* with runs_auto */
-	double max_time;                /* with runs_auto: seconds, 0 for none */
-	const char *precision_metric;   /* with runs_auto: the primary metric ("wall-time") */
+	/*
+	 * runs_auto: add rounds until the answer is decided (several programs, target_ci 0: the primary's CI
+	 * lies outside the noise band, or inside it; docs/statistics.md, 16) or until the precision target is
+	 * met (target_ci, or one program), within max_runs and max_time.
+	 */
+	bool runs_auto;
+	double target_ci;               /* CI half-width target, fraction (0.01); 0: decide */
+	size_t min_runs, max_runs;
+	double max_time;                /* seconds, 0 for none */
+	const char *precision_metric;   /* the primary metric; NULL: cycles with a PMU, else wall-time, ... */
+	/* What the report will judge with, for deciding: alpha, the noise band (fraction), the test, the CI. */
+	double alpha, noise;
+	bool paired;
+	enum ws_effect effect;
 	size_t baseline;                /* index of the baseline program, for runs_auto */
 	uint64_t seed;
 	double timeout;                 /* per run, seconds; 0 for none */

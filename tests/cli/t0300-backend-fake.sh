@@ -35,9 +35,11 @@ test_expect_success 'compare with it: exact comparisons, the derived metric and 
 	jq -e "[.explain[] | select(.variant == \"three\")] | length == 1" c.json
 '
 
-test_expect_success 'a backend that is not native runs --sim-runs times, one program after another' '
-	jq -e ".settings.runs == 3 and .settings.warmup == 0" c.json &&
-	jq -e "[.variants[].runs | length] == [3, 3]" c.json
+test_expect_success 'a backend that is not native runs --sim-runs times (-r 2: twice), one program after another' '
+	jq -e ".settings.runs == 2 and .settings.warmup == 0" c.json &&
+	jq -e "[.variants[].runs | length] == [2, 2]" c.json &&
+	fake compare -r 5 --backend fake -e instructions --export-json c5.json "true" "true a" >/dev/null &&
+	jq -e ".settings.runs == 3 and ([.variants[].runs | length] == [3, 3])" c5.json
 '
 
 test_expect_success 'every renderer draws its result' '

@@ -84,11 +84,11 @@ test_expect_success 'bad -L syntax exits 129 with one line' '
 	test_grep "no command uses {x}" err
 '
 
-test_expect_success 'usage errors: one program, duplicate names, bad quoting, unknown reference' '
+test_expect_success 'usage errors: one program, duplicate -n names, bad quoting, unknown reference' '
 	test_expect_code 129 whyslow compare "sleep 1" 2>err &&
 	test_grep "at least one variant" err &&
-	test_expect_code 129 whyslow compare true true 2>err &&
-	test_grep "named .true.; name them with -n" err &&
+	test_expect_code 129 whyslow compare -n a -n a true true 2>err &&
+	test_grep "named .a.; name them apart with -n" err &&
 	test_expect_code 129 whyslow compare "echo \"unbalanced" true 2>err &&
 	test_grep "unbalanced quotes" err &&
 	test_expect_code 129 whyslow compare --reference nope -n a -n b true true 2>err &&
@@ -129,7 +129,7 @@ test_expect_success '--fail-if-slower exits 3 exactly when a variant is slower b
 	test_grep "worse than .a. by .* in wall-time (+[0-9.]*%), more than the 20% allowed" err &&
 	whyslow compare -r 8 -w 0 -e wall-time -n a -n b --fail-if-slower 20 "sleep 0.1" "sleep 0.01" >out 2>err &&
 	test_expect_code 1 whyslow compare -r 3 -w 0 -e wall-time -n a -n b --fail-if-slower 5 --metric cycles true true >out 2>err &&
-	test_grep "no comparison of metric .cycles." err
+	test_grep "metric .cycles. was not measured" err
 '
 
 test_expect_success 'a --metric that names nothing whyslow could measure is a usage error before any run' '
@@ -187,6 +187,22 @@ test_expect_success 'a command named with bytes that are not UTF-8 round-trips t
 	whyslow compare -r 2 -w 0 -e wall-time --export-json u.json "./b$(printf "\351")d" true >out &&
 	whyslow report u.json >again &&
 	test_grep "b.*d (baseline)" again
+'
+
+
+test_expect_success 'the same command twice is an A/A check: the copy is named "#2", and -r below 3 is honoured' '
+	whyslow compare -r 2 -w 0 -e wall-time --export-json aa.json true true >out &&
+	jq -e "[.variants[].name] == [\"true\", \"true #2\"]" aa.json &&
+	jq -e "[.variants[].metrics[\"wall-time\"].samples | length] == [2, 2]" aa.json
+'
+
+test_expect_success 'compare decides by default: rounds until the answer is clear, and says so when it is not' '
+	whyslow compare -w 0 -e wall-time --export-json d.json -n fast "sleep 0.001" -n slow "sleep 0.03" >out &&
+	jq -e ".settings.runs_auto and .settings.runs >= 10 and .settings.runs < 200" d.json &&
+	jq -e "[.comparisons[] | select(.variant == \"slow\" and .metric == \"wall-time\")][0].verdict == \"slower\"" d.json &&
+	whyslow compare -w 0 -e wall-time --max-runs 12 --export-json u.json -n a true -n b true >out &&
+	jq -e ".settings.runs == 12" u.json &&
+	test_grep "runs auto stopped at 12 rounds (--max-runs) before the answer was decided" out
 '
 
 test_done

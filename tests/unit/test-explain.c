@@ -307,6 +307,101 @@ static void test_cost_tables(void **state)
 	ws_log_set(NULL, NULL);
 }
 
+/* `n` samples of `name` around `centre`, spread by `spread` (a fixed pattern, no randomness). */
+static void native(struct ws_metric_set *s, const char *name, double centre, double spread, int n)
+{
+	struct ws_metric *m = ws_metric_set_get(s, name, 0);
+
+	for (int i = 0; i < n; i++)
+		ws_metric_push(m, centre * (1 + spread * ((i * 7 % 10) / 10.0 - 0.45)), -1);
+}
+
+/*
+ * Every verdict on every kind of backend, read as text: the summary is one sentence that begins
+ * "'v' is " and goes on with one of the verdict's phrases, never "is no ..." or a doubled word.
+ */
+static void test_every_verdict_reads(void **state)
+{
+	static const struct {
+		const char *name;
+		double ratio, spread;
+		int runs;
+		const char *phrase; /* what follows "'v' is " */
+	} verdicts[] = {
+		{ "slower", 1.20, 0.01, 10, "slower by " },
+		{ "faster", 0.80, 0.01, 10, "faster by " },
+		{ "noise", 1.005, 0.0005, 10, "the same within the noise threshold (" },
+		{ "inconclusive", 1.004, 0.2, 10, "inconclusive: " },
+		{ "too few runs", 1.20, 0.01, 1, "not compared in " },
+	};
+	/* What each backend adds besides the primary (wall-time): nothing, measured cycles, the simulator's. */
+	static const char *const backends[] = { "time only", "PMU cycles", "simulated" };
+
+	(void)state;
+	ws_log_set(quiet, NULL);
+	for (size_t k = 0; k < ARRAY_SIZE(backends); k++) {
+		for (size_t i = 0; i < ARRAY_SIZE(verdicts); i++) {
+			struct ws_result r;
+			struct ws_variant *b, *v;
+			const char *sum, *rest;
+			char prefix[64];
+
+			pair(&r, &b, &v, "v");
+			native(&b->metrics, "wall-time", 1.0, verdicts[i].spread, verdicts[i].runs);
+			native(&v->metrics, "wall-time", verdicts[i].ratio, verdicts[i].spread, verdicts[i].runs);
+			if (k == 1) {
+				native(&b->metrics, "cycles", 1e9, verdicts[i].spread, verdicts[i].runs);
+				native(&v->metrics, "cycles", 1e9 * verdicts[i].ratio, verdicts[i].spread, verdicts[i].runs);
+				native(&b->metrics, "instructions", 1e9, 0, verdicts[i].runs);
+				native(&v->metrics, "instructions", 1e9, 0, verdicts[i].runs);
+			} else if (k == 2) {
+				add_costs(&r);
+				sim(&b->metrics, "estimated-cycles", 1000);
+				sim(&v->metrics, "estimated-cycles", i == 3 ? 1000 : 1000 * verdicts[i].ratio);
+				sim(&b->metrics, "instructions", 1000);
+				sim(&v->metrics, "instructions", i == 3 ? 1000 : 1000 * verdicts[i].ratio);
+			}
+			analyse(&r);
+			assert_int_equal(r.nexplain, 1);
+			sum = r.explain[0].summary;
+			/* Too few native runs to test the primary: the headline falls to the exact simulated estimate. */
+			snprintf(prefix, sizeof(prefix), "'v' is %s",
+				 k == 2 && verdicts[i].runs < 2 ? "slower by " : verdicts[i].phrase);
+			print_message("%s, %s: %s\n", backends[k], verdicts[i].name, sum);
+			assert_true(!strncmp(sum, prefix, strlen(prefix)));
+			assert_null(strstr(sum, " is no "));
+			assert_null(strstr(sum, "  "));
+			assert_null(strstr(sum, ";;"));
+			rest = strchr(sum, ';');
+			/* A second clause starts with a lower-case word or a metric name, never with nothing. */
+			assert_true(!rest || (rest[1] == ' ' && rest[2] != '\0' && rest[2] != ';'));
+			/* The time-only report says why it cannot explain; the others explain or say there is nothing. */
+			if (k == 0)
+				assert_non_null(strstr(sum, "no cycle counts to explain it with"));
+			ws_result_release(&r);
+		}
+	}
+}
+
+/* The exact verdicts of the simulator alone: changed and unchanged. */
+static void test_exact_verdicts_read(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+
+	(void)state;
+	pair(&r, &b, &v, "v");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&v->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 1000);
+	sim(&v->metrics, "instructions", 1000);
+	analyse(&r);
+	assert_string_equal(r.explain[0].summary, "'v' is unchanged in instructions (exact); estimated-cycles does "
+						 "not differ significantly: nothing to blame");
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +413,8 @@ int main(void)
 		cmocka_unit_test(test_inconclusive_names_runs),
 		cmocka_unit_test(test_quasi_exact_compare),
 		cmocka_unit_test(test_cost_tables),
+		cmocka_unit_test(test_every_verdict_reads),
+		cmocka_unit_test(test_exact_verdicts_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
