@@ -263,6 +263,7 @@ void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)
 {
 	if (c)
 		cli_progress_done();
+	record_invocation(r);
 	ws_result_derive(r);
 	if (c && c->topdown_reason)
 		for (size_t i = 0; i < r->nvariants; i++)

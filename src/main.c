@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "parse-options.h"
+#include "result/result.h"
 #include "ws-config.h"
 
 #include <signal.h>
@@ -30,6 +31,36 @@ static const struct cmd_struct commands[] = {
 };
 
 static int verbose_level;
+
+/* argv as given, before the commands' option parsers reorder it in place. */
+static char **invocation;
+
+static void save_invocation(int argc, char **argv)
+{
+	invocation = xcalloc((size_t)argc + 1, sizeof(*invocation));
+	for (int i = 0; i < argc; i++)
+		invocation[i] = xstrdup(argv[i]);
+}
+
+void record_invocation(struct ws_result *r)
+{
+	char *cwd = getcwd(NULL, 0);
+	size_t n = 0;
+
+	if (!invocation)
+		return;
+	while (invocation[n])
+		n++;
+	if (r->settings.command_line)
+		for (char **a = r->settings.command_line; *a; a++)
+			free(*a);
+	free(r->settings.command_line);
+	r->settings.command_line = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		r->settings.command_line[i] = xstrdup(invocation[i]);
+	free(r->settings.cwd);
+	r->settings.cwd = cwd;
+}
 
 static void log_to_stderr(enum ws_log_level level, const char *msg, void *data)
 {
@@ -78,6 +109,7 @@ int main(int argc, char **argv)
 	const struct cmd_struct *cmd;
 
 	setup_logging(0);
+	save_invocation(argc, argv);
 	/*
 	 * A child that dies before it is released closes the pipe we write "go" to: that must be an error
 	 * we report, not a SIGPIPE that kills us with the runs unsaved. And a SIGCHLD ignored by whoever

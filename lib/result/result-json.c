@@ -291,6 +291,14 @@ json_t *ws_result_to_json(const struct ws_result *r)
 			json_array_append_new(events, jstr(*e));
 	json_object_set_new(settings, "events", events);
 	json_object_set_new(settings, "created", jstr(r->settings.created));
+	if (r->settings.command_line) {
+		arr = json_array();
+		for (char **a = r->settings.command_line; *a; a++)
+			json_array_append_new(arr, jstr(*a));
+		json_object_set_new(settings, "command_line", arr);
+	}
+	if (r->settings.cwd)
+		json_object_set_new(settings, "cwd", jstr(r->settings.cwd));
 	json_object_set_new(root, "settings", settings);
 
 	json_object_set_new(root, "partial", json_boolean(r->partial));
@@ -564,6 +572,16 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		r->settings.fdr = corr && !strcmp(corr, "bh");
 		free(corr);
 		r->settings.created = get_str(settings, "created");
+		r->settings.cwd = get_str(settings, "cwd");
+		arr = json_object_get(settings, "command_line");
+		if (json_is_array(arr) && json_array_size(arr)) {
+			size_t n = 0;
+
+			r->settings.command_line = xcalloc(json_array_size(arr) + 1, sizeof(char *));
+			json_array_foreach(arr, i, x)
+				if (json_is_string(x))
+					r->settings.command_line[n++] = xstrdup(json_string_value(x));
+		}
 		if (json_is_array(ev)) {
 			r->settings.events = xcalloc(json_array_size(ev) + 1, sizeof(char *));
 			json_array_foreach(ev, i, x)

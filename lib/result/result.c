@@ -137,6 +137,12 @@ void ws_result_release(struct ws_result *r)
 			free(*e);
 		free(r->settings.events);
 	}
+	if (r->settings.command_line) {
+		for (char **a = r->settings.command_line; *a; a++)
+			free(*a);
+		free(r->settings.command_line);
+	}
+	free(r->settings.cwd);
 	for (size_t i = 0; i < r->nvariants; i++) {
 		struct ws_variant *v = &r->variants[i];
 

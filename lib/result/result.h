@@ -180,6 +180,10 @@ struct ws_settings {
 	bool fdr;           /* Benjamini-Hochberg instead of Holm */
 	char **events;      /* as requested; NULL-terminated, may be NULL */
 	char *created;      /* ISO 8601 UTC */
+	/* The whyslow invocation that made this result, to reproduce it: argv (NULL-terminated) and its
+	 * working directory; NULL when unknown (older files, samples from elsewhere). */
+	char **command_line;
+	char *cwd;
 };
 
 struct ws_result {
