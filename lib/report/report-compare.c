@@ -12,29 +12,6 @@
 #include <string.h>
 
 
-/* The text of one variant cell: "+9.8% [+8.9, +10.6]", "~ +0.3% [...]", "≈ ...", "+12.1% exact". */
-static char *cell_text(const struct ws_comparison *c)
-{
-	double pct;
-
-	if (!c || c->verdict == WS_VERDICT_NONE) {
-		if (c && isfinite(c->ratio))
-			return xasprintf("%+.1f%% (too few runs)", 100 * (c->ratio - 1));
-		return xstrdup("-");
-	}
-	if (!isfinite(c->ratio))
-		return xstrdup(c->verdict == WS_VERDICT_SAME ? "~ (baseline 0)" : "new (baseline 0)");
-	pct = 100 * (c->ratio - 1);
-	if (c->exact)
-		return c->verdict == WS_VERDICT_SAME ? xstrdup("= exact") : xasprintf("%+.2f%% exact", pct);
-	if (!isfinite(c->ci_lo))
-		return xasprintf("%s%+.1f%%", c->verdict == WS_VERDICT_SAME ? "~ " : "", pct);
-	return xasprintf("%s%+.1f%% [%+.1f, %+.1f]", c->verdict == WS_VERDICT_SAME    ? "~ "
-						     : c->verdict == WS_VERDICT_NOISE ? "≈ "
-										       : "",
-			 pct, 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
-}
-
 static const char *verdict_color(const struct ws_comparison *c)
 {
 	if (!c)
@@ -170,7 +147,7 @@ static void compare_table(FILE *f, const struct ws_result *r, const struct ws_va
 			if (&r->variants[v] == base)
 				continue;
 			c = ws_comparison_find(r, r->variants[v].name, m->name, region, function);
-			table_set(&t, row, col++, cell_text(c), verdict_color(c));
+			table_set(&t, row, col++, ws_report_cell_text(c), verdict_color(c));
 		}
 		row++;
 	}
@@ -261,7 +238,7 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
 		for (size_t i = 0; i < n && i < top; i++) {
-			char *cell = cell_text(rows[i].c);
+			char *cell = ws_report_cell_text(rows[i].c);
 
 			fprintf(f, "   %-36s %6.2f%% -> %6.2f%%   %s%s%s\n", rows[i].c->function, 100 * rows[i].base,
 				100 * rows[i].var, o->color ? verdict_color(rows[i].c) : "", cell, o->color ? C_RESET : "");
@@ -269,20 +246,6 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 		}
 		free(rows);
 	}
-}
-
-/* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
-static size_t runs_of(const struct ws_variant *v)
-{
-	size_t n = v->nruns;
-
-	for (size_t i = 0; !n && i < v->metrics.n; i++)
-		if (v->metrics.v[i].n > n && !(v->metrics.v[i].flags & WS_M_SIMULATED))
-			n = v->metrics.v[i].n;
-	for (size_t i = 0; !n && i < v->metrics.n; i++)
-		if (v->metrics.v[i].n > n)
-			n = v->metrics.v[i].n;
-	return n;
 }
 
 /*
@@ -336,7 +299,7 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 	if (!base)
 		return;
 	fprintf(f, "\n %swhyslow compare:%s %zu programs, %zu runs each", o->color ? C_BOLD : "",
-		o->color ? C_RESET : "", r->nvariants, runs_of(base));
+		o->color ? C_RESET : "", r->nvariants, ws_report_runs(base));
 	if (r->settings.order)
 		fprintf(f, ", %s (seed %llu)", r->settings.order, (unsigned long long)r->settings.seed);
 	else
@@ -400,7 +363,7 @@ static void md_table(FILE *f, const struct ws_result *r, const struct ws_variant
 			if (&r->variants[v] == base)
 				continue;
 			c = ws_comparison_find(r, r->variants[v].name, m->name, region, NULL);
-			cell = cell_text(c);
+			cell = ws_report_cell_text(c);
 			if (c && (c->verdict == WS_VERDICT_SLOWER || c->verdict == WS_VERDICT_FASTER ||
 				  c->verdict == WS_VERDICT_CHANGED))
 				fprintf(f, " **%s** %s |", cell, ws_verdict_name(c->verdict));
@@ -418,7 +381,7 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 
 	if (!base)
 		return;
-	fprintf(f, "### whyslow: %zu programs, %zu runs each", r->nvariants, runs_of(base));
+	fprintf(f, "### whyslow: %zu programs, %zu runs each", r->nvariants, ws_report_runs(base));
 	if (r->machine.backend)
 		fprintf(f, ", backend %s", r->machine.backend);
 	if (r->machine.sim_preset)
