@@ -58,7 +58,7 @@ int cmd_stat(int argc, char **argv)
 		command = xstrdup(argv[0]);
 	} else {
 		cmd_argv = argv;
-		command = cli_join_command(argv);
+		command = ws_join_command(argv);
 	}
 	cli_measure_finish(&c, &mo);
 	cli_check_output("--export-json", c.export_json);
