@@ -110,10 +110,11 @@ char *ws_report_cell_text(const struct ws_comparison *c)
 		return c->verdict == WS_VERDICT_SAME ? xstrdup("= exact") : xasprintf("%+.2f%% exact", pct);
 	if (!isfinite(c->ci_lo))
 		return xasprintf("%s%+.1f%%", c->verdict == WS_VERDICT_SAME ? "~ " : "", pct);
+	/* An upper bound that is not finite was infinite (a bootstrap median of 0): null in the file, NAN here. */
 	return xasprintf("%s%+.1f%% [%+.1f, %+.1f]", c->verdict == WS_VERDICT_SAME    ? "~ "
 						     : c->verdict == WS_VERDICT_NOISE ? "≈ "
 										       : "",
-			 pct, 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
+			 pct, 100 * (c->ci_lo - 1), isfinite(c->ci_hi) ? 100 * (c->ci_hi - 1) : INFINITY);
 }
 
 /* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
