@@ -159,6 +159,8 @@ static json_t *variant_to_json(const struct ws_variant *v)
 		json_t *fo = json_pack("{s:o,s:o,s:o}", "name", jstr(g->name), "object", jstr(g->object), "metrics",
 				       metrics_to_json(&g->metrics));
 
+		if (g->inclusive.n)
+			json_object_set_new(fo, "inclusive", metrics_to_json(&g->inclusive));
 		if (g->nlines) {
 			json_t *lines = json_array();
 
@@ -478,6 +480,9 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 				}
 			}
 			if ((ret = metrics_from_json(json_object_get(x, "metrics"), &g->metrics, where)) < 0)
+				return ret;
+			if (json_object_get(x, "inclusive") &&
+			    (ret = metrics_from_json(json_object_get(x, "inclusive"), &g->inclusive, where)) < 0)
 				return ret;
 		}
 	}
