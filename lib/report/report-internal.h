@@ -13,6 +13,7 @@
 #include "result/result.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * The text of one comparison cell, as every renderer prints it: "+9.8% [+8.9, +10.6]", "~ +0.3% [...]",
@@ -22,5 +23,8 @@ char *ws_report_cell_text(const struct ws_comparison *c);
 
 /* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
 size_t ws_report_runs(const struct ws_variant *v);
+
+/* Render into memory with `fn`, then write `path` atomically. Returns 0 or -errno. */
+int ws_report_export(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *));
 
 #endif
