@@ -2,6 +2,7 @@
 /* report-compare.c - the comparison as a terminal table, Markdown (for pull requests) and CSV. */
 #include "compare/compare.h"
 #include "core/util.h"
+#include "explain/explain.h"
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
@@ -375,31 +376,97 @@ static void md_table(FILE *f, const struct ws_result *r, const struct ws_variant
 	}
 }
 
+/* Tables longer than this go in <details>, so that a pull-request comment stays short to read. */
+#define MD_SHORT_TABLE 12
+
+static void md_folded_table(FILE *f, const struct ws_result *r, const struct ws_variant *base,
+			    const struct ws_metric_set *bs, const char *region)
+{
+	size_t rows = 0;
+
+	for (size_t i = 0; i < bs->n; i++)
+		rows += shown(&bs->v[i]);
+	if (rows > MD_SHORT_TABLE)
+		fprintf(f, "\n<details><summary>%s%s: %zu metrics</summary>\n\n", region ? "region " : "the whole process",
+			region ? region : "", rows);
+	else if (region)
+		fprintf(f, "\n**region %s**\n\n", region);
+	else
+		fputc('\n', f);
+	md_table(f, r, base, bs, region);
+	if (rows > MD_SHORT_TABLE)
+		fputs("\n</details>\n", f);
+}
+
+/* The first line: each variant's verdict on the comparison its explanation is about. */
+static void md_summary_line(FILE *f, const struct ws_result *r, const struct ws_variant *base)
+{
+	const char *metric = NULL;
+	bool one_metric = true;
+
+	for (size_t v = 0; v < r->nvariants; v++) {
+		const struct ws_comparison *h = &r->variants[v] != base ? ws_explain_headline(r, r->variants[v].name) : NULL;
+
+		if (h && metric && strcmp(metric, h->metric))
+			one_metric = false;
+		if (h && !metric)
+			metric = h->metric;
+	}
+	fprintf(f, "**whyslow** against %s%s%s%s:", base->name, metric && one_metric ? " (" : "",
+		metric && one_metric ? metric : "", metric && one_metric ? ")" : "");
+	for (size_t v = 0, k = 0; v < r->nvariants; v++) {
+		const struct ws_variant *var = &r->variants[v];
+		const struct ws_comparison *h;
+		char *cell;
+
+		if (var == base)
+			continue;
+		h = ws_explain_headline(r, var->name);
+		fprintf(f, "%s %s ", k++ ? ";" : "", var->name);
+		if (!h) {
+			fputs("not compared", f);
+			continue;
+		}
+		cell = ws_report_cell_text(h);
+		if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED)
+			fprintf(f, "**%s %s**", cell, ws_verdict_name(h->verdict));
+		else
+			fprintf(f, "%s %s", cell, ws_verdict_name(h->verdict));
+		if (!one_metric)
+			fprintf(f, " in %s", h->metric);
+		free(cell);
+	}
+	fputc('\n', f);
+}
+
 void ws_report_markdown(FILE *f, const struct ws_result *r)
 {
 	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
 
 	if (!base)
 		return;
-	fprintf(f, "### whyslow: %zu programs, %zu runs each", r->nvariants, ws_report_runs(base));
+	md_summary_line(f, r, base);
+	fprintf(f, "\n%zu programs, %zu runs each", r->nvariants, ws_report_runs(base));
 	if (r->machine.backend)
 		fprintf(f, ", backend %s", r->machine.backend);
 	if (r->machine.sim_preset)
 		fprintf(f, " (preset %s)", r->machine.sim_preset);
-	fprintf(f, "\n\n");
-	md_table(f, r, base, &base->metrics, NULL);
-	for (size_t i = 0; i < base->regions.n; i++) {
-		fprintf(f, "\n**region %s**\n\n", base->regions.v[i].name);
-		md_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name);
-	}
+	fprintf(f, ".\n");
 	for (size_t i = 0; i < r->nexplain; i++)
 		if (r->explain[i].summary)
-			fprintf(f, "\n- **%s**: %s\n", r->explain[i].variant, r->explain[i].summary);
+			fprintf(f, "%s- **%s**: %s\n", i ? "" : "\n", r->explain[i].variant, r->explain[i].summary);
+	md_folded_table(f, r, base, &base->metrics, NULL);
+	for (size_t i = 0; i < base->regions.n; i++)
+		md_folded_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name);
 	fprintf(f, "\nMedian ratio to the baseline with its 95%% bootstrap CI; ~ not significant (%s-adjusted "
 		"p >= %g); ≈ within ±%g%%; exact: deterministic simulated counts.\n",
 		r->settings.fdr ? "BH" : "Holm", r->settings.alpha, 100 * r->settings.noise);
+	if (r->nwarnings > 3)
+		fprintf(f, "\n<details><summary>%zu warnings</summary>\n", r->nwarnings);
 	for (size_t i = 0; i < r->nwarnings; i++)
 		fprintf(f, "\n> warning: %s\n", r->warnings[i]);
+	if (r->nwarnings > 3)
+		fputs("\n</details>\n", f);
 }
 
 /* --- CSV: one row per comparison, long format, for spreadsheets and scripts --- */
