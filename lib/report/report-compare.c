@@ -2,7 +2,6 @@
 /* report-compare.c - the comparison as a terminal table, Markdown (for pull requests) and CSV. */
 #include "compare/compare.h"
 #include "core/util.h"
-#include "explain/explain.h"
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
@@ -405,7 +404,7 @@ static void md_summary_line(FILE *f, const struct ws_result *r, const struct ws_
 	bool one_metric = true;
 
 	for (size_t v = 0; v < r->nvariants; v++) {
-		const struct ws_comparison *h = &r->variants[v] != base ? ws_explain_headline(r, r->variants[v].name) : NULL;
+		const struct ws_comparison *h = &r->variants[v] != base ? ws_report_headline(r, r->variants[v].name) : NULL;
 
 		if (h && metric && strcmp(metric, h->metric))
 			one_metric = false;
@@ -421,7 +420,7 @@ static void md_summary_line(FILE *f, const struct ws_result *r, const struct ws_
 
 		if (var == base)
 			continue;
-		h = ws_explain_headline(r, var->name);
+		h = ws_report_headline(r, var->name);
 		fprintf(f, "%s %s ", k++ ? ";" : "", var->name);
 		if (!h) {
 			fputs("not compared", f);

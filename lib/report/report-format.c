@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-format.c - format values in their units for people. */
+#include "compare/compare.h"
 #include "core/util.h"
+#include "explain/explain.h"
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
@@ -129,4 +131,19 @@ size_t ws_report_runs(const struct ws_variant *v)
 		if (v->metrics.v[i].n > n)
 			n = v->metrics.v[i].n;
 	return n;
+}
+
+const struct ws_comparison *ws_report_headline(const struct ws_result *r, const char *variant)
+{
+	const struct ws_comparison *h = ws_explain_headline(r, variant);
+	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
+
+	/* Samples from elsewhere may have none of the explanation's metrics: then the first one they have. */
+	for (size_t i = 0; !h && b && i < b->metrics.n; i++) {
+		const struct ws_comparison *c = ws_comparison_find(r, variant, b->metrics.v[i].name, NULL, NULL);
+
+		if (c && isfinite(c->ratio))
+			h = c;
+	}
+	return h;
 }

@@ -11,7 +11,6 @@
  */
 #include "compare/compare.h"
 #include "core/util.h"
-#include "explain/explain.h"
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
@@ -81,6 +80,7 @@ struct page {
 	const struct ws_result *r;
 	const struct ws_variant *base; /* the baseline, or the only program of a stat result */
 	unsigned fig;                  /* ids for each plot's <title> and <desc> */
+	unsigned section;              /* the number of the last section begun */
 	char **causes;                 /* the explanation's cause metrics, in order of first appearance */
 	size_t ncauses, alloc_causes;
 };
@@ -436,7 +436,7 @@ static void oneline(struct page *p)
 		return;
 	}
 	for (size_t i = 1; i < p->r->nvariants; i++) {
-		const struct ws_comparison *h = ws_explain_headline(p->r, nth(p, i)->name);
+		const struct ws_comparison *h = ws_report_headline(p->r, nth(p, i)->name);
 
 		if (h && metric && strcmp(metric, h->metric))
 			one_metric = false;
@@ -453,7 +453,7 @@ static void oneline(struct page *p)
 	fputs(": ", f);
 	for (size_t i = 1; i < p->r->nvariants; i++) {
 		const struct ws_variant *v = nth(p, i);
-		const struct ws_comparison *h = ws_explain_headline(p->r, v->name);
+		const struct ws_comparison *h = ws_report_headline(p->r, v->name);
 
 		if (i > 1)
 			fputs(" · ", f);
@@ -667,13 +667,13 @@ static void verdict_section(struct page *p)
 {
 	FILE *f = p->f;
 
-	fputs("<section id=\"verdict\"><h2>1. Verdict, and why</h2>\n", f);
+	fprintf(f, "<section id=\"verdict\"><h2>%u. Verdict, and why</h2>\n", ++p->section);
 	fputs("<p class=\"muted\">Each variant against the baseline on the comparison its verdict is about (wall "
 	      "time where measured), then the explanation: which counter deltas account for the cycle delta, as "
 	      "shares with 95% CIs.</p>\n", f);
 	for (size_t i = 1; i < p->r->nvariants; i++) {
 		const struct ws_variant *v = nth(p, i);
-		const struct ws_comparison *h = ws_explain_headline(p->r, v->name);
+		const struct ws_comparison *h = ws_report_headline(p->r, v->name);
 		const struct ws_explanation *e = explanation_of(p->r, v->name);
 
 		fprintf(f, "<div class=\"variant\"><h3 class=\"v%u\"><span class=\"sw\"></span>", vslot(p, v));
@@ -857,7 +857,7 @@ static void changes_section(struct page *p)
 	const struct ws_comparison **rows = xcalloc(r->ncomparisons + 1, sizeof(*rows));
 	size_t total = 0, functions = 0;
 
-	fputs("<section id=\"changes\"><h2>2. What changed</h2>\n", p->f);
+	fprintf(p->f, "<section id=\"changes\"><h2>%u. What changed</h2>\n", ++p->section);
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
 		size_t n = 0;
 
@@ -1147,20 +1147,23 @@ static void runs_section(struct page *p)
 {
 	FILE *f = p->f;
 	const struct ws_metric_set *set = &p->base->metrics;
-	size_t drawn = 0;
+	size_t drawn = 0, runs = 0;
+	double lo = 0, hi = 0;
 
-	fputs("<section id=\"runs\"><h2>3. Every run</h2>\n", f);
+	fprintf(f, "<section id=\"runs\"><h2>%u. Every run</h2>\n", ++p->section);
 	fputs("<p class=\"muted\">Per metric: each program's runs as dots (left), and in the order they ran "
 	      "(right).</p>\n", f);
 	legend(p);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct ws_metric *m = &set->v[i];
-		double lo, hi;
-		size_t runs;
+		bool sampled = !(m->flags & WS_M_UNSUPPORTED) && value_domain(p, m->name, &lo, &hi, &runs);
+		bool cmp = false;
 
-		if ((m->flags & WS_M_UNSUPPORTED) || !value_domain(p, m->name, &lo, &hi, &runs))
+		/* A metric without samples (a file from elsewhere) still shows its comparisons. */
+		for (size_t v = 1; v < p->r->nvariants && !sampled; v++)
+			cmp |= ws_comparison_find(p->r, nth(p, v)->name, m->name, NULL, NULL) != NULL;
+		if ((m->flags & WS_M_UNSUPPORTED) || (!sampled && !cmp))
 			continue;
-		pad_domain(&lo, &hi);
 		fputs("<figure class=\"metric\" id=\"m-", f);
 		esc(f, m->name);
 		fputs("\"><h3>", f);
@@ -1168,11 +1171,15 @@ static void runs_section(struct page *p)
 		fprintf(f, " <small>%s%s%s</small></h3>\n", ws_unit_name(ws_metric_unit(m->name)),
 			m->flags & WS_M_SIMULATED ? ", simulated" : "", m->flags & WS_M_EXACT ? ", exact" : "");
 		metric_numbers(p, m->name);
-		fputs("<div class=\"pair\">", f);
-		strip_plot(p, m->name, lo, hi);
-		runs_plot(p, m->name, lo, hi, runs);
-		fputs("</div></figure>\n", f);
-		drawn++;
+		if (sampled) {
+			pad_domain(&lo, &hi);
+			fputs("<div class=\"pair\">", f);
+			strip_plot(p, m->name, lo, hi);
+			runs_plot(p, m->name, lo, hi, runs);
+			fputs("</div>", f);
+			drawn++;
+		}
+		fputs("</figure>\n", f);
 	}
 	if (!drawn)
 		fputs("<p>This result holds no samples (the file carries only summaries or comparisons): there are no "
@@ -1508,7 +1515,7 @@ static void where_section(struct page *p)
 {
 	const char *metric = region_metric(p->base);
 
-	fputs("<section id=\"where\"><h2>4. Where</h2>\n", p->f);
+	fprintf(p->f, "<section id=\"where\"><h2>%u. Where</h2>\n", ++p->section);
 	functions_part(p);
 	if (p->base->regions.n) {
 		fputs("<h3>Regions</h3>\n", p->f);
@@ -1540,7 +1547,7 @@ static void how_section(struct page *p)
 	FILE *f = p->f;
 	char buf[256];
 
-	fputs("<section id=\"how\"><h2>5. How it was measured</h2>\n", f);
+	fprintf(f, "<section id=\"how\"><h2>%u. How it was measured</h2>\n", ++p->section);
 	if (s->command_line) {
 		char *cmd = ws_join_command(s->command_line);
 
@@ -1594,7 +1601,7 @@ static void how_section(struct page *p)
 	}
 	fputs("</table>\n<h3>Settings</h3><table class=\"kv\">\n", f);
 	snprintf(buf, sizeof(buf), "%zu%s", s->runs, s->runs_auto ? " (--runs auto)" : "");
-	row(f, "runs per program", buf);
+	row(f, "runs per program", s->runs ? buf : NULL);
 	if (s->runs_auto && isfinite(s->target_ci)) {
 		snprintf(buf, sizeof(buf), "%g%%", s->target_ci);
 		row(f, "target CI half-width", buf);

@@ -21,6 +21,12 @@
  */
 char *ws_report_cell_text(const struct ws_comparison *c);
 
+/*
+ * The comparison a variant's verdict is about: its explanation's (ws_explain_headline), else, for samples
+ * from elsewhere, its first whole-process comparison with a ratio. NULL when it has none.
+ */
+const struct ws_comparison *ws_report_headline(const struct ws_result *r, const char *variant);
+
 /* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
 size_t ws_report_runs(const struct ws_variant *v);
 
