@@ -7,10 +7,12 @@
 #include "result/result.h"
 #include "ws-config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct cmd_struct {
@@ -93,7 +95,7 @@ static void list_commands(FILE *f)
 	fprintf(f, "usage: whyslow [--version] [-h] <command> [<args>]\n\ncommands:\n");
 	for (const struct cmd_struct *c = commands; c->name; c++)
 		fprintf(f, "    %-12s %s\n", c->name, c->help);
-	fprintf(f, "\nSee 'whyslow <command> -h' for a command's options.\n");
+	fprintf(f, "\nSee 'whyslow <command> -h' for a command's options, 'whyslow help <command>' for its manual.\n");
 }
 
 static const struct cmd_struct *find_command(const char *name)
@@ -102,6 +104,78 @@ static const struct cmd_struct *find_command(const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
+}
+
+/*
+ * Open a manual page with man(1): this build tree's file, else the installed file, else whatever man finds by
+ * name (a page installed elsewhere). True when man showed it.
+ */
+static bool show_manual(const char *page, const char *section)
+{
+	char *files[] = { xasprintf("%s/%s.%s", WS_BUILD_MANDIR, page, section),
+			  xasprintf("%s/man%s/%s.%s", WS_MANDIR, section, page, section) };
+	const char *file = NULL;
+	int status = -1;
+	pid_t pid;
+
+	for (size_t i = 0; i < ARRAY_SIZE(files) && !file; i++)
+		if (access(files[i], R_OK) == 0)
+			file = files[i];
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (file)
+			execlp("man", "man", "-l", file, (char *)NULL);
+		else
+			execlp("man", "man", section, page, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	free(files[0]);
+	free(files[1]);
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/*
+ * `whyslow help [TOPIC]` opens the manual page, as git does: whyslow(1), a command's, whyslow-result(5) or
+ * whyslow.h(3). Where man or the page is missing, it prints what -h prints instead.
+ */
+static int help(const char *topic)
+{
+	const struct cmd_struct *cmd = topic ? find_command(topic) : NULL;
+	char *page;
+	bool shown;
+
+	if (!topic)
+		page = xstrdup("whyslow");
+	else if (cmd)
+		page = xasprintf("whyslow-%s", cmd->name);
+	else if (!strcmp(topic, "result"))
+		page = xstrdup("whyslow-result");
+	else if (!strcmp(topic, "whyslow.h") || !strcmp(topic, "markers"))
+		page = xstrdup("whyslow.h");
+	else {
+		fprintf(stderr, "whyslow help: no page on '%s': give a command, 'result' or 'whyslow.h' (see 'whyslow -h')\n",
+			topic);
+		return WS_EXIT_USAGE;
+	}
+	shown = show_manual(page, !topic || cmd ? "1" : !strcmp(page, "whyslow.h") ? "3" : "5");
+	free(page);
+	if (shown)
+		return WS_EXIT_OK;
+	if (cmd) {
+		char *hargv[] = { (char *)cmd->name, (char *)"-h", NULL };
+
+		return cmd->fn(2, hargv);
+	}
+	if (!topic) {
+		list_commands(stdout);
+		return WS_EXIT_OK;
+	}
+	fprintf(stderr, "whyslow help: the manual page of '%s' is not installed (make install installs it)\n", topic);
+	return WS_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -125,14 +199,8 @@ int main(int argc, char **argv)
 		printf("whyslow %s\n", WS_VERSION);
 		return WS_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "help") && argc > 2) {
-		/* "whyslow help stat" is "whyslow stat -h". */
-		char *hargv[] = { argv[2], (char *)"-h", NULL };
-
-		cmd = find_command(argv[2]);
-		if (cmd)
-			return cmd->fn(2, hargv);
-	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc > 2 ? argv[2] : NULL);
 	cmd = find_command(argv[1]);
 	if (!cmd) {
 		const struct cmd_struct *best = NULL;
