@@ -47,7 +47,7 @@ static const char css[] =
 	".kv td,.kv th{text-align:left}.kv th{white-space:nowrap}\n"
 	".muted,small{color:var(--muted)}.oneline{font-size:1.05em}.summary{margin:.2em 0 .5em}\n"
 	".slower{color:var(--slower)}.faster{color:var(--faster)}.changed{color:var(--changed)}"
-	".same,.noise,.none{color:var(--same)}.verdict{font-weight:600}\n"
+	".same,.noise,.none{color:var(--same)}.verdict{font-weight:600}.cell,.nowrap{white-space:nowrap}\n"
 	".sw{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:.35em;vertical-align:-.05em}\n"
 	".legend span{margin-right:1.2em;white-space:nowrap}\n"
 	"svg{max-width:100%;height:auto;display:block;margin:.3em 0 .6em;overflow:visible}"
@@ -457,11 +457,12 @@ static void oneline(struct page *p)
 
 		if (i > 1)
 			fputs(" · ", f);
-		fprintf(f, "<span class=\"v%u\"><span class=\"sw\"></span>", vslot(p, v));
+		/* One variant's name and verdict stay on one line. */
+		fprintf(f, "<span class=\"nowrap\"><span class=\"v%u\"><span class=\"sw\"></span>", vslot(p, v));
 		esc(f, v->name);
 		fputs("</span> ", f);
 		if (!h) {
-			fputs("<span class=\"none\">not compared</span>", f);
+			fputs("<span class=\"none\">not compared</span></span>", f);
 			continue;
 		}
 		fprintf(f, "<span class=\"cmp %s\"", ws_verdict_name(h->verdict));
@@ -472,7 +473,7 @@ static void oneline(struct page *p)
 			fputs(" in ", f);
 			esc(f, h->metric);
 		}
-		fputs("</span>", f);
+		fputs("</span></span>", f);
 	}
 	fputs("</p>\n", f);
 }
@@ -887,8 +888,8 @@ static void changes_section(struct page *p)
 	if (!total)
 		fputs("<p>No metric of the whole process or of a region differs significantly.</p>\n", p->f);
 	if (functions)
-		fprintf(p->f, "<p class=\"muted\">%zu significant comparisons of functions are in <a href=\"#where\">Where</a>.</p>\n",
-			functions);
+		fprintf(p->f, "<p class=\"muted\">%zu comparisons of functions are significant too; the functions that "
+			"moved most are in <a href=\"#where\">Where</a>.</p>\n", functions);
 	fprintf(p->f, "<p class=\"muted\">Median ratio to the baseline with its 95%% bootstrap CI; ~ not significant "
 		"(%s-adjusted p &gt;= %g); ≈ within the noise threshold (±%g%%); exact: deterministic counts.</p>\n",
 		r->settings.fdr ? "BH" : "Holm", r->settings.alpha, 100 * r->settings.noise);
