@@ -51,7 +51,7 @@ static const char css[] =
 	".sw{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:.35em;vertical-align:-.05em}\n"
 	".legend span{margin-right:1.2em;white-space:nowrap}\n"
 	"svg{max-width:100%;height:auto;display:block;margin:.3em 0 .6em;overflow:visible}"
-	"svg text{fill:var(--fg);font-size:11px}svg .lbl{fill:var(--muted)}svg text.cmp{font-family:ui-monospace,"
+	"svg text{fill:var(--fg);font-size:11px}svg .lbl{fill:var(--muted)}svg text.mono{font-family:ui-monospace,"
 	"'DejaVu Sans Mono',monospace;font-size:10.5px}\n"
 	"svg .slower,svg .slower tspan{fill:var(--slower)}svg .faster,svg .faster tspan{fill:var(--faster)}"
 	"svg .changed,svg .changed tspan{fill:var(--changed)}svg .same,svg .noise,svg .none{fill:var(--same)}\n"
@@ -227,6 +227,14 @@ static void cmp_inner(FILE *f, const struct ws_comparison *c, bool svg)
 	free(cell);
 }
 
+/* The start tag of an element that shows comparison `c`: classes "cmp", `cls` and its verdict; its data-*. */
+static void cmp_open(FILE *f, const char *tag, const char *cls, const struct ws_comparison *c)
+{
+	fprintf(f, "<%s class=\"cmp %s%s%s\"", tag, cls ? cls : "", cls ? " " : "", ws_verdict_name(c->verdict));
+	cmp_attrs(f, c);
+	fputc('>', f);
+}
+
 /* A table cell holding a comparison, or "-" where there is none. */
 static void cmp_td(FILE *f, const struct ws_comparison *c)
 {
@@ -234,25 +242,37 @@ static void cmp_td(FILE *f, const struct ws_comparison *c)
 		fputs("<td class=\"none\">-</td>", f);
 		return;
 	}
-	fprintf(f, "<td class=\"cmp %s\"", ws_verdict_name(c->verdict));
-	cmp_attrs(f, c);
-	fputs(">", f);
+	cmp_open(f, "td", NULL, c);
 	cmp_inner(f, c, false);
 	fputs("</td>", f);
 }
 
+/* A comparison as SVG text at (x, y). */
+static void cmp_svg_text(FILE *f, const struct ws_comparison *c, double x, double y)
+{
+	fprintf(f, "<text class=\"mono\" x=\"%.1f\" y=\"%.1f\">", x, y);
+	cmp_open(f, "tspan", NULL, c);
+	cmp_inner(f, c, true);
+	fputs("</tspan></text>", f);
+}
+
 /* ---- SVG scaffolding ---- */
 
-static void svg_begin(struct page *p, int w, int h, const char *title, const char *desc)
+/* Open an <svg> of w x h with its <title> and <desc>, from the texts built for them (closed and freed here). */
+static void svg_begin(struct page *p, int w, int h, struct text *title, struct text *desc)
 {
 	unsigned id = ++p->fig;
 
+	text_close(title);
+	text_close(desc);
 	fprintf(p->f, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-labelledby=\"t%u d%u\">"
 		"<title id=\"t%u\">", w, h, w, h, id, id, id);
-	esc(p->f, title);
+	esc(p->f, title->buf);
 	fprintf(p->f, "</title><desc id=\"d%u\">", id);
-	esc(p->f, desc);
+	esc(p->f, desc->buf);
 	fputs("</desc>\n", p->f);
+	free(title->buf);
+	free(desc->buf);
 }
 
 struct scale {
@@ -465,9 +485,7 @@ static void oneline(struct page *p)
 			fputs("<span class=\"none\">not compared</span></span>", f);
 			continue;
 		}
-		fprintf(f, "<span class=\"cmp %s\"", ws_verdict_name(h->verdict));
-		cmp_attrs(f, h);
-		fputs(">", f);
+		cmp_open(f, "span", NULL, h);
 		cmp_inner(f, h, false);
 		if (!one_metric) {
 			fputs(" in ", f);
@@ -599,12 +617,8 @@ static void causes_plot(struct page *p, const struct ws_explanation *e)
 	}
 	if (minor)
 		fprintf(desc.f, " %zu more under 1%% each.", minor);
-	text_close(&title);
-	text_close(&desc);
 	fputs("<figure>", f);
-	svg_begin(p, W, H, title.buf, desc.buf);
-	free(title.buf);
-	free(desc.buf);
+	svg_begin(p, W, H, &title, &desc);
 
 	axis(f, &s, true, H - 20, top, H - 20, TICK_PERCENT, NULL);
 	fprintf(f, "<line class=\"zero\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", sc(&s, 0), top, sc(&s, 0), H - 20);
@@ -654,7 +668,7 @@ static void causes_plot(struct page *p, const struct ws_explanation *e)
 			fprintf(f, "<line class=\"whisk\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", sc(&s, c->share_lo),
 				cy, sc(&s, c->share_hi), cy);
 		fprintf(f, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>", sc(&s, c->share), cy);
-		fprintf(f, "<text class=\"cmp share\" x=\"%d\" y=\"%.1f\">%s</text></g>\n", P1 + 12, cy + 4, share);
+		fprintf(f, "<text class=\"mono share\" x=\"%d\" y=\"%.1f\">%s</text></g>\n", P1 + 12, cy + 4, share);
 		y += rowh;
 	}
 	fputs("</svg>", f);
@@ -681,9 +695,7 @@ static void verdict_section(struct page *p)
 		esc(f, v->name);
 		fputs("</h3>\n", f);
 		if (h) {
-			fprintf(f, "<p class=\"cmp headline %s\"", ws_verdict_name(h->verdict));
-			cmp_attrs(f, h);
-			fputs(">", f);
+			cmp_open(f, "p", "headline", h);
 			esc(f, h->metric);
 			fputs(": ", f);
 			cmp_inner(f, h, false);
@@ -791,14 +803,10 @@ static void forest(struct page *p, enum ws_verdict verdict, const struct ws_comp
 	}
 	if (n > 40)
 		fprintf(desc.f, " and %zu more.", n - 40);
-	text_close(&title);
-	text_close(&desc);
 	fprintf(f, "<h4>%s", scope ? "region " : "whole process");
 	esc(f, scope);
 	fputs("</h4>\n", f);
-	svg_begin(p, W, H, title.buf, desc.buf);
-	free(title.buf);
-	free(desc.buf);
+	svg_begin(p, W, H, &title, &desc);
 
 	fprintf(f, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>",
 		sc(&s, 1 - p->r->settings.noise), top, sc(&s, 1 + p->r->settings.noise) - sc(&s, 1 - p->r->settings.noise),
@@ -812,12 +820,12 @@ static void forest(struct page *p, enum ws_verdict verdict, const struct ws_comp
 		const struct ws_variant *v = ws_result_find_variant((struct ws_result *)p->r, c->variant);
 		bool new_metric = i == 0 || strcmp(c->metric, rows[i - 1]->metric);
 		double cy = y + rowh / 2.0, x;
+		char vcls[8];
 
 		if (new_metric && i)
 			fprintf(f, "<line class=\"sep\" x1=\"4\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", y, W - 4, y);
-		fprintf(f, "<g class=\"cmp %s v%u\"", ws_verdict_name(c->verdict), v ? vslot(p, v) : 1);
-		cmp_attrs(f, c);
-		fputs(">", f);
+		snprintf(vcls, sizeof(vcls), "v%u", v ? vslot(p, v) : 1);
+		cmp_open(f, "g", vcls, c);
 		if (new_metric) {
 			fprintf(f, "<text x=\"4\" y=\"%.1f\">", cy + 4);
 			esc(f, c->metric);
@@ -836,7 +844,7 @@ static void forest(struct page *p, enum ws_verdict verdict, const struct ws_comp
 			else
 				fprintf(f, "<circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"/>", x, cy);
 		}
-		fprintf(f, "<text class=\"cmp\" x=\"%d\" y=\"%.1f\">", P1 + 12, cy + 4);
+		fprintf(f, "<text class=\"mono\" x=\"%d\" y=\"%.1f\">", P1 + 12, cy + 4);
 		cmp_inner(f, c, true);
 		fputs("</text></g>\n", f);
 		y += rowh;
@@ -1002,11 +1010,7 @@ static void strip_plot(struct page *p, const char *metric, double lo, double hi)
 	fprintf(desc.f, "Strip plot, one dot per run, over the density of the values where there are six runs or more; "
 		"a bar marks each program's median, a dashed line the baseline's.");
 	samples_desc(p, desc.f, metric);
-	text_close(&title);
-	text_close(&desc);
-	svg_begin(p, W, H, title.buf, desc.buf);
-	free(title.buf);
-	free(desc.buf);
+	svg_begin(p, W, H, &title, &desc);
 	axis(f, &s, true, H - 20, top, H - 20, TICK_VALUE, metric);
 	if (bm && bm->sum.n && compared(p))
 		fprintf(f, "<line class=\"base-med\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", sc(&s, bm->sum.median),
@@ -1057,11 +1061,7 @@ static void runs_plot(struct page *p, const char *metric, double lo, double hi, 
 	fprintf(desc.f, "Each program's value against its run (round 1 to %zu), so that warm-up, drift and bimodality "
 		"show.", runs);
 	samples_desc(p, desc.f, metric);
-	text_close(&title);
-	text_close(&desc);
-	svg_begin(p, W, H, title.buf, desc.buf);
-	free(title.buf);
-	free(desc.buf);
+	svg_begin(p, W, H, &title, &desc);
 	axis(f, &y, false, L, L, R, TICK_VALUE, metric);
 	axis(f, &x, true, H - 20, top, H - 20, TICK_RUN, NULL);
 	for (size_t i = 0; i < p->r->nvariants; i++) {
@@ -1273,8 +1273,6 @@ static void fn_plot(struct page *p, const struct ws_variant *var, struct fn_row 
 			fprintf(desc.f, " (inclusive %.2f%%)", 100 * rows[i].var_incl);
 		fputc(';', desc.f);
 	}
-	text_close(&title);
-	text_close(&desc);
 	fputs("<h4>", f);
 	esc(f, var->name);
 	if (diff) {
@@ -1284,9 +1282,7 @@ static void fn_plot(struct page *p, const struct ws_variant *var, struct fn_row 
 	fputs(": ", f);
 	esc(f, what);
 	fputs("</h4>\n", f);
-	svg_begin(p, W, H, title.buf, desc.buf);
-	free(title.buf);
-	free(desc.buf);
+	svg_begin(p, W, H, &title, &desc);
 	axis(f, &s, true, H - 20, top, H - 20, TICK_PERCENT, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct fn_row *row = &rows[i];
@@ -1307,23 +1303,18 @@ static void fn_plot(struct page *p, const struct ws_variant *var, struct fn_row 
 			fn_bar(f, &s, row->base, 0, true, false, y + 3, 8);
 			fn_bar(f, &s, row->var_incl, vslot(p, var), false, true, y + 12, 11);
 			fn_bar(f, &s, row->var, vslot(p, var), false, false, y + 13, 9);
-			fprintf(f, "<text class=\"cmp num\" x=\"%d\" y=\"%.1f\">%.2f%% → %.2f%%", P1 + 10,
+			fprintf(f, "<text class=\"mono\" x=\"%d\" y=\"%.1f\">%.2f%% → %.2f%%", P1 + 10,
 				isfinite(row->var_incl) ? y + 11 : y + 16, 100 * row->base, 100 * row->var);
 			if (isfinite(row->var_incl))
 				fprintf(f, "<tspan x=\"%d\" dy=\"11\">incl. %.2f%% → %.2f%%</tspan>", P1 + 10,
 					100 * row->base_incl, 100 * row->var_incl);
 			fputs("</text>", f);
-			if (row->c) {
-				fprintf(f, "<text class=\"cmp %s\"", ws_verdict_name(row->c->verdict));
-				cmp_attrs(f, row->c);
-				fprintf(f, " x=\"%d\" y=\"%.1f\">", P1 + 150, y + 16);
-				cmp_inner(f, row->c, true);
-				fputs("</text>", f);
-			}
+			if (row->c)
+				cmp_svg_text(f, row->c, P1 + 150, y + 16);
 		} else {
 			fn_bar(f, &s, row->var_incl, vslot(p, var), false, true, y + 5, 15);
 			fn_bar(f, &s, row->var, vslot(p, var), false, false, y + 6, 13);
-			fprintf(f, "<text class=\"cmp num\" x=\"%d\" y=\"%.1f\">%.2f%%", P1 + 10, y + 16, 100 * row->var);
+			fprintf(f, "<text class=\"mono\" x=\"%d\" y=\"%.1f\">%.2f%%", P1 + 10, y + 16, 100 * row->var);
 			if (isfinite(row->var_incl))
 				fprintf(f, " (incl. %.2f%%)", 100 * row->var_incl);
 			fputs("</text>", f);
@@ -1431,11 +1422,7 @@ static void regions_plot(struct page *p, const char *metric)
 				j + 1 < p->r->nvariants ? "," : ";");
 		}
 	}
-	text_close(&title);
-	text_close(&desc);
-	svg_begin(p, W, H, title.buf, desc.buf);
-	free(title.buf);
-	free(desc.buf);
+	svg_begin(p, W, H, &title, &desc);
 	axis(f, &s, true, H - 20, top, H - 20, TICK_VALUE, metric);
 	for (size_t i = 0; i < regs->n; i++) {
 		fprintf(f, "<text x=\"4\" y=\"%.1f\" font-weight=\"600\">", y + 11);
@@ -1455,15 +1442,10 @@ static void regions_plot(struct page *p, const char *metric)
 			if (m && m->sum.n)
 				fprintf(f, "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\"/>", L, y + 2,
 					sc(&s, m->sum.median) - L, barh - 3);
-			fprintf(f, "<text class=\"cmp num\" x=\"%d\" y=\"%.1f\">%s</text>", P1 + 10, y + 11,
+			fprintf(f, "<text class=\"mono\" x=\"%d\" y=\"%.1f\">%s</text>", P1 + 10, y + 11,
 				ws_format_value(v, sizeof(v), metric, m ? m->sum.median : NAN));
-			if (c) {
-				fprintf(f, "<text class=\"cmp %s\"", ws_verdict_name(c->verdict));
-				cmp_attrs(f, c);
-				fprintf(f, " x=\"%d\" y=\"%.1f\">", P1 + 120, y + 11);
-				cmp_inner(f, c, true);
-				fputs("</text>", f);
-			}
+			if (c)
+				cmp_svg_text(f, c, P1 + 120, y + 11);
 			fputs("</g>", f);
 			y += barh;
 		}
