@@ -2,7 +2,7 @@
 # Makefile - the front door: installs what is missing, configures meson in build/, builds, tests, demos.
 #
 #   make            build build/whyslow (installing missing Debian packages first)
-#   make test       build, then run every unit and CLI test
+#   make test       build, then run every unit and CLI test (Chromium is installed for the HTML report's)
 #   make demo       build, then run the main job on the bundled case study, in C and in Rust
 #   make test-sanitize   the same tests in an ASan+UBSan build (build-san/)
 #   make bench      the benchmarks against named peers (bench/)
@@ -35,6 +35,7 @@ $(BUILD)/build.ninja: deps FORCE
 	fi
 
 test: all
+	@tools/install-deps --browser || echo "make: chromium could not be installed: the HTML report's browser checks will skip" >&2
 	meson test -C $(BUILD) --print-errorlogs $(TESTS); \
 	rc=$$?; tools/test-summary $(BUILD); exit $$rc
 

@@ -20,6 +20,11 @@ int cmd_report(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 
+struct ws_result;
+
+/* Record the whyslow command line and working directory in the result (settings.command_line, cwd). */
+void record_invocation(struct ws_result *r);
+
 /* Install the program's logger for engine messages ("whyslow: error: ..." on stderr). */
 void setup_logging(int verbose);
 

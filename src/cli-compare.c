@@ -21,8 +21,8 @@
 /* No two exports into one file, and none over an input of diff: one would replace the other. */
 static void check_distinct(const struct cli_compare *c, char *const *inputs, int ninputs)
 {
-	const char *opt[] = { "--export-json", "--export-csv", "--export-markdown" };
-	const char *path[] = { c->export_json, c->export_csv, c->export_markdown };
+	const char *opt[] = { "--export-json", "--export-csv", "--export-markdown", "--export-html" };
+	const char *path[] = { c->export_json, c->export_csv, c->export_markdown, c->export_html };
 
 	for (size_t i = 0; i < ARRAY_SIZE(path); i++) {
 		if (!path[i])
@@ -64,6 +64,7 @@ void cli_compare_check(struct cli_compare *c, const char *export_json, char *con
 	cli_check_output("--export-json", c->export_json);
 	cli_check_output("--export-csv", c->export_csv);
 	cli_check_output("--export-markdown", c->export_markdown);
+	cli_check_output("--export-html", c->export_html);
 }
 
 void cli_compare_release(struct cli_compare *c)
@@ -219,6 +220,10 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 	}
 	if (c->export_markdown && (err = ws_export_markdown(r, c->export_markdown)) < 0) {
 		ws_error("cannot write '%s': %s", c->export_markdown, strerror(-err));
+		status = WS_EXIT_FAIL;
+	}
+	if (c->export_html && (err = ws_export_html(r, c->export_html)) < 0) {
+		ws_error("cannot write '%s': %s", c->export_html, strerror(-err));
 		status = WS_EXIT_FAIL;
 	}
 	if (!isnan(c->fail_if_slower) && status == WS_EXIT_OK)

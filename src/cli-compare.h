@@ -20,7 +20,7 @@ struct cli_compare {
 	const char *metric;  /* the gate's metric; NULL for the default */
 	const char *primary; /* --primary: the metric the verdict and the gate are about; NULL for the default */
 	const char *effect;  /* --effect hl|bootstrap; NULL for hl */
-	const char *export_json, *export_csv, *export_markdown;
+	const char *export_json, *export_csv, *export_markdown, *export_html;
 	bool regions;
 	size_t top;
 	bool explain;
@@ -49,7 +49,8 @@ struct cli_compare {
 
 #define CLI_COMPARE_EXPORTS(c)                                                                                  \
 	OPT_STRING(0, "export-csv", &(c)->export_csv, "FILE", "one row per comparison"),                       \
-	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request")
+	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request"), \
+	OPT_STRING(0, "export-html", &(c)->export_html, "FILE", "one self-contained HTML page with plots")
 
 /*
  * Check the statistics options (usage errors exit 129) and read the --cost table (a bad one exits 1), then

@@ -434,6 +434,7 @@ void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)
 {
 	if (c)
 		cli_progress_done();
+	record_invocation(r);
 	ws_result_derive(r);
 	if (c && c->topdown_reason)
 		for (size_t i = 0; i < r->nvariants; i++)
@@ -560,34 +561,6 @@ void cli_free_argv(char **argv)
 	for (char **a = argv; *a; a++)
 		free(*a);
 	free(argv);
-}
-
-char *cli_join_command(char *const *argv)
-{
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-
-	for (size_t i = 0; argv[i]; i++) {
-		const char *w = argv[i];
-
-		if (i)
-			fputc(' ', f);
-		if (*w && !w[strcspn(w, " \t\n'\"\\$`*?[]{}()<>|&;#~")]) {
-			fputs(w, f);
-			continue;
-		}
-		fputc('\'', f);
-		for (const char *p = w; *p; p++) {
-			if (*p == '\'')
-				fputs("'\\''", f);
-			else
-				fputc(*p, f);
-		}
-		fputc('\'', f);
-	}
-	fclose(f);
-	return out;
 }
 
 static void on_signal(int sig)

@@ -149,8 +149,6 @@ void cli_check_output(const char *opt, const char *path);
 /* Split a command string into words as a shell would (quotes and backslashes); NULL on bad quoting. */
 char **cli_split_command(const char *s);
 void cli_free_argv(char **argv);
-/* Join argv into a display string, quoting words that need it. Caller frees. */
-char *cli_join_command(char *const *argv);
 
 /* SIGINT/SIGTERM stop the measurement (the runs so far are kept). */
 void cli_install_signals(void);

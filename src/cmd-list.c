@@ -18,13 +18,25 @@
 #include <unistd.h>
 
 static const char *const list_usage[] = {
-	"whyslow list [--json] [--no-probe] [<pattern>]",
+	"whyslow list [--json | --names] [--kind KIND[,KIND...]] [--no-probe] [<pattern>]",
 	NULL,
+};
+
+/* What --kind takes: the kinds `emit` is given, and two groups of them. */
+static const char *const kinds[] = { "runner", "perf", "simulator", "derived", "hardware", "software", "pfm",
+				     "backend", "preset" };
+static const struct {
+	const char *name, *members;
+} kind_groups[] = {
+	{ "metric", "runner,perf,simulator,derived" },
+	{ "event", "hardware,software,pfm" },
 };
 
 struct listing {
 	const char *pattern;
 	bool probe;
+	bool names;      /* --names: the names alone, one per line */
+	char *kinds;     /* --kind: ",k1,k2," expanded, or NULL for every kind */
 	json_t *arr;     /* with --json */
 	const char *section;
 	size_t shown;
@@ -33,6 +45,45 @@ struct listing {
 static bool matches(const struct listing *l, const char *name)
 {
 	return !l->pattern || !fnmatch(l->pattern, name, FNM_CASEFOLD) || strcasestr(name, l->pattern);
+}
+
+static int kind_cb(const struct option_spec *opt, const char *arg)
+{
+	struct listing *l = opt->value;
+	char *copy = xstrdup(arg), *save = NULL;
+
+	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		const char *add = NULL;
+		char *next;
+
+		for (size_t i = 0; i < ARRAY_SIZE(kind_groups); i++)
+			if (!strcmp(k, kind_groups[i].name))
+				add = kind_groups[i].members;
+		for (size_t i = 0; !add && i < ARRAY_SIZE(kinds); i++)
+			if (!strcmp(k, kinds[i]))
+				add = k;
+		if (!add)
+			usage_error("--kind: unknown kind '%s': use metric, event, runner, perf, simulator, derived, "
+				    "hardware, software, pfm, backend or preset", k);
+		next = xasprintf("%s%s,", l->kinds ? l->kinds : ",", add);
+		free(l->kinds);
+		l->kinds = next;
+	}
+	free(copy);
+	return 0;
+}
+
+static bool kind_wanted(const struct listing *l, const char *kind)
+{
+	char *key;
+	bool yes;
+
+	if (!l->kinds)
+		return true;
+	key = xasprintf(",%s,", kind);
+	yes = strstr(l->kinds, key) != NULL;
+	free(key);
+	return yes;
 }
 
 /* Does this event open on this process, here, now? */
@@ -56,9 +107,13 @@ static const char *opens(const struct listing *l, const struct perf_event_attr *
 
 static void emit(struct listing *l, const char *name, const char *kind, const char *here, const char *desc)
 {
-	if (!matches(l, name))
+	if (!matches(l, name) || !kind_wanted(l, kind))
 		return;
 	l->shown++;
+	if (l->names) {
+		puts(name);
+		return;
+	}
 	if (l->arr) {
 		json_array_append_new(l->arr, json_pack("{s:s,s:s,s:s?,s:s?}", "name", name, "kind", kind, "opens",
 							here, "description", desc));
@@ -75,7 +130,7 @@ static void generic_cb(const char *name, const struct perf_event_attr *attr, boo
 {
 	struct listing *l = data;
 
-	if (matches(l, name))
+	if (matches(l, name) && kind_wanted(l, hw ? "hardware" : "software"))
 		emit(l, name, hw ? "hardware" : "software", opens(l, attr), NULL);
 }
 
@@ -85,7 +140,7 @@ static void pfm_cb(const char *pmu, const char *event, const char *desc, void *d
 	char *full = xasprintf("%s::%s", pmu, event);
 	struct perf_event_attr a;
 
-	if (matches(l, full)) {
+	if (matches(l, full) && kind_wanted(l, "pfm")) {
 		const char *here = NULL;
 
 		if (ws_pfm_encode(full, true, false, &a, sizeof(a), NULL) == 0)
@@ -98,12 +153,15 @@ static void pfm_cb(const char *pmu, const char *event, const char *desc, void *d
 int cmd_list(int argc, char **argv)
 {
 	bool as_json = false, no_probe = false;
+	struct listing l = { 0 };
 	struct option_spec options[] = {
 		OPT_BOOL(0, "json", &as_json, "the list as data"),
+		OPT_BOOL(0, "names", &l.names, "the names alone, one per line (for scripts and shell completion)"),
+		OPT_CALLBACK(0, "kind", &l, "KIND", "only these kinds: metric, event, backend, preset, or one of "
+			     "--json's kinds; comma-separated", kind_cb),
 		OPT_BOOL(0, "no-probe", &no_probe, "do not try to open each event to mark those that work here"),
 		OPT_END(),
 	};
-	struct listing l = { 0 };
 	const struct ws_metric_info *mi;
 	size_t n;
 	int rest;
@@ -111,8 +169,11 @@ int cmd_list(int argc, char **argv)
 	rest = parse_options(argc, argv, "whyslow list", list_usage, options, 0);
 	if (rest > 1)
 		usage_error("give at most one pattern");
+	if (as_json && l.names)
+		usage_error("choose one of --json and --names");
 	l.pattern = rest ? argv[0] : NULL;
-	l.probe = !no_probe;
+	/* A name opens or not; a list of names does not say, so it need not try. */
+	l.probe = !no_probe && !l.names;
 	if (as_json)
 		l.arr = json_array();
 
@@ -142,7 +203,9 @@ int cmd_list(int argc, char **argv)
 		json_decref(l.arr);
 	} else if (!l.shown && l.pattern) {
 		fprintf(stderr, "whyslow list: nothing matches '%s'\n", l.pattern);
+		free(l.kinds);
 		return WS_EXIT_FAIL;
 	}
+	free(l.kinds);
 	return WS_EXIT_OK;
 }

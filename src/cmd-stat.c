@@ -33,8 +33,10 @@ static const char *const stat_usage[] = {
 int cmd_stat(int argc, char **argv)
 {
 	struct cli_measure c = CLI_MEASURE_INIT;
+	const char *export_html = NULL;
 	struct option_spec options[] = {
 		CLI_MEASURE_OPTIONS(&c),
+		OPT_STRING(0, "export-html", &export_html, "FILE", "one self-contained HTML page with plots"),
 		OPT_END(),
 	};
 	struct ws_measure_opts mo;
@@ -42,7 +44,7 @@ int cmd_stat(int argc, char **argv)
 	struct ws_program prog = { 0 };
 	struct ws_report_opts ro = { 0 };
 	char **cmd_argv, *command, *shell_argv[4] = { NULL };
-	int n, ret, status = WS_EXIT_OK;
+	int n, ret, err, status = WS_EXIT_OK;
 	bool saved = false;
 
 	n = parse_options(argc, argv, "whyslow stat", stat_usage, options, PARSE_STOP_AT_NON_OPTION);
@@ -58,12 +60,16 @@ int cmd_stat(int argc, char **argv)
 		command = xstrdup(argv[0]);
 	} else {
 		cmd_argv = argv;
-		command = cli_join_command(argv);
+		command = ws_join_command(argv);
 	}
 	cli_measure_check_programs(&c, 1);
 	cli_measure_program(&c, &prog, 0, NULL, NULL);
 	cli_measure_finish(&c, &mo, false);
+	if (c.export_json && export_html && ws_same_file(c.export_json, export_html))
+		usage_error("--export-json and --export-html name one file, '%s': one export would replace the other",
+			    export_html);
 	cli_check_output("--export-json", c.export_json);
+	cli_check_output("--export-html", export_html);
 	cli_install_signals();
 
 	ws_result_init(&res);
@@ -89,6 +95,11 @@ int cmd_stat(int argc, char **argv)
 				status = WS_EXIT_FAIL;
 			else
 				saved = true;
+		}
+		if (export_html && (res.variants[0].nruns || ws_result_has_samples(&res)) &&
+		    (err = ws_export_html(&res, export_html)) < 0) {
+			ws_error("cannot write '%s': %s", export_html, strerror(-err));
+			status = WS_EXIT_FAIL;
 		}
 	}
 	status = cli_measure_status(ret, status, &res, saved);

@@ -4,12 +4,15 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "parse-options.h"
+#include "result/result.h"
 #include "ws-config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct cmd_struct {
@@ -30,6 +33,36 @@ static const struct cmd_struct commands[] = {
 };
 
 static int verbose_level;
+
+/* argv as given, before the commands' option parsers reorder it in place. */
+static char **invocation;
+
+static void save_invocation(int argc, char **argv)
+{
+	invocation = xcalloc((size_t)argc + 1, sizeof(*invocation));
+	for (int i = 0; i < argc; i++)
+		invocation[i] = xstrdup(argv[i]);
+}
+
+void record_invocation(struct ws_result *r)
+{
+	char *cwd = getcwd(NULL, 0);
+	size_t n = 0;
+
+	if (!invocation)
+		return;
+	while (invocation[n])
+		n++;
+	if (r->settings.command_line)
+		for (char **a = r->settings.command_line; *a; a++)
+			free(*a);
+	free(r->settings.command_line);
+	r->settings.command_line = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		r->settings.command_line[i] = xstrdup(invocation[i]);
+	free(r->settings.cwd);
+	r->settings.cwd = cwd;
+}
 
 static void log_to_stderr(enum ws_log_level level, const char *msg, void *data)
 {
@@ -62,7 +95,7 @@ static void list_commands(FILE *f)
 	fprintf(f, "usage: whyslow [--version] [-h] <command> [<args>]\n\ncommands:\n");
 	for (const struct cmd_struct *c = commands; c->name; c++)
 		fprintf(f, "    %-12s %s\n", c->name, c->help);
-	fprintf(f, "\nSee 'whyslow <command> -h' for a command's options.\n");
+	fprintf(f, "\nSee 'whyslow <command> -h' for a command's options, 'whyslow help <command>' for its manual.\n");
 }
 
 static const struct cmd_struct *find_command(const char *name)
@@ -73,11 +106,84 @@ static const struct cmd_struct *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * Open a manual page with man(1): this build tree's file, else the installed file, else whatever man finds by
+ * name (a page installed elsewhere). True when man showed it.
+ */
+static bool show_manual(const char *page, const char *section)
+{
+	char *files[] = { xasprintf("%s/%s.%s", WS_BUILD_MANDIR, page, section),
+			  xasprintf("%s/man%s/%s.%s", WS_MANDIR, section, page, section) };
+	const char *file = NULL;
+	int status = -1;
+	pid_t pid;
+
+	for (size_t i = 0; i < ARRAY_SIZE(files) && !file; i++)
+		if (access(files[i], R_OK) == 0)
+			file = files[i];
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (file)
+			execlp("man", "man", "-l", file, (char *)NULL);
+		else
+			execlp("man", "man", section, page, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	free(files[0]);
+	free(files[1]);
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/*
+ * `whyslow help [TOPIC]` opens the manual page, as git does: whyslow(1), a command's, whyslow-result(5) or
+ * whyslow.h(3). Where man or the page is missing, it prints what -h prints instead.
+ */
+static int help(const char *topic)
+{
+	const struct cmd_struct *cmd = topic ? find_command(topic) : NULL;
+	char *page;
+	bool shown;
+
+	if (!topic)
+		page = xstrdup("whyslow");
+	else if (cmd)
+		page = xasprintf("whyslow-%s", cmd->name);
+	else if (!strcmp(topic, "result"))
+		page = xstrdup("whyslow-result");
+	else if (!strcmp(topic, "whyslow.h") || !strcmp(topic, "markers"))
+		page = xstrdup("whyslow.h");
+	else {
+		fprintf(stderr, "whyslow help: no page on '%s': give a command, 'result' or 'whyslow.h' (see 'whyslow -h')\n",
+			topic);
+		return WS_EXIT_USAGE;
+	}
+	shown = show_manual(page, !topic || cmd ? "1" : !strcmp(page, "whyslow.h") ? "3" : "5");
+	free(page);
+	if (shown)
+		return WS_EXIT_OK;
+	if (cmd) {
+		char *hargv[] = { (char *)cmd->name, (char *)"-h", NULL };
+
+		return cmd->fn(2, hargv);
+	}
+	if (!topic) {
+		list_commands(stdout);
+		return WS_EXIT_OK;
+	}
+	fprintf(stderr, "whyslow help: the manual page of '%s' is not installed (make install installs it)\n", topic);
+	return WS_EXIT_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;
 
 	setup_logging(0);
+	save_invocation(argc, argv);
 	/*
 	 * A child that dies before it is released closes the pipe we write "go" to: that must be an error
 	 * we report, not a SIGPIPE that kills us with the runs unsaved. And a SIGCHLD ignored by whoever
@@ -93,14 +199,8 @@ int main(int argc, char **argv)
 		printf("whyslow %s\n", WS_VERSION);
 		return WS_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "help") && argc > 2) {
-		/* "whyslow help stat" is "whyslow stat -h". */
-		char *hargv[] = { argv[2], (char *)"-h", NULL };
-
-		cmd = find_command(argv[2]);
-		if (cmd)
-			return cmd->fn(2, hargv);
-	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc > 2 ? argv[2] : NULL);
 	cmd = find_command(argv[1]);
 	if (!cmd) {
 		const struct cmd_struct *best = NULL;

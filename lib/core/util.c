@@ -377,3 +377,31 @@ char *ws_find_in_path(const char *prog)
 	free(copy);
 	return found;
 }
+
+char *ws_join_command(char *const *argv)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (size_t i = 0; argv[i]; i++) {
+		const char *w = argv[i];
+
+		if (i)
+			fputc(' ', f);
+		if (*w && !w[strcspn(w, " \t\n'\"\\$`*?[]{}()<>|&;#~")]) {
+			fputs(w, f);
+			continue;
+		}
+		fputc('\'', f);
+		for (const char *p = w; *p; p++) {
+			if (*p == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*p, f);
+		}
+		fputc('\'', f);
+	}
+	fclose(f);
+	return out;
+}

@@ -83,4 +83,10 @@ int ws_check_writable(const char *path);
  */
 bool ws_same_file(const char *a, const char *b);
 
+/*
+ * Join argv into one line a POSIX shell reads back as the same words: words holding a space, a quote or a
+ * character special to the shell are single-quoted. The caller frees it.
+ */
+char *ws_join_command(char *const *argv);
+
 #endif

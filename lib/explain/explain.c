@@ -428,9 +428,27 @@ static const struct ws_comparison *headline(const struct ws_result *r, const str
 	return NULL;
 }
 
+/* The cycles to decompose: measured cycles first; else the simulator's estimate; NULL without either. */
+static const char *cycle_metric(const struct ws_variant *b, const struct ws_variant *v)
+{
+	if (isfinite(median_of(&b->metrics, "cycles")) && isfinite(median_of(&v->metrics, "cycles")))
+		return "cycles";
+	if (isfinite(median_of(&b->metrics, "estimated-cycles")) && isfinite(median_of(&v->metrics, "estimated-cycles")))
+		return "estimated-cycles";
+	return NULL;
+}
+
+const struct ws_comparison *ws_explain_headline(const struct ws_result *r, const char *variant)
+{
+	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
+	const struct ws_variant *v = ws_result_find_variant((struct ws_result *)r, variant);
+
+	return b && v ? headline(r, v, cycle_metric(b, v)) : NULL;
+}
+
 /*
  * What the variant is, as the rest of "'NAME' is ...": a phrase for every verdict, so that the summary
- * reads as a sentence whatever the verdict and the backend (t7001 and unit-explain read them all).
+ * reads as a sentence whatever the verdict and the backend (unit-explain reads them all).
  */
 static char *verdict_text(const struct ws_comparison *h, size_t runs)
 {
@@ -487,7 +505,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 {
 	struct ws_explanation *e;
 	const struct ws_comparison *h, *cc;
-	const char *cyc_metric = NULL, *family = NULL;
+	const char *cyc_metric, *family = NULL;
 	const struct ws_cost *costs = o->costs;
 	size_t ncosts = o->ncosts, nt = 0;
 	struct term t[16];
@@ -509,14 +527,12 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 			e->has_topdown = false;
 	}
 
-	/* Measured cycles first; else the simulator's estimate with the preset's own costs. */
-	if (isfinite(median_of(&b->metrics, "cycles")) && isfinite(median_of(&v->metrics, "cycles"))) {
-		cyc_metric = "cycles";
+	/* Measured cycles with a CPU family's costs; else the simulator's estimate with the preset's own. */
+	cyc_metric = cycle_metric(b, v);
+	if (cyc_metric && !strcmp(cyc_metric, "cycles")) {
 		if (!costs)
 			costs = ws_cost_defaults(r->machine.cpu, &ncosts, &family);
-	} else if (isfinite(median_of(&b->metrics, "estimated-cycles")) &&
-		   isfinite(median_of(&v->metrics, "estimated-cycles"))) {
-		cyc_metric = "estimated-cycles";
+	} else if (cyc_metric) {
 		simulated = true;
 		if (!costs) {
 			costs = r->machine.costs;

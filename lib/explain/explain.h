@@ -37,6 +37,12 @@ struct ws_explain_opts {
 int ws_explain(struct ws_result *r, const struct ws_explain_opts *o);
 
 /*
+ * The comparison a variant's verdict is about, as in its summary: wall time where measured, else the
+ * cycles the explanation decomposes, else CPU time, else instructions. NULL when none has a ratio.
+ */
+const struct ws_comparison *ws_explain_headline(const struct ws_result *r, const char *variant);
+
+/*
  * The documented default cost table for real hardware, by CPU family guessed from the model name: Zen 4
  * for AMD, Golden Cove for Intel, a generic table otherwise. *family names the table. Static storage.
  */

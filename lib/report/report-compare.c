@@ -13,29 +13,6 @@
 #include <string.h>
 
 
-/* The text of one variant cell: "+9.8% [+8.9, +10.6]", "~ +0.3% [...]", "≈ ...", "+12.1% exact". */
-static char *cell_text(const struct ws_comparison *c)
-{
-	double pct;
-
-	if (!c || c->verdict == WS_VERDICT_NONE) {
-		if (c && isfinite(c->ratio))
-			return xasprintf("%+.1f%% (too few runs)", 100 * (c->ratio - 1));
-		return xstrdup("-");
-	}
-	if (!isfinite(c->ratio))
-		return xstrdup(c->verdict == WS_VERDICT_SAME ? "~ (baseline 0)" : "new (baseline 0)");
-	pct = 100 * (c->ratio - 1);
-	if (c->exact)
-		return c->verdict == WS_VERDICT_SAME ? xstrdup("= exact") : xasprintf("%+.2f%% exact", pct);
-	if (!isfinite(c->ci_lo))
-		return xasprintf("%s%+.1f%%", c->verdict == WS_VERDICT_SAME ? "~ " : "", pct);
-	return xasprintf("%s%+.1f%% [%+.1f, %+.1f]", c->verdict == WS_VERDICT_SAME    ? "~ "
-						     : c->verdict == WS_VERDICT_NOISE ? "≈ "
-										       : "",
-			 pct, 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
-}
-
 static const char *verdict_color(const struct ws_comparison *c)
 {
 	if (!c)
@@ -171,7 +148,7 @@ static void compare_table(FILE *f, const struct ws_result *r, const struct ws_va
 			if (&r->variants[v] == base)
 				continue;
 			c = ws_comparison_find(r, r->variants[v].name, m->name, region, function);
-			table_set(&t, row, col++, cell_text(c), verdict_color(c));
+			table_set(&t, row, col++, ws_report_cell_text(c), verdict_color(c));
 		}
 		row++;
 	}
@@ -262,7 +239,7 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
 		for (size_t i = 0; i < n && i < top; i++) {
-			char *cell = cell_text(rows[i].c);
+			char *cell = ws_report_cell_text(rows[i].c);
 
 			fprintf(f, "   %-36s %6.2f%% -> %6.2f%%   %s%s%s\n", rows[i].c->function, 100 * rows[i].base,
 				100 * rows[i].var, o->color ? verdict_color(rows[i].c) : "", cell, o->color ? C_RESET : "");
@@ -270,20 +247,6 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 		}
 		free(rows);
 	}
-}
-
-/* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
-static size_t runs_of(const struct ws_variant *v)
-{
-	size_t n = v->nruns;
-
-	for (size_t i = 0; !n && i < v->metrics.n; i++)
-		if (v->metrics.v[i].n > n && !(v->metrics.v[i].flags & WS_M_SIMULATED))
-			n = v->metrics.v[i].n;
-	for (size_t i = 0; !n && i < v->metrics.n; i++)
-		if (v->metrics.v[i].n > n)
-			n = v->metrics.v[i].n;
-	return n;
 }
 
 /*
@@ -362,7 +325,7 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 	if (!base)
 		return;
 	fprintf(f, "\n %swhyslow compare:%s %zu programs, %zu runs each", o->color ? C_BOLD : "",
-		o->color ? C_RESET : "", r->nvariants, runs_of(base));
+		o->color ? C_RESET : "", r->nvariants, ws_report_runs(base));
 	if (r->settings.order)
 		fprintf(f, ", %s (seed %llu)", r->settings.order, (unsigned long long)r->settings.seed);
 	else
@@ -428,7 +391,7 @@ static void md_table(FILE *f, const struct ws_result *r, const struct ws_variant
 			if (&r->variants[v] == base)
 				continue;
 			c = ws_comparison_find(r, r->variants[v].name, m->name, region, NULL);
-			cell = cell_text(c);
+			cell = ws_report_cell_text(c);
 			if (c && (c->verdict == WS_VERDICT_SLOWER || c->verdict == WS_VERDICT_FASTER ||
 				  c->verdict == WS_VERDICT_CHANGED))
 				fprintf(f, " **%s** %s |", cell, ws_verdict_name(c->verdict));
@@ -440,34 +403,100 @@ static void md_table(FILE *f, const struct ws_result *r, const struct ws_variant
 	}
 }
 
+/* Tables longer than this go in <details>, so that a pull-request comment stays short to read. */
+#define MD_SHORT_TABLE 12
+
+static void md_folded_table(FILE *f, const struct ws_result *r, const struct ws_variant *base,
+			    const struct ws_metric_set *bs, const char *region)
+{
+	size_t rows = 0;
+
+	for (size_t i = 0; i < bs->n; i++)
+		rows += shown(&bs->v[i]);
+	if (rows > MD_SHORT_TABLE)
+		fprintf(f, "\n<details><summary>%s%s: %zu metrics</summary>\n\n", region ? "region " : "the whole process",
+			region ? region : "", rows);
+	else if (region)
+		fprintf(f, "\n**region %s**\n\n", region);
+	else
+		fputc('\n', f);
+	md_table(f, r, base, bs, region);
+	if (rows > MD_SHORT_TABLE)
+		fputs("\n</details>\n", f);
+}
+
+/* The first line: each variant's verdict on the comparison its explanation is about. */
+static void md_summary_line(FILE *f, const struct ws_result *r, const struct ws_variant *base)
+{
+	const char *metric = NULL;
+	bool one_metric = true;
+
+	for (size_t v = 0; v < r->nvariants; v++) {
+		const struct ws_comparison *h = &r->variants[v] != base ? ws_report_headline(r, r->variants[v].name) : NULL;
+
+		if (h && metric && strcmp(metric, h->metric))
+			one_metric = false;
+		if (h && !metric)
+			metric = h->metric;
+	}
+	fprintf(f, "**whyslow** against %s%s%s%s:", base->name, metric && one_metric ? " (" : "",
+		metric && one_metric ? metric : "", metric && one_metric ? ")" : "");
+	for (size_t v = 0, k = 0; v < r->nvariants; v++) {
+		const struct ws_variant *var = &r->variants[v];
+		const struct ws_comparison *h;
+		char *cell;
+
+		if (var == base)
+			continue;
+		h = ws_report_headline(r, var->name);
+		fprintf(f, "%s %s ", k++ ? ";" : "", var->name);
+		if (!h) {
+			fputs("not compared", f);
+			continue;
+		}
+		cell = ws_report_cell_text(h);
+		if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED)
+			fprintf(f, "**%s %s**", cell, ws_verdict_name(h->verdict));
+		else
+			fprintf(f, "%s %s", cell, ws_verdict_name(h->verdict));
+		if (!one_metric)
+			fprintf(f, " in %s", h->metric);
+		free(cell);
+	}
+	fputc('\n', f);
+}
+
 void ws_report_markdown(FILE *f, const struct ws_result *r)
 {
 	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
 
 	if (!base)
 		return;
-	fprintf(f, "### whyslow: %zu programs, %zu runs each", r->nvariants, runs_of(base));
+	md_summary_line(f, r, base);
+	fprintf(f, "\n%zu programs, %zu runs each", r->nvariants, ws_report_runs(base));
 	if (r->machine.backend)
 		fprintf(f, ", backend %s", r->machine.backend);
 	if (r->machine.sim_preset)
 		fprintf(f, " (preset %s)", r->machine.sim_preset);
 	if (r->settings.sim_cpu_native)
 		fprintf(f, ", native runs with the simulated CPU's features");
-	fprintf(f, "\n\n");
-	md_table(f, r, base, &base->metrics, NULL);
-	for (size_t i = 0; i < base->regions.n; i++) {
-		fprintf(f, "\n**region %s**\n\n", base->regions.v[i].name);
-		md_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name);
-	}
+	fprintf(f, ".\n");
 	for (size_t i = 0; i < r->nexplain; i++)
 		if (r->explain[i].summary)
-			fprintf(f, "\n- **%s**: %s\n", r->explain[i].variant, r->explain[i].summary);
+			fprintf(f, "%s- **%s**: %s\n", i ? "" : "\n", r->explain[i].variant, r->explain[i].summary);
+	md_folded_table(f, r, base, &base->metrics, NULL);
+	for (size_t i = 0; i < base->regions.n; i++)
+		md_folded_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name);
 	fprintf(f, "\n%c%s; ~ not significant (%s-adjusted p >= %g%s); ≈ within ±%g%%; exact: deterministic "
 		"simulated counts.\n",
 		toupper((unsigned char)estimate_legend(r)[0]), estimate_legend(r) + 1, r->settings.fdr ? "BH" : "Holm",
 		r->settings.alpha, gate_legend(r), 100 * r->settings.noise);
+	if (r->nwarnings > 3)
+		fprintf(f, "\n<details><summary>%zu warnings</summary>\n", r->nwarnings);
 	for (size_t i = 0; i < r->nwarnings; i++)
 		fprintf(f, "\n> warning: %s\n", r->warnings[i]);
+	if (r->nwarnings > 3)
+		fputs("\n</details>\n", f);
 }
 
 /* --- CSV: one row per comparison, long format, for spreadsheets and scripts --- */
@@ -550,7 +579,7 @@ void ws_report_csv(FILE *f, const struct ws_result *r)
 	}
 }
 
-static int export_with(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *))
+int ws_report_export(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -568,10 +597,10 @@ static int export_with(const struct ws_result *r, const char *path, void (*fn)(F
 
 int ws_export_csv(const struct ws_result *r, const char *path)
 {
-	return export_with(r, path, ws_report_csv);
+	return ws_report_export(r, path, ws_report_csv);
 }
 
 int ws_export_markdown(const struct ws_result *r, const char *path)
 {
-	return export_with(r, path, ws_report_markdown);
+	return ws_report_export(r, path, ws_report_markdown);
 }

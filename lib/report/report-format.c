@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-format.c - format values in their units for people. */
+#include "compare/compare.h"
+#include "core/util.h"
+#include "explain/explain.h"
+#include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
 
@@ -89,4 +93,57 @@ char *ws_format_value(char *buf, size_t n, const char *metric, double v)
 		break;
 	}
 	return format_count(buf, n, v);
+}
+
+/* The text of one variant cell: "+9.8% [+8.9, +10.6]", "~ +0.3% [...]", "≈ ...", "+12.1% exact". */
+char *ws_report_cell_text(const struct ws_comparison *c)
+{
+	double pct;
+
+	if (!c || c->verdict == WS_VERDICT_NONE) {
+		if (c && isfinite(c->ratio))
+			return xasprintf("%+.1f%% (too few runs)", 100 * (c->ratio - 1));
+		return xstrdup("-");
+	}
+	if (!isfinite(c->ratio))
+		return xstrdup(c->verdict == WS_VERDICT_SAME ? "~ (baseline 0)" : "new (baseline 0)");
+	pct = 100 * (c->ratio - 1);
+	if (c->exact)
+		return c->verdict == WS_VERDICT_SAME ? xstrdup("= exact") : xasprintf("%+.2f%% exact", pct);
+	if (!isfinite(c->ci_lo))
+		return xasprintf("%s%+.1f%%", c->verdict == WS_VERDICT_SAME ? "~ " : "", pct);
+	/* An upper bound that is not finite was infinite (a bootstrap median of 0): null in the file, NAN here. */
+	return xasprintf("%s%+.1f%% [%+.1f, %+.1f]", c->verdict == WS_VERDICT_SAME    ? "~ "
+						     : c->verdict == WS_VERDICT_NOISE ? "≈ "
+										       : "",
+			 pct, 100 * (c->ci_lo - 1), isfinite(c->ci_hi) ? 100 * (c->ci_hi - 1) : INFINITY);
+}
+
+/* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
+size_t ws_report_runs(const struct ws_variant *v)
+{
+	size_t n = v->nruns;
+
+	for (size_t i = 0; !n && i < v->metrics.n; i++)
+		if (v->metrics.v[i].n > n && !(v->metrics.v[i].flags & WS_M_SIMULATED))
+			n = v->metrics.v[i].n;
+	for (size_t i = 0; !n && i < v->metrics.n; i++)
+		if (v->metrics.v[i].n > n)
+			n = v->metrics.v[i].n;
+	return n;
+}
+
+const struct ws_comparison *ws_report_headline(const struct ws_result *r, const char *variant)
+{
+	const struct ws_comparison *h = ws_explain_headline(r, variant);
+	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
+
+	/* Samples from elsewhere may have none of the explanation's metrics: then the first one they have. */
+	for (size_t i = 0; !h && b && i < b->metrics.n; i++) {
+		const struct ws_comparison *c = ws_comparison_find(r, variant, b->metrics.v[i].name, NULL, NULL);
+
+		if (c && isfinite(c->ratio))
+			h = c;
+	}
+	return h;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-internal.h - what the terminal renderers share: the ANSI colours, used only on a terminal. */
+/* report-internal.h - what the renderers share: the ANSI colours (terminal only), cell texts, run counts. */
 #ifndef WS_REPORT_INTERNAL_H
 #define WS_REPORT_INTERNAL_H
 
@@ -9,5 +9,28 @@
 #define C_RED "\033[31m"
 #define C_GREEN "\033[32m"
 #define C_YELLOW "\033[33m"
+
+#include "result/result.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * The text of one comparison cell, as every renderer prints it: "+9.8% [+8.9, +10.6]", "~ +0.3% [...]",
+ * "≈ ...", "+12.10% exact", "= exact", "-" for none. The caller frees it.
+ */
+char *ws_report_cell_text(const struct ws_comparison *c);
+
+/*
+ * The comparison a variant's verdict is about: its explanation's (ws_explain_headline), else, for samples
+ * from elsewhere, its first whole-process comparison with a ratio. NULL when it has none.
+ */
+const struct ws_comparison *ws_report_headline(const struct ws_result *r, const char *variant);
+
+/* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
+size_t ws_report_runs(const struct ws_variant *v);
+
+/* Render into memory with `fn`, then write `path` atomically. Returns 0 or -errno. */
+int ws_report_export(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *));
 
 #endif

@@ -31,8 +31,14 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 /* Exports of the comparison. Return 0 or -errno (they write atomically through a buffer). */
 int ws_export_csv(const struct ws_result *r, const char *path);
 int ws_export_markdown(const struct ws_result *r, const char *path);
+int ws_export_html(const struct ws_result *r, const char *path);
 void ws_report_markdown(FILE *f, const struct ws_result *r);
 void ws_report_csv(FILE *f, const struct ws_result *r);
+/*
+ * One self-contained HTML page (inline SVG and CSS; no script, nothing fetched): the verdicts and their
+ * explanation, a forest plot of the significant comparisons, every run per metric, functions and regions,
+ * and how it was measured. Draws what the result holds: a stat result, or one without samples, too.
+ */
 void ws_report_html(FILE *f, const struct ws_result *r);
 
 #endif

@@ -166,6 +166,8 @@ static json_t *variant_to_json(const struct ws_variant *v)
 		json_t *fo = json_pack("{s:o,s:o,s:o}", "name", jstr(g->name), "object", jstr(g->object), "metrics",
 				       metrics_to_json(&g->metrics));
 
+		if (g->inclusive.n)
+			json_object_set_new(fo, "inclusive", metrics_to_json(&g->inclusive));
 		if (g->nlines) {
 			json_t *lines = json_array();
 
@@ -343,6 +345,14 @@ json_t *ws_result_to_json(const struct ws_result *r)
 		json_array_append_new(arr, po);
 	}
 	json_object_set_new(settings, "parameters", arr);
+	if (r->settings.command_line) {
+		arr = json_array();
+		for (char **a = r->settings.command_line; *a; a++)
+			json_array_append_new(arr, jstr(*a));
+		json_object_set_new(settings, "command_line", arr);
+	}
+	if (r->settings.cwd)
+		json_object_set_new(settings, "cwd", jstr(r->settings.cwd));
 	json_object_set_new(root, "settings", settings);
 
 	json_object_set_new(root, "partial", json_boolean(r->partial));
@@ -532,6 +542,9 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			}
 			if ((ret = metrics_from_json(json_object_get(x, "metrics"), &g->metrics, where)) < 0)
 				return ret;
+			if (json_object_get(x, "inclusive") &&
+			    (ret = metrics_from_json(json_object_get(x, "inclusive"), &g->inclusive, where)) < 0)
+				return ret;
 		}
 	}
 	hot = json_object_get(vo, "hot_code");
@@ -650,6 +663,16 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		r->settings.primary = get_str(settings, "primary");
 		r->settings.created = get_str(settings, "created");
 		r->settings.sim_cpu_native = get_bool(settings, "sim_cpu_native");
+		r->settings.cwd = get_str(settings, "cwd");
+		arr = json_object_get(settings, "command_line");
+		if (json_is_array(arr) && json_array_size(arr)) {
+			size_t n = 0;
+
+			r->settings.command_line = xcalloc(json_array_size(arr) + 1, sizeof(char *));
+			json_array_foreach(arr, i, x)
+				if (json_is_string(x))
+					r->settings.command_line[n++] = xstrdup(json_string_value(x));
+		}
 		if (json_is_array(ev)) {
 			r->settings.events = xcalloc(json_array_size(ev) + 1, sizeof(char *));
 			json_array_foreach(ev, i, x)

@@ -130,6 +130,7 @@ static void group_release(struct ws_group *g)
 	free(g->name);
 	free(g->object);
 	ws_metric_set_release(&g->metrics);
+	ws_metric_set_release(&g->inclusive);
 	for (size_t i = 0; i < g->nlines; i++)
 		free(g->lines[i].file);
 	free(g->lines);
@@ -470,8 +471,10 @@ void ws_result_summarize(struct ws_result *r)
 		summarize_set(&v->metrics);
 		for (size_t j = 0; j < v->regions.n; j++)
 			summarize_set(&v->regions.v[j].metrics);
-		for (size_t j = 0; j < v->functions.n; j++)
+		for (size_t j = 0; j < v->functions.n; j++) {
 			summarize_set(&v->functions.v[j].metrics);
+			summarize_set(&v->functions.v[j].inclusive);
+		}
 	}
 }
 
@@ -484,21 +487,31 @@ bool ws_result_has_samples(const struct ws_result *r)
 	return false;
 }
 
-double ws_function_share(const struct ws_variant *v, const struct ws_group *fn)
+static double share_of_set(const struct ws_variant *v, const struct ws_metric_set *set)
 {
 	static const char *const totals[] = { "estimated-cycles", "instructions" };
-	const struct ws_metric *m = ws_metric_set_find(&fn->metrics, "share");
+	const struct ws_metric *m = ws_metric_set_find(set, "share");
 
 	if (m && m->sum.n)
 		return m->sum.median;
 	for (size_t i = 0; i < ARRAY_SIZE(totals); i++) {
-		const struct ws_metric *part = ws_metric_set_find(&fn->metrics, totals[i]);
+		const struct ws_metric *part = ws_metric_set_find(set, totals[i]);
 		const struct ws_metric *whole = ws_metric_set_find(&v->metrics, totals[i]);
 
 		if (part && whole && part->sum.n && whole->sum.n && whole->sum.median > 0)
 			return part->sum.median / whole->sum.median;
 	}
 	return NAN;
+}
+
+double ws_function_share(const struct ws_variant *v, const struct ws_group *fn)
+{
+	return share_of_set(v, &fn->metrics);
+}
+
+double ws_function_inclusive_share(const struct ws_variant *v, const struct ws_group *fn)
+{
+	return share_of_set(v, &fn->inclusive);
 }
 
 void ws_result_prune_functions(struct ws_result *r, double min_share)

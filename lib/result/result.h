@@ -60,6 +60,8 @@ struct ws_group {
 	char *name;
 	char *object;  /* functions: the mapped object (binary or library); NULL for regions */
 	struct ws_metric_set metrics;
+	/* Functions with a call graph: the function and everything it calls (functions[].inclusive); may be empty. */
+	struct ws_metric_set inclusive;
 	struct ws_line *lines; /* sampled functions: the hottest source lines, most samples first */
 	size_t nlines, alloc_lines;
 };
@@ -241,6 +243,10 @@ struct ws_settings {
 	bool shell;
 	struct ws_parameter *parameters; /* in the order given */
 	size_t nparameters;
+	/* The whyslow invocation that made this result, to reproduce it: argv (NULL-terminated) and its
+	 * working directory; NULL when unknown (older files, samples from elsewhere). */
+	char **command_line;
+	char *cwd;
 };
 
 /* Free what `s` holds, and leave it empty. */
@@ -302,6 +308,8 @@ void ws_result_prune_functions(struct ws_result *r, double min_share);
 
 /* A function's share of its variant's work: the sampled share, else its part of the simulated totals. */
 double ws_function_share(const struct ws_variant *v, const struct ws_group *fn);
+/* The same of the function with its callees (its inclusive metrics); NAN when it has none. */
+double ws_function_inclusive_share(const struct ws_variant *v, const struct ws_group *fn);
 
 /* True when some variant has at least one sample of some metric. */
 bool ws_result_has_samples(const struct ws_result *r);

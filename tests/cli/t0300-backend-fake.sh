@@ -50,7 +50,7 @@ test_expect_success 'every renderer draws its result' '
 	fake report --csv c.json >r.csv &&
 	test_grep "^three,one,instructions," r.csv &&
 	fake report --html c.json >r.html &&
-	test_grep "<td>instructions <small>sim</small></td><td>1,000,000</td>" r.html &&
+	test_grep "<td class=\"num\">1,000,000</td><td class=\"cmp changed\" data-variant=\"three\" data-metric=\"instructions\"><span class=\"cell\">+200.00% exact</span>" r.html &&
 	fake diff c.json c.json >d.txt
 '
 

@@ -87,4 +87,26 @@ test_expect_success 'list --json is data, and a pattern that matches nothing fai
 	test_grep "nothing matches" err
 '
 
+test_expect_success 'list --names: the names --json lists, one per line; --kind selects kinds' '
+	whyslow list --json --no-probe >l.json &&
+	whyslow list --names >names &&
+	jq -r ".[].name" l.json >expect &&
+	test_cmp expect names &&
+	whyslow list --names --kind metric >metrics &&
+	jq -r ".[] | select(.kind == \"runner\" or .kind == \"perf\" or .kind == \"simulator\" or
+		.kind == \"derived\") | .name" l.json >expect &&
+	test_cmp expect metrics &&
+	test_grep "^wall-time$" metrics &&
+	test_grep -v "^zen4$" metrics &&
+	whyslow list --names --kind preset,backend >pb &&
+	jq -r ".[] | select(.kind == \"preset\" or .kind == \"backend\") | .name" l.json >expect &&
+	test_cmp expect pb &&
+	whyslow list --names --kind event L1-dcache >ev &&
+	test_grep "^L1-dcache-load-misses$" ev &&
+	test_expect_code 129 whyslow list --kind bogus 2>err &&
+	test_line_count = 1 err &&
+	test_expect_code 129 whyslow list --names --json 2>err &&
+	test_line_count = 1 err
+'
+
 test_done

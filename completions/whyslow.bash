@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# whyslow.bash - bash completion for whyslow: commands, options, metric and event names, presets, and files.
+#
+# Installed as share/bash-completion/completions/whyslow; for a build tree, `source completions/whyslow.bash`.
+# The commands and each command's options are read from the program's own -h, and the names from
+# `whyslow list --names`, so that the completion never falls out of step with the program it completes.
+
+# The commands, from `whyslow -h`.
+_whyslow_commands()
+{
+	"$1" -h 2>/dev/null | sed -n 's/^    \([a-z][a-z-]*\)  .*/\1/p'
+}
+
+# A command's options, one per line as "OPTION KIND", KIND being flag, arg or optarg (--functions[=EVENT]),
+# from `whyslow CMD -h`.
+_whyslow_options()
+{
+	"$1" "$2" -h 2>/dev/null | sed -n \
+		-e 's/^    \(-[A-Za-z]\), \(--[a-z][a-z-]*\)\[=.*/\1 optarg\n\2 optarg/p' \
+		-e 's/^    \(--[a-z][a-z-]*\)\[=.*/\1 optarg/p' \
+		-e 's/^    \(-[A-Za-z]\), \(--[a-z][a-z-]*\) [^ ].*/\1 arg\n\2 arg/p' \
+		-e 's/^    \(--[a-z][a-z-]*\) [^ ].*/\1 arg/p' \
+		-e 's/^    \(-[A-Za-z]\), \(--[a-z][a-z-]*\)\( .*\)\{0,1\}$/\1 flag\n\2 flag/p' \
+		-e 's/^    \(--[a-z][a-z-]*\)\(  .*\)\{0,1\}$/\1 flag/p'
+}
+
+# Fill COMPREPLY with the candidates on stdin that start with the token typed ($1). Bash has split the
+# token at '=' and ':' (COMP_WORDBREAKS), so what it already shows of it is taken off each candidate. Call it
+# with its input redirected, not at the end of a pipe: a pipe would run it in a subshell.
+_whyslow_reply()
+{
+	local tok=$1 pre= c
+	local -A seen=()
+
+	case $tok in
+	*[=:]*) pre=${tok%"${tok##*[=:]}"} ;;
+	esac
+	COMPREPLY=()
+	while IFS= read -r c; do
+		# A metric and a generic event may share a name: offer it once.
+		[[ $c == "$tok"* && -z ${seen[$c]-} ]] || continue
+		seen[$c]=1
+		COMPREPLY+=("${c#"$pre"}")
+	done
+}
+
+# Files, those ending in .json (and directories) when $2 is "json".
+_whyslow_files()
+{
+	local cur=$1
+	compopt -o filenames 2>/dev/null
+	if [ "${2-}" = json ]; then
+		COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.json' -- "$cur"))
+	else
+		COMPREPLY=($(compgen -f -- "$cur"))
+	fi
+}
+
+# The values of option $3 (of command $2), for the token $4 that holds them after the prefix $5.
+_whyslow_values()
+{
+	local prog=$1 cmd=$2 opt=$3 val=$4 pre=$5 kinds=
+
+	case $opt in
+	-e | --events)
+		# A comma-separated list: complete its last name.
+		local head=${val%"${val##*,}"}
+		_whyslow_reply "$pre$val" < <("$prog" list --names --kind metric,event 2>/dev/null | sed "s|^|$pre$head|")
+		return ;;
+	--functions) kinds=event ;;
+	--metric) kinds=metric ;;
+	--sim-preset) kinds=preset ;;
+	--kind)
+		_whyslow_reply "$pre$val" < <(printf '%s\n' metric event runner perf simulator derived hardware software \
+			pfm backend preset | sed "s|^|$pre|")
+		return ;;
+	--backend)
+		_whyslow_reply "$pre$val" < <({ "$prog" list --names --kind backend 2>/dev/null; echo auto; } | sed "s|^|$pre|")
+		return ;;
+	-r | --runs)
+		_whyslow_reply "$pre$val" < <(echo auto | sed "s|^|$pre|")
+		return ;;
+	--sim-cache)
+		_whyslow_reply "$pre$val" < <(printf '%s\n' L1i= L1d= L2= L3= LL= | sed "s|^|$pre|")
+		compopt -o nospace 2>/dev/null
+		return ;;
+	--cost | --result) _whyslow_files "$val" json; return ;;
+	--export-*) _whyslow_files "$val"; return ;;
+	*) COMPREPLY=(); return ;;
+	esac
+	_whyslow_reply "$pre$val" < <("$prog" list --names --kind "$kinds" 2>/dev/null | sed "s|^|$pre|")
+}
+
+_whyslow()
+{
+	local prog=${COMP_WORDS[0]} line=${COMP_LINE:0:COMP_POINT} tok head prevtok cmd= i opts
+	# The whole token under the cursor and the one before it, as the user typed them (bash's own words are
+	# split at '=' and ':', which option values and libpfm4 event names hold).
+	tok=${line##*[[:space:]]}
+	head=${line%"$tok"}
+	head=${head%"${head##*[![:space:]]}"}
+	prevtok=${head##*[[:space:]]}
+
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	if [ -z "$cmd" ]; then
+		_whyslow_reply "$tok" < <({ _whyslow_commands "$prog"; printf '%s\n' help --help --version; })
+		return
+	fi
+	if [ "$cmd" = help ]; then
+		_whyslow_reply "$tok" < <({ _whyslow_commands "$prog"; printf '%s\n' result whyslow.h; })
+		return
+	fi
+	opts=$(_whyslow_options "$prog" "$cmd")
+
+	# A value: --opt=VALUE, or the word after an option that takes one.
+	case $tok in
+	--*=*)
+		_whyslow_values "$prog" "$cmd" "${tok%%=*}" "${tok#*=}" "${tok%%=*}="
+		return ;;
+	esac
+	if [ -n "$prevtok" ] && printf '%s\n' "$opts" | grep -qFx -- "$prevtok arg"; then
+		_whyslow_values "$prog" "$cmd" "$prevtok" "$tok" ""
+		return
+	fi
+	case $tok in
+	-*)
+		_whyslow_reply "$tok" < <(printf '%s\n' "$opts" | while read -r o k; do
+			printf '%s\n' "$o"
+			[ "$k" = optarg ] && printf '%s=\n' "$o"
+		done)
+		return ;;
+	esac
+
+	# An argument.
+	case $cmd in
+	diff | report) _whyslow_files "$tok" json ;;
+	list) _whyslow_reply "$tok" < <("$prog" list --names --kind metric,event 2>/dev/null) ;;
+	stat)
+		# The command to run, then its own arguments: count the words before this one that are not
+		# options or their values.
+		local n=0 w skip=
+		for w in $head; do
+			if [ -n "$skip" ]; then
+				skip=
+			elif [ $n -gt 0 ]; then
+				n=$((n + 1))
+			else
+				case $w in
+				"$prog" | stat | --) ;;
+				-*) printf '%s\n' "$opts" | grep -qFx -- "$w arg" && skip=1 ;;
+				*) n=1 ;;
+				esac
+			fi
+		done
+		if [ $n = 0 ]; then
+			_whyslow_reply "$tok" < <(compgen -c -- "$tok")
+		else
+			_whyslow_files "$tok"
+		fi ;;
+	*) _whyslow_files "$tok" ;;
+	esac
+}
+
+complete -F _whyslow whyslow

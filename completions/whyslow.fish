@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# whyslow.fish - fish completion for whyslow: commands, options, metric and event names, presets, and files.
+#
+# Installed as share/fish/vendor_completions.d/whyslow.fish. As the bash completion does, it reads the commands
+# and each command's options from the program's own -h and the names from `whyslow list --names`.
+
+# The command given so far, or nothing.
+function __whyslow_command
+    set -l words (commandline -opc)
+    for w in $words[2..-1]
+        if not string match -q -- '-*' $w
+            echo $w
+            return 0
+        end
+    end
+    return 1
+end
+
+# A command's options as "OPTION<tab>KIND<tab>HELP", KIND being flag, arg or optarg.
+function __whyslow_options
+    # string replace keeps a group that did not match as an empty field; string match would drop it.
+    $argv[1] $argv[2] -h 2>/dev/null | string match -r '^    -.*' | string replace -r \
+        '^    (?:(-[A-Za-z]), )?(--[a-z][a-z-]*)(\[=[^]]*\]| \S+(?: \S+)*)?(?:\s{2,}(.*))?$' '$1\t$2\t$3\t$4' |
+    while read -l -d \t short long arg help
+        set -l kind flag
+        if string match -q -r '^\[=' -- "$arg"
+            set kind optarg
+        else if test -n "$arg"
+            set kind arg
+        end
+        for o in $short $long
+            test -n "$o"; and printf '%s\t%s\t%s\n' $o $kind "$help"
+        end
+    end
+end
+
+# Does option $argv[3] of command $argv[2] take a value?
+function __whyslow_takes_value
+    __whyslow_options $argv[1] $argv[2] | string match -q -- "$argv[3]"\t'arg'\t'*'
+end
+
+function __whyslow_values
+    set -l prog $argv[1]
+    set -l opt $argv[2]
+    set -l pre $argv[3]
+    set -l tok $argv[4]
+    switch $opt
+        case -e --events
+            set -l head (string replace -r '[^,]*$' '' -- $tok)
+            for n in ($prog list --names --kind metric,event 2>/dev/null)
+                echo $pre$head$n
+            end
+        case --kind
+            set -l head (string replace -r '[^,]*$' '' -- $tok)
+            for n in metric event runner perf simulator derived hardware software pfm backend preset
+                echo $pre$head$n
+            end
+        case --functions
+            $prog list --names --kind event 2>/dev/null | string replace -r '^' -- $pre
+        case --metric
+            $prog list --names --kind metric 2>/dev/null | string replace -r '^' -- $pre
+        case --sim-preset
+            $prog list --names --kind preset 2>/dev/null | string replace -r '^' -- $pre
+        case --backend
+            begin
+                $prog list --names --kind backend 2>/dev/null
+                echo auto
+            end | string replace -r '^' -- $pre
+        case -r --runs
+            echo {$pre}auto
+        case --sim-cache
+            printf "$pre%s\n" L1i= L1d= L2= L3= LL=
+        case --cost --result
+            __fish_complete_suffix .json | string replace -r '^' -- $pre
+        case '--export-*'
+            __fish_complete_path $tok | string replace -r '^' -- $pre
+    end
+end
+
+function __whyslow_complete
+    set -l words (commandline -opc)
+    set -l tok (commandline -ct)
+    set -l prog $words[1]
+    set -l cmd (__whyslow_command)
+    if test -z "$cmd"
+        $prog -h 2>/dev/null | string match -r '^    [a-z][a-z-]*  .*' | string replace -r '^    (\S+)\s+(.*)' '$1\t$2'
+        printf 'help\topen the manual page of a command\n'
+        return
+    end
+    if test "$cmd" = help
+        $prog -h 2>/dev/null | string match -r '^    [a-z][a-z-]*  .*' | string replace -r '^    (\S+).*' '$1'
+        printf '%s\n' result whyslow.h
+        return
+    end
+    # A value: --opt=VALUE, or the word after an option that takes one.
+    if string match -q -- '--*=*' $tok
+        set -l opt (string replace -r '=.*' '' -- $tok)
+        __whyslow_values $prog $opt $opt= (string replace -r '^[^=]*=' '' -- $tok)
+        return
+    end
+    if test (count $words) -gt 1; and __whyslow_takes_value $prog $cmd $words[-1]
+        __whyslow_values $prog $words[-1] '' $tok
+        return
+    end
+    if string match -q -- '-*' $tok
+        __whyslow_options $prog $cmd | while read -l -d \t o k h
+            printf '%s\t%s\n' $o $h
+            test "$k" = optarg; and printf '%s=\t%s\n' $o $h
+        end
+        return
+    end
+    switch $cmd
+        case diff report
+            __fish_complete_suffix .json
+        case list
+            $prog list --names --kind metric,event 2>/dev/null
+        case stat
+            # The command to run first, then its own arguments.
+            set -l n 0
+            set -l skip 0
+            for w in $words[3..-1]
+                if test $skip = 1
+                    set skip 0
+                else if string match -q -- '-*' $w
+                    __whyslow_takes_value $prog $cmd $w; and set skip 1
+                else
+                    set n (math $n + 1)
+                end
+            end
+            if test $n = 0
+                __fish_complete_command
+            else
+                __fish_complete_path $tok
+            end
+        case '*'
+            __fish_complete_path $tok
+    end
+end
+
+complete -c whyslow -f -a '(__whyslow_complete)'

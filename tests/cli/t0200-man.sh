@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0200-man.sh - the manual pages: they render without a warning, document exactly the options each command's
+# parser takes, and `whyslow help` opens them (or prints -h where they are not there).
+. "$WS_SRC/tests/cli/lib.sh"
+
+MAN="$WS_BUILD/man"
+[ -f "$MAN/whyslow.1" ] || test_skip_all 'the manual pages are not built: scdoc is missing (tools/install-deps installs it)'
+command -v man >/dev/null 2>&1 || test_skip_all 'man(1) is missing (Debian package man-db)'
+
+test_expect_success 'every page of man/meson.build is built from its source' '
+	sed -n "s/^  .\(whyslow[a-z.-]*\.[0-9]\).,$/\1/p" "$WS_SRC/man/meson.build" >pages &&
+	test_line_count = 10 pages &&
+	while read -r p
+	do
+		test -s "$MAN/$p" && test -f "$WS_SRC/man/$p.scd" || { echo "no $p" >&2; return 1; }
+	done <pages &&
+	ls "$WS_SRC/man" | sed -n "s/\.scd$//p" | sort >sources &&
+	sort pages >expect &&
+	test_cmp expect sources
+'
+
+test_expect_success 'man -l renders every page without a warning, at 80 columns' '
+	for p in "$MAN"/*.[135]
+	do
+		MANWIDTH=80 man -l "$p" 2>err >out || { cat err >&2; return 1; }
+		test -s out && ! test -s err || { echo "$p:" >&2; cat err >&2; return 1; }
+		MANWIDTH=80 man --warnings -l "$p" 2>err >/dev/null
+		! test -s err || { echo "$p (groff -w):" >&2; cat err >&2; return 1; }
+	done
+'
+
+test_expect_success 'each page is named after its file and names only pages that exist' '
+	for p in "$MAN"/*.[135]
+	do
+		name=$(basename "$p") &&
+		head -1 "$WS_SRC/man/$name.scd" | grep -q "^${name%.*}(${name##*.}) " ||
+			{ echo "$name: its first line names another page" >&2; return 1; }
+		for ref in $(grep -o "\*whyslow[a-z.-]*\*([0-9])" "$WS_SRC/man/$name.scd" | tr -d "*()")
+		do
+			test -f "$MAN/${ref%[0-9]}.${ref#${ref%[0-9]}}" ||
+				{ echo "$name refers to $ref, which is not a page" >&2; return 1; }
+		done
+	done
+'
+
+# The options a page documents: the *-x* and *--long* that open a line of its OPTIONS section.
+page_options() {
+	sed -n "/^# OPTIONS/,/^# [A-Z]/p" "$1" | grep "^\*-" | grep -o "\*--*[A-Za-z0-9][A-Za-z0-9-]*\*" | tr -d "*" | sort -u
+}
+
+# The options a command's parser takes: those its -h prints.
+parser_options() {
+	whyslow "$1" -h | sed -n "s/^    \(-[A-Za-z]\)\(, \(--[a-z][a-z-]*\)\)\{0,1\}.*/\1 \3/p; s/^    \(--[a-z][a-z-]*\).*/\1/p" |
+		tr " " "\n" | grep . | sort -u
+}
+
+test_expect_success 'each command page documents exactly the options its parser takes' '
+	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >commands &&
+	test_line_count -ge 7 commands &&
+	while read -r c
+	do
+		parser_options "$c" >expect &&
+		page_options "$WS_SRC/man/whyslow-$c.1.scd" >actual &&
+		test_line_count -ge 2 expect &&
+		test_cmp expect actual || { echo "whyslow-$c(1) and whyslow $c -h differ (- parser, + page)" >&2; return 1; }
+	done <commands
+'
+
+test_expect_success 'whyslow(1) lists every command, and only those' '
+	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >expect &&
+	echo help >>expect &&
+	sed -n "/^# COMMANDS/,/^# [A-Z]/p" "$WS_SRC/man/whyslow.1.scd" | sed -n "s/^\*\([a-z-]*\)\*.*/\1/p" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the check fails on a page that misses an option, or documents one the parser lacks' '
+	sed "/^\*--regions\*$/d" "$WS_SRC/man/whyslow-stat.1.scd" >fewer.scd &&
+	parser_options stat >expect &&
+	page_options fewer.scd >actual &&
+	! test_cmp expect actual >/dev/null &&
+	sed "s/^\*--exact\*$/*--exact*, *--exactly*/" "$WS_SRC/man/whyslow-stat.1.scd" >more.scd &&
+	page_options more.scd >actual &&
+	! test_cmp expect actual >/dev/null
+'
+
+test_expect_success 'whyslow help CMD opens the page; help result and help whyslow.h too' '
+	MANWIDTH=80 whyslow help stat >out &&
+	test_grep "whyslow-stat - run one command N times" out &&
+	test_grep "sim-preset name" out &&
+	MANWIDTH=80 whyslow help >out &&
+	test_grep "whyslow - find out why variant B" out &&
+	MANWIDTH=80 whyslow help result >out &&
+	test_grep "^whyslow-result(5)" out &&
+	MANWIDTH=80 whyslow help whyslow.h >out &&
+	test_grep "WS_REGION_BEGIN_H" out
+'
+
+test_expect_success 'without man, whyslow help CMD prints what -h prints' '
+	whyslow stat -h >expect &&
+	PATH=/nonexistent "$WHYSLOW" help stat >actual &&
+	test_cmp expect actual &&
+	PATH=/nonexistent "$WHYSLOW" help >actual &&
+	test_grep "^commands:" actual
+'
+
+test_expect_success 'help on something that has no page is a usage error' '
+	test_expect_code 129 whyslow help bogus 2>err &&
+	test_line_count = 1 err &&
+	test_grep "no page on .bogus." err
+'
+
+test_done

@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0210-completion.sh - the shell completions: bash's driven as bash drives it (COMP_* and the function that
+# `complete -p` names); zsh's and fish's run by their shells where those are installed.
+. "$WS_SRC/tests/cli/lib.sh"
+
+command -v bash >/dev/null 2>&1 || test_skip_all 'bash is missing'
+
+# complete.bash "LINE": the candidates bash would offer with the cursor at the end of `whyslow LINE`, one per
+# line, sorted. COMP_WORDS is split as bash splits it: at blanks and at the '=' and ':' of COMP_WORDBREAKS.
+cat >complete.bash <<-\END
+	set -u
+	. "$WS_SRC/completions/whyslow.bash"
+	fn=$(complete -p whyslow | sed -n "s/^complete -F \([^ ]*\) whyslow$/\1/p")
+	[ -n "$fn" ] || { echo "complete -p names no function for whyslow" >&2; exit 1; }
+	COMP_LINE="$WHYSLOW $1"
+	COMP_POINT=${#COMP_LINE}
+	read -ra COMP_WORDS <<<"$(printf '%s' "$COMP_LINE" | sed 's/\([=:]\)/ \1 /g; s/: :/::/g')"
+	case $COMP_LINE in *' ' | *= | *:) COMP_WORDS+=("") ;; esac
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	"$fn" whyslow "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+	[ ${#COMPREPLY[@]} = 0 ] || printf '%s\n' "${COMPREPLY[@]}" | sort
+END
+complete() { bash complete.bash "$1"; }
+
+test_expect_success 'bash: complete -p names the function for whyslow' '
+	bash -c ". \"$WS_SRC/completions/whyslow.bash\" && complete -p whyslow" >out &&
+	echo "complete -F _whyslow whyslow" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'bash: the commands, as whyslow -h lists them, and help' '
+	complete "" >actual &&
+	{ whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p"; printf "%s\n" --help --version help; } | sort >expect &&
+	test_cmp expect actual &&
+	complete "st" >actual &&
+	echo stat >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'bash: every option of a command, as its -h lists them' '
+	for c in stat compare diff report list asm-diff
+	do
+		complete "$c -" >actual &&
+		whyslow "$c" -h | sed -n "s/^    \(-[A-Za-z]\), \(--[a-z][a-z-]*\).*/\1\n\2/p; s/^    \(--[a-z][a-z-]*\).*/\1/p" >opts &&
+		whyslow "$c" -h | sed -n "s/^    .*\(--[a-z][a-z-]*\)\[=.*/\1=/p" >optarg &&
+		sort opts optarg >expect &&
+		test_cmp expect actual || return 1
+	done &&
+	complete "stat --ru" >actual &&
+	echo --runs >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'bash: metric and event names after -e, each name of a list' '
+	complete "stat -e L1-dcache-l" >actual &&
+	whyslow list --names --kind metric,event | grep "^L1-dcache-l" | sort -u >expect &&
+	test_line_count -ge 2 expect &&
+	test_cmp expect actual &&
+	complete "compare --events=wall-time,L1-dcache-l" >actual &&
+	sed "s/^/wall-time,/" expect >expect2 &&
+	test_cmp expect2 actual
+'
+
+test_expect_success 'bash: presets, backends, the gate metric and list kinds' '
+	complete "stat --sim-preset " >actual &&
+	whyslow list --names --kind preset | sort >expect &&
+	test_line_count -ge 3 expect &&
+	test_cmp expect actual &&
+	complete "compare --sim-preset=z" >actual &&
+	echo zen4 >expect &&
+	test_cmp expect actual &&
+	complete "stat --backend " >actual &&
+	{ whyslow list --names --kind backend; echo auto; } | sort >expect &&
+	test_cmp expect actual &&
+	complete "diff --metric wall-t" >actual &&
+	echo wall-time >expect &&
+	test_cmp expect actual &&
+	complete "list --kind pre" >actual &&
+	echo preset >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'bash: result files for diff and report, files for the exports, a command for stat' '
+	mkdir -p dir &&
+	touch a.json b.json notes.txt &&
+	complete "report " >actual &&
+	printf "%s\n" a.json b.json dir >expect &&
+	test_cmp expect actual &&
+	complete "diff a.json " >actual &&
+	test_cmp expect actual &&
+	complete "compare --export-html no" >actual &&
+	echo notes.txt >expect &&
+	test_cmp expect actual &&
+	complete "stat -r 5 --sim-preset zen4 whoam" >actual &&
+	echo whoami >expect &&
+	test_cmp expect actual &&
+	complete "stat -r 5 ./prog no" >actual &&
+	echo notes.txt >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'bash: help offers the pages' '
+	complete "help r" >actual &&
+	printf "%s\n" report result >expect &&
+	test_cmp expect actual
+'
+
+if command -v zsh >/dev/null 2>&1; then
+	test_expect_success 'zsh: the completion parses, and reads the options as bash does' '
+		zsh -n "$WS_SRC/completions/_whyslow" &&
+		sed "/^_whyslow \"\$@\"$/d" "$WS_SRC/completions/_whyslow" >functions.zsh &&
+		zsh -fc ". ./functions.zsh; _whyslow_options \"$WHYSLOW\" compare" | cut -f1,2 | tr "\t" " " >actual &&
+		bash -c ". \"$WS_SRC/completions/whyslow.bash\"; _whyslow_options \"$WHYSLOW\" compare" >expect &&
+		test_line_count -ge 40 expect &&
+		test_cmp expect actual
+	'
+else
+	test_skip_next 'zsh is not installed'
+	test_expect_success 'zsh: the completion parses, and reads the options as bash does' 'false'
+fi
+
+if command -v fish >/dev/null 2>&1; then
+	test_expect_success 'fish: commands, options and presets' '
+		mkdir -p bin && ln -sf "$WHYSLOW" bin/whyslow &&
+		PATH="$PWD/bin:$PATH" fish --no-config -c "source \"$WS_SRC/completions/whyslow.fish\"
+			complete -C \"whyslow st\"; complete -C \"whyslow stat --sim-pre\"
+			complete -C \"whyslow stat --sim-preset \"" | cut -f1 >actual &&
+		{ echo stat; echo --sim-preset; whyslow list --names --kind preset | sort; } >expect &&
+		test_cmp expect actual
+	'
+else
+	test_skip_next 'fish is not installed'
+	test_expect_success 'fish: commands, options and presets' 'false'
+fi
+
+test_done
