@@ -396,6 +396,13 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		o->sim_runs = o->runs;
 	o->native_time = c->sim_native_time;
 	o->sim_cpu_native = c->sim_cpu_native;
+	o->randomize_layout = !c->no_randomize_layout;
+	if (c->layouts > 64)
+		usage_error("--layouts expects 2 to 64 environment sizes, not %zu", c->layouts);
+	/* Each layout is one simulated run: they replace --sim-runs and --exact's single run. */
+	if (c->layouts > 1 && (c->sim_runs != SIZE_MAX || c->exact))
+		usage_error("--layouts K makes K simulated runs, one per environment size: drop --sim-runs and --exact");
+	o->layouts = c->layouts;
 	o->be.regions = c->regions;
 	o->be.functions = c->functions != NULL;
 	if (c->functions && *c->functions) {

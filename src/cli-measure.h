@@ -23,6 +23,8 @@ struct cli_measure {
 	double timeout;
 	const char *cpus;
 	bool shell, show_output, ignore_failure, verbose, exact, sim_native_time, sim_cpu_native;
+	bool no_randomize_layout;
+	size_t layouts;          /* --layouts K; 0: not given */
 	const char *seed;
 	const char *sim_preset;
 	struct string_list sim_cache;
@@ -89,6 +91,10 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
 	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \
 	OPT_BOOL(0, "sim-native-time", &(c)->sim_native_time, "with --backend sim: also time native runs"),   \
+	OPT_BOOL(0, "no-randomize-layout", &(c)->no_randomize_layout,                                          \
+		 "no random environment padding in native runs (on by default, seeded, as hyperfine does)"),   \
+	OPT_SIZE(0, "layouts", &(c)->layouts, "K",                                                             \
+		 "simulate each program under K environment sizes; a difference within their spread is flagged"), \
 	OPT_BOOL(0, "sim-cpu-native", &(c)->sim_cpu_native,                                                    \
 		 "native runs mask the CPU features the simulator hides (GLIBC_TUNABLES), to run its code"),   \
 	OPT_GROUP("Output"),                                                                                    \

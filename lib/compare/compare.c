@@ -122,6 +122,12 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 		c.ci_lo = bm->sum.max != 0 ? vm->sum.min / bm->sum.max : c.ratio;
 		c.ci_hi = bm->sum.min != 0 ? vm->sum.max / bm->sum.min : c.ratio;
 		c.verdict = apart ? WS_VERDICT_CHANGED : WS_VERDICT_SAME;
+		/* --layouts: a difference inside the spread across environment sizes may be the layout's. */
+		if (r->settings.layouts > 1) {
+			double spread = fmax(bm->sum.max - bm->sum.min, vm->sum.max - vm->sum.min);
+
+			c.layout_sensitive = spread > 0 && fabs(val - b) < spread;
+		}
 	} else if (nx >= 2 && ny >= 2) {
 		struct ws_cell cell;
 		uint64_t seed = hash_str(hash_str(hash_str(o->seed ^ 0xcbf29ce484222325ULL, v->name), bm->name),

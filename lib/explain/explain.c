@@ -460,6 +460,10 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs)
 		return xasprintf("not compared in %s: too few runs to test", h->metric);
 	pct = 100 * (h->ratio - 1);
 	if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED) {
+		if (h->exact && h->layout_sensitive)
+			return xasprintf("%s by %.1f%% in %s (exact, but layout-sensitive: less than the spread across "
+					 "environment sizes)",
+					 h->ratio > 1 ? "slower" : "faster", fabs(pct), h->metric);
 		if (h->exact)
 			return xasprintf("%s by %.1f%% in %s (exact)", h->ratio > 1 ? "slower" : "faster", fabs(pct),
 					 h->metric);
@@ -629,12 +633,17 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	{
 		const struct ws_cause *top = e->ncauses ? &e->causes[0] : NULL;
 
+		const struct ws_comparison *tc = top ? ws_comparison_find(r, v->name, top->metric, NULL, NULL) : NULL;
+
 		if (top && strcmp(top->metric, "unexplained"))
 			e->summary = xasprintf("'%s' is %s; %s %+.3g (%s); the main cause is %s: %.0f%% of the "
-					       "difference%s%s",
+					       "difference%s%s%s",
 					       v->name, head, cyc_metric, dcyc, family ? family : "costs from --cost",
 					       top->metric, 100 * top->share, top->nwhere ? ", mostly in " : "",
-					       top->nwhere ? top->where[0] : "");
+					       top->nwhere ? top->where[0] : "",
+					       tc && tc->layout_sensitive ? " (layout-sensitive: its change is less than its "
+									    "spread across environment sizes)"
+									  : "");
 		else
 			e->summary = xasprintf("'%s' is %s; %s %+.3g, not accounted for by the counted events", v->name,
 					       head, cyc_metric, dcyc);

@@ -166,6 +166,30 @@ static char *hook_when(const struct phase *ph, bool record, size_t run, const ch
 }
 
 /*
+ * The environment padding of a run, or -1 for none. Native runs: a length drawn from the seed, the program
+ * and the run, so that the same --seed gives the same paddings and a warm-up run its own. Deterministic
+ * backends with --layouts K: run k of a program has k 4096 / K bytes, the same for every program, so that
+ * baseline and variant are compared layout by layout.
+ */
+static int layout_pad(const struct session *s, const struct phase *ph, size_t i, bool record, size_t run)
+{
+	const struct ws_measure_opts *o = s->o;
+
+	if (ph->be->ops->traits & WS_BE_NATIVE) {
+		struct ws_rng rng;
+
+		if (!o->randomize_layout)
+			return -1;
+		ws_rng_seed(&rng, o->seed ^ (0x9e3779b97f4a7c15ULL * (i + 1)) ^ ((uint64_t)(run + 1) << 32) ^
+					  (record ? 0 : 0xa5a5a5a5ULL));
+		return (int)ws_rng_below(&rng, WS_LAYOUT_PAD_MAX + 1);
+	}
+	if ((ph->be->ops->traits & WS_BE_DETERMINISTIC) && o->layouts > 1)
+		return (int)(run % o->layouts * (WS_LAYOUT_PAD_MAX + 1) / o->layouts);
+	return -1;
+}
+
+/*
  * The run itself: the backend's preparation, its counters armed, the run, its values collected. Returns 0,
  * -EINTR, -ECHILD for a failed run that is not ignored, or the runner's error.
  */
@@ -192,24 +216,31 @@ static int measured_run(struct session *s, struct phase *ph, size_t i, bool reco
 	bool failed;
 	int ret;
 
-	char **env = NULL;
+	int pad = layout_pad(s, ph, i, record, run);
+	char **env = NULL, *pad_env = NULL;
 
 	if (ops->prepare && (ret = ops->prepare(be, &ex)) < 0)
 		return ret;
-	if ((ops->traits & WS_BE_NATIVE) && s->native_env[0]) {
+	if (((ops->traits & WS_BE_NATIVE) && s->native_env[0]) || pad >= 0) {
 		size_t n = 0;
 
 		while (ex.env_add && ex.env_add[n])
 			n++;
-		env = xcalloc(n + 2, sizeof(*env));
+		env = xcalloc(n + 3, sizeof(*env));
 		memcpy(env, ex.env_add, n * sizeof(*env));
-		env[n] = s->native_env[0];
+		if ((ops->traits & WS_BE_NATIVE) && s->native_env[0])
+			env[n++] = s->native_env[0];
+		if (pad >= 0) {
+			pad_env = xasprintf("%s=%*s", WS_LAYOUT_PAD_ENV, pad, "");
+			env[n++] = pad_env;
+		}
 		ex.env_add = env;
 	}
 	if (ops->arm && (ret = ops->arm(be)) < 0)
 		return ret;
 	ret = ws_run(&ex, &hooks, &out);
 	free(env);
+	free(pad_env);
 	ph->done++;
 	s->done++;
 	if (ret < 0)
@@ -243,6 +274,7 @@ static int measured_run(struct session *s, struct phase *ph, size_t i, bool reco
 		st.exit_code = out.exit_code;
 		st.signal = out.signal;
 		st.timed_out = out.timed_out;
+		st.env_pad = pad;
 		ws_variant_push_run(v, &st);
 	}
 	for (size_t e = 0; ph->rusage && e < s->o->events->n; e++) {
@@ -385,7 +417,9 @@ static int plan(struct session *s, struct ws_claim *claims)
 			rusage_taken = true;
 		} else {
 			exact_groups |= !!(ops->traits & WS_BE_EXACT_GROUPS);
-			others[noth++] = (struct phase){ be, o->sim_runs, 0, false, false };
+			/* With --layouts each simulated run is one environment size. */
+			others[noth++] = (struct phase){ be, o->layouts > 1 ? o->layouts : o->sim_runs, 0, false,
+							  false };
 		}
 	}
 	/*
@@ -485,6 +519,8 @@ static void record_settings(struct session *s)
 	/* What will run: a session without native runs makes --sim-runs simulated ones and no warm-up. */
 	r->settings.runs = native ? o->runs : s->primary->runs;
 	r->settings.warmup = native ? o->warmup : 0;
+	r->settings.randomize_layout = o->randomize_layout && native && s->primary;
+	r->settings.layouts = o->layouts > 1 ? o->layouts : 0;
 	r->settings.seed = o->seed;
 	free(r->settings.order);
 	r->settings.order = xstrdup("interleaved");

@@ -75,6 +75,14 @@ struct ws_measure_opts {
 	bool native_time;               /* with a backend that is not native: native runs for time as well */
 	/* Native runs with the CPU features the simulator hides masked (GLIBC_TUNABLES), as it runs them. */
 	bool sim_cpu_native;
+	/*
+	 * Layout: native runs get an environment variable of a random length, 0-4095 bytes, drawn per run from
+	 * the seed (randomize_layout), as hyperfine does, so that no one stack alignment decides a comparison;
+	 * the deterministic backends run each program under `layouts` environment sizes (0 or 1: one, none
+	 * added), so that a count that moves with the layout shows its spread.
+	 */
+	bool randomize_layout;
+	size_t layouts;
 	ws_progress_fn progress;
 	void *progress_data;
 };
@@ -89,6 +97,10 @@ struct ws_measure_opts {
  */
 int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t nprogs,
 	       const struct ws_measure_opts *o);
+
+/* The variable that carries the layout padding, and its largest length (a page, as hyperfine pads). */
+#define WS_LAYOUT_PAD_ENV "WHYSLOW_LAYOUT_PAD"
+#define WS_LAYOUT_PAD_MAX 4095
 
 /* Fill res->machine with this machine's facts (CPU, kernel, host, CPUs, PMU). */
 void ws_machine_probe(struct ws_machine *m);

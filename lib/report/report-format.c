@@ -108,6 +108,8 @@ char *ws_report_cell_text(const struct ws_comparison *c)
 	if (!isfinite(c->ratio))
 		return xstrdup(c->verdict == WS_VERDICT_SAME ? "~ (baseline 0)" : "new (baseline 0)");
 	pct = 100 * (c->ratio - 1);
+	if (c->exact && c->layout_sensitive)
+		return xasprintf("%s%+.2f%% layout?", c->verdict == WS_VERDICT_SAME ? "~ " : "", pct);
 	if (c->exact)
 		return c->verdict == WS_VERDICT_SAME ? xstrdup("= exact") : xasprintf("%+.2f%% exact", pct);
 	if (!isfinite(c->ci_lo))

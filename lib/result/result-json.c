@@ -148,10 +148,13 @@ static json_t *variant_to_json(const struct ws_variant *v)
 	for (size_t i = 0; i < v->nruns; i++) {
 		const struct ws_run_status *st = &v->runs[i];
 
-		json_array_append_new(runs, json_pack("{s:o,s:o,s:b}", "exit_code",
-						      st->signal ? json_null() : json_integer(st->exit_code),
-						      "signal", st->signal ? json_integer(st->signal) : json_null(),
-						      "timed_out", st->timed_out));
+		json_t *ro = json_pack("{s:o,s:o,s:b}", "exit_code", st->signal ? json_null() : json_integer(st->exit_code),
+				       "signal", st->signal ? json_integer(st->signal) : json_null(), "timed_out",
+				       st->timed_out);
+
+		if (st->env_pad >= 0)
+			json_object_set_new(ro, "env_pad", json_integer(st->env_pad));
+		json_array_append_new(runs, ro);
 	}
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "failed_runs", json_integer((json_int_t)v->failed_runs));
@@ -225,6 +228,8 @@ static json_t *comparison_to_json(const struct ws_comparison *c)
 	json_object_set_new(o, "family", c->family == WS_FAMILY_NONE ? json_null() : json_string(ws_family_name(c->family)));
 	if (c->gate_closed)
 		json_object_set_new(o, "gate", json_string("closed"));
+	if (c->layout_sensitive)
+		json_object_set_new(o, "layout_sensitive", json_true());
 	return o;
 }
 
@@ -321,6 +326,9 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	json_object_set_new(settings, "created", jstr(r->settings.created));
 	if (r->settings.sim_cpu_native)
 		json_object_set_new(settings, "sim_cpu_native", json_true());
+	json_object_set_new(settings, "randomize_layout", json_boolean(r->settings.randomize_layout));
+	if (r->settings.layouts > 1)
+		json_object_set_new(settings, "layouts", json_integer((json_int_t)r->settings.layouts));
 	json_object_set_new(settings, "shell", json_boolean(r->settings.shell));
 	json_object_set_new(settings, "setup", jstrings(r->settings.setup));
 	json_object_set_new(settings, "prepare", jstrings(r->settings.prepare));
@@ -494,6 +502,7 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			st.exit_code = (int)get_num(x, "exit_code", -1);
 			st.signal = (int)get_num(x, "signal", 0);
 			st.timed_out = get_bool(x, "timed_out");
+			st.env_pad = (int)get_num(x, "env_pad", -1);
 			ws_variant_push_run(v, &st);
 		}
 	}
@@ -663,6 +672,8 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		r->settings.primary = get_str(settings, "primary");
 		r->settings.created = get_str(settings, "created");
 		r->settings.sim_cpu_native = get_bool(settings, "sim_cpu_native");
+		r->settings.randomize_layout = get_bool(settings, "randomize_layout");
+		r->settings.layouts = (size_t)get_num(settings, "layouts", 0);
 		r->settings.cwd = get_str(settings, "cwd");
 		arr = json_object_get(settings, "command_line");
 		if (json_is_array(arr) && json_array_size(arr)) {
@@ -739,6 +750,7 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 			c->estimate = c->exact ? WS_ESTIMATE_EXACT : ws_estimate_parse(est);
 			c->family = ws_family_parse(fam);
 			c->gate_closed = gate && !strcmp(gate, "closed");
+			c->layout_sensitive = get_bool(x, "layout_sensitive");
 			free(est);
 			free(fam);
 			free(gate);

@@ -463,17 +463,33 @@ static void summarize_set(struct ws_metric_set *s)
 	ws_metric_set_sort(s);
 }
 
+/*
+ * With --layouts the simulated runs of a program differ on purpose, one environment size each: they are
+ * still deterministic, each the count of one layout, so compared exactly, their range the layout's spread.
+ */
+static void layouts_exact(struct ws_metric_set *s, const struct ws_result *r)
+{
+	for (size_t i = 0; r->settings.layouts > 1 && i < s->n; i++)
+		if ((s->v[i].flags & WS_M_SIMULATED) && s->v[i].sum.n)
+			s->v[i].flags |= WS_M_EXACT;
+}
+
 void ws_result_summarize(struct ws_result *r)
 {
 	for (size_t i = 0; i < r->nvariants; i++) {
 		struct ws_variant *v = &r->variants[i];
 
 		summarize_set(&v->metrics);
-		for (size_t j = 0; j < v->regions.n; j++)
+		layouts_exact(&v->metrics, r);
+		for (size_t j = 0; j < v->regions.n; j++) {
 			summarize_set(&v->regions.v[j].metrics);
+			layouts_exact(&v->regions.v[j].metrics, r);
+		}
 		for (size_t j = 0; j < v->functions.n; j++) {
 			summarize_set(&v->functions.v[j].metrics);
 			summarize_set(&v->functions.v[j].inclusive);
+			layouts_exact(&v->functions.v[j].metrics, r);
+			layouts_exact(&v->functions.v[j].inclusive, r);
 		}
 	}
 }

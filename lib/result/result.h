@@ -79,6 +79,7 @@ struct ws_run_status {
 	int exit_code;   /* -1 when killed by a signal */
 	int signal;      /* 0 when it exited */
 	bool timed_out;
+	int env_pad;     /* bytes of environment padding the run had (layout randomisation), -1 for none */
 };
 
 /* Simulator per-instruction counts for one hot function (for asm-diff's annotation). */
@@ -166,6 +167,11 @@ struct ws_comparison {
 	 * verdict is `same` whatever its own p; p_adjusted is still the procedure's (>= the primary's).
 	 */
 	bool gate_closed;
+	/*
+	 * With --layouts: an exact (simulated) comparison whose difference is smaller than the spread of either
+	 * side across the environment sizes: it may be the layout, not the change.
+	 */
+	bool layout_sensitive;
 };
 
 struct ws_cause {
@@ -231,6 +237,8 @@ struct ws_settings {
 	char **events;      /* as requested; NULL-terminated, may be NULL */
 	char *created;      /* ISO 8601 UTC */
 	bool sim_cpu_native; /* native runs had the features the simulator hides masked (GLIBC_TUNABLES) */
+	bool randomize_layout; /* native runs had a random environment padding each (runs[].env_pad) */
+	size_t layouts;      /* simulated runs under this many environment sizes (--layouts); 0 or 1: one */
 	/*
 	 * How the programs were run, hyperfine's options as given: each hook once for every program or once per
 	 * program, in order (NULL-terminated; NULL when not given); the same for --output (NULL read as
