@@ -338,7 +338,7 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 
 		ws_group_push(&p->fills, &v->functions, g, "share", 0, run, fp.period ? fn->share : NAN, -1);
 		for (size_t l = 0; l < fn->nr_lines; l++)
-			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples);
+			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples, NULL, 0);
 		if (extra)
 			ws_group_push(&p->fills, &v->functions, g, extra, 0, run,
 				      fp.extra_period ? fn->extra_share : NAN, -1);

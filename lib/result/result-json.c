@@ -156,16 +156,41 @@ static json_t *variant_to_json(const struct ws_variant *v)
 	for (size_t i = 0; i < v->functions.n; i++) {
 		const struct ws_group *g = &v->functions.v[i];
 
-		json_t *fo = json_pack("{s:o,s:o,s:o}", "name", jstr(g->name), "object", jstr(g->object), "metrics",
-				       metrics_to_json(&g->metrics));
+		json_t *fo = json_pack("{s:o}", "name", jstr(g->name));
 
+		if (g->nsymbols == 1) {
+			json_object_set_new(fo, "symbol", jstr(g->symbols[0]));
+		} else if (g->nsymbols > 1) {
+			json_t *syms = json_array();
+
+			for (size_t k = 0; k < g->nsymbols; k++)
+				json_array_append_new(syms, jstr(g->symbols[k]));
+			json_object_set_new(fo, "symbols", syms);
+		}
+		json_object_set_new(fo, "object", jstr(g->object));
+		if (g->inlined)
+			json_object_set_new(fo, "inlined", json_true());
+		json_object_set_new(fo, "metrics", metrics_to_json(&g->metrics));
 		if (g->nlines) {
 			json_t *lines = json_array();
 
-			for (size_t k = 0; k < g->nlines; k++)
-				json_array_append_new(lines, json_pack("{s:o,s:i,s:o}", "file", jstr(g->lines[k].file), "line",
-								       (int)g->lines[k].line, "samples",
-								       jsample(g->lines[k].samples)));
+			for (size_t k = 0; k < g->nlines; k++) {
+				const struct ws_line *l = &g->lines[k];
+				json_t *lo = json_pack("{s:o,s:i,s:o}", "file", jstr(l->file), "line", (int)l->line,
+						       "samples", jsample(l->samples));
+
+				if (l->ninlined) {
+					json_t *chain = json_array();
+
+					for (size_t j = 0; j < l->ninlined; j++)
+						json_array_append_new(chain, json_pack("{s:o,s:o,s:i}", "function",
+							jstr(l->inlined[j].function), "call_file",
+							jstr(l->inlined[j].call_file), "call_line",
+							(int)l->inlined[j].call_line));
+					json_object_set_new(lo, "inlined", chain);
+				}
+				json_array_append_new(lines, lo);
+			}
 			json_object_set_new(fo, "lines", lines);
 		}
 		json_array_append_new(fns, fo);
@@ -457,16 +482,46 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			g = ws_group_list_get(&v->functions, fname, obj);
 			free(fname);
 			free(obj);
+			g->inlined = get_bool(x, "inlined");
+			if (json_is_string(json_object_get(x, "symbol")))
+				ws_group_add_symbol(g, json_string_value(json_object_get(x, "symbol")));
+			{
+				const json_t *syms = json_object_get(x, "symbols"), *sy;
+				size_t k;
+
+				json_array_foreach(syms, k, sy)
+					if (json_is_string(sy))
+						ws_group_add_symbol(g, json_string_value(sy));
+			}
 			{
 				const json_t *lines = json_object_get(x, "lines"), *ln;
 				size_t k;
 
 				json_array_foreach(lines, k, ln) {
 					const char *file = json_string_value(json_object_get(ln, "file"));
+					const json_t *chain = json_object_get(ln, "inlined"), *fr;
+					struct ws_inline_frame *inl = NULL;
+					size_t ninl = 0, j;
 
-					if (file)
-						ws_group_add_line(g, file, (unsigned)get_num(ln, "line", 0),
-								  get_num(ln, "samples", 0));
+					if (!file)
+						continue;
+					if (json_is_array(chain) && json_array_size(chain)) {
+						inl = xcalloc(json_array_size(chain), sizeof(*inl));
+						json_array_foreach(chain, j, fr) {
+							const char *fn = json_string_value(json_object_get(fr, "function"));
+
+							if (!fn)
+								continue;
+							inl[ninl].function = (char *)fn;
+							inl[ninl].call_file =
+								(char *)json_string_value(json_object_get(fr, "call_file"));
+							inl[ninl].call_line = (unsigned)get_num(fr, "call_line", 0);
+							ninl++;
+						}
+					}
+					ws_group_add_line(g, file, (unsigned)get_num(ln, "line", 0), get_num(ln, "samples", 0),
+							  inl, ninl);
+					free(inl);
 				}
 			}
 			if ((ret = metrics_from_json(json_object_get(x, "metrics"), &g->metrics, where)) < 0)

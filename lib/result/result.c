@@ -56,13 +56,34 @@ static void group_release(struct ws_group *g)
 {
 	free(g->name);
 	free(g->object);
+	for (size_t i = 0; i < g->nsymbols; i++)
+		free(g->symbols[i]);
+	free(g->symbols);
 	ws_metric_set_release(&g->metrics);
-	for (size_t i = 0; i < g->nlines; i++)
+	for (size_t i = 0; i < g->nlines; i++) {
 		free(g->lines[i].file);
+		for (size_t k = 0; k < g->lines[i].ninlined; k++) {
+			free(g->lines[i].inlined[k].function);
+			free(g->lines[i].inlined[k].call_file);
+		}
+		free(g->lines[i].inlined);
+	}
 	free(g->lines);
 }
 
-void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples)
+void ws_group_add_symbol(struct ws_group *g, const char *symbol)
+{
+	if (!symbol)
+		return;
+	for (size_t i = 0; i < g->nsymbols; i++)
+		if (!strcmp(g->symbols[i], symbol))
+			return;
+	g->symbols = xrealloc(g->symbols, (g->nsymbols + 1) * sizeof(*g->symbols));
+	g->symbols[g->nsymbols++] = xstrdup(symbol);
+}
+
+struct ws_line *ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples,
+				  const struct ws_inline_frame *inl, size_t n)
 {
 	size_t i;
 
@@ -71,9 +92,18 @@ void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, doub
 			break;
 	if (i == g->nlines) {
 		WS_ALLOC_GROW(g->lines, g->nlines + 1, g->alloc_lines);
+		memset(&g->lines[i], 0, sizeof(g->lines[i]));
 		g->lines[i].file = xstrdup(file);
 		g->lines[i].line = line;
-		g->lines[i].samples = 0;
+		if (n) {
+			g->lines[i].inlined = xcalloc(n, sizeof(*inl));
+			for (size_t k = 0; k < n; k++) {
+				g->lines[i].inlined[k].function = xstrdup(inl[k].function);
+				g->lines[i].inlined[k].call_file = xstrdup(inl[k].call_file ? inl[k].call_file : "??");
+				g->lines[i].inlined[k].call_line = inl[k].call_line;
+			}
+			g->lines[i].ninlined = n;
+		}
 		g->nlines++;
 	}
 	g->lines[i].samples += samples;
@@ -85,6 +115,7 @@ void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, doub
 		g->lines[i - 1] = t;
 		i--;
 	}
+	return &g->lines[i];
 }
 
 static void group_list_release(struct ws_group_list *l)

@@ -48,24 +48,54 @@ struct ws_metric_set {
 	size_t n, alloc;
 };
 
+/* One function inlined at a source line: where its code was inlined from. */
+struct ws_inline_frame {
+	char *function;   /* demangled */
+	char *call_file;  /* the call site it was inlined at */
+	unsigned call_line;
+};
+
 /* A source line of a sampled function, and its samples summed over the runs. */
 struct ws_line {
 	char *file;
 	unsigned line;
 	double samples;
+	/* The inline chain the line's code sits in, innermost first (DWARF); empty when not inlined code. */
+	struct ws_inline_frame *inlined;
+	size_t ninlined;
 };
 
 /* A region (marker) or a function (profile): its own metric set. */
 struct ws_group {
-	char *name;
+	char *name;    /* what comparisons name it by: functions demangled (lib/symbols/names.h), made unique */
 	char *object;  /* functions: the mapped object (binary or library); NULL for regions */
+	/*
+	 * Functions: the symbols as in the object (mangled) that have this name: one, or several (the
+	 * monomorphizations of a generic Rust function whose legacy symbols demangle to one name, a C++
+	 * constructor's complete and base versions), or none for an [unknown] row. Distinct, in order seen.
+	 */
+	char **symbols;
+	size_t nsymbols;
+	/*
+	 * Functions: the row counts code inlined from this function into others (DWARF inline information, as
+	 * perf report --inline), not a function of its own; it overlaps the rows of the functions holding that
+	 * code. Its name is "NAME (inlined)".
+	 */
+	bool inlined;
 	struct ws_metric_set metrics;
 	struct ws_line *lines; /* sampled functions: the hottest source lines, most samples first */
 	size_t nlines, alloc_lines;
 };
 
-/* Add `samples` to line file:line of a function (copying `file`), keeping the most sampled first. */
-void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples);
+/*
+ * Add `samples` to line file:line of a function (copying `file`), keeping the most sampled first. A new
+ * line takes the inline chain `inl` (copied; may be NULL with n 0). Returns the line.
+ */
+struct ws_line *ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples,
+				  const struct ws_inline_frame *inl, size_t n);
+
+/* Add a symbol (mangled) to a function's symbols, unless it is there already (copied). */
+void ws_group_add_symbol(struct ws_group *g, const char *symbol);
 
 struct ws_group_list {
 	struct ws_group *v;

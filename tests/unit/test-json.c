@@ -65,10 +65,22 @@ static void build(struct ws_result *r)
 	g = ws_group_list_get(&v->regions, "enforce", NULL);
 	ws_metric_push(ws_metric_set_get(&g->metrics, "instructions", WS_M_SIMULATED), 42, -1);
 	g = ws_group_list_get(&v->functions, "lc_insert", "/bin/prog");
+	ws_group_add_symbol(g, "_Z9lc_insertP2LC");
 	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), 0.25, -1);
-	ws_group_add_line(g, "lc.c", 42, 10);
-	ws_group_add_line(g, "lc.c", 7, 4);
-	ws_group_add_line(g, "lc.c", 7, 8); /* now the hottest */
+	ws_group_add_line(g, "lc.c", 42, 10, NULL, 0);
+	ws_group_add_line(g, "lc.c", 7, 4,
+			  (const struct ws_inline_frame[]){ { "term_cmp(Term const&, Term const&)", "lc.c", 40 },
+							    { "find_slot", "lc.c", 51 } }, 2);
+	ws_group_add_line(g, "lc.c", 7, 8, NULL, 0); /* now the hottest */
+	/* Monomorphizations of one name are one row with their symbols; an inlined function's row. */
+	g = ws_group_list_get(&v->functions, "<&T as core::fmt::Debug>::fmt", "/bin/prog");
+	ws_group_add_symbol(g, "_ZN42_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$3fmt17h9e3c2a71b0f4d865E");
+	ws_group_add_symbol(g, "_ZN42_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$3fmt17h1a2b3c4d5e6f7081E");
+	ws_group_add_symbol(g, "_ZN42_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$3fmt17h9e3c2a71b0f4d865E");
+	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), 0.01, -1);
+	g = ws_group_list_get(&v->functions, "term_cmp(Term const&, Term const&) (inlined)", "/bin/prog");
+	g->inlined = true;
+	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), 0.05, -1);
 	v->hot = xcalloc(1, sizeof(*v->hot));
 	v->nhot = v->alloc_hot = 1;
 	v->hot[0].function = xstrdup("lc_insert");
@@ -148,6 +160,24 @@ static void test_round_trip(void **state)
 	assert_int_equal(ws_group_list_find(&v->functions, "lc_insert")->nlines, 2);
 	assert_int_equal(ws_group_list_find(&v->functions, "lc_insert")->lines[0].line, 7);
 	assert_float_equal(ws_group_list_find(&v->functions, "lc_insert")->lines[0].samples, 12, 0);
+	{
+		const struct ws_group *g = ws_group_list_find(&v->functions, "lc_insert");
+
+		assert_int_equal(g->nsymbols, 1);
+		assert_string_equal(g->symbols[0], "_Z9lc_insertP2LC");
+		assert_false(g->inlined);
+		assert_int_equal(g->lines[0].ninlined, 2);
+		assert_string_equal(g->lines[0].inlined[0].function, "term_cmp(Term const&, Term const&)");
+		assert_string_equal(g->lines[0].inlined[1].call_file, "lc.c");
+		assert_int_equal(g->lines[0].inlined[1].call_line, 51);
+		assert_int_equal(g->lines[1].ninlined, 0);
+		g = ws_group_list_find(&v->functions, "<&T as core::fmt::Debug>::fmt");
+		assert_int_equal(g->nsymbols, 2);
+		g = ws_group_list_find(&v->functions, "term_cmp(Term const&, Term const&) (inlined)");
+		assert_non_null(g);
+		assert_true(g->inlined);
+		assert_int_equal(g->nsymbols, 0);
+	}
 	assert_int_equal(v->nhot, 1);
 	assert_int_equal(v->hot[0].insns[0].addr, 0x401230);
 	assert_float_equal(v->hot[0].insns[0].l1d_misses, 3, 0);
