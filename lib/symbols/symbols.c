@@ -1,23 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* symbols.c - a per-object cache of libdwfl modules: link address -> function, source file and line. */
+/* symbols.c - a per-object cache of libdwfl modules: link address -> function, inline chain, source line. */
 #include "symbols/symbols.h"
+#include "symbols/names.h"
+#include "symbols/plt.h"
 #include "core/log.h"
 #include "core/util.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* One PT_LOAD segment: the file bytes [off, off + filesz) sit at link address vaddr. */
 struct seg {
 	uint64_t off, filesz, vaddr;
+};
+
+/* A symbol's demangled name, made once: keyed by the symbol table string libdwfl hands out (stable). */
+struct demangled {
+	const char *symbol;
+	char *name;
+};
+
+/* The inline chain found at one address. */
+struct inl_entry {
+	uint64_t vaddr;
+	bool used;
+	struct ws_inline *chain;
+	size_t n;
+};
+
+/* A function symbol by its table name, for ws_symobj_find(). */
+struct byname {
+	const char *symbol;
+	uint64_t addr;
 };
 
 struct ws_symobj {
@@ -38,6 +63,18 @@ struct ws_symobj {
 	bool symsrc_known;
 	bool hinted;
 	enum ws_symsrc symsrc;
+
+	struct demangled *dm; /* open addressing, dm_cap a power of two */
+	size_t dm_nr, dm_cap;
+	struct byname *names; /* sorted by symbol, read on the first ws_symobj_find() */
+	size_t nr_names;
+	bool names_read;
+	struct ws_elf_slot *plt; /* PLT stubs, sorted by address, read on the first lookup that misses */
+	size_t nr_plt;
+	char **plt_names;        /* their demangled names */
+	bool plt_read;
+	struct inl_entry *inl; /* inline chains by address, open addressing */
+	size_t inl_nr, inl_cap;
 	struct ws_symobj *next;
 };
 
@@ -47,9 +84,11 @@ struct ws_symbols {
 
 /*
  * Offline reporting: each object is a module at its own link addresses (base 0, add_p_vaddr), never at a
- * process's load address, so one module serves every mapping of the file. The standard debuginfo finder
- * follows .gnu_debuglink (next to the file, in .debug/, under /usr/lib/debug) and the build-id under
- * /usr/lib/debug/.build-id, which is what "the .debug link where present" asks for.
+ * process's load address, so one module serves every mapping of the file. libdwfl's standard finder is the
+ * whole search of symbols.h: the object, the build-id under each absolute directory of debuginfo_path, the
+ * .gnu_debuglink next to the file, in .debug/ and under those directories, then debuginfod when
+ * DEBUGINFOD_URLS is set. debuginfo_path is ":.debug:DIR"; elfutils' own default is the same with
+ * /usr/lib/debug, so only the test interface changes anything.
  */
 static char *debuginfo_path;
 static const Dwfl_Callbacks offline_callbacks = {
@@ -59,15 +98,45 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+const char *ws_symbols_debug_dir(void)
+{
+	const char *dir = getenv("WHYSLOW_DEBUG_DIR");
+
+	return dir && *dir ? dir : "/usr/lib/debug";
+}
+
 struct ws_symbols *ws_symbols_new(void)
 {
 	/* libelf refuses every call until the version handshake has been made once in the process. */
 	elf_version(EV_CURRENT);
+	free(debuginfo_path);
+	debuginfo_path = xasprintf(":.debug:%s", ws_symbols_debug_dir());
 	return xcalloc(1, sizeof(struct ws_symbols));
+}
+
+static void inlines_free(struct ws_inline *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].call_file);
+	}
+	free(v);
 }
 
 static void symobj_free(struct ws_symobj *o)
 {
+	for (size_t i = 0; i < o->inl_cap; i++)
+		if (o->inl[i].used)
+			inlines_free(o->inl[i].chain, o->inl[i].n);
+	free(o->inl);
+	for (size_t i = 0; i < o->dm_cap; i++)
+		free(o->dm[i].name);
+	free(o->dm);
+	free(o->names);
+	for (size_t i = 0; i < o->nr_plt; i++)
+		free(o->plt_names[i]);
+	free(o->plt_names);
+	ws_elf_slots_free(o->plt, o->nr_plt);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
 	free(o->segs);
@@ -208,12 +277,117 @@ int ws_symobj_vaddr(const struct ws_symobj *o, uint64_t file_offset, uint64_t *v
 	return -ERANGE;
 }
 
+static uint64_t ptr_hash(const void *p)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+
+	return h ^ (h >> 29);
+}
+
+/* The demangled name of `symbol`, made on first use and kept: names are demangled once, here. */
+static const char *demangled(struct ws_symobj *o, const char *symbol)
+{
+	size_t mask, i;
+
+	if ((o->dm_nr + 1) * 2 > o->dm_cap) {
+		struct demangled *old = o->dm;
+		size_t old_cap = o->dm_cap;
+
+		o->dm_cap = old_cap ? old_cap * 2 : 256;
+		o->dm = xcalloc(o->dm_cap, sizeof(*o->dm));
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].symbol)
+				continue;
+			for (i = ptr_hash(old[k].symbol) & (o->dm_cap - 1); o->dm[i].symbol; i = (i + 1) & (o->dm_cap - 1))
+				;
+			o->dm[i] = old[k];
+		}
+		free(old);
+	}
+	mask = o->dm_cap - 1;
+	for (i = ptr_hash(symbol) & mask; o->dm[i].symbol; i = (i + 1) & mask)
+		if (o->dm[i].symbol == symbol)
+			return o->dm[i].name;
+	o->dm[i].symbol = symbol;
+	o->dm[i].name = ws_sym_demangle(symbol);
+	o->dm_nr++;
+	return o->dm[i].name;
+}
+
+/* An IRELATIVE slot's resolver, by the symbol at its address. */
+static const char *resolver_name(void *data, uint64_t addr)
+{
+	struct ws_symobj *o = data;
+	GElf_Off off = 0;
+	GElf_Sym es;
+	const char *name = dwfl_module_addrinfo(o->mod, addr, &off, &es, NULL, NULL, NULL);
+
+	return name && !off ? name : NULL;
+}
+
+static void read_plt(struct ws_symobj *o)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	struct ws_elf_slot *got = NULL;
+	size_t ngot;
+
+	o->plt_read = true;
+	if (!elf)
+		return;
+	ngot = ws_elf_got_slots(elf, resolver_name, o, &got);
+	o->nr_plt = ws_elf_plt_stubs(elf, got, ngot, &o->plt);
+	ws_elf_slots_free(got, ngot);
+	o->plt_names = xcalloc(o->nr_plt + 1, sizeof(*o->plt_names));
+	for (size_t i = 0; i < o->nr_plt; i++) {
+		char *at = strrchr(o->plt[i].name, '@'), *callee = xstrndup(o->plt[i].name, (size_t)(at - o->plt[i].name));
+		char *d = ws_sym_demangle(callee);
+
+		/* Link addresses of the module: the object's own plus libdwfl's bias (0 as reported). */
+		o->plt[i].addr += bias;
+		o->plt_names[i] = xasprintf("%s%s", d, at);
+		free(d);
+		free(callee);
+	}
+}
+
+/* The PLT stub holding `vaddr`, or -ENOENT. */
+static int plt_lookup(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym)
+{
+	size_t lo = 0, hi;
+
+	if (!o->plt_read)
+		read_plt(o);
+	hi = o->nr_plt;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ws_elf_slot *e = &o->plt[mid];
+
+		if (vaddr < e->addr) {
+			hi = mid;
+		} else if (vaddr - e->addr >= e->size) {
+			lo = mid + 1;
+		} else {
+			sym->name = o->plt_names[mid];
+			sym->symbol = e->name;
+			sym->start = e->addr;
+			sym->size = e->size;
+			sym->offset = vaddr - e->addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int ws_symobj_lookup(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym)
 {
 	GElf_Off off = 0;
 	GElf_Sym es;
 	const char *name;
 
+	/* First the PLT: no symbol covers a stub, but a sizeless one before the section might seem to. */
+	if (!plt_lookup(o, vaddr, sym))
+		return 0;
 	name = dwfl_module_addrinfo(o->mod, vaddr, &off, &es, NULL, NULL, NULL);
 	if (!name || !*name)
 		return -ENOENT;
@@ -229,10 +403,225 @@ int ws_symobj_lookup(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym)
 	default:
 		return -ENOENT;
 	}
-	sym->name = name;
+	sym->symbol = name;
+	sym->name = demangled(o, name);
 	sym->start = vaddr - off;
+	sym->size = es.st_size;
 	sym->offset = off;
 	return 0;
+}
+
+static int cmp_byname(const void *a, const void *b)
+{
+	const struct byname *x = a, *y = b;
+	int c = strcmp(x->symbol, y->symbol);
+
+	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static void read_names(struct ws_symobj *o)
+{
+	int n = dwfl_module_getsymtab(o->mod);
+	size_t alloc = 0;
+
+	o->names_read = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym es;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &es, &addr, NULL, NULL, NULL);
+		unsigned type = GELF_ST_TYPE(es.st_info);
+
+		if (!name || !*name || es.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
+			continue;
+		WS_ALLOC_GROW(o->names, o->nr_names + 1, alloc);
+		o->names[o->nr_names++] = (struct byname){ name, addr };
+	}
+	if (o->nr_names)
+		qsort(o->names, o->nr_names, sizeof(*o->names), cmp_byname);
+}
+
+int ws_symobj_find(struct ws_symobj *o, const char *symbol, struct ws_sym *sym)
+{
+	struct byname key = { symbol, 0 };
+	size_t lo = 0, hi;
+	char *plain = NULL;
+	int ret = -ENOENT;
+
+	if (!o->names_read)
+		read_names(o);
+	/* A versioned name as some readers spell it, "memcpy@@GLIBC_2.14", is "memcpy" in the table. */
+	if (strchr(symbol, '@') && symbol[0] != '@') {
+		plain = xstrndup(symbol, strcspn(symbol, "@"));
+		key.symbol = plain;
+	}
+	hi = o->nr_names;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(o->names[mid].symbol, key.symbol) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < o->nr_names && !strcmp(o->names[lo].symbol, key.symbol)) {
+		ret = ws_symobj_lookup(o, o->names[lo].addr, sym);
+		/* Not the function's start after all (a label inside another): keep the name asked for. */
+		if (ret || sym->offset) {
+			sym->symbol = o->names[lo].symbol;
+			sym->name = demangled(o, o->names[lo].symbol);
+			sym->start = o->names[lo].addr;
+			sym->offset = 0;
+			ret = 0;
+		}
+	}
+	free(plain);
+	return ret;
+}
+
+/* ---- DWARF: function names of instances, inline chains ----------------------------------------------- */
+
+/* The DIE's own name, through DW_AT_abstract_origin and DW_AT_specification. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+}
+
+static const char *die_linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+
+	return s ? s : dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+}
+
+/*
+ * The scopes at `vaddr`, innermost first, as the DIE tree nests them, and the CU DIE; 0 when there are none.
+ * dwarf_getscopes() alone continues from an inlined subroutine into its abstract definition, so it is only
+ * asked for the innermost DIE, whose concrete parents (the inlined subroutines around it, up to the
+ * function) dwarf_getscopes_die() gives, as eu-addr2line -i does.
+ */
+static int scopes_at(struct ws_symobj *o, uint64_t vaddr, Dwarf_Die **scopes, Dwarf_Die *cu)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cudie = dwfl_module_addrdie(o->mod, vaddr, &bias);
+	Dwarf_Die *inner = NULL, die;
+	int n;
+
+	*scopes = NULL;
+	if (!cudie)
+		return 0;
+	*cu = *cudie;
+	n = dwarf_getscopes(cudie, vaddr - bias, &inner);
+	if (n <= 0) {
+		free(inner);
+		return 0;
+	}
+	die = inner[0];
+	free(inner);
+	n = dwarf_getscopes_die(&die, scopes);
+	if (n <= 0) {
+		free(*scopes);
+		*scopes = NULL;
+		return 0;
+	}
+	return n;
+}
+
+char *ws_symobj_dwarf_name(struct ws_symobj *o, uint64_t vaddr)
+{
+	Dwarf_Die *scopes, cu;
+	int n = scopes_at(o, vaddr, &scopes, &cu);
+	char *out = NULL;
+
+	/* The outermost subprogram: the function itself, not one inlined into it. */
+	for (int i = n - 1; i >= 0; i--) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		if (die_name(&scopes[i]))
+			out = xstrdup(die_name(&scopes[i]));
+		break;
+	}
+	free(scopes);
+	return out;
+}
+
+static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline **out)
+{
+	Dwarf_Die *scopes, cu;
+	int n = scopes_at(o, vaddr, &scopes, &cu);
+	struct ws_inline *v = NULL;
+	size_t nr = 0, alloc = 0;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		Dwarf_Attribute attr;
+		Dwarf_Word fileidx = 0, lineno = 0;
+		const char *link, *name, *file = NULL;
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;
+		link = die_linkage_name(&scopes[i]);
+		name = die_name(&scopes[i]);
+		if (!link && !name)
+			continue;
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &fileidx) == 0 &&
+		    (files || dwarf_getsrcfiles(&cu, &files, &nfiles) == 0) && fileidx < nfiles)
+			file = dwarf_filesrc(files, fileidx, NULL, NULL);
+		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &lineno);
+		WS_ALLOC_GROW(v, nr + 1, alloc);
+		v[nr].name = link ? ws_sym_demangle(link) : xstrdup(name);
+		v[nr].call_file = xstrdup(file ? file : "??");
+		v[nr].call_line = (unsigned)lineno;
+		nr++;
+	}
+	free(scopes);
+	*out = v;
+	return nr;
+}
+
+static uint64_t addr_hash(uint64_t a)
+{
+	a *= 0x9e3779b97f4a7c15ULL;
+	return a ^ (a >> 31);
+}
+
+size_t ws_symobj_inlines(struct ws_symobj *o, uint64_t vaddr, const struct ws_inline **out)
+{
+	size_t i, mask;
+
+	if ((o->inl_nr + 1) * 2 > o->inl_cap) {
+		struct inl_entry *old = o->inl;
+		size_t old_cap = o->inl_cap;
+
+		o->inl_cap = old_cap ? old_cap * 2 : 256;
+		o->inl = xcalloc(o->inl_cap, sizeof(*o->inl));
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].used)
+				continue;
+			for (i = addr_hash(old[k].vaddr) & (o->inl_cap - 1); o->inl[i].used; i = (i + 1) & (o->inl_cap - 1))
+				;
+			o->inl[i] = old[k];
+		}
+		free(old);
+	}
+	mask = o->inl_cap - 1;
+	for (i = addr_hash(vaddr) & mask; o->inl[i].used; i = (i + 1) & mask)
+		if (o->inl[i].vaddr == vaddr)
+			goto found;
+	o->inl[i].used = true;
+	o->inl[i].vaddr = vaddr;
+	o->inl[i].n = find_inlines(o, vaddr, &o->inl[i].chain);
+	o->inl_nr++;
+found:
+	*out = o->inl[i].chain;
+	return o->inl[i].n;
 }
 
 int ws_symobj_srcline(struct ws_symobj *o, uint64_t vaddr, const char **file, unsigned *line)
@@ -314,4 +703,94 @@ bool ws_symobj_first_hint(struct ws_symobj *o)
 
 	o->hinted = true;
 	return first;
+}
+
+/* ---- which package to install ------------------------------------------------------------------------- */
+
+/* The first line `dpkg -S PATH` prints, or NULL: "coreutils: /bin/sort". No shell, no output of its own. */
+static char *dpkg_search(const char *path)
+{
+	int fds[2];
+	pid_t pid;
+	char buf[512];
+	ssize_t n;
+	size_t len = 0;
+	int st;
+
+	if (access("/usr/bin/dpkg", X_OK) || pipe2(fds, O_CLOEXEC))
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(fds[1], 1);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		execl("/usr/bin/dpkg", "dpkg", "-S", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (len < sizeof(buf) - 1 && (n = read(fds[0], buf + len, sizeof(buf) - 1 - len)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	buf[len] = '\0';
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !len)
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return xstrdup(buf);
+}
+
+/* The Debian package that installed `path`, or NULL. */
+static char *package_of(const char *path)
+{
+	char *line = dpkg_search(path), *pkg = NULL;
+	char *alt = NULL;
+
+	/* Merged /usr: the kernel names /usr/bin/sort, dpkg's database may list /bin/sort, and the reverse. */
+	if (!line && !strncmp(path, "/usr/", 5))
+		line = dpkg_search(alt = xstrdup(path + 4));
+	else if (!line && path[0] == '/')
+		line = dpkg_search(alt = xasprintf("/usr%s", path));
+	free(alt);
+	/* "coreutils: /bin/sort", "libc6:amd64: /lib/...", "a, b: /path"; not "diversion by ...". */
+	if (line && strstr(line, ": ") && strncmp(line, "diversion", 9)) {
+		size_t n = strcspn(line, ":, ");
+
+		if (n)
+			pkg = xstrndup(line, n);
+	}
+	free(line);
+	return pkg;
+}
+
+char *ws_symobj_debug_hint(struct ws_symobj *o)
+{
+	char *pkg = package_of(o->path), *hint;
+
+	if (!pkg)
+		return xasprintf("rebuild it with symbols (-g, without -s or strip), or put its debug file under "
+				 "%s/.build-id/", ws_symbols_debug_dir());
+	/* glibc keeps its debug files in main; every other package's are its -dbgsym in debian-debug. */
+	if (!strcmp(pkg, "libc6"))
+		hint = xstrdup("install libc6-dbg");
+	else
+		hint = xasprintf("install %s-dbgsym (from the debian-debug archive, or set DEBUGINFOD_URLS for "
+				 "debuginfod)", pkg);
+	free(pkg);
+	return hint;
 }
