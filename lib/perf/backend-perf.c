@@ -295,19 +295,22 @@ static void perf_poll(struct ws_backend *be)
 }
 
 /*
- * A function is named by its symbol; the same name in two objects, and the "[unknown]" bucket of each
- * stripped object, are told apart by the object's file name.
+ * A function is named by its demangled name; the same name in two objects, and the "[unknown]" bucket of each
+ * stripped object, are told apart by the object's file name. Code inlined from a function is a row of its
+ * own, "NAME (inlined)", beside the function's own row when it also exists out of line.
  */
-static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp)
+static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp, bool inlined)
 {
 	const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
+	const struct ws_fn *v = inlined ? fp->inlined : fp->fns;
+	size_t n = inlined ? fp->nr_inlined : fp->nr_fns;
 
 	if (fn->unknown)
 		return xasprintf("%s %s", fn->name, base);
-	for (size_t i = 0; i < fp->nr_fns; i++)
-		if (&fp->fns[i] != fn && !strcmp(fp->fns[i].name, fn->name) && strcmp(fp->fns[i].object, fn->object))
-			return xasprintf("%s (%s)", fn->name, base);
-	return xstrdup(fn->name);
+	for (size_t i = 0; i < n; i++)
+		if (&v[i] != fn && !strcmp(v[i].name, fn->name) && strcmp(v[i].object, fn->object))
+			return xasprintf("%s (%s)%s", fn->name, base, inlined ? " (inlined)" : "");
+	return inlined ? xasprintf("%s (inlined)", fn->name) : xstrdup(fn->name);
 }
 
 /*
@@ -331,14 +334,26 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 	}
 	if (fp.extra_event)
 		extra = xasprintf("%s-share", fp.extra_event);
-	for (size_t i = 0; i < fp.nr_fns; i++) {
-		const struct ws_fn *fn = &fp.fns[i];
-		char *key = function_key(fn, &fp);
+	for (size_t i = 0; i < fp.nr_fns + fp.nr_inlined; i++) {
+		bool inl = i >= fp.nr_fns;
+		const struct ws_fn *fn = inl ? &fp.inlined[i - fp.nr_fns] : &fp.fns[i];
+		char *key = function_key(fn, &fp, inl);
 		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
 
+		g->inlined = inl;
+		for (size_t k = 0; k < fn->nr_symbols; k++)
+			ws_group_add_symbol(g, fn->symbols[k]);
 		ws_group_push(&p->fills, &v->functions, g, "share", 0, run, fp.period ? fn->share : NAN, -1);
-		for (size_t l = 0; l < fn->nr_lines; l++)
-			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples, NULL, 0);
+		for (size_t l = 0; l < fn->nr_lines; l++) {
+			const struct ws_fn_line *ln = &fn->lines[l];
+			struct ws_inline_frame *chain = xcalloc(ln->nr_inlined + 1, sizeof(*chain));
+
+			for (size_t k = 0; k < ln->nr_inlined; k++)
+				chain[k] = (struct ws_inline_frame){ ln->inlined[k].name, ln->inlined[k].call_file,
+								     ln->inlined[k].call_line };
+			ws_group_add_line(g, ln->file, ln->line, (double)ln->samples, chain, ln->nr_inlined);
+			free(chain);
+		}
 		if (extra)
 			ws_group_push(&p->fills, &v->functions, g, extra, 0, run,
 				      fp.extra_period ? fn->extra_share : NAN, -1);

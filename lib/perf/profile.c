@@ -1127,7 +1127,9 @@ void ws_profile_close(struct ws_profile *p)
 /* A function being summed: (object, name), name NULL for the object's [unknown] bucket. */
 struct fnacc {
 	uint32_t obj;
-	const char *name; /* borrowed from the symbol cache */
+	const char *name; /* demangled, borrowed from the symbol cache */
+	const char **symbols; /* the distinct symbols summed here, borrowed from the cache */
+	size_t nr_symbols;
 	uint64_t samples[2], period[2];
 };
 
@@ -1232,13 +1234,16 @@ static void hot_lines(struct ws_profile *p, struct ws_fn *fn, size_t fi, const s
 		      const uint64_t *agg_vaddr)
 {
 	struct ws_fn_line *lines = NULL;
-	size_t nr = 0, alloc = 0, i, j;
+	uint64_t *best = NULL; /* per line: the samples of the address whose inline chain it shows */
+	size_t nr = 0, alloc = 0, balloc = 0, i, j;
 
 	for (i = 0; i < p->agg_cap; i++) {
 		const struct agg *a = &p->agg[i];
 		struct ws_symobj *so;
+		const struct ws_inline *chain;
 		const char *file;
 		unsigned line;
+		size_t nchain;
 
 		if (a->obj == UINT32_MAX || agg_fn[i] != fi || !a->samples[0])
 			continue;
@@ -1250,22 +1255,80 @@ static void hot_lines(struct ws_profile *p, struct ws_fn *fn, size_t fi, const s
 				break;
 		if (j == nr) {
 			WS_ALLOC_GROW(lines, nr + 1, alloc);
+			WS_ALLOC_GROW(best, nr + 1, balloc);
+			memset(&lines[nr], 0, sizeof(lines[nr]));
 			lines[nr].file = (char *)file; /* borrowed until copied below */
 			lines[nr].line = line;
-			lines[nr].samples = 0;
+			best[nr] = 0;
 			nr++;
 		}
 		lines[j].samples += a->samples[0];
+		/* One line may be inlined at several places: show the chain of its hottest address. */
+		if (a->samples[0] > best[j]) {
+			best[j] = a->samples[0];
+			nchain = ws_symobj_inlines(so, agg_vaddr[i], &chain);
+			lines[j].inlined = (struct ws_inline *)chain; /* borrowed until copied below */
+			lines[j].nr_inlined = nchain;
+		}
 	}
+	free(best);
 	if (!nr)
 		return;
 	qsort(lines, nr, sizeof(*lines), line_cmp);
+	for (j = p->opts.lines_per_fn; j < nr; j++) {
+		lines[j].inlined = NULL;
+		lines[j].nr_inlined = 0;
+	}
 	if (nr > p->opts.lines_per_fn)
 		nr = p->opts.lines_per_fn;
-	for (j = 0; j < nr; j++)
+	for (j = 0; j < nr; j++) {
+		const struct ws_inline *chain = lines[j].inlined;
+
 		lines[j].file = xstrdup(lines[j].file);
+		lines[j].inlined = lines[j].nr_inlined ? xcalloc(lines[j].nr_inlined, sizeof(*chain)) : NULL;
+		for (size_t k = 0; k < lines[j].nr_inlined; k++) {
+			lines[j].inlined[k].name = xstrdup(chain[k].name);
+			lines[j].inlined[k].call_file = xstrdup(chain[k].call_file);
+			lines[j].inlined[k].call_line = chain[k].call_line;
+		}
+	}
 	fn->lines = lines;
 	fn->nr_lines = nr;
+}
+
+static void fnacc_add_symbol(struct fnacc *f, const char *symbol)
+{
+	for (size_t i = 0; i < f->nr_symbols; i++)
+		if (f->symbols[i] == symbol || !strcmp(f->symbols[i], symbol))
+			return;
+	f->symbols = xrealloc(f->symbols, (f->nr_symbols + 1) * sizeof(*f->symbols));
+	f->symbols[f->nr_symbols++] = symbol;
+}
+
+static void fnacc_add(struct fnacc *f, const struct agg *a)
+{
+	f->samples[0] += a->samples[0];
+	f->samples[1] += a->samples[1];
+	f->period[0] += a->period[0];
+	f->period[1] += a->period[1];
+}
+
+/* A summed function as a ws_fn of `out` (whose totals are final). */
+static void fn_from_acc(struct ws_profile *p, struct ws_fn *fn, const struct fnacc *f, const struct ws_fn_profile *out)
+{
+	fn->unknown = !f->name;
+	fn->name = xstrdup(f->name ? f->name : f->obj == OBJ_KERNEL ? "[kernel]" : "[unknown]");
+	fn->object = xstrdup(p->objs[f->obj].path);
+	fn->symbols = f->nr_symbols ? xcalloc(f->nr_symbols, sizeof(*fn->symbols)) : NULL;
+	for (size_t k = 0; k < f->nr_symbols; k++)
+		fn->symbols[k] = xstrdup(f->symbols[k]);
+	fn->nr_symbols = f->nr_symbols;
+	fn->samples = f->samples[0];
+	fn->period = f->period[0];
+	fn->extra_samples = f->samples[1];
+	fn->extra_period = f->period[1];
+	fn->share = out->period ? (double)fn->period / (double)out->period : 0;
+	fn->extra_share = out->extra_period ? (double)fn->extra_period / (double)out->extra_period : 0;
 }
 
 /* One info line per stripped object that holds a visible part of the profile; once per symbol cache. */
@@ -1290,17 +1353,19 @@ static void stripped_hints(struct ws_profile *p, uint64_t total)
 			ws_log(WS_LOG_DEBUG, "%s: %.1f%% of the samples fall outside its symbols", o->path, pct);
 			continue;
 		}
-		if (ws_symobj_first_hint(o->so))
-			ws_log(WS_LOG_INFO,
-			       "%s has no symbol table (stripped): %.1f%% of the samples show as [unknown]; build it "
-			       "with symbols (-g, without -s or strip) or install its debug file",
-			       o->path, pct);
+		if (ws_symobj_first_hint(o->so)) {
+			char *hint = ws_symobj_debug_hint(o->so);
+
+			ws_log(WS_LOG_INFO, "%s has no symbol table (stripped) and no debug file was found: %.1f%% of "
+			       "the samples show as [unknown]; %s", o->path, pct, hint);
+			free(hint);
+		}
 	}
 }
 
 int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 {
-	struct fntab t = { 0 };
+	struct fntab t = { 0 }, ti = { 0 };
 	size_t *agg_fn = NULL, i, nlines;
 	uint64_t *agg_vaddr = NULL;
 
@@ -1325,17 +1390,33 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 		if (a->obj == UINT32_MAX)
 			continue;
 		so = object_symbols(p, a->obj);
-		if (so && !ws_symobj_vaddr(so, a->addr, &agg_vaddr[i]) && !ws_symobj_lookup(so, agg_vaddr[i], &sym))
-			name = sym.name;
+		if (so && !ws_symobj_vaddr(so, a->addr, &agg_vaddr[i])) {
+			const struct ws_inline *chain;
+			size_t n = ws_symobj_inlines(so, agg_vaddr[i], &chain);
+
+			if (!ws_symobj_lookup(so, agg_vaddr[i], &sym))
+				name = sym.name;
+			/* Also to each function inlined here, once however often it recurs in the chain. */
+			for (size_t k = 0; k < n; k++) {
+				bool seen = false;
+
+				for (size_t j = 0; j < k && !seen; j++)
+					seen = !strcmp(chain[j].name, chain[k].name);
+				if (!seen) {
+					size_t ii = fntab_get(&ti, a->obj, chain[k].name);
+
+					fnacc_add(&ti.v[ii], a);
+				}
+			}
+		}
 		if (!name)
 			p->objs[a->obj].unknown_period += a->period[0];
 		fi = fntab_get(&t, a->obj, name);
 		agg_fn[i] = fi;
 		f = &t.v[fi];
-		f->samples[0] += a->samples[0];
-		f->samples[1] += a->samples[1];
-		f->period[0] += a->period[0];
-		f->period[1] += a->period[1];
+		if (name)
+			fnacc_add_symbol(f, sym.symbol);
+		fnacc_add(f, a);
 		out->samples += a->samples[0];
 		out->period += a->period[0];
 		out->extra_samples += a->samples[1];
@@ -1351,20 +1432,13 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 		out->full_rings += p->rings[i].suspect_full;
 	out->nr_fns = t.nr;
 	out->fns = xcalloc(t.nr ? t.nr : 1, sizeof(*out->fns));
-	for (i = 0; i < t.nr; i++) {
-		struct ws_fn *fn = &out->fns[i];
-		const struct fnacc *f = &t.v[i];
-
-		fn->unknown = !f->name;
-		fn->name = xstrdup(f->name ? f->name : f->obj == OBJ_KERNEL ? "[kernel]" : "[unknown]");
-		fn->object = xstrdup(p->objs[f->obj].path);
-		fn->samples = f->samples[0];
-		fn->period = f->period[0];
-		fn->extra_samples = f->samples[1];
-		fn->extra_period = f->period[1];
-		fn->share = out->period ? (double)fn->period / (double)out->period : 0;
-		fn->extra_share = out->extra_period ? (double)fn->extra_period / (double)out->extra_period : 0;
-	}
+	for (i = 0; i < t.nr; i++)
+		fn_from_acc(p, &out->fns[i], &t.v[i], out);
+	out->nr_inlined = ti.nr;
+	out->inlined = xcalloc(ti.nr ? ti.nr : 1, sizeof(*out->inlined));
+	for (i = 0; i < ti.nr; i++)
+		fn_from_acc(p, &out->inlined[i], &ti.v[i], out);
+	qsort(out->inlined, out->nr_inlined, sizeof(*out->inlined), fn_cmp);
 
 	/* Lines for the hottest named functions, found before sorting while index i still matches t.v[i]. */
 	if (p->opts.line_fns && p->opts.lines_per_fn && t.nr) {
@@ -1408,25 +1482,44 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 
 	free(agg_fn);
 	free(agg_vaddr);
+	for (i = 0; i < t.nr; i++)
+		free(t.v[i].symbols);
 	free(t.v);
 	free(t.slots);
+	free(ti.v);
+	free(ti.slots);
 	return 0;
+}
+
+static void fns_release(struct ws_fn *fns, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(fns[i].name);
+		free(fns[i].object);
+		for (size_t k = 0; k < fns[i].nr_symbols; k++)
+			free(fns[i].symbols[k]);
+		free(fns[i].symbols);
+		for (size_t j = 0; j < fns[i].nr_lines; j++) {
+			struct ws_fn_line *l = &fns[i].lines[j];
+
+			free(l->file);
+			for (size_t k = 0; k < l->nr_inlined; k++) {
+				free(l->inlined[k].name);
+				free(l->inlined[k].call_file);
+			}
+			free(l->inlined);
+		}
+		free(fns[i].lines);
+	}
+	free(fns);
 }
 
 void ws_fn_profile_release(struct ws_fn_profile *fp)
 {
-	size_t i, j;
-
 	if (!fp)
 		return;
-	for (i = 0; i < fp->nr_fns; i++) {
-		free(fp->fns[i].name);
-		free(fp->fns[i].object);
-		for (j = 0; j < fp->fns[i].nr_lines; j++)
-			free(fp->fns[i].lines[j].file);
-		free(fp->fns[i].lines);
-	}
-	free(fp->fns);
+	fns_release(fp->fns, fp->nr_fns);
+	fns_release(fp->inlined, fp->nr_inlined);
 	free(fp->event);
 	free(fp->extra_event);
 	memset(fp, 0, sizeof(*fp));

@@ -10,6 +10,7 @@
 
 struct perf_event_attr;
 struct ws_symbols;
+struct ws_inline;
 
 /*
  * How a run is profiled: one sampling event per online CPU, attached to the child's pid with inherit=1 (so
@@ -101,15 +102,21 @@ struct ws_fn_line {
 	char *file;       /* source file as the DWARF line table names it */
 	unsigned line;
 	uint64_t samples; /* first-event samples at this line */
+	/* The inline chain of the line's hottest address, innermost first (copies, owned here); may be empty. */
+	struct ws_inline *inlined;
+	size_t nr_inlined;
 };
 
 /* One function's part of a run's samples. */
 struct ws_fn {
 	/*
-	 * The symbol name as in the object (mangled for C++/Rust), or "[unknown]" for addresses no symbol
-	 * covers in `object` (a stripped object), or "[kernel]" for samples taken in the kernel.
+	 * The function's name, demangled (lib/symbols/names.h), "memcpy@plt" for a PLT stub; or "[unknown]" for
+	 * addresses no symbol covers in `object` (a stripped object), or "[kernel]" for samples taken in the
+	 * kernel. Symbols of one object that demangle to one name are one function here.
 	 */
 	char *name;
+	char **symbols;   /* those symbols as in the object (mangled), distinct; none for the bracketed rows */
+	size_t nr_symbols;
 	/*
 	 * The mapped object: the path from the MMAP2 record ("/usr/lib/x86_64-linux-gnu/libc.so.6"), a kernel
 	 * name for a non-file mapping ("[vdso]", "//anon"), "[kernel.kallsyms]" for kernel samples, or
@@ -150,6 +157,14 @@ struct ws_fn_profile {
 	uint64_t throttled;   /* times the kernel throttled sampling (PERF_RECORD_THROTTLE): rate too high */
 	struct ws_fn *fns;    /* by period, highest first; ties by object, then name */
 	size_t nr_fns;
+	/*
+	 * Functions inlined into others, from DWARF inline information (as perf report --inline): each one's
+	 * samples are those whose address lies in code inlined from it, wherever it was inlined. They are also
+	 * in the fns[] row of the function holding that code, so these rows overlap fns[] and do not add up
+	 * with it. Same order; `symbols` empty, `lines` none.
+	 */
+	struct ws_fn *inlined;
+	size_t nr_inlined;
 };
 
 /*
