@@ -20,6 +20,7 @@ struct cli_compare {
 	const char *metric;  /* the gate's metric; NULL for the default */
 	const char *export_json, *export_csv, *export_markdown;
 	bool regions;
+	bool full_names; /* -v: function names in full in the tables */
 	size_t top;
 	bool explain;
 	const char *cost;    /* --cost FILE */

@@ -261,11 +261,12 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
 		for (size_t i = 0; i < n && i < top; i++) {
-			char *cell = cell_text(rows[i].c);
+			char *cell = cell_text(rows[i].c), *shown = ws_report_fn_name(o, rows[i].c->function, 36);
 
-			fprintf(f, "   %-36s %6.2f%% -> %6.2f%%   %s%s%s\n", rows[i].c->function, 100 * rows[i].base,
+			fprintf(f, "   %s %6.2f%% -> %6.2f%%   %s%s%s\n", shown, 100 * rows[i].base,
 				100 * rows[i].var, o->color ? verdict_color(rows[i].c) : "", cell, o->color ? C_RESET : "");
 			free(cell);
+			free(shown);
 		}
 		free(rows);
 	}

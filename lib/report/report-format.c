@@ -2,8 +2,11 @@
 /* report-format.c - format values in their units for people. */
 #include "report/report.h"
 #include "result/metrics.h"
+#include "symbols/names.h"
+#include "core/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,4 +92,17 @@ char *ws_format_value(char *buf, size_t n, const char *metric, double v)
 		break;
 	}
 	return format_count(buf, n, v);
+}
+
+char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t pad)
+{
+	char *d = o->full_names ? xstrdup(name) : ws_sym_display(name, WS_SYM_DISPLAY_WIDTH), *out;
+	size_t w = ws_text_width(d);
+
+	if (w >= pad)
+		return d;
+	/* printf's %-Ns counts bytes, and an elided name holds a three-byte "…". */
+	out = xasprintf("%s%*s", d, (int)(pad - w), "");
+	free(d);
+	return out;
 }
