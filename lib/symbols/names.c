@@ -444,12 +444,45 @@ static bool glob(const char *pattern, const char *s)
 	return s && fnmatch(pattern, s, 0) == 0;
 }
 
+/*
+ * The length of `s` without the template or generic arguments that end it ("sum<int>" -> "sum",
+ * "fill::<u8>" -> "fill", "operator< <int>" -> "operator<"), or its whole length when none do.
+ */
+static size_t untemplated_len(const char *s)
+{
+	size_t len = strlen(s), depth = 0, i;
+
+	if (!len || s[len - 1] != '>')
+		return len;
+	for (i = len; i-- > 0;) {
+		if (s[i] == '>' && !(i > 0 && s[i - 1] == '-'))
+			depth++;
+		else if (s[i] == '<' && --depth == 0)
+			break;
+	}
+	/* No opening bracket, or one that is an operator's own ("operator<=>"). */
+	if (i == (size_t)-1 || i == 0 || (i >= 8 && !strncmp(s + i - 8, "operator", 8)))
+		return len;
+	if (i >= 2 && s[i - 1] == ':' && s[i - 2] == ':')
+		i -= 2;
+	while (i > 0 && s[i - 1] == ' ')
+		i--;
+	return i;
+}
+
+static bool eq_untemplated(const char *pattern, const char *s)
+{
+	size_t n = s ? untemplated_len(s) : 0;
+
+	return s && n < strlen(s) && strlen(pattern) == n && !strncmp(pattern, s, n);
+}
+
 enum ws_sym_match ws_sym_match(const char *pattern, const struct ws_sym_forms *f)
 {
 	enum ws_sym_match m = WS_SYM_NO_MATCH;
 
 	if (eq(pattern, f->symbol) || eq(pattern, f->name) || eq(pattern, f->identity) || eq(pattern, f->shortname) ||
-	    eq(pattern, f->key))
+	    eq(pattern, f->key) || eq_untemplated(pattern, f->shortname))
 		return WS_SYM_MATCH_EXACT;
 	/* A mangled name from another build: the same function when the identities are the same. */
 	if (f->identity && ws_sym_is_mangled(pattern)) {
@@ -489,6 +522,15 @@ size_t ws_sym_distance(const char *pattern, const char *candidate)
 
 	if (!strcmp(pattern, candidate))
 		return 0;
+	/* "sm" is close to "sum<int>" as it is to "sum": measure without the arguments that end a name. */
+	if (untemplated_len(candidate) < lc) {
+		char *bare = xstrndup(candidate, untemplated_len(candidate));
+
+		d = ws_sym_distance(pattern, bare);
+		free(bare);
+		if (d != SIZE_MAX)
+			return d + 1;
+	}
 	want = last_component(pattern);
 	last = last_component(candidate);
 	limit = (lp > lc ? lp : lc) / 3;

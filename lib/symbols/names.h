@@ -85,7 +85,8 @@ enum ws_sym_match {
 /*
  * Whether `pattern` names the function: a mangled name (its hash and clone suffixes do not matter, so a
  * symbol copied from one build finds the function in the other), a demangled name in any of the forms
- * above, or a glob (fnmatch(3), '*' also crossing "::") over the demangled forms.
+ * above or the short form without the template arguments that end it ("sum" for "sum<int>"), or a glob
+ * (fnmatch(3), '*' also crossing "::") over the demangled forms.
  */
 enum ws_sym_match ws_sym_match(const char *pattern, const struct ws_sym_forms *f);
 

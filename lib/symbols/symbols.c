@@ -31,6 +31,8 @@ struct demangled {
 	char *name;
 };
 
+struct fn_range;
+
 /* The inline chain found at one address. */
 struct inl_entry {
 	uint64_t vaddr;
@@ -75,6 +77,11 @@ struct ws_symobj {
 	bool plt_read;
 	struct inl_entry *inl; /* inline chains by address, open addressing */
 	size_t inl_nr, inl_cap;
+	struct fn_range *fn_ranges; /* DWARF functions by address, read on the first DWARF question */
+	size_t nr_fn_ranges;
+	bool fn_ranges_read;
+	Dwarf *dwarf;
+	Dwarf_Addr dwarf_bias;
 	struct ws_symobj *next;
 };
 
@@ -129,6 +136,7 @@ static void symobj_free(struct ws_symobj *o)
 		if (o->inl[i].used)
 			inlines_free(o->inl[i].chain, o->inl[i].n);
 	free(o->inl);
+	free(o->fn_ranges);
 	for (size_t i = 0; i < o->dm_cap; i++)
 		free(o->dm[i].name);
 	free(o->dm);
@@ -497,91 +505,168 @@ static const char *die_linkage_name(Dwarf_Die *die)
 	return s ? s : dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
 }
 
-/*
- * The scopes at `vaddr`, innermost first, as the DIE tree nests them, and the CU DIE; 0 when there are none.
- * dwarf_getscopes() alone continues from an inlined subroutine into its abstract definition, so it is only
- * asked for the innermost DIE, whose concrete parents (the inlined subroutines around it, up to the
- * function) dwarf_getscopes_die() gives, as eu-addr2line -i does.
- */
-static int scopes_at(struct ws_symobj *o, uint64_t vaddr, Dwarf_Die **scopes, Dwarf_Die *cu)
-{
-	Dwarf_Addr bias = 0;
-	Dwarf_Die *cudie = dwfl_module_addrdie(o->mod, vaddr, &bias);
-	Dwarf_Die *inner = NULL, die;
-	int n;
+/* A function's code range from DWARF: [start, end) in module addresses, and its DIE. */
+struct fn_range {
+	uint64_t start, end;
+	Dwarf_Off die;
+};
 
-	*scopes = NULL;
-	if (!cudie)
-		return 0;
-	*cu = *cudie;
-	n = dwarf_getscopes(cudie, vaddr - bias, &inner);
-	if (n <= 0) {
-		free(inner);
-		return 0;
+static int cmp_ranges(const void *pa, const void *pb)
+{
+	const struct fn_range *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+struct ranges_arg {
+	struct ws_symobj *o;
+	Dwarf_Addr bias;
+	size_t alloc;
+};
+
+static int add_function(Dwarf_Die *fn, void *arg)
+{
+	struct ranges_arg *a = arg;
+	struct ws_symobj *o = a->o;
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		WS_ALLOC_GROW(o->fn_ranges, o->nr_fn_ranges + 1, a->alloc);
+		o->fn_ranges[o->nr_fn_ranges++] = (struct fn_range){ start + a->bias, end + a->bias, dwarf_dieoffset(fn) };
 	}
-	die = inner[0];
-	free(inner);
-	n = dwarf_getscopes_die(&die, scopes);
-	if (n <= 0) {
-		free(*scopes);
-		*scopes = NULL;
-		return 0;
+	return DWARF_CB_OK;
+}
+
+/*
+ * Every function with code, by address, from each CU's DIEs. dwarf_getscopes() would find the scopes of an
+ * address directly, but it does not descend into DIEs without addresses, and Rust nests its functions in
+ * namespaces ("r1cs::cs::{impl#0}"); dwarf_getfuncs() does, so the index is made once per object with it.
+ */
+static void read_fn_ranges(struct ws_symobj *o)
+{
+	struct ranges_arg a = { o, 0, 0 };
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias = 0;
+
+	o->fn_ranges_read = true;
+	o->dwarf = dwfl_module_getdwarf(o->mod, &bias);
+	if (!o->dwarf)
+		return;
+	o->dwarf_bias = bias;
+	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias))) {
+		a.bias = bias;
+		dwarf_getfuncs(cu, add_function, &a, 0);
+	}
+	if (o->nr_fn_ranges)
+		qsort(o->fn_ranges, o->nr_fn_ranges, sizeof(*o->fn_ranges), cmp_ranges);
+}
+
+/* The DWARF function whose code holds `vaddr` (the innermost of nested ranges), in *fn. */
+static bool function_die(struct ws_symobj *o, uint64_t vaddr, Dwarf_Die *fn)
+{
+	size_t lo = 0, hi, best = SIZE_MAX;
+
+	if (!o->fn_ranges_read)
+		read_fn_ranges(o);
+	hi = o->nr_fn_ranges;
+	/* The last range starting at or before vaddr, then back over the few that might still cover it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->fn_ranges[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, steps = 0; i > 0 && steps < 64; i--, steps++)
+		if (vaddr < o->fn_ranges[i - 1].end) {
+			best = i - 1;
+			break;
+		}
+	return best != SIZE_MAX && dwarf_offdie(o->dwarf, o->fn_ranges[best].die, fn) != NULL;
+}
+
+/*
+ * The scopes inside function `fn` that hold `pc` (a DWARF address), outermost first: inlined subroutines and
+ * the lexical blocks around them. Returns how many were put in chain[] (at most `max`).
+ */
+static size_t inner_scopes(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *chain, size_t max)
+{
+	Dwarf_Die die = *fn, child;
+	size_t n = 0;
+
+	for (;;) {
+		bool deeper = false;
+
+		if (dwarf_child(&die, &child) != 0)
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) && dwarf_haspc(&child, pc) > 0) {
+				if (n < max)
+					chain[n++] = child;
+				die = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
+			break;
 	}
 	return n;
 }
 
 char *ws_symobj_dwarf_name(struct ws_symobj *o, uint64_t vaddr)
 {
-	Dwarf_Die *scopes, cu;
-	int n = scopes_at(o, vaddr, &scopes, &cu);
-	char *out = NULL;
+	Dwarf_Die fn;
 
-	/* The outermost subprogram: the function itself, not one inlined into it. */
-	for (int i = n - 1; i >= 0; i--) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		if (die_name(&scopes[i]))
-			out = xstrdup(die_name(&scopes[i]));
-		break;
-	}
-	free(scopes);
-	return out;
+	if (!function_die(o, vaddr, &fn) || !die_name(&fn))
+		return NULL;
+	return xstrdup(die_name(&fn));
 }
 
 static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline **out)
 {
-	Dwarf_Die *scopes, cu;
-	int n = scopes_at(o, vaddr, &scopes, &cu);
+	Dwarf_Die fn, chain[64], cu;
 	struct ws_inline *v = NULL;
-	size_t nr = 0, alloc = 0;
+	size_t nr = 0, alloc = 0, n;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
 
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	*out = NULL;
+	if (!function_die(o, vaddr, &fn))
+		return 0;
+	n = inner_scopes(&fn, vaddr - o->dwarf_bias, chain, ARRAY_SIZE(chain));
+	if (n && !dwarf_diecu(&fn, &cu, NULL, NULL))
+		return 0;
+	/* Innermost first. */
+	for (size_t i = n; i-- > 0;) {
 		Dwarf_Attribute attr;
 		Dwarf_Word fileidx = 0, lineno = 0;
 		const char *link, *name, *file = NULL;
 
-		if (tag == DW_TAG_subprogram)
-			break;
-		if (tag != DW_TAG_inlined_subroutine)
+		if (dwarf_tag(&chain[i]) != DW_TAG_inlined_subroutine)
 			continue;
-		link = die_linkage_name(&scopes[i]);
-		name = die_name(&scopes[i]);
+		link = die_linkage_name(&chain[i]);
+		name = die_name(&chain[i]);
 		if (!link && !name)
 			continue;
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &fileidx) == 0 &&
+		if (dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_file, &attr), &fileidx) == 0 &&
 		    (files || dwarf_getsrcfiles(&cu, &files, &nfiles) == 0) && fileidx < nfiles)
 			file = dwarf_filesrc(files, fileidx, NULL, NULL);
-		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &lineno);
+		dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &lineno);
 		WS_ALLOC_GROW(v, nr + 1, alloc);
 		v[nr].name = link ? ws_sym_demangle(link) : xstrdup(name);
 		v[nr].call_file = xstrdup(file ? file : "??");
 		v[nr].call_line = (unsigned)lineno;
 		nr++;
 	}
-	free(scopes);
 	*out = v;
 	return nr;
 }

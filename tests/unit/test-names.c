@@ -147,6 +147,17 @@ static void test_match(void **state)
 	assert_int_equal(ws_sym_match("_Z3fooi", &cpp), WS_SYM_MATCH_EXACT);
 	assert_int_equal(ws_sym_match("_Z3food", &cpp), WS_SYM_NO_MATCH);
 	assert_int_equal(ws_sym_match("fo?", &cpp), WS_SYM_MATCH_GLOB);
+	{
+		struct ws_sym_forms t = { .name = "int sum<int>(int const*, unsigned long)", .shortname = "sum<int>" };
+		struct ws_sym_forms op = { .name = "bool operator< <int>(A<int> const&)", .shortname = "operator< <int>" };
+		struct ws_sym_forms v0 = { .name = "mycrate::fill::<u8>", .shortname = "mycrate::fill::<u8>" };
+
+		assert_int_equal(ws_sym_match("sum", &t), WS_SYM_MATCH_EXACT);
+		assert_int_equal(ws_sym_match("sum<int>", &t), WS_SYM_MATCH_EXACT);
+		assert_int_equal(ws_sym_match("su", &t), WS_SYM_NO_MATCH);
+		assert_int_equal(ws_sym_match("operator<", &op), WS_SYM_MATCH_EXACT);
+		assert_int_equal(ws_sym_match("mycrate::fill", &v0), WS_SYM_MATCH_EXACT);
+	}
 }
 
 static void test_distance(void **state)
@@ -154,6 +165,7 @@ static void test_distance(void **state)
 	(void)state;
 	assert_int_equal(ws_sym_distance("lc::add", "lc::add"), 0);
 	assert_true(ws_sym_distance("lc::ad", "lc::add") <= 2);
+	assert_true(ws_sym_distance("sm", "sum<int>") != SIZE_MAX);
 	assert_true(ws_sym_distance("insert_or_updte", "r1cs::lc::Indexer::insert_or_update") != SIZE_MAX);
 	assert_true(ws_sym_distance("*::insert_or_update", "r1cs::lc::Indexer::insert_or_update") != SIZE_MAX);
 	assert_true(ws_sym_distance("frobnicate", "r1cs::lc::Indexer::insert_or_update") == SIZE_MAX);
