@@ -141,14 +141,19 @@ struct list_entry {
 	bool have[2];
 	char *other;           /* B's symbol when it differs from A's */
 	size_t changed;
+	size_t ambiguous[2];   /* an ambiguous name: how many functions have it in A and in B (one row for all) */
 };
 
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct list_entry *a = pa, *b = pb;
-	int oa = a->have[0] && a->have[1] ? 0 : 1, ob = b->have[0] && b->have[1] ? 0 : 1;
+	int oa = a->how == WS_ASM_AMBIGUOUS ? 2 : a->have[0] && a->have[1] ? 0 : 1;
+	int ob = b->how == WS_ASM_AMBIGUOUS ? 2 : b->have[0] && b->have[1] ? 0 : 1;
 
-	/* Changed functions first by size of change, then those in one binary only, then the identical. */
+	/*
+	 * Changed functions first by size of change, then those in one binary only, then the names nothing
+	 * paired, then the identical.
+	 */
 	if ((a->changed == 0) != (b->changed == 0))
 		return a->changed == 0 ? 1 : -1;
 	if (oa != ob)
@@ -166,35 +171,54 @@ static int show_all(struct ws_asm_side *sides, bool json)
 	size_t nchanged = 0, nonly[2] = { 0, 0 }, nsame = 0, nambiguous = 0, nsized = 0;
 	int ret = WS_EXIT_OK;
 
+	size_t ne = 0;
+
 	for (size_t i = 0; i < np; i++) {
 		struct ws_asm_report r;
+		size_t k;
 
+		/* The functions of one ambiguous name are one row in the terminal: counted, not listed. */
+		if (!json && pairs[i].how == WS_ASM_AMBIGUOUS) {
+			const struct ws_asm_sym *sym = pairs[i].a ? pairs[i].a : pairs[i].b;
+
+			nambiguous++;
+			for (k = 0; k < ne && !(e[k].how == WS_ASM_AMBIGUOUS && !strcmp(e[k].name, sym->name)); k++)
+				;
+			if (k == ne) {
+				e[ne].name = xstrdup(sym->name);
+				e[ne].how = WS_ASM_AMBIGUOUS;
+				ne++;
+			}
+			e[k].ambiguous[pairs[i].a ? 0 : 1]++;
+			e[k].changed += sym->size ? 1 : 0;
+			continue;
+		}
 		if (ws_asm_report_load(sides, &pairs[i], &r) < 0) {
 			ws_asm_report_release(&r);
 			ret = WS_EXIT_FAIL;
-			np = i;
 			goto done;
 		}
-		e[i].name = xstrdup(ws_asm_report_name(&r));
-		e[i].how = pairs[i].how;
-		e[i].changed = r.changed;
+		k = ne++;
+		e[k].name = xstrdup(ws_asm_report_name(&r));
+		e[k].how = pairs[i].how;
+		e[k].changed = r.changed;
 		for (int s = 0; s < 2; s++) {
-			e[i].have[s] = r.have[s];
+			e[k].have[s] = r.have[s];
 			if (r.have[s]) {
-				e[i].v[s][0] = r.f[s].sum.instructions;
-				e[i].v[s][1] = r.f[s].sum.bytes;
+				e[k].v[s][0] = r.f[s].sum.instructions;
+				e[k].v[s][1] = r.f[s].sum.bytes;
 			}
 		}
 		if (r.have[0] && r.have[1] && strcmp(pairs[i].a->name, pairs[i].b->name)) {
 			char *da = ws_sym_display(pairs[i].a->name, 40), *db = ws_sym_display(pairs[i].b->name, 40);
 
-			e[i].other = xasprintf("%s -> %s", da, db);
+			e[k].other = xasprintf("%s -> %s", da, db);
 			free(da);
 			free(db);
 		}
 		nsized += pairs[i].how == WS_ASM_BY_SIZE;
 		if (json)
-			e[i].json = ws_asm_report_json(sides, &r, false);
+			e[k].json = ws_asm_report_json(sides, &r, false);
 		if (pairs[i].how == WS_ASM_AMBIGUOUS)
 			nambiguous++;
 		else if (!r.have[0] || !r.have[1])
@@ -205,11 +229,11 @@ static int show_all(struct ws_asm_side *sides, bool json)
 			nsame++;
 		ws_asm_report_release(&r);
 	}
-	qsort(e, np, sizeof(*e), cmp_entries);
+	qsort(e, ne, sizeof(*e), cmp_entries);
 	if (json) {
 		json_t *functions = json_array();
 
-		for (size_t i = 0; i < np; i++) {
+		for (size_t i = 0; i < ne; i++) {
 			json_array_append_new(functions, e[i].json);
 			e[i].json = NULL;
 		}
@@ -217,15 +241,17 @@ static int show_all(struct ws_asm_side *sides, bool json)
 		goto done;
 	}
 	printf("A: %s\nB: %s\n\n", ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin));
-	if (np && e[0].changed)
+	if (ne && e[0].changed)
 		printf("%-40s %8s %8s %7s %8s %8s %8s\n", "function", "insns A", "insns B", "B-A", "bytes A",
 		       "bytes B", "changed");
-	for (size_t i = 0; i < np && e[i].changed; i++) {
+	for (size_t i = 0, ambiguous_rows = 0; i < ne && e[i].changed; i++) {
 		char ia[24] = "-", ib[24] = "-", d[24] = "", ba[24] = "-", bb[24] = "-";
 		char *shown = ws_sym_display(e[i].name, 40), *pad;
-		const char *note = e[i].how == WS_ASM_AMBIGUOUS ? "  (ambiguous: several of this name in both, not paired)"
-				 : !e[i].have[0] ? "  (only in B)" : !e[i].have[1] ? "  (only in A)"
-				 : e[i].how == WS_ASM_BY_SIZE ? "  (paired by size and order)" : "";
+		char *note = e[i].how == WS_ASM_AMBIGUOUS
+				     ? xasprintf("  (ambiguous: %zu of this name in A, %zu in B, nothing tells them apart: "
+						 "not paired)", e[i].ambiguous[0], e[i].ambiguous[1])
+				     : xstrdup(!e[i].have[0] ? "  (only in B)" : !e[i].have[1] ? "  (only in A)"
+					       : e[i].how == WS_ASM_BY_SIZE ? "  (paired by size and order)" : "");
 
 		if (e[i].have[0]) {
 			snprintf(ia, sizeof(ia), "%" PRIu64, e[i].v[0][0]);
@@ -239,12 +265,24 @@ static int show_all(struct ws_asm_side *sides, bool json)
 			snprintf(d, sizeof(d), "%+" PRId64, (int64_t)(e[i].v[1][0] - e[i].v[0][0]));
 		/* Padded by display width: an elided name holds a three-byte "…". */
 		pad = xasprintf("%s%*s", shown, ws_text_width(shown) < 40 ? (int)(40 - ws_text_width(shown)) : 0, "");
+		if (e[i].how == WS_ASM_AMBIGUOUS) {
+			/* Rust's standard library brings dozens of these: the first few say what they are. */
+			if (++ambiguous_rows <= 8)
+				printf("%s %8s %8s %7s %8s %8s %8s%s\n", pad, "", "", "", "", "", "", note);
+			else if (ambiguous_rows == 9)
+				printf("... and more ambiguous names (--json lists every function)\n");
+			free(shown);
+			free(pad);
+			free(note);
+			continue;
+		}
 		printf("%s %8s %8s %7s %8s %8s %8zu%s%s%s\n", pad, ia, ib, d, ba, bb, e[i].changed, note,
 		       e[i].other ? "  " : "", e[i].other ? e[i].other : "");
 		free(shown);
 		free(pad);
+		free(note);
 	}
-	printf("%s%zu changed, %zu only in A, %zu only in B, %zu identical after normalisation", np && e[0].changed ? "\n" : "",
+	printf("%s%zu changed, %zu only in A, %zu only in B, %zu identical after normalisation", ne && e[0].changed ? "\n" : "",
 	       nchanged, nonly[0], nonly[1], nsame);
 	if (nambiguous)
 		printf("; %zu ambiguous (several functions of one name in both builds that nothing told apart, not "
@@ -252,7 +290,7 @@ static int show_all(struct ws_asm_side *sides, bool json)
 	if (nsized)
 		printf("; %zu paired by size and order", nsized);
 	printf("\n");
-	if (np && e[0].changed) {
+	if (ne && e[0].changed && e[0].how != WS_ASM_AMBIGUOUS) {
 		char *cmd = ws_asm_command(ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin), e[0].name,
 					   NULL);
 
@@ -260,7 +298,7 @@ static int show_all(struct ws_asm_side *sides, bool json)
 		free(cmd);
 	}
 done:
-	for (size_t i = 0; i < np; i++) {
+	for (size_t i = 0; i < ne; i++) {
 		free(e[i].name);
 		free(e[i].other);
 		json_decref(e[i].json);

@@ -225,8 +225,8 @@ static enum ws_sym_match match_sym(const struct ws_asm_sym *s, const char *patte
 struct want {
 	const char *pattern;
 	enum ws_sym_match kind;
-	const char *const *bases; /* identities of the functions asked for, to take their clones along */
-	size_t nbases;
+	const struct ws_asm_sym **matched; /* the functions asked for, to take their clones along */
+	size_t nmatched;
 };
 
 static bool wanted(const struct ws_asm_sym *s, const void *arg)
@@ -235,9 +235,13 @@ static bool wanted(const struct ws_asm_sym *s, const void *arg)
 
 	if (match_sym(s, w->pattern) == w->kind)
 		return true;
-	/* A clone of a function asked for: the same identity ("scale" for "scale.constprop.0"). */
-	for (size_t i = 0; i < w->nbases; i++)
-		if (!strcmp(s->base, w->bases[i]))
+	/*
+	 * A clone of a function asked for: the same identity ("scale" for "scale.constprop.0"), and the same
+	 * instance where DWARF told instances apart (mono::fill::<u8> takes its .cold part, not fill::<u16>).
+	 */
+	for (size_t i = 0; i < w->nmatched; i++)
+		if (!strcmp(s->base, w->matched[i]->base) &&
+		    (!s->dwarf || !w->matched[i]->dwarf || !strcmp(s->dwarf, w->matched[i]->dwarf)))
 			return true;
 	return false;
 }
@@ -256,8 +260,8 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 	const struct ws_asm_bin *bins[2] = { a, b };
 	struct sym_list la = { 0 }, lb = { 0 };
 	struct want w = { pattern, WS_SYM_MATCH_EXACT, NULL, 0 };
-	const char **bases = NULL;
-	size_t n = 0, nb = 0, ab = 0;
+	const struct ws_asm_sym **matched = NULL;
+	size_t n = 0, nm = 0, am = 0;
 
 	*out = NULL;
 	if (glob)
@@ -270,28 +274,23 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 		if (glob)
 			*glob = true;
 	}
-	/* The identities matched on either side, so that a clone in one build meets its original. */
+	/* The functions matched on either side, so that a clone in one build meets its original. */
 	for (int side = 0; side < 2; side++)
 		for (size_t i = 0; bins[side] && i < bins[side]->nsyms; i++) {
 			const struct ws_asm_sym *s = &bins[side]->syms[i];
-			size_t k;
 
 			if (match_sym(s, pattern) != w.kind)
 				continue;
-			for (k = 0; k < nb && strcmp(bases[k], s->base); k++)
-				;
-			if (k == nb) {
-				WS_ALLOC_GROW(bases, nb + 1, ab);
-				bases[nb++] = s->base;
-			}
+			WS_ALLOC_GROW(matched, nm + 1, am);
+			matched[nm++] = s;
 		}
-	w.bases = bases;
-	w.nbases = nb;
+	w.matched = matched;
+	w.nmatched = nm;
 	collect(a, &la, wanted, &w);
 	collect(b, &lb, wanted, &w);
 	if (la.n || lb.n)
 		n = pair_lists(&la, &lb, out);
-	free(bases);
+	free(matched);
 	free(la.v);
 	free(lb.v);
 	return n;
