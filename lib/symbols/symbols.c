@@ -631,6 +631,40 @@ char *ws_symobj_dwarf_name(struct ws_symobj *o, uint64_t vaddr)
 	return xstrdup(die_name(&fn));
 }
 
+/*
+ * The name of an inlined function that has no linkage name (a static C++ function): its DWARF name under
+ * the namespaces and types that hold its abstract definition, "names::mix", as the demangler would print
+ * it but for the parameters, which DWARF gives only as types. C functions are their plain name.
+ */
+static char *qualified_name(Dwarf_Die *inlined, const char *name)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin, *scopes = NULL;
+	char *out = xstrdup(name);
+	int n;
+
+	if (!dwarf_formref_die(dwarf_attr(inlined, DW_AT_abstract_origin, &attr), &origin))
+		return out;
+	/* The declaration the definition specifies, where a class member's scope is. */
+	if (dwarf_attr(&origin, DW_AT_specification, &attr))
+		dwarf_formref_die(&attr, &origin);
+	n = dwarf_getscopes_die(&origin, &scopes);
+	for (int i = 1; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *scope = dwarf_diename(&scopes[i]);
+		char *more;
+
+		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+		    tag != DW_TAG_union_type)
+			continue;
+		more = xasprintf("%s::%s", scope ? scope : "(anonymous namespace)", out);
+		free(out);
+		out = more;
+	}
+	free(scopes);
+	return out;
+}
+
 static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline **out)
 {
 	Dwarf_Die fn, chain[64], cu;
@@ -662,7 +696,7 @@ static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline
 			file = dwarf_filesrc(files, fileidx, NULL, NULL);
 		dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &lineno);
 		WS_ALLOC_GROW(v, nr + 1, alloc);
-		v[nr].name = link ? ws_sym_demangle(link) : xstrdup(name);
+		v[nr].name = link ? ws_sym_demangle(link) : qualified_name(&chain[i], name);
 		v[nr].call_file = xstrdup(file ? file : "??");
 		v[nr].call_line = (unsigned)lineno;
 		nr++;
