@@ -297,7 +297,10 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 		const struct ws_explanation *e = &r->explain[i];
 		size_t minor = 0;
 
-		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", e->summary);
+		char *summary = ws_report_shorten_names(o, r, e->summary);
+
+		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", summary);
+		free(summary);
 		if (e->has_topdown) {
 			static const char *const what[4] = { "frontend", "bad speculation", "backend", "retiring" };
 
@@ -318,12 +321,19 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 			if (isfinite(c->share_lo) && c->share_hi - c->share_lo > 0.005)
 				snprintf(ci, sizeof(ci), " [%.0f, %.0f]", 100 * c->share_lo, 100 * c->share_hi);
 			fprintf(f, "   %5.0f%%%-12s %-26s %+10.3g cycles", 100 * c->share, ci, c->metric, c->delta_cycles);
-			for (size_t k = 0; k < c->nwhere; k++)
-				fprintf(f, "%s%s", k ? ", " : "   in ", c->where[k]);
+			for (size_t k = 0; k < c->nwhere; k++) {
+				char *where = ws_report_shorten_names(o, r, c->where[k]);
+
+				fprintf(f, "%s%s", k ? ", " : "   in ", where);
+				free(where);
+			}
 			fputc('\n', f);
-			if (c->next_step && fabs(c->share) >= 0.05)
-				fprintf(f, "   %19s %snext: %s%s\n", "", o->color ? C_DIM : "", c->next_step,
-					o->color ? C_RESET : "");
+			if (c->next_step && fabs(c->share) >= 0.05) {
+				char *next = ws_report_shorten_names(o, r, c->next_step);
+
+				fprintf(f, "   %19s %snext: %s%s\n", "", o->color ? C_DIM : "", next, o->color ? C_RESET : "");
+				free(next);
+			}
 		}
 		if (minor)
 			fprintf(f, "   %s(%zu more under 1%% each)%s\n", o->color ? C_DIM : "", minor, o->color ? C_RESET : "");

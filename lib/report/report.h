@@ -24,6 +24,13 @@ struct ws_report_opts {
 char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t pad);
 
 /*
+ * A sentence of the explanation for the terminal: the long function names of `r` in it shown as in the
+ * tables (ws_sym_display()), unless o->full_names; an asm-diff command in it is left whole, so that it runs
+ * when pasted. A new string.
+ */
+char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_result *r, const char *text);
+
+/*
  * A value in its unit for people: seconds as s/ms/us/ns, bytes as KiB/MiB/GiB, counts with thousands
  * separators, ratios with 3 decimals. `buf` of `n` bytes; returns buf. NAN prints as "-".
  */
