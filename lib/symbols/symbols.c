@@ -907,6 +907,9 @@ char *ws_symobj_debug_hint(struct ws_symobj *o)
 	/* glibc keeps its debug files in main; every other package's are its -dbgsym in debian-debug. */
 	if (!strcmp(pkg, "libc6"))
 		hint = xstrdup("install libc6-dbg");
+	else if (getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS"))
+		hint = xasprintf("install %s-dbgsym (from the debian-debug archive; debuginfod had none or could "
+				 "not be reached)", pkg);
 	else
 		hint = xasprintf("install %s-dbgsym (from the debian-debug archive, or set DEBUGINFOD_URLS for "
 				 "debuginfod)", pkg);
