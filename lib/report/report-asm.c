@@ -374,24 +374,20 @@ void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struc
 	const struct ws_asm_sym *sa = r->pair.a, *sb = r->pair.b;
 
 	fprintf(out, "%s\n", ws_asm_report_name(r));
-	if (sa)
-		fprintf(out, "  A: %s at 0x%" PRIx64 ", %" PRIu64 " bytes%s%s%s\n", sa->name, sa->addr, sa->size,
-		       sa->local ? " (local)" : "", strcmp(sa->symbol, sa->name) ? ", symbol " : "",
-		       strcmp(sa->symbol, sa->name) ? sa->symbol : "");
-	else if (r->pair.how == WS_ASM_AMBIGUOUS)
-		fprintf(out, "  A: several functions of this name in %s, and nothing (DWARF, size and order) tells "
-			"which is this one: not paired\n", ws_asm_bin_path(sides[0].bin));
-	else
-		fprintf(out, "  A: not in %s (inlined, renamed or removed)\n", ws_asm_bin_path(sides[0].bin));
-	if (sb)
-		fprintf(out, "  B: %s at 0x%" PRIx64 ", %" PRIu64 " bytes%s%s%s\n", sb->name, sb->addr, sb->size,
-		       sb->local ? " (local)" : "", strcmp(sb->symbol, sb->name) ? ", symbol " : "",
-		       strcmp(sb->symbol, sb->name) ? sb->symbol : "");
-	else if (r->pair.how == WS_ASM_AMBIGUOUS)
-		fprintf(out, "  B: several functions of this name in %s, and nothing (DWARF, size and order) tells "
-			"which is this one: not paired\n", ws_asm_bin_path(sides[1].bin));
-	else
-		fprintf(out, "  B: not in %s (inlined, renamed or removed)\n", ws_asm_bin_path(sides[1].bin));
+	for (int k = 0; k < 2; k++) {
+		const struct ws_asm_sym *sy = k ? sb : sa;
+
+		if (sy)
+			fprintf(out, "  %s: %s at 0x%" PRIx64 ", %" PRIu64 " bytes%s%s%s\n", sides[k].label, sy->name,
+				sy->addr, sy->size, sy->local ? " (local)" : "", strcmp(sy->symbol, sy->name) ? ", symbol " : "",
+				strcmp(sy->symbol, sy->name) ? sy->symbol : "");
+		else if (r->pair.how == WS_ASM_AMBIGUOUS)
+			fprintf(out, "  %s: several functions of this name in %s, and nothing (DWARF, size and order) "
+				"tells which is this one: not paired\n", sides[k].label, ws_asm_bin_path(sides[k].bin));
+		else
+			fprintf(out, "  %s: not in %s (inlined, renamed or removed)\n", sides[k].label,
+				ws_asm_bin_path(sides[k].bin));
+	}
 	if (r->pair.how == WS_ASM_BY_SIZE)
 		fprintf(out, "  paired by size and address order: several functions have this name in each build\n");
 	fputc('\n', out);

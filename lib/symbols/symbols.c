@@ -25,21 +25,23 @@ struct seg {
 	uint64_t off, filesz, vaddr;
 };
 
-/* A symbol's demangled name, made once: keyed by the symbol table string libdwfl hands out (stable). */
-struct demangled {
-	const char *symbol;
-	char *name;
+/*
+ * What was worked out once per key, kept for the cache's life: a symbol's demangled name (keyed by the symbol
+ * table string libdwfl hands out, which is stable), an address's inline chain. Open addressing.
+ */
+struct memo_slot {
+	uint64_t key;
+	bool used;
+	void *val;
+	size_t n;
+};
+
+struct memo {
+	struct memo_slot *v;
+	size_t nr, cap;
 };
 
 struct fn_range;
-
-/* The inline chain found at one address. */
-struct inl_entry {
-	uint64_t vaddr;
-	bool used;
-	struct ws_inline *chain;
-	size_t n;
-};
 
 /* A function symbol by its table name, for ws_symobj_find(). */
 struct byname {
@@ -66,8 +68,7 @@ struct ws_symobj {
 	bool hinted;
 	enum ws_symsrc symsrc;
 
-	struct demangled *dm; /* open addressing, dm_cap a power of two */
-	size_t dm_nr, dm_cap;
+	struct memo demangled; /* symbol -> its demangled name */
 	struct byname *names; /* sorted by symbol, read on the first ws_symobj_find() */
 	size_t nr_names;
 	bool names_read;
@@ -75,8 +76,7 @@ struct ws_symobj {
 	size_t nr_plt;
 	char **plt_names;        /* their demangled names */
 	bool plt_read;
-	struct inl_entry *inl; /* inline chains by address, open addressing */
-	size_t inl_nr, inl_cap;
+	struct memo inlines;   /* address -> its inline chain */
 	struct fn_range *fn_ranges; /* DWARF functions by address, read on the first DWARF question */
 	size_t nr_fn_ranges;
 	bool fn_ranges_read;
@@ -132,14 +132,14 @@ static void inlines_free(struct ws_inline *v, size_t n)
 
 static void symobj_free(struct ws_symobj *o)
 {
-	for (size_t i = 0; i < o->inl_cap; i++)
-		if (o->inl[i].used)
-			inlines_free(o->inl[i].chain, o->inl[i].n);
-	free(o->inl);
+	for (size_t i = 0; i < o->inlines.cap; i++)
+		if (o->inlines.v[i].used)
+			inlines_free(o->inlines.v[i].val, o->inlines.v[i].n);
+	free(o->inlines.v);
 	free(o->fn_ranges);
-	for (size_t i = 0; i < o->dm_cap; i++)
-		free(o->dm[i].name);
-	free(o->dm);
+	for (size_t i = 0; i < o->demangled.cap; i++)
+		free(o->demangled.v[i].val);
+	free(o->demangled.v);
 	free(o->names);
 	for (size_t i = 0; i < o->nr_plt; i++)
 		free(o->plt_names[i]);
@@ -285,41 +285,51 @@ int ws_symobj_vaddr(const struct ws_symobj *o, uint64_t file_offset, uint64_t *v
 	return -ERANGE;
 }
 
-static uint64_t ptr_hash(const void *p)
+static uint64_t key_hash(uint64_t k)
 {
-	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+	k *= 0x9e3779b97f4a7c15ULL;
+	return k ^ (k >> 31);
+}
 
-	return h ^ (h >> 29);
+/* The slot of `key` in `m`, a new one (not `used` yet) when the key was never seen. */
+static struct memo_slot *memo_slot(struct memo *m, uint64_t key)
+{
+	size_t i, mask;
+
+	if ((m->nr + 1) * 2 > m->cap) {
+		struct memo_slot *old = m->v;
+		size_t old_cap = m->cap;
+
+		m->cap = old_cap ? old_cap * 2 : 256;
+		m->v = xcalloc(m->cap, sizeof(*m->v));
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].used)
+				continue;
+			for (i = key_hash(old[k].key) & (m->cap - 1); m->v[i].used; i = (i + 1) & (m->cap - 1))
+				;
+			m->v[i] = old[k];
+		}
+		free(old);
+	}
+	mask = m->cap - 1;
+	for (i = key_hash(key) & mask; m->v[i].used; i = (i + 1) & mask)
+		if (m->v[i].key == key)
+			return &m->v[i];
+	m->v[i].key = key;
+	return &m->v[i];
 }
 
 /* The demangled name of `symbol`, made on first use and kept: names are demangled once, here. */
 static const char *demangled(struct ws_symobj *o, const char *symbol)
 {
-	size_t mask, i;
+	struct memo_slot *sl = memo_slot(&o->demangled, (uint64_t)(uintptr_t)symbol);
 
-	if ((o->dm_nr + 1) * 2 > o->dm_cap) {
-		struct demangled *old = o->dm;
-		size_t old_cap = o->dm_cap;
-
-		o->dm_cap = old_cap ? old_cap * 2 : 256;
-		o->dm = xcalloc(o->dm_cap, sizeof(*o->dm));
-		for (size_t k = 0; k < old_cap; k++) {
-			if (!old[k].symbol)
-				continue;
-			for (i = ptr_hash(old[k].symbol) & (o->dm_cap - 1); o->dm[i].symbol; i = (i + 1) & (o->dm_cap - 1))
-				;
-			o->dm[i] = old[k];
-		}
-		free(old);
+	if (!sl->used) {
+		sl->used = true;
+		sl->val = ws_sym_demangle(symbol);
+		o->demangled.nr++;
 	}
-	mask = o->dm_cap - 1;
-	for (i = ptr_hash(symbol) & mask; o->dm[i].symbol; i = (i + 1) & mask)
-		if (o->dm[i].symbol == symbol)
-			return o->dm[i].name;
-	o->dm[i].symbol = symbol;
-	o->dm[i].name = ws_sym_demangle(symbol);
-	o->dm_nr++;
-	return o->dm[i].name;
+	return sl->val;
 }
 
 /* An IRELATIVE slot's resolver, by the symbol at its address. */
@@ -705,42 +715,20 @@ static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline
 	return nr;
 }
 
-static uint64_t addr_hash(uint64_t a)
-{
-	a *= 0x9e3779b97f4a7c15ULL;
-	return a ^ (a >> 31);
-}
-
 size_t ws_symobj_inlines(struct ws_symobj *o, uint64_t vaddr, const struct ws_inline **out)
 {
-	size_t i, mask;
+	struct memo_slot *sl = memo_slot(&o->inlines, vaddr);
 
-	if ((o->inl_nr + 1) * 2 > o->inl_cap) {
-		struct inl_entry *old = o->inl;
-		size_t old_cap = o->inl_cap;
+	if (!sl->used) {
+		struct ws_inline *chain;
 
-		o->inl_cap = old_cap ? old_cap * 2 : 256;
-		o->inl = xcalloc(o->inl_cap, sizeof(*o->inl));
-		for (size_t k = 0; k < old_cap; k++) {
-			if (!old[k].used)
-				continue;
-			for (i = addr_hash(old[k].vaddr) & (o->inl_cap - 1); o->inl[i].used; i = (i + 1) & (o->inl_cap - 1))
-				;
-			o->inl[i] = old[k];
-		}
-		free(old);
+		sl->used = true;
+		sl->n = find_inlines(o, vaddr, &chain);
+		sl->val = chain;
+		o->inlines.nr++;
 	}
-	mask = o->inl_cap - 1;
-	for (i = addr_hash(vaddr) & mask; o->inl[i].used; i = (i + 1) & mask)
-		if (o->inl[i].vaddr == vaddr)
-			goto found;
-	o->inl[i].used = true;
-	o->inl[i].vaddr = vaddr;
-	o->inl[i].n = find_inlines(o, vaddr, &o->inl[i].chain);
-	o->inl_nr++;
-found:
-	*out = o->inl[i].chain;
-	return o->inl[i].n;
+	*out = sl->val;
+	return sl->n;
 }
 
 int ws_symobj_srcline(struct ws_symobj *o, uint64_t vaddr, const char **file, unsigned *line)

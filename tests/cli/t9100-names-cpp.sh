@@ -77,20 +77,7 @@ test_expect_success 'sim: demangled names, the same as perf'"'"'s for the same s
 		"double names::sum<double>(double const*, unsigned long)" "names::mix (inlined)" &&
 	if test_have_prereq PERF_SW
 	then
-		python3 - p.json s.json <<-\EOF
-		import json, sys
-		def by_symbol(path):
-		    out = {}
-		    for f in json.load(open(path))["variants"][0]["functions"]:
-		        for s in ([f["symbol"]] if "symbol" in f else []) + f.get("symbols", []):
-		            out[s] = f["name"]
-		    return out
-		p, s = by_symbol(sys.argv[1]), by_symbol(sys.argv[2])
-		both = set(p) & set(s)
-		assert "_ZN5names5Table6insertEii" in both, (sorted(p), sorted(s))
-		for sym in both:
-		    assert p[sym] == s[sym], (sym, p[sym], s[sym])
-		EOF
+		python3 "$WS_SRC/tests/cli/same-names.py" p.json s.json _ZN5names5Table6insertEii
 	fi
 '
 
