@@ -17,7 +17,7 @@ struct ws_compare_opts {
 
 /*
  * Fill r->comparisons (replacing any) for every variant that is not the baseline, over the whole-process
- * metrics, every region's and every function's: MWU (or signed-rank) p, median ratio with bootstrap CI,
+ * metrics, every region's and every function's (its own, inclusive and per caller): MWU (or signed-rank) p, median ratio with bootstrap CI,
  * p adjusted across the whole report, verdict; exact metrics compared exactly. The result must be
  * summarised (ws_result_summarize). Adds the report's warnings to r->warnings. Returns 0, or -EINVAL when
  * there is no baseline or fewer than two variants.
@@ -35,8 +35,15 @@ bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c,
 /* The baseline variant: the one flagged, else the first. NULL if there are none. */
 struct ws_variant *ws_result_baseline(struct ws_result *r);
 
-/* The comparison of (variant, metric) in the whole process, or in `region`/`function` when given. */
+/*
+ * The comparison of (variant, metric) in the whole process, or in `region`/`function` when given (a
+ * function's own metric: never its inclusive or callers' cells).
+ */
 const struct ws_comparison *ws_comparison_find(const struct ws_result *r, const char *variant, const char *metric,
 					       const char *region, const char *function);
+
+/* A function's calls: its metric when called from `caller`, or with `caller` NULL its inclusive metric. */
+const struct ws_comparison *ws_comparison_find_call(const struct ws_result *r, const char *variant,
+						    const char *metric, const char *function, const char *caller);
 
 #endif

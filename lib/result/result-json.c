@@ -193,6 +193,20 @@ static json_t *variant_to_json(const struct ws_variant *v)
 			}
 			json_object_set_new(fo, "lines", lines);
 		}
+		if (g->inclusive.n)
+			json_object_set_new(fo, "inclusive", metrics_to_json(&g->inclusive));
+		if (g->callers.n) {
+			json_t *callers = json_array();
+
+			for (size_t k = 0; k < g->callers.n; k++) {
+				const struct ws_group *c = &g->callers.v[k];
+
+				json_array_append_new(callers, json_pack("{s:o,s:o,s:o}", "name", jstr(c->name), "object",
+									 jstr(c->object), "metrics",
+									 metrics_to_json(&c->metrics)));
+			}
+			json_object_set_new(fo, "callers", callers);
+		}
 		json_array_append_new(fns, fo);
 	}
 	json_object_set_new(o, "functions", fns);
@@ -217,6 +231,20 @@ static json_t *variant_to_json(const struct ws_variant *v)
 		}
 		json_object_set_new(o, "hot_code", hot);
 	}
+	if (v->nstacks) {
+		json_t *st = json_array();
+
+		for (size_t i = 0; i < v->nstacks; i++) {
+			json_t *frames = json_array();
+
+			for (size_t k = 0; k < v->stacks[i].nframes; k++)
+				json_array_append_new(frames, jstr(v->stacks[i].frames[k]));
+			json_array_append_new(st, json_pack("{s:o,s:o}", "frames", frames, "count",
+							    jsample(v->stacks[i].count)));
+		}
+		json_object_set_new(o, "stacks", json_pack("{s:o,s:I,s:o}", "metric", jstr(v->stacks_metric), "runs",
+							   (json_int_t)v->stacks_runs, "folded", st));
+	}
 	return o;
 }
 
@@ -231,6 +259,10 @@ static json_t *comparison_to_json(const struct ws_comparison *c)
 		json_object_set_new(o, "region", jstr(c->region));
 	if (c->function)
 		json_object_set_new(o, "function", jstr(c->function));
+	if (c->caller)
+		json_object_set_new(o, "caller", jstr(c->caller));
+	if (c->inclusive)
+		json_object_set_new(o, "inclusive", json_true());
 	json_object_set_new(o, "ratio", jnum(c->ratio));
 	json_object_set_new(o, "ci", json_pack("[oo]", jnum(c->ci_lo), jnum(c->ci_hi)));
 	json_object_set_new(o, "p", jnum(c->p));
@@ -422,6 +454,63 @@ static int metrics_from_json(const json_t *obj, struct ws_metric_set *set, const
 	return 0;
 }
 
+/* A function's `inclusive` metrics and `callers`, both optional. */
+static int callers_from_json(const json_t *fo, struct ws_group *g, const char *where)
+{
+	const json_t *inc = json_object_get(fo, "inclusive"), *callers = json_object_get(fo, "callers"), *x;
+	size_t i;
+	int ret;
+
+	if (inc && (ret = metrics_from_json(inc, &g->inclusive, where)) < 0)
+		return ret;
+	json_array_foreach(callers, i, x) {
+		char *name = get_str(x, "name"), *obj = get_str(x, "object");
+		struct ws_group *c;
+
+		if (!name) {
+			free(obj);
+			return ws_error("%s: function '%s': caller %zu has no \"name\"", where, g->name, i), -EINVAL;
+		}
+		/* A caller of one name in two objects (static functions) stays two, as functions do. */
+		if (ws_group_list_find(&g->callers, name)) {
+			char *other = xasprintf("%s (%zu)", name, i);
+
+			free(name);
+			name = other;
+		}
+		c = ws_group_list_get(&g->callers, name, obj);
+		free(name);
+		free(obj);
+		if ((ret = metrics_from_json(json_object_get(x, "metrics"), &c->metrics, where)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void stacks_from_json(const json_t *so, struct ws_variant *v)
+{
+	const json_t *folded = json_object_get(so, "folded"), *x;
+	size_t i;
+
+	if (!json_is_array(folded))
+		return;
+	v->stacks_metric = get_str(so, "metric");
+	v->stacks_runs = (size_t)get_num(so, "runs", 1);
+	json_array_foreach(folded, i, x) {
+		const json_t *frames = json_object_get(x, "frames"), *f;
+		const char **names;
+		size_t k, n = 0;
+
+		if (!json_is_array(frames) || !json_array_size(frames) || !json_is_number(json_object_get(x, "count")))
+			continue;
+		names = xcalloc(json_array_size(frames) + 1, sizeof(*names));
+		json_array_foreach(frames, k, f)
+			names[n++] = json_is_string(f) ? json_string_value(f) : "?";
+		ws_variant_add_stack(v, names, n, get_num(x, "count", 0));
+		free(names);
+	}
+}
+
 static int variant_from_json(const json_t *vo, struct ws_result *r, const char *source, size_t idx)
 {
 	const json_t *name = json_object_get(vo, "name"), *x, *runs, *regions, *fns, *hot;
@@ -526,8 +615,11 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			}
 			if ((ret = metrics_from_json(json_object_get(x, "metrics"), &g->metrics, where)) < 0)
 				return ret;
+			if ((ret = callers_from_json(x, g, where)) < 0)
+				return ret;
 		}
 	}
+	stacks_from_json(json_object_get(vo, "stacks"), v);
 	hot = json_object_get(vo, "hot_code");
 	if (json_is_array(hot)) {
 		json_array_foreach(hot, i, x) {
@@ -650,6 +742,8 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		c->metric = get_str(x, "metric");
 		c->region = get_str(x, "region");
 		c->function = get_str(x, "function");
+		c->caller = c->function ? get_str(x, "caller") : NULL;
+		c->inclusive = c->function && get_bool(x, "inclusive");
 		c->ratio = get_num(x, "ratio", NAN);
 		get_pair(x, "ci", &c->ci_lo, &c->ci_hi);
 		c->p = get_num(x, "p", NAN);

@@ -52,6 +52,8 @@ void ws_metric_set_release(struct ws_metric_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static void group_list_release(struct ws_group_list *l);
+
 static void group_release(struct ws_group *g)
 {
 	free(g->name);
@@ -69,6 +71,8 @@ static void group_release(struct ws_group *g)
 		free(g->lines[i].inlined);
 	}
 	free(g->lines);
+	ws_metric_set_release(&g->inclusive);
+	group_list_release(&g->callers);
 }
 
 void ws_group_add_symbol(struct ws_group *g, const char *symbol)
@@ -133,6 +137,7 @@ void ws_comparison_release(struct ws_comparison *c)
 	free(c->metric);
 	free(c->region);
 	free(c->function);
+	free(c->caller);
 }
 
 void ws_explanation_release(struct ws_explanation *e)
@@ -183,6 +188,13 @@ void ws_result_release(struct ws_result *r)
 			free(v->hot[j].insns);
 		}
 		free(v->hot);
+		for (size_t j = 0; j < v->nstacks; j++) {
+			for (size_t k = 0; k < v->stacks[j].nframes; k++)
+				free(v->stacks[j].frames[k]);
+			free(v->stacks[j].frames);
+		}
+		free(v->stacks);
+		free(v->stacks_metric);
 	}
 	free(r->variants);
 	for (size_t i = 0; i < r->ncomparisons; i++)
@@ -333,6 +345,19 @@ struct ws_group *ws_group_list_get(struct ws_group_list *l, const char *name, co
 	return g;
 }
 
+void ws_variant_add_stack(struct ws_variant *v, const char *const *frames, size_t nframes, double count)
+{
+	struct ws_stack *st;
+
+	WS_ALLOC_GROW(v->stacks, v->nstacks + 1, v->alloc_stacks);
+	st = &v->stacks[v->nstacks++];
+	st->frames = xcalloc(nframes + 1, sizeof(*st->frames));
+	for (size_t i = 0; i < nframes; i++)
+		st->frames[i] = xstrdup(frames[i]);
+	st->nframes = nframes;
+	st->count = count;
+}
+
 void ws_variant_push_run(struct ws_variant *v, const struct ws_run_status *st)
 {
 	WS_ALLOC_GROW(v->runs, v->nruns + 1, v->alloc_runs);
@@ -416,8 +441,14 @@ void ws_result_summarize(struct ws_result *r)
 		summarize_set(&v->metrics);
 		for (size_t j = 0; j < v->regions.n; j++)
 			summarize_set(&v->regions.v[j].metrics);
-		for (size_t j = 0; j < v->functions.n; j++)
-			summarize_set(&v->functions.v[j].metrics);
+		for (size_t j = 0; j < v->functions.n; j++) {
+			struct ws_group *fn = &v->functions.v[j];
+
+			summarize_set(&fn->metrics);
+			summarize_set(&fn->inclusive);
+			for (size_t k = 0; k < fn->callers.n; k++)
+				summarize_set(&fn->callers.v[k].metrics);
+		}
 	}
 }
 
@@ -447,6 +478,61 @@ double ws_function_share(const struct ws_variant *v, const struct ws_group *fn)
 	return NAN;
 }
 
+double ws_caller_share(const struct ws_group *fn, const struct ws_group *caller)
+{
+	static const char *const totals[] = { "share", "estimated-cycles", "instructions" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(totals); i++) {
+		const struct ws_metric *part = ws_metric_set_find(&caller->metrics, totals[i]);
+		const struct ws_metric *whole = ws_metric_set_find(&fn->inclusive, totals[i]);
+
+		if (part && whole && part->sum.n && whole->sum.n && whole->sum.median > 0)
+			return part->sum.median / whole->sum.median;
+	}
+	return NAN;
+}
+
+/* Drop the callers of `name` that take under `min_share` of it in every variant. */
+static void prune_callers(struct ws_result *r, const char *name, double min_share)
+{
+	for (size_t i = 0; i < r->nvariants; i++) {
+		struct ws_group *fn = ws_group_list_find(&r->variants[i].functions, name);
+
+		for (size_t j = 0; fn && j < fn->callers.n;) {
+			const char *caller = fn->callers.v[j].name;
+			bool keep = false;
+
+			for (size_t k = 0; k < r->nvariants && !keep; k++) {
+				const struct ws_group *f = ws_group_list_find(&r->variants[k].functions, name);
+				const struct ws_group *c = f ? ws_group_list_find(&f->callers, caller) : NULL;
+				double sh = c ? ws_caller_share(f, c) : NAN;
+
+				/* A caller without a share to judge by (no inclusive metric) is kept. */
+				keep = c && (!isfinite(sh) || sh >= min_share);
+			}
+			if (keep) {
+				j++;
+				continue;
+			}
+			char *victim = xstrdup(caller);
+
+			for (size_t k = 0; k < r->nvariants; k++) {
+				struct ws_group *f = ws_group_list_find(&r->variants[k].functions, name);
+				struct ws_group *c = f ? ws_group_list_find(&f->callers, victim) : NULL;
+				size_t x;
+
+				if (!c)
+					continue;
+				x = (size_t)(c - f->callers.v);
+				group_release(c);
+				memmove(c, c + 1, (f->callers.n - x - 1) * sizeof(*c));
+				f->callers.n--;
+			}
+			free(victim);
+		}
+	}
+}
+
 void ws_result_prune_functions(struct ws_result *r, double min_share)
 {
 	for (size_t i = 0; i < r->nvariants; i++) {
@@ -463,6 +549,7 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 				keep = isfinite(sh) && sh >= min_share;
 			}
 			if (keep) {
+				prune_callers(r, name, min_share);
 				j++;
 				continue;
 			}

@@ -194,6 +194,63 @@ static void test_round_trip(void **state)
 	ws_result_release(&b);
 }
 
+/* Call graphs: a function's inclusive metrics and callers, the variant's stacks, and their comparison cells. */
+static void test_round_trip_calls(void **state)
+{
+	struct ws_result a, b;
+	char path[] = "/tmp/ws-json-XXXXXX";
+	int fd = mkstemp(path);
+	const char *const frames[] = { "main", "r1cs_lc_add", "memcpy" };
+	struct ws_variant *v;
+	struct ws_group *g, *c;
+
+	(void)state;
+	close(fd);
+	ws_result_init(&a);
+	v = ws_result_add_variant(&a, "vec", NULL);
+	g = ws_group_list_get(&v->functions, "memcpy", "/lib/libc.so.6");
+	ws_metric_push(ws_metric_set_get(&g->metrics, "instructions", WS_M_SIMULATED), 100, -1);
+	ws_metric_push(ws_metric_set_get(&g->inclusive, "instructions", WS_M_SIMULATED), 100, -1);
+	c = ws_group_list_get(&g->callers, "r1cs_lc_add", "/bin/prog");
+	ws_metric_push(ws_metric_set_get(&c->metrics, "instructions", WS_M_SIMULATED), 80, -1);
+	c = ws_group_list_get(&g->callers, "r1cs_apply", "/bin/prog");
+	ws_metric_push(ws_metric_set_get(&c->metrics, "instructions", WS_M_SIMULATED), 20, -1);
+	v->stacks_metric = xstrdup("estimated-cycles");
+	v->stacks_runs = 1;
+	ws_variant_add_stack(v, frames, 3, 80);
+	ws_variant_add_stack(v, frames, 1, 5);
+	ws_result_summarize(&a);
+	a.comparisons = xcalloc(1, sizeof(*a.comparisons));
+	a.ncomparisons = a.alloc_comparisons = 1;
+	a.comparisons[0] = (struct ws_comparison){ xstrdup("vec"), xstrdup("vec"), xstrdup("instructions"), NULL,
+						   xstrdup("memcpy"), 1.0, 1.0, 1.0, NAN, NAN, WS_VERDICT_SAME, true,
+						   xstrdup("r1cs_apply"), false };
+	assert_int_equal(ws_result_save(&a, path), 0);
+	ws_result_init(&b);
+	assert_int_equal(ws_result_load(path, &b), 0);
+	unlink(path);
+
+	g = ws_group_list_find(&b.variants[0].functions, "memcpy");
+	assert_non_null(g);
+	assert_float_equal(ws_metric_set_find(&g->inclusive, "instructions")->samples[0], 100, 0);
+	assert_int_equal(g->callers.n, 2);
+	c = ws_group_list_find(&g->callers, "r1cs_lc_add");
+	assert_string_equal(c->object, "/bin/prog");
+	assert_true(ws_metric_set_find(&c->metrics, "instructions")->flags & WS_M_SIMULATED);
+	ws_result_summarize(&b);
+	assert_float_equal(ws_caller_share(g, c), 0.8, 1e-12);
+	v = &b.variants[0];
+	assert_string_equal(v->stacks_metric, "estimated-cycles");
+	assert_int_equal(v->nstacks, 2);
+	assert_int_equal(v->stacks[0].nframes, 3);
+	assert_string_equal(v->stacks[0].frames[2], "memcpy");
+	assert_float_equal(v->stacks[1].count, 5, 0);
+	assert_string_equal(b.comparisons[0].caller, "r1cs_apply");
+	assert_false(b.comparisons[0].inclusive);
+	ws_result_release(&a);
+	ws_result_release(&b);
+}
+
 static int load_string(const char *text, struct ws_result *r)
 {
 	json_error_t err;
@@ -256,6 +313,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_round_trip_calls),
 		cmocka_unit_test(test_minimal_file),
 		cmocka_unit_test(test_refusals),
 	};
