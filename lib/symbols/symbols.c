@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <math.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -810,6 +811,68 @@ bool ws_symobj_first_hint(struct ws_symobj *o)
 
 	o->hinted = true;
 	return first;
+}
+
+/* ---- call frame information --------------------------------------------------------------------------- */
+
+int ws_symobj_cfa(struct ws_symobj *o, uint64_t vaddr, int *reg, int64_t *offset)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_CFI *cfi[2];
+	int ret = -ENOENT;
+	struct ws_sym plt;
+
+	/*
+	 * A PLT stub is a jump: the return address of the call that reached it is at the stack pointer. Its CFI,
+	 * where it has any, is an expression for the lazy-binding path.
+	 */
+	if (!plt_lookup(o, vaddr, &plt)) {
+		*reg = 7;
+		*offset = 8;
+		return 0;
+	}
+
+	/* .eh_frame is in every object that can unwind for exceptions; .debug_frame where only that was kept. */
+	cfi[0] = dwfl_module_eh_cfi(o->mod, &bias);
+	for (int k = 0; k < 2 && ret; k++) {
+		Dwarf_Frame *frame = NULL;
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if (k == 1)
+			cfi[1] = dwfl_module_dwarf_cfi(o->mod, &bias);
+		if (!cfi[k] || dwarf_cfi_addrframe(cfi[k], vaddr - bias, &frame) != 0)
+			continue;
+		/* A register-and-offset rule comes back as one DW_OP_bregx; anything else is an expression. */
+		if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx) {
+			*reg = (int)ops[0].number;
+			*offset = (int64_t)ops[0].number2;
+			ret = 0;
+		}
+		free(frame);
+	}
+	return ret;
+}
+
+double ws_symobj_frame_pointer_share(struct ws_symobj *o)
+{
+	int n = dwfl_module_getsymtab(o->mod), with_cfi = 0, with_fp = 0;
+
+	for (int i = 1; i < n && with_cfi < 400; i++) {
+		GElf_Sym es;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &es, &addr, NULL, NULL, NULL);
+		int reg;
+		int64_t off;
+
+		if (!name || GELF_ST_TYPE(es.st_info) != STT_FUNC || es.st_size < 16 || es.st_shndx == SHN_UNDEF)
+			continue;
+		if (ws_symobj_cfa(o, addr + es.st_size / 2, &reg, &off))
+			continue;
+		with_cfi++;
+		with_fp += reg == 6;
+	}
+	return with_cfi ? (double)with_fp / with_cfi : NAN;
 }
 
 /* ---- which package to install ------------------------------------------------------------------------- */

@@ -115,6 +115,21 @@ size_t ws_symobj_inlines(struct ws_symobj *o, uint64_t vaddr, const struct ws_in
  */
 int ws_symobj_srcline(struct ws_symobj *o, uint64_t vaddr, const char **file, unsigned *line);
 
+/*
+ * The rule for the canonical frame address (the caller's stack pointer) at link address `vaddr`, from the
+ * object's CFI (.eh_frame, else .debug_frame): CFA = DWARF register *reg + *offset (x86-64: 7 is rsp, 6 is
+ * rbp); the return address is at CFA - 8. A PLT stub, a jump, is rsp + 8. Returns 0, or -ENOENT when no CFI
+ * covers the address or the rule is an expression rather than a register and an offset.
+ */
+int ws_symobj_cfa(struct ws_symobj *o, uint64_t vaddr, int *reg, int64_t *offset);
+
+/*
+ * The share of the object's functions that keep a frame pointer: of up to 400 function symbols of 16 bytes or
+ * more, those whose CFA in the middle of their code is computed from rbp. NAN when none has CFI there. What
+ * tells whether frame-pointer call chains will work for a program.
+ */
+double ws_symobj_frame_pointer_share(struct ws_symobj *o);
+
 /* Where the object's symbols come from: for the "build with symbols" hint. */
 enum ws_symsrc {
 	WS_SYMSRC_NONE,    /* no symbol table at all */
