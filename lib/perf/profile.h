@@ -44,6 +44,16 @@ struct ws_profile;
 typedef int (*ws_perf_open_fn)(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			       unsigned long flags);
 
+/* How a profile records call chains (ws_profile_opts.call_graph). */
+enum ws_call_graph {
+	WS_CALL_GRAPH_NONE,  /* samples only: no callers, no inclusive shares */
+	WS_CALL_GRAPH_FP,    /* the kernel's frame-pointer walk, a frameless leaf's caller put back (callchain.h) */
+	WS_CALL_GRAPH_DWARF, /* DWARF unwinding of a copy of the user stack, as perf record --call-graph dwarf */
+};
+
+/* "none", "fp", "dwarf". */
+const char *ws_call_graph_name(enum ws_call_graph cg);
+
 #define WS_PROFILE_DEFAULT_FREQ 4000 /* perf record's default rate */
 #define WS_PROFILE_DEFAULT_PAGES 128 /* 512 KiB per CPU: perf's default for an unprivileged user */
 
@@ -92,6 +102,11 @@ struct ws_profile_opts {
 	struct ws_symbols *symbols;
 	/* perf_event_open stand-in for tests; NULL for the system call. */
 	ws_perf_open_fn open_fn;
+	/*
+	 * Call chains of the first event's samples. DWARF copies 8 KiB of stack per sample: give it more ring
+	 * pages (ring_pages; the backend gives 1024).
+	 */
+	enum ws_call_graph call_graph;
 };
 
 #define WS_PROFILE_OPTS_INIT \
@@ -132,6 +147,26 @@ struct ws_fn {
 	bool unknown;           /* name is one of the bracketed buckets, not a symbol */
 	struct ws_fn_line *lines; /* hottest lines first; NULL unless among the line_fns hottest */
 	size_t nr_lines;
+	/*
+	 * With call chains: the first event's samples with this function anywhere on the stack (once per
+	 * sample, however deep it recurses), and those split by the function that called its outermost
+	 * activation. `caller` indexes ws_fn_profile.fns. A function seen only as a caller has samples 0.
+	 */
+	uint64_t inclusive_samples, inclusive_period;
+	double inclusive_share; /* inclusive_period / ws_fn_profile.period */
+	struct ws_fn_caller {
+		size_t caller;
+		uint64_t samples, period;
+		double share;   /* period / ws_fn_profile.period: of all the run's samples, as inclusive_share */
+	} *callers;         /* most period first */
+	size_t nr_callers;
+};
+
+/* A whole call stack and the first event's samples taken with it (call chains only). */
+struct ws_fn_stack {
+	size_t *fns;        /* indexes into ws_fn_profile.fns, outermost first */
+	size_t n;
+	uint64_t samples, period;
 };
 
 /* A run's profile: every sample attributed to a function, none dropped. */
@@ -165,6 +200,10 @@ struct ws_fn_profile {
 	 */
 	struct ws_fn *inlined;
 	size_t nr_inlined;
+	enum ws_call_graph call_graph; /* how the chains were recorded (NONE: not at all) */
+	uint64_t chain_samples;        /* first-event samples with more than their own frame */
+	struct ws_fn_stack *stacks;    /* distinct stacks, most period first */
+	size_t nr_stacks;
 };
 
 /*

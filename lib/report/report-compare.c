@@ -245,7 +245,7 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 			const struct ws_comparison *c = &r->comparisons[i];
 
 			/* One row per function: its sampled share, else its simulated estimated cycles. */
-			if (!c->function || strcmp(c->variant, var->name))
+			if (!c->function || c->caller || c->inclusive || strcmp(c->variant, var->name))
 				continue;
 			if (strcmp(c->metric, "share") && strcmp(c->metric, "estimated-cycles"))
 				continue;
