@@ -90,12 +90,7 @@ done
 
 echo "callers-unwind: ratio -n $rounds, $runs runs per way interleaved, sampling at $freq Hz"
 echo "machine: $(nproc) CPUs, $(uname -r), load average $(cut -d " " -f 1-3 /proc/loadavg), perf: $("$perf" --version)"
-awk -v ways="$ways" '
-	function median(arr, n,    i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && arr[j - 1] > arr[j]; j--) { t = arr[j]; arr[j] = arr[j - 1]; arr[j - 1] = t }
-		return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
-	}
+awk -v ways="$ways" "$awk_median"'
 	{ n[$1]++; wall[$1, n[$1]] = $2 / 1e6; smp[$1, n[$1]] = $3 }
 	END {
 		printf "%-14s %12s %10s\n", "way", "command (s)", "samples"
