@@ -28,3 +28,12 @@ need_wsim() {
 		exit 0
 	fi
 }
+
+# awk_median: an awk function median(arr, n) over arr[1..n] (sorted in place), to put before a program.
+awk_median='
+	function median(arr, n,    i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && arr[j - 1] > arr[j]; j--) { t = arr[j]; arr[j] = arr[j - 1]; arr[j - 1] = t }
+		return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
+	}
+'

@@ -94,12 +94,7 @@ done
 echo "profile-overhead: ratio -n $rounds, $runs runs per way interleaved, sampling at $freq Hz" \
 	"($(cat "$tmp/event") here; median $(sort -n "$tmp/samples" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }') samples per whyslow run)"
 echo "machine: $(nproc) CPUs, $(uname -r), load average $(cut -d " " -f 1-3 /proc/loadavg), perf: ${perf:-not installed}"
-awk -v ways="$ways" '
-	function median(arr, n,    i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && arr[j - 1] > arr[j]; j--) { t = arr[j]; arr[j] = arr[j - 1]; arr[j - 1] = t }
-		return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
-	}
+awk -v ways="$ways" "$awk_median"'
 	{ n[$1]++; prog[$1, n[$1]] = $2; wall[$1, n[$1]] = $3 / 1e6; cpu[$1, n[$1]] = $4 }
 	END {
 		printf "%-8s %12s %8s %12s %8s %12s %8s\n", "way", "program (s)", "ratio", "cpu (s)", "ratio",

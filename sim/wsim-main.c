@@ -39,6 +39,9 @@
 #include "wsim.h"
 #include "ws-markers.h"
 
+/* Valgrind's core has it (pub_core_debuginfo.h) and the tool links the core statically; no tool header has it. */
+extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar **buf);
+
 /*
  * Whether generated code adds to wsim_packed (see flush_segment). Until something needs the process totals
  * while the program runs (a region, a second thread), they are left to the superblocks' own counters.
@@ -96,13 +99,20 @@ static struct wsim_fn *fn_for(Addr a)
 	UInt line;
 	UWord key;
 
-	if (VG_(get_fnname)(ep, a, &s)) {
+	/*
+	 * The name as in the symbol table, mangled: whyslow demangles it (lib/symbols), in the one place that
+	 * names every backend's functions, so that a function has the same name under perf and here.
+	 */
+	if (VG_(get_fnname_raw)(ep, a, &s)) {
 		name = intern(s);
-		/* The entry address identifies a function even when two objects or files share its name. */
-		if (VG_(get_fnname_w_offset)(ep, a, &s)) {
-			SizeT n = VG_(strlen)(name);
+		/*
+		 * The entry address identifies a function even when two objects or files share its name. Valgrind
+		 * prints the offset only after the demangled name, so measure that one first.
+		 */
+		if (VG_(get_fnname)(ep, a, &s)) {
+			SizeT n = VG_(strlen)(s);
 
-			if (VG_(strlen)(s) > n && s[n] == '+')
+			if (VG_(get_fnname_w_offset)(ep, a, &s) && VG_(strlen)(s) > n && s[n] == '+')
 				entry = a - (Addr)VG_(strtoll10)(s + n + 1, NULL);
 		}
 	}

@@ -181,6 +181,7 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.regions = c->regions,
 		.functions = functions,
 		.top = c->top,
+		.full_names = c->full_names,
 	};
 	struct ws_explain_opts eo = {
 		.seed = r->settings.seed,

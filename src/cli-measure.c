@@ -412,6 +412,12 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		o->be.functions_event = c->functions;
 	}
 	o->be.freq = isnan(c->freq) ? 4000 : c->freq;
+	if (c->call_graph && strcmp(c->call_graph, "fp") && strcmp(c->call_graph, "dwarf") &&
+	    strcmp(c->call_graph, "none"))
+		usage_error("--call-graph expects fp, dwarf or none, not '%s'", c->call_graph);
+	if (c->call_graph && !c->functions)
+		usage_error("--call-graph records the callers of --functions: add --functions");
+	o->be.call_graph = c->call_graph;
 	o->be.sim_preset = c->sim_preset ? c->sim_preset : WSIM_PRESET_DEFAULT;
 	if (c->sim_cache.n > 8)
 		usage_error("--sim-cache: at most 8 of them");

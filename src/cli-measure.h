@@ -33,6 +33,7 @@ struct cli_measure {
 	bool topdown;
 	char *topdown_reason;    /* why --topdown cannot be counted here, or NULL */
 	const char *functions;   /* NULL, "" (on) or an event name */
+	const char *call_graph;  /* --call-graph: fp, dwarf, none; NULL for what works for the program */
 	double freq;
 	double target_ci, max_time;
 	size_t max_runs;
@@ -85,6 +86,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_BOOL(0, "topdown", &(c)->topdown, "level-1 top-down from the PMU (Intel Ice Lake+, AMD Zen 4)"),     \
 	OPT_CALLBACK_OPTARG(0, "functions", (c), "EVENT", "report per function (sampling; EVENT: a second event)", cli_functions_cb), \
 	OPT_DOUBLE('F', "freq", &(c)->freq, "HZ", "sampling rate for --functions (default 4000)"),             \
+	OPT_STRING(0, "call-graph", &(c)->call_graph, "fp|dwarf|none", "how --functions records callers (default: fp where the program keeps frame pointers, else dwarf)"), \
 	OPT_GROUP("Simulator"),                                                                                 \
 	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "the simulated machine (default " WSIM_PRESET_DEFAULT "; see 'whyslow list')"), \
 	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL); SIZE in bytes or with K, M, G"), \

@@ -2,6 +2,7 @@
 /* cmd-asm-diff.c - whyslow asm-diff: a function's machine code in two binaries, side by side, with counts. */
 #include "asm/asm.h"
 #include "report/report-asm.h"
+#include "symbols/names.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "builtin.h"
@@ -28,16 +29,36 @@
  *   1190  test rdx, rdx               |  11a0  shl rdx, 2
  *   1193  je 0x11af <copy_ints+0x1f>  |  11a4  jmp 0x1030 <memcpy@plt>
  *   1195  xor eax, eax                <
+ *
+ * Functions are named as the profiles name them (lib/symbols/names.h): --function takes a mangled name, a
+ * demangled one in any form ("lc::add", "foo(int)", "foo") or a glob over demangled names
+ * ('smallvec::SmallVec<*>::insert', '*::insert_or_update').
  */
 
 static const char *const asm_diff_usage[] = {
-	"whyslow asm-diff [--function NAME]... [--json] [--result FILE] BIN_A BIN_B",
+	"whyslow asm-diff [--function NAME]... [--all] [--json] [--result FILE] BIN_A BIN_B",
 	NULL,
 };
 
 /* ---- the two modes ---- */
 
-static int show_named(struct ws_asm_side *sides, const struct string_list *names, bool json)
+/* A glob that matches many functions: the list, and a usage error unless --all. */
+static void too_many(const char *pattern, const struct ws_asm_pair *pairs, size_t n)
+{
+	const size_t shown = 20;
+
+	fprintf(stderr, "whyslow asm-diff: '%s' matches %zu functions; name one (a name below), or give --all "
+		"to show them all:\n", pattern, n);
+	for (size_t i = 0; i < n && i < shown; i++) {
+		const struct ws_asm_sym *s = pairs[i].a ? pairs[i].a : pairs[i].b;
+
+		fprintf(stderr, "  %s\n", s->ambiguous ? s->name : s->key);
+	}
+	if (n > shown)
+		fprintf(stderr, "  ... and %zu more\n", n - shown);
+}
+
+static int show_named(struct ws_asm_side *sides, const struct string_list *names, bool all, bool json)
 {
 	struct ws_asm_pair **pairs = xcalloc(names->n + 1, sizeof(*pairs));
 	size_t *npairs = xcalloc(names->n + 1, sizeof(*npairs));
@@ -47,20 +68,35 @@ static int show_named(struct ws_asm_side *sides, const struct string_list *names
 
 	/* Every name is checked before anything is printed: one bad name, one line, no half a report. */
 	for (size_t i = 0; i < names->n; i++) {
-		const char *sugg[2];
+		const char *sugg[3];
+		bool glob;
 		size_t ns;
 
-		npairs[i] = ws_asm_pair_named(sides[0].bin, sides[1].bin, names->v[i], &pairs[i]);
+		npairs[i] = ws_asm_pair_named(sides[0].bin, sides[1].bin, names->v[i], &pairs[i], &glob);
+		if (npairs[i] > 1 && glob && !all) {
+			too_many(names->v[i], pairs[i], npairs[i]);
+			ret = WS_EXIT_USAGE;
+			goto done;
+		}
 		if (npairs[i])
 			continue;
 		ns = ws_asm_suggest(sides[0].bin, sides[1].bin, names->v[i], sugg, ARRAY_SIZE(sugg));
-		if (ns == 0)
+		if (ns == 0) {
 			ws_error("no function '%s' in %s or %s", names->v[i], ws_asm_bin_path(sides[0].bin),
 				 ws_asm_bin_path(sides[1].bin));
-		else
-			ws_error("no function '%s' in %s or %s; did you mean '%s'%s%s%s?", names->v[i],
-				 ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin), sugg[0],
-				 ns > 1 ? " or '" : "", ns > 1 ? sugg[1] : "", ns > 1 ? "'" : "");
+		} else {
+			char *list = xasprintf("'%s'", sugg[0]);
+
+			for (size_t k = 1; k < ns; k++) {
+				char *more = xasprintf("%s%s'%s'", list, k == ns - 1 ? " or " : ", ", sugg[k]);
+
+				free(list);
+				list = more;
+			}
+			ws_error("no function '%s' in %s or %s; did you mean %s?", names->v[i],
+				 ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin), list);
+			free(list);
+		}
 		ret = WS_EXIT_FAIL;
 		goto done;
 	}
@@ -100,18 +136,24 @@ done:
 struct list_entry {
 	json_t *json;          /* list mode with --json: the summary */
 	char *name;
+	enum ws_asm_how how;
 	uint64_t v[2][2];      /* [side][instructions, bytes] */
 	bool have[2];
 	char *other;           /* B's symbol when it differs from A's */
 	size_t changed;
+	size_t ambiguous[2];   /* an ambiguous name: how many functions have it in A and in B (one row for all) */
 };
 
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct list_entry *a = pa, *b = pb;
-	int oa = a->have[0] && a->have[1] ? 0 : 1, ob = b->have[0] && b->have[1] ? 0 : 1;
+	int oa = a->how == WS_ASM_AMBIGUOUS ? 2 : a->have[0] && a->have[1] ? 0 : 1;
+	int ob = b->how == WS_ASM_AMBIGUOUS ? 2 : b->have[0] && b->have[1] ? 0 : 1;
 
-	/* Changed functions first by size of change, then those in one binary only, then the identical. */
+	/*
+	 * Changed functions first by size of change, then those in one binary only, then the names nothing
+	 * paired, then the identical.
+	 */
 	if ((a->changed == 0) != (b->changed == 0))
 		return a->changed == 0 ? 1 : -1;
 	if (oa != ob)
@@ -126,32 +168,60 @@ static int show_all(struct ws_asm_side *sides, bool json)
 	struct ws_asm_pair *pairs = NULL;
 	size_t np = ws_asm_pair_all(sides[0].bin, sides[1].bin, &pairs);
 	struct list_entry *e = xcalloc(np + 1, sizeof(*e));
-	size_t nchanged = 0, nonly[2] = { 0, 0 }, nsame = 0;
+	size_t nchanged = 0, nonly[2] = { 0, 0 }, nsame = 0, nambiguous = 0, nsized = 0;
 	int ret = WS_EXIT_OK;
+
+	size_t ne = 0;
 
 	for (size_t i = 0; i < np; i++) {
 		struct ws_asm_report r;
+		size_t k;
 
+		/* The functions of one ambiguous name are one row in the terminal: counted, not listed. */
+		if (!json && pairs[i].how == WS_ASM_AMBIGUOUS) {
+			const struct ws_asm_sym *sym = pairs[i].a ? pairs[i].a : pairs[i].b;
+
+			nambiguous++;
+			for (k = 0; k < ne && !(e[k].how == WS_ASM_AMBIGUOUS && !strcmp(e[k].name, sym->name)); k++)
+				;
+			if (k == ne) {
+				e[ne].name = xstrdup(sym->name);
+				e[ne].how = WS_ASM_AMBIGUOUS;
+				ne++;
+			}
+			e[k].ambiguous[pairs[i].a ? 0 : 1]++;
+			e[k].changed += sym->size ? 1 : 0;
+			continue;
+		}
 		if (ws_asm_report_load(sides, &pairs[i], &r) < 0) {
 			ws_asm_report_release(&r);
 			ret = WS_EXIT_FAIL;
-			np = i;
 			goto done;
 		}
-		e[i].name = xstrdup(ws_asm_report_name(&r));
-		e[i].changed = r.changed;
+		k = ne++;
+		e[k].name = xstrdup(ws_asm_report_name(&r));
+		e[k].how = pairs[i].how;
+		e[k].changed = r.changed;
 		for (int s = 0; s < 2; s++) {
-			e[i].have[s] = r.have[s];
+			e[k].have[s] = r.have[s];
 			if (r.have[s]) {
-				e[i].v[s][0] = r.f[s].sum.instructions;
-				e[i].v[s][1] = r.f[s].sum.bytes;
+				e[k].v[s][0] = r.f[s].sum.instructions;
+				e[k].v[s][1] = r.f[s].sum.bytes;
 			}
 		}
-		if (r.have[0] && r.have[1] && strcmp(pairs[i].a->name, pairs[i].b->name))
-			e[i].other = xasprintf("%s -> %s", pairs[i].a->name, pairs[i].b->name);
+		if (r.have[0] && r.have[1] && strcmp(pairs[i].a->name, pairs[i].b->name)) {
+			char *da = ws_sym_display(pairs[i].a->name, 40), *db = ws_sym_display(pairs[i].b->name, 40);
+
+			e[k].other = xasprintf("%s -> %s", da, db);
+			free(da);
+			free(db);
+		}
+		nsized += pairs[i].how == WS_ASM_BY_SIZE;
 		if (json)
-			e[i].json = ws_asm_report_json(sides, &r, false);
-		if (!r.have[0] || !r.have[1])
+			e[k].json = ws_asm_report_json(sides, &r, false);
+		if (pairs[i].how == WS_ASM_AMBIGUOUS)
+			nambiguous++;
+		else if (!r.have[0] || !r.have[1])
 			nonly[r.have[0] ? 0 : 1]++;
 		else if (r.changed)
 			nchanged++;
@@ -159,11 +229,11 @@ static int show_all(struct ws_asm_side *sides, bool json)
 			nsame++;
 		ws_asm_report_release(&r);
 	}
-	qsort(e, np, sizeof(*e), cmp_entries);
+	qsort(e, ne, sizeof(*e), cmp_entries);
 	if (json) {
 		json_t *functions = json_array();
 
-		for (size_t i = 0; i < np; i++) {
+		for (size_t i = 0; i < ne; i++) {
 			json_array_append_new(functions, e[i].json);
 			e[i].json = NULL;
 		}
@@ -171,12 +241,17 @@ static int show_all(struct ws_asm_side *sides, bool json)
 		goto done;
 	}
 	printf("A: %s\nB: %s\n\n", ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin));
-	if (np && e[0].changed)
-		printf("%-32s %8s %8s %7s %8s %8s %8s\n", "function", "insns A", "insns B", "B-A", "bytes A",
+	if (ne && e[0].changed)
+		printf("%-40s %8s %8s %7s %8s %8s %8s\n", "function", "insns A", "insns B", "B-A", "bytes A",
 		       "bytes B", "changed");
-	for (size_t i = 0; i < np && e[i].changed; i++) {
+	for (size_t i = 0, ambiguous_rows = 0; i < ne && e[i].changed; i++) {
 		char ia[24] = "-", ib[24] = "-", d[24] = "", ba[24] = "-", bb[24] = "-";
-		const char *note = !e[i].have[0] ? "  (only in B)" : !e[i].have[1] ? "  (only in A)" : "";
+		char *shown = ws_sym_display(e[i].name, 40), *pad;
+		char *note = e[i].how == WS_ASM_AMBIGUOUS
+				     ? xasprintf("  (ambiguous: %zu of this name in A, %zu in B, nothing tells them apart: "
+						 "not paired)", e[i].ambiguous[0], e[i].ambiguous[1])
+				     : xstrdup(!e[i].have[0] ? "  (only in B)" : !e[i].have[1] ? "  (only in A)"
+					       : e[i].how == WS_ASM_BY_SIZE ? "  (paired by size and order)" : "");
 
 		if (e[i].have[0]) {
 			snprintf(ia, sizeof(ia), "%" PRIu64, e[i].v[0][0]);
@@ -188,12 +263,34 @@ static int show_all(struct ws_asm_side *sides, bool json)
 		}
 		if (e[i].have[0] && e[i].have[1])
 			snprintf(d, sizeof(d), "%+" PRId64, (int64_t)(e[i].v[1][0] - e[i].v[0][0]));
-		printf("%-32s %8s %8s %7s %8s %8s %8zu%s%s%s\n", e[i].name, ia, ib, d, ba, bb, e[i].changed, note,
+		/* Padded by display width: an elided name holds a three-byte "…". */
+		pad = xasprintf("%s%*s", shown, ws_text_width(shown) < 40 ? (int)(40 - ws_text_width(shown)) : 0, "");
+		if (e[i].how == WS_ASM_AMBIGUOUS) {
+			/* Rust's standard library brings dozens of these: the first few say what they are. */
+			if (++ambiguous_rows <= 8)
+				printf("%s %8s %8s %7s %8s %8s %8s%s\n", pad, "", "", "", "", "", "", note);
+			else if (ambiguous_rows == 9)
+				printf("... and more ambiguous names (--json lists every function)\n");
+			free(shown);
+			free(pad);
+			free(note);
+			continue;
+		}
+		printf("%s %8s %8s %7s %8s %8s %8zu%s%s%s\n", pad, ia, ib, d, ba, bb, e[i].changed, note,
 		       e[i].other ? "  " : "", e[i].other ? e[i].other : "");
+		free(shown);
+		free(pad);
+		free(note);
 	}
-	printf("%s%zu changed, %zu only in A, %zu only in B, %zu identical after normalisation\n",
-	       np && e[0].changed ? "\n" : "", nchanged, nonly[0], nonly[1], nsame);
-	if (np && e[0].changed) {
+	printf("%s%zu changed, %zu only in A, %zu only in B, %zu identical after normalisation", ne && e[0].changed ? "\n" : "",
+	       nchanged, nonly[0], nonly[1], nsame);
+	if (nambiguous)
+		printf("; %zu ambiguous (several functions of one name in both builds that nothing told apart, not "
+		       "paired)", nambiguous);
+	if (nsized)
+		printf("; %zu paired by size and order", nsized);
+	printf("\n");
+	if (ne && e[0].changed && e[0].how != WS_ASM_AMBIGUOUS) {
 		char *cmd = ws_asm_command(ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin), e[0].name,
 					   NULL);
 
@@ -201,7 +298,7 @@ static int show_all(struct ws_asm_side *sides, bool json)
 		free(cmd);
 	}
 done:
-	for (size_t i = 0; i < np; i++) {
+	for (size_t i = 0; i < ne; i++) {
 		free(e[i].name);
 		free(e[i].other);
 		json_decref(e[i].json);
@@ -215,11 +312,13 @@ int cmd_asm_diff(int argc, char **argv)
 {
 	struct string_list functions = { 0 };
 	const char *result = NULL;
-	bool json = false;
+	bool json = false, all = false;
 	struct ws_asm_side sides[2] = { { .label = "A" }, { .label = "B" } };
 	const struct option_spec opts[] = {
 		OPT_LIST('f', "function", &functions, "NAME",
-			 "show this function and its clones (.constprop, .isra, .part, .cold); repeatable"),
+			 "show this function and its clones (.constprop, .isra, .part, .cold): a mangled or "
+			 "demangled name, or a glob over demangled names; repeatable"),
+		OPT_BOOL(0, "all", &all, "show every function a --function glob matches (else: the list, exit 129)"),
 		OPT_BOOL(0, "json", &json, "print the summaries and the diff as JSON"),
 		OPT_STRING(0, "result", &result, "FILE",
 			   "annotate with the per-instruction counts of a whyslow result (hot_code)"),
@@ -242,7 +341,7 @@ int cmd_asm_diff(int argc, char **argv)
 			ws_log(WS_LOG_WARN, "%s has no per-instruction counts (hot_code) for %s or %s; showing the "
 			       "code without them", result, argv[0], argv[1]);
 	}
-	ret = functions.n ? show_named(sides, &functions, json) : show_all(sides, json);
+	ret = functions.n ? show_named(sides, &functions, all, json) : show_all(sides, json);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		ws_error("cannot write the report to standard output");
 		ret = WS_EXIT_FAIL;

@@ -493,6 +493,7 @@ int cmd_compare(int argc, char **argv)
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
 	cc.regions = c.regions;
+	cc.full_names = c.verbose;
 	cli_measure_finish(&c, &mo, true);
 	cli_compare_check(&cc, c.export_json, NULL, 0);
 	if (cc.primary && !ws_metric_info(cc.primary)) {

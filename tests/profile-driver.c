@@ -9,7 +9,8 @@
  *	--functions=EVENT  also sample EVENT per function
  *	--period=N         sample the second event every N events (default: frequency mode)
  *	--lines=N          hottest lines for the N hottest functions (default 3)
- *	--ring-pages=N     data pages per CPU ring (default 128)
+ *	--ring-pages=N     data pages per CPU ring (default 128; 1024 with -g dwarf)
+ *	-g fp|dwarf|none   record call chains (default none)
  *	--poll-ms=N        drain the rings when one is half full or every N ms (default 100; 0: only at the end)
  *	--sleep-ms=N       drain the rings every N ms, ignoring their wakeups (so that a small ring overflows)
  *	--fake-pmu         pretend hardware events exist: open cpu-clock in their place (tests the PMU paths)
@@ -24,6 +25,7 @@
  *	total	SAMPLES	PERIOD	EXTRA_SAMPLES	EXTRA_PERIOD	LOST	THROTTLED	FULL_RINGS
  *	fn	SHARE	SAMPLES	EXTRA_SHARE	EXTRA_SAMPLES	NAME	OBJECT
  *	line	NAME	FILE:LINE	SAMPLES
+ *	chains	MODE	CHAIN_SAMPLES	STACKS           (only with -g fp or dwarf)
  *	status	EXIT_STATUS	WALL_SECONDS
  *
  * Exit status: 0, 1 when the profile could not be opened, 2 when the command could not run, 129 for usage.
@@ -108,7 +110,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: profile-driver [-F HZ] [-e EVENT] [--functions=EVENT] [--period=N] [--lines=N]\n"
 			"                      [--ring-pages=N] [--poll-ms=N] [--sleep-ms=N] [--fake-pmu] [--fail=N[+]:ERRNO]\n"
-			"                      [-v]"
+			"                      [-g fp|dwarf|none] [-v]"
 			"                      -- CMD [ARGS...]\n");
 	return 129;
 }
@@ -134,6 +136,9 @@ static void print_profile(const struct ws_fn_profile *fp)
 		for (j = 0; j < fp->fns[i].nr_lines; j++)
 			printf("line\t%s\t%s:%u\t%llu\n", fp->fns[i].name, fp->fns[i].lines[j].file,
 			       fp->fns[i].lines[j].line, (unsigned long long)fp->fns[i].lines[j].samples);
+	if (fp->call_graph != WS_CALL_GRAPH_NONE)
+		printf("chains\t%s\t%llu\t%zu\n", ws_call_graph_name(fp->call_graph),
+		       (unsigned long long)fp->chain_samples, fp->nr_stacks);
 }
 
 int main(int argc, char **argv)
@@ -148,7 +153,7 @@ int main(int argc, char **argv)
 	struct ws_profile_opts opts = WS_PROFILE_OPTS_INIT;
 	struct ws_profile *prof = NULL;
 	struct ws_fn_profile fp;
-	int pipefd[2], c, status = 0, ret, nfds, poll_ms = 100, sleep_ms = 0;
+	int pipefd[2], c, status = 0, ret, nfds, poll_ms = 100, sleep_ms = 0, pages_given = 0;
 	double start, wall;
 	char *colon, *end;
 	pid_t pid;
@@ -156,7 +161,7 @@ int main(int argc, char **argv)
 	ws_log_set(log_stderr, NULL);
 	opts.line_fns = 3;
 	opts.lines_per_fn = 3;
-	while ((c = getopt_long(argc, argv, "+F:e:v", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+F:e:g:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			opts.freq = (unsigned)strtoul(optarg, NULL, 10);
@@ -175,6 +180,15 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			opts.ring_pages = (unsigned)strtoul(optarg, NULL, 10);
+			pages_given = 1;
+			break;
+		case 'g':
+			if (!strcmp(optarg, "fp"))
+				opts.call_graph = WS_CALL_GRAPH_FP;
+			else if (!strcmp(optarg, "dwarf"))
+				opts.call_graph = WS_CALL_GRAPH_DWARF;
+			else if (strcmp(optarg, "none"))
+				return usage();
 			break;
 		case 'T':
 			poll_ms = atoi(optarg);
@@ -204,6 +218,9 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage();
+	/* As the perf backend does: 8 KiB of stack per sample wants a larger ring. */
+	if (opts.call_graph == WS_CALL_GRAPH_DWARF && !pages_given)
+		opts.ring_pages = 1024;
 	/* Names are checked before anything runs, as whyslow will: a typo is a usage error. */
 	if ((opts.event && ws_profile_event_check(opts.event)) ||
 	    (opts.extra_event && ws_profile_event_check(opts.extra_event)))

@@ -3,6 +3,9 @@
 #include "asm/asm-internal.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "symbols/names.h"
+#include "symbols/plt.h"
+#include "symbols/symbols.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -46,77 +49,23 @@ const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin)
 	return bin->build_id;
 }
 
-/* Clone suffixes of GCC and Clang; a number may follow each (".constprop.0", ".llvm.4711"). */
-static const char *const clone_words[] = {
-	"constprop", "isra", "part", "cold", "lto_priv", "clone", "localalias", "llvm", "specialized",
-	"mustprogress", "hot", "unlikely",
-};
-
-static bool is_clone_word(const char *s, size_t n)
+static void syms_free(struct ws_asm_sym *v, size_t n)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(clone_words); i++)
-		if (strlen(clone_words[i]) == n && !memcmp(clone_words[i], s, n))
-			return true;
-	return false;
-}
-
-static bool all_digits(const char *s, size_t n)
-{
-	if (!n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return false;
-	return true;
+	for (size_t i = 0; i < n; i++) {
+		free((char *)v[i].name);
+		free((char *)v[i].symbol);
+		free((char *)v[i].base);
+		free((char *)v[i].shortname);
+		free((char *)v[i].key);
+		free((char *)v[i].file);
+		free((char *)v[i].dwarf);
+	}
+	free(v);
 }
 
 char *ws_asm_base_name(const char *name)
 {
-	size_t len = strlen(name);
-
-	/* Strip from the end: "f.constprop.0.isra.0" -> "f.constprop.0" -> "f". Never strip to nothing. */
-	for (;;) {
-		const char *dot = memrchr(name, '.', len);
-		size_t clen;
-
-		if (!dot || dot == name)
-			break;
-		clen = len - (size_t)(dot + 1 - name);
-		if (all_digits(dot + 1, clen)) {
-			const char *prev = memrchr(name, '.', (size_t)(dot - name));
-
-			if (!prev || prev == name || !is_clone_word(prev + 1, (size_t)(dot - prev - 1)))
-				break;
-			len = (size_t)(prev - name);
-		} else if (is_clone_word(dot + 1, clen)) {
-			len = (size_t)(dot - name);
-		} else {
-			break;
-		}
-	}
-	return xstrndup(name, len);
-}
-
-char *asm_stable_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	/* Rust's legacy mangling ends in "17h<16 hex>E"; the hash changes with every build. */
-	if (len > 23 && !strncmp(name, "_ZN", 3) && name[len - 1] == 'E' && !strncmp(name + len - 20, "17h", 3)) {
-		bool hex = true;
-
-		for (size_t i = len - 17; i < len - 1; i++)
-			hex = hex && isxdigit((unsigned char)name[i]);
-		if (hex) {
-			char *s = xmalloc(len - 19 + 1);
-
-			memcpy(s, name, len - 20);
-			s[len - 20] = 'E';
-			s[len - 19] = '\0';
-			return s;
-		}
-	}
-	return xstrdup(name);
+	return ws_sym_base(name);
 }
 
 static int cmp_names(const void *pa, const void *pb)
@@ -224,7 +173,8 @@ char *ws_asm_bin_name_addr(const struct ws_asm_bin *bin, uint64_t addr, bool sta
 	const struct asm_section *s;
 
 	if (n) {
-		char *base = stable ? asm_stable_name(n->name) : xstrdup(n->name), *r;
+		/* Names are demangled, so Rust's per-build hash is already out of the stable form. */
+		char *base = xstrdup(n->name), *r;
 
 		/* In a function an offset moves with every change of code; in an object it is a field. */
 		if (!off || (stable && n->kind != ASM_NAME_OBJECT && n->kind != ASM_NAME_GOT))
@@ -335,10 +285,43 @@ static int cmp_key_index(const void *pa, const void *pb, void *data)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+/* The binary's entry in lib/symbols, for DWARF; NULL when it cannot be read. */
+static struct ws_symobj *dwarf_of(struct ws_asm_bin *bin)
+{
+	if (!bin->symcache) {
+		bin->symcache = ws_symbols_new();
+		if (ws_symbols_get(bin->symcache, bin->path, &bin->symobj) < 0)
+			bin->symobj = NULL;
+	}
+	return bin->symobj;
+}
+
 /*
- * Give each name defined more than once (static functions of one name in several files) a key that tells
- * the copies apart the same way in both binaries: "name (file.c)" when the STT_FILE symbols do, else
- * "name #N" numbered by address.
+ * `name` told apart by its instance's DWARF name: "<&T as core::fmt::Debug>::fmt" with DWARF "fmt<u32>" is
+ * "<&T as core::fmt::Debug>::fmt::<u32>", the way v0 mangling spells generic arguments; otherwise the
+ * DWARF name in brackets.
+ */
+static char *key_with_dwarf(const char *name, const char *dwarf)
+{
+	char *shortname = ws_sym_short(name), *key;
+	const char *last = shortname, *p, *lt = strchr(dwarf, '<');
+
+	for (p = shortname; (p = strstr(p, "::")); p += 2)
+		last = p + 2;
+	if (lt && (size_t)(lt - dwarf) == strlen(last) && !strncmp(dwarf, last, strlen(last)))
+		key = xasprintf("%s::%s", name, lt);
+	else
+		key = xasprintf("%s [%s]", name, dwarf);
+	free(shortname);
+	return key;
+}
+
+/*
+ * Give each name defined more than once a key that tells the copies apart the same way in both binaries.
+ * Monomorphizations of a generic Rust function demangle to one name under the legacy mangling: DWARF names
+ * each instance with its generic arguments. Static functions of one name in several files: "name (file.c)"
+ * when the STT_FILE symbols tell them apart. Copies that nothing tells apart keep "name #N" (numbered by
+ * address) and are marked ambiguous: pairing never matches them by that key (see asm-pair.c).
  */
 static void disambiguate_keys(struct ws_asm_bin *bin)
 {
@@ -349,20 +332,46 @@ static void disambiguate_keys(struct ws_asm_bin *bin)
 		idx[i] = i;
 	qsort_r(idx, bin->nsyms, sizeof(*idx), cmp_key_index, bin->syms);
 	for (size_t g = 0, e; g < bin->nsyms; g = e) {
+		bool by_dwarf = true, by_file = true;
+		char **dw;
+
 		for (e = g + 1; e < bin->nsyms && !strcmp(bin->syms[idx[e]].key, bin->syms[idx[g]].key); e++)
 			;
 		if (e - g < 2)
 			continue;
-		for (size_t i = g; i < e; i++) {
-			const struct ws_asm_sym *s = &bin->syms[idx[i]];
-			bool file_unique = s->file != NULL;
+		dw = xcalloc(e - g, sizeof(*dw));
+		for (size_t i = g; i < e && by_dwarf; i++) {
+			struct ws_symobj *o = dwarf_of(bin);
 
-			for (size_t j = g; j < e && file_unique; j++)
-				if (j != i && bin->syms[idx[j]].file && !strcmp(bin->syms[idx[j]].file, s->file))
-					file_unique = false;
-			keys[idx[i]] = file_unique ? xasprintf("%s (%s)", s->key, s->file)
-						   : xasprintf("%s #%zu", s->key, i - g + 1);
+			dw[i - g] = o ? ws_symobj_dwarf_name(o, bin->syms[idx[i]].addr) : NULL;
+			by_dwarf = dw[i - g] && strchr(dw[i - g], '<');
+			for (size_t j = g; j < i && by_dwarf; j++)
+				by_dwarf = strcmp(dw[j - g], dw[i - g]) != 0;
 		}
+		for (size_t i = g; i < e && by_file; i++) {
+			const struct ws_asm_sym *s = &bin->syms[idx[i]];
+
+			by_file = s->file != NULL;
+			for (size_t j = g; j < e && by_file; j++)
+				if (j != i && bin->syms[idx[j]].file && !strcmp(bin->syms[idx[j]].file, s->file))
+					by_file = false;
+		}
+		for (size_t i = g; i < e; i++) {
+			struct ws_asm_sym *s = &bin->syms[idx[i]];
+
+			if (by_dwarf) {
+				keys[idx[i]] = key_with_dwarf(s->key, dw[i - g]);
+				s->dwarf = xstrdup(dw[i - g]);
+			} else if (by_file) {
+				keys[idx[i]] = xasprintf("%s (%s)", s->key, s->file);
+			} else {
+				keys[idx[i]] = xasprintf("%s #%zu", s->key, i - g + 1);
+				s->ambiguous = true;
+			}
+		}
+		for (size_t i = 0; i < e - g; i++)
+			free(dw[i]);
+		free(dw);
 	}
 	for (size_t i = 0; i < bin->nsyms; i++) {
 		if (!keys[i])
@@ -421,18 +430,21 @@ static Elf_Data *versym_data(Elf *elf)
 }
 
 /*
- * Read the function and object symbols of the binary (.symtab, else .dynsym) into bin->syms and bin->names.
- * Returns the number of function symbols found, or -1 when there is no symbol table at all.
+ * Read the function and object symbols of `elf` (.symtab, else .dynsym) into bin->syms and bin->names: the
+ * binary's own, or its separate debug file's (`debug`), whose sections are placeholders, so a symbol's
+ * section is then the binary's section at its address. Returns the number of function symbols found, or -1
+ * when there is no symbol table at all.
  */
-static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
+static long read_symbols(struct ws_asm_bin *bin, Elf *elf, bool debug, size_t *names_alloc)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
 	GElf_Shdr sh;
 	Elf_Data *d, *versym;
 	size_t alloc = 0, nsym;
 	const char *file = NULL;
+	bool dynsym_only = false;
 
-	while ((scn = elf_nextscn(bin->elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB)
@@ -441,13 +453,16 @@ static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
 			dynscn = scn;
 	}
 	if (!symscn) {
+		if (debug)
+			return -1;
 		symscn = dynscn;
-		bin->dynsym_only = true;
+		dynsym_only = true;
 	}
 	if (!symscn || !gelf_getshdr(symscn, &sh) || !(d = elf_getdata(symscn, NULL)))
 		return -1;
+	bin->dynsym_only = dynsym_only;
 	nsym = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-	versym = bin->dynsym_only ? versym_data(bin->elf) : NULL;
+	versym = dynsym_only ? versym_data(elf) : NULL;
 	for (size_t i = 1; i < nsym; i++) {
 		GElf_Sym s;
 		GElf_Versym vs;
@@ -460,28 +475,28 @@ static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
 		if (!gelf_getsym(d, (int)i, &s))
 			continue;
 		type = GELF_ST_TYPE(s.st_info);
-		name = elf_strptr(bin->elf, sh.sh_link, s.st_name);
+		name = elf_strptr(elf, sh.sh_link, s.st_name);
 		if (type == STT_FILE) {
 			file = name && *name ? name : NULL;
 			continue;
 		}
 		if (!name || !*name || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
 			continue;
-		sec = section_by_index(bin, s.st_shndx);
+		sec = debug ? asm_section_at(bin, s.st_value) : section_by_index(bin, s.st_shndx);
 		if (!sec || !(sec->flags & SHF_ALLOC))
 			continue;
 		local = GELF_ST_BIND(s.st_info) == STB_LOCAL;
 		if (versym && gelf_getversym(versym, (int)i, &vs) && (vs & 0x8000)) {
-			const char *v = version_name(bin->elf, vs & 0x7fff);
+			const char *v = version_name(elf, vs & 0x7fff);
 
 			versioned = xasprintf("%s@%s", name, v ? v : "compat");
 			name = versioned;
 		}
 		if (type == STT_OBJECT && !(sec->flags & SHF_TLS))
-			add_name(bin, names_alloc, s.st_value, s.st_size, ASM_NAME_OBJECT, xstrdup(name));
+			add_name(bin, names_alloc, s.st_value, s.st_size, ASM_NAME_OBJECT, ws_sym_demangle(name));
 		if (type == STT_FUNC || type == STT_GNU_IFUNC)
 			add_name(bin, names_alloc, s.st_value, s.st_size,
-				 local ? ASM_NAME_LOCAL_FUNC : ASM_NAME_FUNC, xstrdup(name));
+				 local ? ASM_NAME_LOCAL_FUNC : ASM_NAME_FUNC, ws_sym_demangle(name));
 		/* Zero-sized functions (hand-written stubs) name addresses but have no extent to show. */
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_size || !(sec->flags & SHF_EXECINSTR) ||
 		    sec->type == SHT_NOBITS) {
@@ -489,15 +504,23 @@ static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
 			continue;
 		}
 		WS_ALLOC_GROW(bin->syms, bin->nsyms + 1, alloc);
-		bin->syms[bin->nsyms++] = (struct ws_asm_sym){
-			.name = xstrdup(name),
-			.base = ws_asm_base_name(name),
-			.key = asm_stable_name(name),
-			.file = local && file ? xstrdup(file) : NULL,
-			.addr = s.st_value,
-			.size = s.st_size,
-			.local = local,
-		};
+		{
+			char *demangled = ws_sym_demangle(name), *shortname = ws_sym_short(demangled);
+			char *base = ws_sym_identity(name);
+
+			bin->syms[bin->nsyms++] = (struct ws_asm_sym){
+				.name = demangled,
+				.symbol = xstrdup(name),
+				.base = base,
+				.shortname = shortname,
+				/* Demangling leaves Rust's per-build hash out: the name is the key. */
+				.key = xstrdup(demangled),
+				.file = local && file ? xstrdup(file) : NULL,
+				.addr = s.st_value,
+				.size = s.st_size,
+				.local = local,
+			};
+		}
 		free(versioned);
 	}
 	if (bin->nsyms)
@@ -506,104 +529,37 @@ static long read_symbols(struct ws_asm_bin *bin, size_t *names_alloc)
 	return (long)bin->nsyms;
 }
 
-/* Names of GOT slots from the dynamic relocations: slot address -> "memcpy@got". */
-static void read_got(struct ws_asm_bin *bin, size_t *names_alloc)
+/* An IRELATIVE slot's resolver (a static binary's ifunc), named after the function at its address. */
+static const char *resolver_name(void *data, uint64_t addr)
 {
-	for (size_t i = 0; i < bin->nsecs; i++) {
-		const struct asm_section *rs = &bin->secs[i];
-		Elf_Scn *scn, *symscn;
-		Elf_Data *d, *symd;
-		GElf_Shdr sh, symsh;
-		size_t n;
+	const struct asm_name *res = asm_lookup(data, addr, NULL);
 
-		if (rs->type != SHT_RELA || !(rs->flags & SHF_ALLOC))
-			continue;
-		scn = elf_getscn(bin->elf, rs->index);
-		if (!scn || !gelf_getshdr(scn, &sh) || !(d = elf_getdata(scn, NULL)))
-			continue;
-		symscn = sh.sh_link ? elf_getscn(bin->elf, sh.sh_link) : NULL;
-		symd = symscn ? elf_getdata(symscn, NULL) : NULL;
-		if (symscn && !gelf_getshdr(symscn, &symsh))
-			symd = NULL;
-		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		for (size_t j = 0; j < n; j++) {
-			GElf_Rela r;
-			GElf_Sym s;
-			unsigned type;
-			const char *name = NULL;
-
-			if (!gelf_getrela(d, (int)j, &r))
-				continue;
-			type = (unsigned)GELF_R_TYPE(r.r_info);
-			if (type == R_X86_64_IRELATIVE) {
-				/* A static binary's ifunc slot: name it after the resolver's symbol (memcpy). */
-				const struct asm_name *res = asm_lookup(bin, (uint64_t)r.r_addend, NULL);
-
-				if (res && res->addr == (uint64_t)r.r_addend)
-					add_name(bin, names_alloc, r.r_offset, 8, ASM_NAME_GOT,
-						 xasprintf("%s@got", res->name));
-				continue;
-			}
-			if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT && type != R_X86_64_64)
-				continue;
-			if (symd && gelf_getsym(symd, (int)GELF_R_SYM(r.r_info), &s))
-				name = elf_strptr(bin->elf, symsh.sh_link, s.st_name);
-			if (name && *name)
-				add_name(bin, names_alloc, r.r_offset, 8, ASM_NAME_GOT, xasprintf("%s@got", name));
-		}
-	}
+	return res && res->addr == addr ? res->name : NULL;
 }
 
-/*
- * Name the PLT entries. Whatever the layout (.plt with lazy binding, .plt.sec with IBT, .plt.got), an
- * entry that can be called is the one holding "jmp [rip + X]" through a named GOT slot; the entry's start
- * is found from the section's entry size.
- */
-static void read_plt(struct ws_asm_bin *bin, size_t *names_alloc)
+/* GOT slots and PLT stubs named from the relocations (lib/symbols/plt.c), demangled like the symbols. */
+static void read_plt_got(struct ws_asm_bin *bin, size_t *names_alloc)
 {
-	cs_insn *insn = cs_malloc(bin->cs);
+	struct ws_elf_slot *got = NULL, *plt = NULL;
+	size_t ngot = ws_elf_got_slots(bin->elf, resolver_name, bin, &got), nplt;
 
-	if (!insn)
-		return;
-	for (size_t i = 0; i < bin->nsecs; i++) {
-		const struct asm_section *s = &bin->secs[i];
-		const uint8_t *code, *p;
-		size_t left;
-		uint64_t addr, ent;
+	nplt = ws_elf_plt_stubs(bin->elf, got, ngot, &plt);
+	for (int pass = 0; pass < 2; pass++) {
+		struct ws_elf_slot *v = pass ? plt : got;
+		size_t n = pass ? nplt : ngot;
 
-		if (!(s->flags & SHF_EXECINSTR) || strncmp(s->name, ".plt", 4) || s->type == SHT_NOBITS)
-			continue;
-		code = asm_bytes_at(bin, s->addr, s->size);
-		if (!code)
-			continue;
-		ent = s->entsize >= 8 ? s->entsize : 16;
-		p = code;
-		left = s->size;
-		addr = s->addr;
-		while (left) {
-			const cs_x86 *x;
-			uint64_t slot, start, off;
-			const struct asm_name *got;
+		for (size_t i = 0; i < n; i++) {
+			char *at = strrchr(v[i].name, '@'), *callee = xstrndup(v[i].name, (size_t)(at - v[i].name));
+			char *d = ws_sym_demangle(callee);
 
-			if (!cs_disasm_iter(bin->cs, &p, &left, &addr, insn)) {
-				p++, left--, addr++;
-				continue;
-			}
-			x = &insn->detail->x86;
-			if (insn->id != X86_INS_JMP || x->op_count != 1 || x->operands[0].type != X86_OP_MEM ||
-			    x->operands[0].mem.base != X86_REG_RIP)
-				continue;
-			slot = insn->address + insn->size + (uint64_t)x->operands[0].mem.disp;
-			got = asm_lookup(bin, slot, &off);
-			if (!got || got->kind != ASM_NAME_GOT || off)
-				continue;
-			start = s->addr + (insn->address - s->addr) / ent * ent;
-			/* "memcpy@got" -> "memcpy@plt" */
-			add_name(bin, names_alloc, start, ent, ASM_NAME_PLT,
-				 xasprintf("%.*s@plt", (int)(strlen(got->name) - 4), got->name));
+			add_name(bin, names_alloc, v[i].addr, v[i].size, pass ? ASM_NAME_PLT : ASM_NAME_GOT,
+				 xasprintf("%s%s", d, at));
+			free(d);
+			free(callee);
 		}
 	}
-	cs_free(insn, 1);
+	ws_elf_slots_free(got, ngot);
+	ws_elf_slots_free(plt, nplt);
 }
 
 static void sort_names(struct ws_asm_bin *bin)
@@ -671,7 +627,42 @@ int ws_asm_bin_open(const char *path, struct ws_asm_bin **out)
 	if (ret < 0)
 		goto error;
 	bin->build_id = build_id_of(bin->elf);
-	nfunc = read_symbols(bin, &names_alloc);
+	nfunc = read_symbols(bin, bin->elf, false, &names_alloc);
+	/* Stripped: the debug file lib/symbols finds (build-id, .gnu_debuglink) has the .symtab. */
+	if (nfunc <= 0 || bin->dynsym_only) {
+		struct ws_symobj *o = dwarf_of(bin);
+		const char *dbg = o ? ws_symobj_debugfile(o) : NULL;
+		int dfd = dbg ? open(dbg, O_RDONLY | O_CLOEXEC) : -1;
+		Elf *delf = dfd >= 0 ? elf_begin(dfd, ELF_C_READ_MMAP, NULL) : NULL;
+		long ndbg;
+
+		if (delf) {
+			struct ws_asm_sym *keep = bin->syms;
+			size_t nkeep = bin->nsyms, nnames = bin->nnames;
+			bool dyn = bin->dynsym_only;
+
+			bin->syms = NULL;
+			bin->nsyms = 0;
+			ndbg = read_symbols(bin, delf, true, &names_alloc);
+			if (ndbg > 0) {
+				syms_free(keep, nkeep);
+				/* The .dynsym names read first stay: they name the same addresses. */
+				bin->debug_path = xstrdup(dbg);
+				nfunc = ndbg;
+			} else {
+				syms_free(bin->syms, bin->nsyms);
+				bin->syms = keep;
+				bin->nsyms = nkeep;
+				for (size_t i = nnames; i < bin->nnames; i++)
+					free(bin->names[i].name);
+				bin->nnames = nnames;
+				bin->dynsym_only = dyn;
+			}
+			elf_end(delf);
+		}
+		if (dfd >= 0)
+			close(dfd);
+	}
 	if (nfunc <= 0) {
 		ret = -ENODATA;
 		ws_error("%s: no symbol table%s (a stripped binary); rebuild it without -s and do not strip it, "
@@ -681,12 +672,13 @@ int ws_asm_bin_open(const char *path, struct ws_asm_bin **out)
 	}
 	/* Functions first, so that ifunc GOT slots can be named after their resolvers. */
 	sort_names(bin);
-	read_got(bin, &names_alloc);
-	sort_names(bin);
-	read_plt(bin, &names_alloc);
+	read_plt_got(bin, &names_alloc);
 	sort_names(bin);
 	if (bin->dynsym_only)
-		ws_log(WS_LOG_WARN, "%s: no .symtab; using .dynsym, which lists exported functions only", path);
+		ws_log(WS_LOG_WARN, "%s: no .symtab and no debug file found; using .dynsym, which lists exported "
+		       "functions only", path);
+	else if (bin->debug_path)
+		ws_log(WS_LOG_DEBUG, "%s: symbols from %s", path, bin->debug_path);
 	*out = bin;
 	return 0;
 error:
@@ -698,13 +690,9 @@ void ws_asm_bin_free(struct ws_asm_bin *bin)
 {
 	if (!bin)
 		return;
-	for (size_t i = 0; i < bin->nsyms; i++) {
-		free((char *)bin->syms[i].name);
-		free((char *)bin->syms[i].base);
-		free((char *)bin->syms[i].key);
-		free((char *)bin->syms[i].file);
-	}
-	free(bin->syms);
+	syms_free(bin->syms, bin->nsyms);
+	ws_symbols_free(bin->symcache);
+	free(bin->debug_path);
 	for (size_t i = 0; i < bin->nnames; i++)
 		free(bin->names[i].name);
 	free(bin->names);

@@ -4,6 +4,7 @@
 #define WS_ASM_INTERNAL_H
 
 #include "asm/asm.h"
+#include "symbols/symbols.h"
 
 #include <capstone/capstone.h>
 #include <libelf.h>
@@ -45,6 +46,9 @@ struct ws_asm_bin {
 	size_t nsyms;
 	struct asm_name *names;  /* sorted by address, then kind */
 	size_t nnames;
+	char *debug_path;        /* the separate debug file the symbols came from, or NULL */
+	struct ws_symbols *symcache; /* lib/symbols, for DWARF and debug files; opened when first needed */
+	struct ws_symobj *symobj;
 };
 
 /* The name covering `addr`, or NULL; *off gets addr - start. */
@@ -58,8 +62,5 @@ const uint8_t *asm_bytes_at(const struct ws_asm_bin *bin, uint64_t addr, uint64_
 
 /* The GNU build-id of the ELF file at `path` as lowercase hex, or NULL (no file, no note); caller frees. */
 char *asm_read_build_id(const char *path);
-
-/* `name` with a Rust legacy hash ("17h" + 16 hex digits before the final 'E') removed; caller frees. */
-char *asm_stable_name(const char *name);
 
 #endif

@@ -2,6 +2,7 @@
 /* asm-pair.c - which function of binary A is which of binary B: keys, clones, "did you mean", commands. */
 #include "asm/asm-internal.h"
 #include "core/util.h"
+#include "symbols/names.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,10 +28,10 @@ static int cmp_by_key(const void *pa, const void *pb, void *data)
 
 static bool is_cold(const struct ws_asm_sym *s)
 {
-	return strstr(s->name, ".cold") != NULL;
+	return strstr(s->symbol, ".cold") != NULL;
 }
 
-/* The group for clone pairing: the base name, with split-off cold parts kept apart from the rest. */
+/* The group for the second round: the identity, with split-off cold parts kept apart from the rest. */
 static int cmp_group(const struct ws_asm_sym *a, const struct ws_asm_sym *b)
 {
 	if (is_cold(a) != is_cold(b))
@@ -49,7 +50,51 @@ static int cmp_members(const void *pa, const void *pb)
 	const struct member *a = pa, *b = pb;
 	int c = cmp_group(a->s, b->s);
 
-	return c ? c : a->side - b->side;
+	if (c)
+		return c;
+	if (a->side != b->side)
+		return a->side - b->side;
+	return (a->s->addr > b->s->addr) - (a->s->addr < b->s->addr);
+}
+
+/* Rank of each of `n` members by size, into rank[]; false when two have one size (no order to trust). */
+static bool size_ranks(const struct member *m, size_t n, size_t *rank)
+{
+	for (size_t i = 0; i < n; i++) {
+		rank[i] = 0;
+		for (size_t j = 0; j < n; j++) {
+			if (j != i && m[j].s->size == m[i].s->size)
+				return false;
+			rank[i] += m[j].s->size < m[i].s->size;
+		}
+	}
+	return true;
+}
+
+/*
+ * Several functions of one identity on each side (monomorphizations or overloads nothing else told apart):
+ * pair them only when there are as many on each side and their sizes rank alike in address order, so that
+ * the nearest size and the order agree. Returns true when paired.
+ */
+static bool pair_by_size(const struct member *g, size_t na, size_t nb, size_t *mate_a, bool *used_b)
+{
+	size_t *ra, *rb;
+	bool ok;
+
+	if (na != nb || na < 2)
+		return false;
+	ra = xmalloc(na * sizeof(*ra));
+	rb = xmalloc(nb * sizeof(*rb));
+	ok = size_ranks(g, na, ra) && size_ranks(g + na, nb, rb);
+	for (size_t i = 0; ok && i < na; i++)
+		ok = ra[i] == rb[i];
+	for (size_t i = 0; ok && i < na; i++) {
+		mate_a[g[i].index] = g[na + i].index;
+		used_b[g[na + i].index] = true;
+	}
+	free(ra);
+	free(rb);
+	return ok;
 }
 
 /* Pair two lists of symbols (each in address order, aliases already dropped); see ws_asm_pair_all(). */
@@ -57,25 +102,33 @@ static size_t pair_lists(const struct sym_list *la, const struct sym_list *lb, s
 {
 	size_t *bykey = xmalloc((lb->n + 1) * sizeof(*bykey));
 	size_t *mate_a = xmalloc((la->n + 1) * sizeof(*mate_a));
+	enum ws_asm_how *how_a = xcalloc(la->n + 1, sizeof(*how_a)), *how_b = xcalloc(lb->n + 1, sizeof(*how_b));
 	bool *used_b = xcalloc(lb->n + 1, sizeof(*used_b));
 	struct member *left = xmalloc((la->n + lb->n + 1) * sizeof(*left));
 	struct ws_asm_pair *pairs = xmalloc((la->n + lb->n + 1) * sizeof(*pairs));
 	size_t np = 0, nleft = 0;
 
-	for (size_t j = 0; j < lb->n; j++)
+	for (size_t j = 0; j < lb->n; j++) {
 		bykey[j] = j;
+		how_b[j] = WS_ASM_ONLY;
+	}
 	qsort_r(bykey, lb->n, sizeof(*bykey), cmp_by_key, (void *)lb);
 	for (size_t i = 0; i < la->n; i++) {
 		size_t lo = 0, hi = lb->n;
 
 		mate_a[i] = SIZE_MAX;
+		how_a[i] = WS_ASM_ONLY;
+		/* "name #2" says nothing told the copies apart: the number is no identity across builds. */
+		if (la->v[i]->ambiguous)
+			continue;
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 			int c = strcmp(lb->v[bykey[mid]]->key, la->v[i]->key);
 
-			if (!c && !used_b[bykey[mid]]) {
+			if (!c && !used_b[bykey[mid]] && !lb->v[bykey[mid]]->ambiguous) {
 				mate_a[i] = bykey[mid];
 				used_b[bykey[mid]] = true;
+				how_a[i] = WS_ASM_BY_NAME;
 				break;
 			}
 			if (c < 0)
@@ -84,10 +137,7 @@ static size_t pair_lists(const struct sym_list *la, const struct sym_list *lb, s
 				hi = mid;
 		}
 	}
-	/*
-	 * Clones: "scale" in one build and "scale.constprop.0" in the other, with nothing else of that base
-	 * name left over on either side, are the same function.
-	 */
+	/* The second round, per identity, among those left over. */
 	for (size_t i = 0; i < la->n; i++)
 		if (mate_a[i] == SIZE_MAX)
 			left[nleft++] = (struct member){ la->v[i], i, 0 };
@@ -96,20 +146,38 @@ static size_t pair_lists(const struct sym_list *la, const struct sym_list *lb, s
 			left[nleft++] = (struct member){ lb->v[j], j, 1 };
 	qsort(left, nleft, sizeof(*left), cmp_members);
 	for (size_t g = 0, e; g < nleft; g = e) {
+		size_t na = 0, nb;
+
 		for (e = g + 1; e < nleft && !cmp_group(left[e].s, left[g].s); e++)
 			;
-		if (e - g == 2 && left[g].side == 0 && left[g + 1].side == 1) {
+		while (g + na < e && left[g + na].side == 0)
+			na++;
+		nb = e - g - na;
+		if (na == 1 && nb == 1) {
 			mate_a[left[g].index] = left[g + 1].index;
 			used_b[left[g + 1].index] = true;
+			how_a[left[g].index] = WS_ASM_BY_CLONE;
+		} else if (pair_by_size(left + g, na, nb, mate_a, used_b)) {
+			for (size_t k = g; k < g + na; k++)
+				how_a[left[k].index] = WS_ASM_BY_SIZE;
+		} else if (na && nb) {
+			for (size_t k = g; k < e; k++) {
+				if (left[k].side == 0)
+					how_a[left[k].index] = WS_ASM_AMBIGUOUS;
+				else
+					how_b[left[k].index] = WS_ASM_AMBIGUOUS;
+			}
 		}
 	}
 	for (size_t i = 0; i < la->n; i++)
-		pairs[np++] = (struct ws_asm_pair){ la->v[i], mate_a[i] == SIZE_MAX ? NULL : lb->v[mate_a[i]] };
+		pairs[np++] = (struct ws_asm_pair){ la->v[i], mate_a[i] == SIZE_MAX ? NULL : lb->v[mate_a[i]], how_a[i] };
 	for (size_t j = 0; j < lb->n; j++)
 		if (!used_b[j])
-			pairs[np++] = (struct ws_asm_pair){ NULL, lb->v[j] };
+			pairs[np++] = (struct ws_asm_pair){ NULL, lb->v[j], how_b[j] };
 	free(bykey);
 	free(mate_a);
+	free(how_a);
+	free(how_b);
 	free(used_b);
 	free(left);
 	*out = pairs;
@@ -121,7 +189,7 @@ static size_t pair_lists(const struct sym_list *la, const struct sym_list *lb, s
  * public name ("printf", not "_IO_printf") unless another was asked for.
  */
 static void collect(const struct ws_asm_bin *bin, struct sym_list *l,
-		    bool (*want)(const struct ws_asm_sym *, const char *), const char *arg)
+		    bool (*want)(const struct ws_asm_sym *, const void *), const void *arg)
 {
 	for (size_t i = 0; i < bin->nsyms; i++) {
 		const struct ws_asm_sym *s = &bin->syms[i];
@@ -147,49 +215,82 @@ size_t ws_asm_pair_all(const struct ws_asm_bin *a, const struct ws_asm_bin *b, s
 	return n;
 }
 
-static bool matches_name(const struct ws_asm_sym *s, const char *name)
+static enum ws_sym_match match_sym(const struct ws_asm_sym *s, const char *pattern)
 {
-	return !strcmp(s->name, name) || !strcmp(s->key, name) || !strcmp(s->base, name);
+	struct ws_sym_forms f = { s->symbol, s->name, s->base, s->shortname, s->key };
+
+	return ws_sym_match(pattern, &f);
 }
 
-static bool matches_base(const struct ws_asm_sym *s, const char *base)
+struct want {
+	const char *pattern;
+	enum ws_sym_match kind;
+	const struct ws_asm_sym **matched; /* the functions asked for, to take their clones along */
+	size_t nmatched;
+};
+
+static bool wanted(const struct ws_asm_sym *s, const void *arg)
 {
-	return !strcmp(s->base, base);
+	const struct want *w = arg;
+
+	if (match_sym(s, w->pattern) == w->kind)
+		return true;
+	/*
+	 * A clone of a function asked for: the same identity ("scale" for "scale.constprop.0"), and the same
+	 * instance where DWARF told instances apart (mono::fill::<u8> takes its .cold part, not fill::<u16>).
+	 */
+	for (size_t i = 0; i < w->nmatched; i++)
+		if (!strcmp(s->base, w->matched[i]->base) &&
+		    (!s->dwarf || !w->matched[i]->dwarf || !strcmp(s->dwarf, w->matched[i]->dwarf)))
+			return true;
+	return false;
 }
 
-size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *name,
-			 struct ws_asm_pair **out)
+static bool exact_anywhere(const struct ws_asm_bin *bin, const char *pattern)
 {
+	for (size_t i = 0; bin && i < bin->nsyms; i++)
+		if (match_sym(&bin->syms[i], pattern) == WS_SYM_MATCH_EXACT)
+			return true;
+	return false;
+}
+
+size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *pattern,
+			 struct ws_asm_pair **out, bool *glob)
+{
+	const struct ws_asm_bin *bins[2] = { a, b };
 	struct sym_list la = { 0 }, lb = { 0 };
-	size_t n = 0, kept = 0;
+	struct want w = { pattern, WS_SYM_MATCH_EXACT, NULL, 0 };
+	const struct ws_asm_sym **matched = NULL;
+	size_t n = 0, nm = 0, am = 0;
 
 	*out = NULL;
-	collect(a, &la, matches_name, name);
-	collect(b, &lb, matches_name, name);
-	if (!la.n && !lb.n)
-		goto done;
-	/* "scale.constprop.0" asked for, and one build has only "scale": show that as its counterpart. */
-	if (!la.n || !lb.n) {
-		char *base = ws_asm_base_name(name);
+	if (glob)
+		*glob = false;
+	/* An exact name wins over a glob reading of it: C++ names hold '*' and '[' of their own. */
+	if (!exact_anywhere(a, pattern) && !exact_anywhere(b, pattern)) {
+		if (!ws_sym_is_glob(pattern))
+			return 0;
+		w.kind = WS_SYM_MATCH_GLOB;
+		if (glob)
+			*glob = true;
+	}
+	/* The functions matched on either side, so that a clone in one build meets its original. */
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; bins[side] && i < bins[side]->nsyms; i++) {
+			const struct ws_asm_sym *s = &bins[side]->syms[i];
 
-		if (strcmp(base, name)) {
-			if (!la.n)
-				collect(a, &la, matches_base, base);
-			else
-				collect(b, &lb, matches_base, base);
+			if (match_sym(s, pattern) != w.kind)
+				continue;
+			WS_ALLOC_GROW(matched, nm + 1, am);
+			matched[nm++] = s;
 		}
-		free(base);
-	}
-	n = pair_lists(&la, &lb, out);
-	/* Keep what was asked for: a pair with no symbol of that name is a by-product of the fallback. */
-	for (size_t i = 0; i < n; i++) {
-		const struct ws_asm_pair *p = &(*out)[i];
-
-		if ((p->a && matches_name(p->a, name)) || (p->b && matches_name(p->b, name)))
-			(*out)[kept++] = *p;
-	}
-	n = kept;
-done:
+	w.matched = matched;
+	w.nmatched = nm;
+	collect(a, &la, wanted, &w);
+	collect(b, &lb, wanted, &w);
+	if (la.n || lb.n)
+		n = pair_lists(&la, &lb, out);
+	free(matched);
 	free(la.v);
 	free(lb.v);
 	return n;
@@ -209,26 +310,7 @@ static int cmp_candidates(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-static void consider(struct candidate **v, size_t *n, size_t *alloc, const char *want, const char *name)
-{
-	size_t lw = strlen(want), ln = strlen(name), limit = (lw > ln ? lw : ln) / 3;
-	size_t d;
-
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*v)[i].name, name))
-			return;
-	/* Long names (Rust, C++) make the edit distance slow and meaningless; a substring is a better hint. */
-	if (ln > 4 * lw + 16)
-		d = strstr(name, want) ? 1 + lw / 3 : (size_t)-1;
-	else
-		d = ws_edit_distance(want, name);
-	if (d > (limit < 2 ? 2 : limit) && !strstr(name, want))
-		return;
-	WS_ALLOC_GROW(*v, *n + 1, *alloc);
-	(*v)[(*n)++] = (struct candidate){ name, d };
-}
-
-size_t ws_asm_suggest(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *name,
+size_t ws_asm_suggest(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *pattern,
 		      const char **out, size_t max)
 {
 	const struct ws_asm_bin *bins[2] = { a, b };
@@ -236,8 +318,23 @@ size_t ws_asm_suggest(const struct ws_asm_bin *a, const struct ws_asm_bin *b, co
 	size_t n = 0, alloc = 0, k;
 
 	for (int i = 0; i < 2; i++)
-		for (size_t j = 0; bins[i] && j < bins[i]->nsyms; j++)
-			consider(&v, &n, &alloc, name, bins[i]->syms[j].name);
+		for (size_t j = 0; bins[i] && j < bins[i]->nsyms; j++) {
+			const struct ws_asm_sym *s = &bins[i]->syms[j];
+			size_t d = ws_sym_distance(pattern, s->shortname), m;
+
+			if (d == SIZE_MAX)
+				continue;
+			/* The short form: what matches exactly, and the least to read in a one-line error. */
+			for (m = 0; m < n && strcmp(v[m].name, s->shortname); m++)
+				;
+			if (m < n) {
+				if (d < v[m].dist)
+					v[m].dist = d;
+				continue;
+			}
+			WS_ALLOC_GROW(v, n + 1, alloc);
+			v[n++] = (struct candidate){ s->shortname, d };
+		}
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_candidates);
 	for (k = 0; k < n && k < max; k++)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* asm.c - disassemble one x86-64 function with capstone: listing, normalised form and summary. */
 #include "asm/asm-internal.h"
+#include "symbols/names.h"
 #include "core/log.h"
 #include "core/util.h"
 
@@ -364,6 +365,19 @@ static void name_target(struct fn_ctx *c, uint64_t target, char **display, char 
 	*stable = stable_addr_name(c, target);
 }
 
+/*
+ * The function a shown name belongs to: without C++'s "[clone .cold]" notes (names are demangled) and
+ * without C's clone suffixes, so that a jump to one's own .cold part is no tail call.
+ */
+static char *display_identity(const char *name)
+{
+	const char *note = strstr(name, " [clone ");
+	char *head = note ? xstrndup(name, (size_t)(note - name)) : xstrdup(name), *base = ws_sym_base(head);
+
+	free(head);
+	return base;
+}
+
 /* "memcpy@plt" and "memcpy@got" are calls of memcpy. */
 static char *callee_name(const char *display)
 {
@@ -452,8 +466,8 @@ static void do_insn(struct fn_ctx *c, const cs_insn *in, struct ws_asm_func *f)
 					 * a tail call: for the question "what does it call?" it counts as one.
 					 */
 					if (jump && display && at_start) {
-						char *self_base = c->name ? ws_asm_base_name(c->name) : NULL;
-						char *their_base = ws_asm_base_name(display);
+						char *self_base = c->name ? display_identity(c->name) : NULL;
+						char *their_base = display_identity(display);
 
 						if (!self_base || strcmp(self_base, their_base))
 							out.flags |= WS_ASM_TAIL_CALL;

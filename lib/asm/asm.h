@@ -23,21 +23,31 @@
 
 struct ws_asm_bin; /* an open ELF file: symbols, sections, PLT names; opaque */
 
-/* One function symbol (STT_FUNC or STT_GNU_IFUNC with a size, in an executable section). */
+/*
+ * One function symbol (STT_FUNC or STT_GNU_IFUNC with a size, in an executable section). Its names are the
+ * forms of lib/symbols/names.h, the same as the profiles', so that a name from a profile finds it.
+ */
 struct ws_asm_sym {
-	const char *name;  /* as in the symbol table: "scale.constprop.0" */
-	const char *base;  /* without compiler clone suffixes: "scale" (see ws_asm_base_name()) */
-	const char *key;   /* what pairs it with the other binary's symbol: the name, Rust hash removed,
-			    * and for a local name defined twice "name (file.c)" or "name #2" */
-	const char *file;  /* the STT_FILE a local symbol belongs to, or NULL */
-	uint64_t addr;     /* st_value: an ELF virtual address, as objdump and nm print it */
-	uint64_t size;     /* st_size: the extent is addr .. addr + size; padding after it is excluded */
-	bool local;        /* STB_LOCAL (a static function or a compiler clone) */
+	const char *name;      /* demangled: "foo(int) [clone .isra.0]", "lc::add", "scale.constprop.0" */
+	const char *symbol;    /* as in the symbol table (mangled): "_Z3fooi.isra.0" */
+	const char *base;      /* its identity across builds, clone suffixes left out: "foo(int)", "scale" */
+	const char *shortname; /* without return type and parameters: "foo" */
+	const char *key;       /* what pairs it with the other binary's symbol: the name (no Rust hash); for a
+				* name defined twice, with the instance's generic arguments from DWARF
+				* ("fmt::<u32>"), "name (file.c)", or "name #2" (then `ambiguous`) */
+	const char *dwarf;     /* the DWARF name that told it apart ("fmt<u32>"), or NULL */
+	const char *file;      /* the STT_FILE a local symbol belongs to, or NULL */
+	uint64_t addr;         /* st_value: an ELF virtual address, as objdump and nm print it */
+	uint64_t size;         /* st_size: the extent is addr .. addr + size; padding after it is excluded */
+	bool local;            /* STB_LOCAL (a static function or a compiler clone) */
+	bool ambiguous;        /* shares its name with another function of this binary and nothing told them
+				* apart: never paired by name */
 };
 
 /*
- * Open the ELF file at `path` and read its function symbols (.symtab, else .dynsym), its sections and the
- * names of its PLT and GOT slots. On success *out is the caller's, to free with ws_asm_bin_free().
+ * Open the ELF file at `path` and read its function symbols (.symtab; for a stripped file the .symtab of the
+ * debug file lib/symbols finds by build-id or .gnu_debuglink; else .dynsym), its sections and the names of
+ * its PLT and GOT slots. On success *out is the caller's, to free with ws_asm_bin_free().
  * Returns 0, or a negative errno after logging one line that names the file:
  *   -ENOENT, -EACCES, ... the file cannot be opened;  -EISDIR a directory;
  *   -ENOEXEC not an ELF file;  -EOPNOTSUPP ELF for another machine than x86-64 (the line names it), or a
@@ -59,43 +69,52 @@ const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin);
  */
 char *ws_asm_bin_name_addr(const struct ws_asm_bin *bin, uint64_t addr, bool stable);
 
-/*
- * The base name of a symbol: `name` without the suffixes compilers add to clones and split parts
- * (".constprop.N", ".isra.N", ".part.N", ".cold", ".lto_priv.N", ".clone.N", ".llvm.N", ...), repeatedly.
- * Returns a new string; the caller frees it.
- */
+/* The base name of a symbol, clone suffixes left out: ws_sym_base() (lib/symbols/names.h). A new string. */
 char *ws_asm_base_name(const char *name);
 
 /* ---- pairing functions across two binaries ---- */
 
+/* How a pair was made, or why a function stayed alone. */
+enum ws_asm_how {
+	WS_ASM_BY_NAME,      /* the same key: the same name (or generic instance, or file) in both */
+	WS_ASM_BY_CLONE,     /* one function of a base name left on each side: "scale" and "scale.constprop.0" */
+	WS_ASM_BY_SIZE,      /* several of one name on each side, paired by size and address order, which agree */
+	WS_ASM_AMBIGUOUS,    /* one of several of one name that nothing paired: shown alone, never guessed */
+	WS_ASM_ONLY,         /* no function of that name in the other binary */
+};
+
 struct ws_asm_pair {
 	const struct ws_asm_sym *a, *b; /* borrowed from the two binaries; either may be NULL (only in one) */
+	enum ws_asm_how how;
 };
 
 /*
- * Pair every function of `a` with the one of `b` that has the same key; then, among those left over, pair
- * a clone with the original when the base name leaves exactly one candidate on each side (so that "scale"
- * in an -O0 build meets "scale.constprop.0" in an -O2 build). Aliases (two names at one address) are
- * reported once, under the global, public-looking name (fewer leading underscores, then shorter). *out is
- * the caller's (free()); returns the number of pairs, in order of the A address, then B-only functions in
- * B order.
+ * Pair every function of `a` with the one of `b` that has the same key. Then, among those left over, per
+ * identity (the demangled base name, split-off .cold parts apart): one on each side are a clone and its
+ * original ("scale" in an -O0 build meets "scale.constprop.0" in an -O2 build); several on each side, as
+ * many in each, are paired when their sizes are distinct and rank in the same address order in both
+ * builds (WS_ASM_BY_SIZE); any other several stay unpaired and WS_ASM_AMBIGUOUS. Aliases (two names at one
+ * address) are reported once, under the global, public-looking name (fewer leading underscores, then
+ * shorter). *out is the caller's (free()); returns the number of pairs, in order of the A address, then
+ * B-only functions in B order.
  */
 size_t ws_asm_pair_all(const struct ws_asm_bin *a, const struct ws_asm_bin *b, struct ws_asm_pair **out);
 
 /*
- * The pairs for the functions named `name`: its own symbol and every clone of it (symbols whose base name
- * is `name`), in either binary; `name` may also be an exact clone name ("scale.constprop.0") or a key.
- * Returns the number of pairs (0: no such function in either binary) and sets *out (caller frees).
+ * The pairs for the functions `pattern` names (ws_sym_match(): a mangled name of either build, a demangled
+ * name in any form, a key), with their clones, in either binary, paired as ws_asm_pair_all() pairs; when
+ * no name matches exactly and `pattern` is a glob, the functions it matches. *glob (if given) says the
+ * latter. Returns the number of pairs (0: nothing matches) and sets *out (caller frees).
  */
-size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *name,
-			 struct ws_asm_pair **out);
+size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *pattern,
+			 struct ws_asm_pair **out, bool *glob);
 
 /*
- * Up to `max` function names of `a` and `b` closest to `name` by edit distance (ws_edit_distance), best
- * first, for "did you mean". Only names within a distance of about a third of their length are offered.
- * Fills out[] with borrowed names; returns how many.
+ * Up to `max` function names (short forms, which --function takes) of `a` and `b` closest to `pattern`
+ * (ws_sym_distance() on their short forms), best first, for "did you mean". Fills out[] with borrowed
+ * names; returns how many.
  */
-size_t ws_asm_suggest(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *name,
+size_t ws_asm_suggest(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *pattern,
 		      const char **out, size_t max);
 
 /* ---- one function's code ---- */

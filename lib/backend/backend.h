@@ -29,6 +29,11 @@ struct ws_backend_opts {
 	bool beside_native;
 	const char *functions_event; /* a second event to attribute per function (--functions=EVENT), or NULL */
 	double freq;           /* sampling rate for per-function profiles, Hz */
+	/*
+	 * How sampling profiles record call chains: "fp", "dwarf", "none", or NULL for what works for each
+	 * program (frame pointers where it keeps them, else DWARF); the simulator always tracks calls.
+	 */
+	const char *call_graph;
 	const char *sim_preset;
 	char *const *sim_args; /* extra tool options, NULL-terminated or NULL */
 	size_t sim_hot;        /* functions to keep per-instruction counts for */

@@ -31,7 +31,24 @@ const struct ws_comparison *ws_comparison_find(const struct ws_result *r, const 
 			continue;
 		if (!!function != !!c->function || (function && strcmp(function, c->function)))
 			continue;
+		if (c->caller || c->inclusive)
+			continue;
 		return c;
+	}
+	return NULL;
+}
+
+const struct ws_comparison *ws_comparison_find_call(const struct ws_result *r, const char *variant,
+						    const char *metric, const char *function, const char *caller)
+{
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		const struct ws_comparison *c = &r->comparisons[i];
+
+		if (!c->function || strcmp(c->variant, variant) || strcmp(c->metric, metric) ||
+		    strcmp(c->function, function))
+			continue;
+		if (caller ? c->caller && !strcmp(c->caller, caller) : c->inclusive)
+			return c;
 	}
 	return NULL;
 }
@@ -88,10 +105,17 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return h;
 }
 
+/* Where a cell's metric lives: the whole process, a region, a function, or a function's calls. */
+struct cell_at {
+	const char *region, *function, *caller;
+	bool inclusive;
+};
+
 static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const struct ws_variant *base,
 		     const struct ws_variant *v, const struct ws_metric *bm, const struct ws_metric *vm,
-		     const char *region, const char *function)
+		     const struct cell_at *at)
 {
+	const char *region = at->region, *function = at->function;
 	struct ws_comparison c = { 0 };
 	size_t nx, ny;
 	double *x, *y;
@@ -105,6 +129,8 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 	c.metric = xstrdup(bm->name);
 	c.region = region ? xstrdup(region) : NULL;
 	c.function = function ? xstrdup(function) : NULL;
+	c.caller = at->caller ? xstrdup(at->caller) : NULL;
+	c.inclusive = at->inclusive;
 	c.p = c.p_adjusted = c.ratio = c.ci_lo = c.ci_hi = NAN;
 	c.verdict = WS_VERDICT_NONE;
 	if (nx && ny && (bm->flags & WS_M_EXACT) && (vm->flags & WS_M_EXACT)) {
@@ -132,6 +158,12 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 		struct ws_cell cell;
 		uint64_t seed = hash_str(hash_str(hash_str(o->seed ^ 0xcbf29ce484222325ULL, v->name), bm->name),
 					 region ? region : function);
+
+		/* A function's own cells keep the streams they always had; its calls' cells get their own. */
+		if (at->caller)
+			seed = hash_str(hash_str(seed, " called from "), at->caller);
+		else if (at->inclusive)
+			seed = hash_str(seed, " inclusive");
 		int ret;
 
 		if (o->paired) {
@@ -187,13 +219,32 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 
 static void compare_sets(struct ws_result *r, const struct ws_compare_opts *o, const struct ws_variant *base,
 			 const struct ws_variant *v, const struct ws_metric_set *bs, const struct ws_metric_set *vs,
-			 const char *region, const char *function)
+			 const struct cell_at *at)
 {
 	for (size_t i = 0; i < bs->n; i++) {
 		const struct ws_metric *vm = ws_metric_set_find(vs, bs->v[i].name);
 
 		if (vm)
-			add_cell(r, o, base, v, &bs->v[i], vm, region, function);
+			add_cell(r, o, base, v, &bs->v[i], vm, at);
+	}
+}
+
+/* A function's cells: its own metrics, its inclusive ones, and each caller's it has on both sides. */
+static void compare_function(struct ws_result *r, const struct ws_compare_opts *o, const struct ws_variant *base,
+			     const struct ws_variant *v, const struct ws_group *bg, const struct ws_group *vg)
+{
+	struct cell_at at = { .function = bg->name };
+
+	compare_sets(r, o, base, v, &bg->metrics, &vg->metrics, &at);
+	at.inclusive = true;
+	compare_sets(r, o, base, v, &bg->inclusive, &vg->inclusive, &at);
+	at.inclusive = false;
+	for (size_t i = 0; i < bg->callers.n; i++) {
+		const struct ws_group *vc = ws_group_list_find(&vg->callers, bg->callers.v[i].name);
+
+		at.caller = bg->callers.v[i].name;
+		if (vc)
+			compare_sets(r, o, base, v, &bg->callers.v[i].metrics, &vc->metrics, &at);
 	}
 }
 
@@ -212,6 +263,12 @@ static const struct ws_metric *compared_metric(const struct ws_variant *v, const
 
 	if ((c->region || c->function) && !g)
 		return NULL;
+	if (g && c->caller) {
+		g = ws_group_list_find(&g->callers, c->caller);
+		return g ? ws_metric_set_find(&g->metrics, c->metric) : NULL;
+	}
+	if (g && c->inclusive)
+		return ws_metric_set_find(&g->inclusive, c->metric);
 	return ws_metric_set_find(g ? &g->metrics : &v->metrics, c->metric);
 }
 
@@ -513,20 +570,19 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 		warn_variant(r, v);
 		if (v == base)
 			continue;
-		compare_sets(r, o, base, v, &base->metrics, &v->metrics, NULL, NULL);
+		compare_sets(r, o, base, v, &base->metrics, &v->metrics, &(struct cell_at){ 0 });
 		for (size_t j = 0; j < base->regions.n; j++) {
 			const struct ws_group *vg = ws_group_list_find(&v->regions, base->regions.v[j].name);
 
 			if (vg)
 				compare_sets(r, o, base, v, &base->regions.v[j].metrics, &vg->metrics,
-					     base->regions.v[j].name, NULL);
+					     &(struct cell_at){ .region = base->regions.v[j].name });
 		}
 		for (size_t j = 0; j < base->functions.n; j++) {
 			const struct ws_group *vg = ws_group_list_find(&v->functions, base->functions.v[j].name);
 
 			if (vg)
-				compare_sets(r, o, base, v, &base->functions.v[j].metrics, &vg->metrics, NULL,
-					     base->functions.v[j].name);
+				compare_function(r, o, base, v, &base->functions.v[j], vg);
 		}
 		warn_regions(r, base, v);
 	}

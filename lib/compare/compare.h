@@ -26,7 +26,7 @@ struct ws_compare_opts {
 
 /*
  * Fill r->comparisons (replacing any) for every variant that is not the baseline, over the whole-process
- * metrics, every region's and every function's: MWU (or signed-rank) p, the ratio with its CI (o->effect),
+ * metrics, every region's and every function's (its own, inclusive and per caller): MWU (or signed-rank) p, the ratio with its CI (o->effect),
  * p adjusted by the two-family gatekept procedure, verdict; exact metrics compared exactly.
  *
  * The families: the primary metric of the whole process, one test per variant, is the primary family;
@@ -66,8 +66,15 @@ bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c,
 /* The baseline variant: the one flagged, else the first. NULL if there are none. */
 struct ws_variant *ws_result_baseline(struct ws_result *r);
 
-/* The comparison of (variant, metric) in the whole process, or in `region`/`function` when given. */
+/*
+ * The comparison of (variant, metric) in the whole process, or in `region`/`function` when given (a
+ * function's own metric: never its inclusive or callers' cells).
+ */
 const struct ws_comparison *ws_comparison_find(const struct ws_result *r, const char *variant, const char *metric,
 					       const char *region, const char *function);
+
+/* A function's calls: its metric when called from `caller`, or with `caller` NULL its inclusive metric. */
+const struct ws_comparison *ws_comparison_find_call(const struct ws_result *r, const char *variant,
+						    const char *metric, const char *function, const char *caller);
 
 #endif

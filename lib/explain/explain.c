@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* explain.c - decompose a variant's cycle delta into counter deltas, localise them, suggest a next step. */
 #include "explain/explain.h"
+#include "asm/asm.h"
 #include "compare/compare.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -240,6 +241,7 @@ static size_t runs_of(const struct ws_metric_set *s, const char *metric)
 struct place {
 	char *name;
 	const char *object; /* functions: their object; NULL for regions */
+	bool inlined;       /* functions: a row of code inlined from it, not a function asm-diff can show */
 	double delta;
 	double size;        /* regions: the variant's value of the metric, to prefer inner regions */
 };
@@ -326,6 +328,7 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			}
 			p->name = vg->name;
 			p->object = vg->object;
+			p->inlined = vg->inlined;
 			p->delta = d;
 			p->size = fabs(vv);
 		}
@@ -335,7 +338,8 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 	for (size_t i = 0; i < nf; i++) {
 		if (cause->nwhere < 3 && fabs(fns[i].delta / total) >= 0.05)
 			cause->where[cause->nwhere++] = xasprintf("%s (%.0f%%)", fns[i].name, 100 * fns[i].delta / total);
-		if (!loc->own_fn && bin_v && same_file(fns[i].object, bin_v))
+		/* A function of the program's own, that asm-diff can show: not an "(inlined)" row. */
+		if (!loc->own_fn && bin_v && !fns[i].inlined && same_file(fns[i].object, bin_v))
 			loc->own_fn = fns[i].name;
 	}
 	if (nf) {
@@ -366,9 +370,9 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 	bool library = loc->fn && loc->fn_object && bin_b && !same_file(loc->fn_object, bin_b);
 	const char *lib = library && strrchr(loc->fn_object, '/') ? strrchr(loc->fn_object, '/') + 1 : loc->fn_object;
 	bool two_builds = loc->own_fn && bin_a && bin_b && !same_file(bin_a, bin_b);
-	char *s, *asm_cmd = two_builds ? xasprintf("compare %s's code between the builds: whyslow asm-diff --function %s %s %s",
-					       loc->own_fn, loc->own_fn, bin_a, bin_b)
-				   : NULL;
+	/* Quoted for a shell: demangled names hold spaces, parentheses, '<', '*' and '&'. */
+	char *cmd = two_builds ? ws_asm_command(bin_a, bin_b, loc->own_fn, NULL) : NULL;
+	char *s, *asm_cmd = cmd ? xasprintf("compare %s's code between the builds: %s", loc->own_fn, cmd) : NULL;
 
 	if (!strcmp(c->metric, "instructions")) {
 		if (library)
@@ -407,6 +411,7 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 		s = xasprintf("%s changed in %s", c->metric, where);
 	}
 	free(asm_cmd);
+	free(cmd);
 	return s;
 }
 

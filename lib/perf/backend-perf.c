@@ -55,6 +55,13 @@ struct perf_priv {
 	size_t ncpus;
 	unsigned freq;
 	bool warned_loss;
+	/* Call chains: the program the next run executes, and how each program's chains are recorded. */
+	char *program;
+	struct program_cg {
+		char *path;
+		enum ws_call_graph cg;
+	} *cgs;
+	size_t ncgs;
 	/* What each run gave the regions and functions it did not report (0 or not counted). */
 	struct ws_group_fills fills;
 };
@@ -192,6 +199,9 @@ static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
 	char *dir;
 	int ret;
 
+	/* Which program runs: its frame pointers decide how call chains are recorded (perf_attach()). */
+	free(p->program);
+	p->program = be->opts.functions ? ws_find_in_path(ex->argv[0]) : NULL;
 	if (!be->opts.regions)
 		return 0;
 	if (!p->nmev)
@@ -255,6 +265,40 @@ static bool perf_wants_pid(const struct ws_backend *be)
 	return be->opts.functions;
 }
 
+/*
+ * How the program's call chains are recorded: as --call-graph says, else frame pointers where most of its
+ * functions keep one (their CFI computes the frame from rbp), else DWARF unwinding, which works without
+ * them at the cost of 8 KiB of stack per sample. Decided once per program and said in one line.
+ */
+static enum ws_call_graph program_call_graph(struct perf_priv *p, const struct ws_backend_opts *opts)
+{
+	const char *path = p->program ? p->program : "";
+	struct ws_symobj *o;
+	enum ws_call_graph cg;
+	double fp = NAN;
+
+	if (opts->call_graph)
+		return !strcmp(opts->call_graph, "fp") ? WS_CALL_GRAPH_FP
+		       : !strcmp(opts->call_graph, "dwarf") ? WS_CALL_GRAPH_DWARF : WS_CALL_GRAPH_NONE;
+	for (size_t i = 0; i < p->ncgs; i++)
+		if (!strcmp(p->cgs[i].path, path))
+			return p->cgs[i].cg;
+	if (p->program && ws_symbols_get(p->syms, p->program, &o) == 0)
+		fp = ws_symobj_frame_pointer_share(o);
+	cg = fp >= 0.5 ? WS_CALL_GRAPH_FP : WS_CALL_GRAPH_DWARF;
+	if (isnan(fp))
+		ws_log(WS_LOG_INFO, "callers of %s: DWARF unwinding (no call frame information to tell whether it "
+		       "keeps frame pointers); --call-graph fp to use them", path);
+	else
+		ws_log(WS_LOG_INFO, "callers of %s: %s (%.0f%% of its functions keep a frame pointer); --call-graph "
+		       "%s to use %s", path, cg == WS_CALL_GRAPH_FP ? "frame pointers" : "DWARF unwinding", 100 * fp,
+		       cg == WS_CALL_GRAPH_FP ? "dwarf" : "fp", cg == WS_CALL_GRAPH_FP ? "DWARF unwinding"
+											  : "frame pointers");
+	p->cgs = xrealloc(p->cgs, (p->ncgs + 1) * sizeof(*p->cgs));
+	p->cgs[p->ncgs++] = (struct program_cg){ xstrdup(path), cg };
+	return cg;
+}
+
 /* --functions: start sampling the child before it execs (one event per CPU, inherit, rings per CPU). */
 static int perf_attach(struct ws_backend *be, pid_t pid)
 {
@@ -283,6 +327,10 @@ static int perf_attach(struct ws_backend *be, pid_t pid)
 	o.nr_cpus = p->ncpus;
 	o.extra_event = be->opts.functions_event;
 	o.symbols = p->syms;
+	o.call_graph = program_call_graph(p, &be->opts);
+	/* 8 KiB of stack per sample: a ring of 4 MiB per CPU holds a quarter of a second at 4 kHz. */
+	if (o.call_graph == WS_CALL_GRAPH_DWARF)
+		o.ring_pages = 1024;
 	return ws_profile_open(&p->prof, pid, &o);
 }
 
@@ -295,19 +343,115 @@ static void perf_poll(struct ws_backend *be)
 }
 
 /*
- * A function is named by its symbol; the same name in two objects, and the "[unknown]" bucket of each
- * stripped object, are told apart by the object's file name.
+ * A function is named by its demangled name; the same name in two objects, and the "[unknown]" bucket of each
+ * stripped object, are told apart by the object's file name. Code inlined from a function is a row of its
+ * own, "NAME (inlined)", beside the function's own row when it also exists out of line.
  */
-static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp)
+static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp, bool inlined)
 {
 	const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
+	const struct ws_fn *v = inlined ? fp->inlined : fp->fns;
+	size_t n = inlined ? fp->nr_inlined : fp->nr_fns;
 
 	if (fn->unknown)
 		return xasprintf("%s %s", fn->name, base);
+	for (size_t i = 0; i < n; i++)
+		if (&v[i] != fn && !strcmp(v[i].name, fn->name) && strcmp(v[i].object, fn->object))
+			return xasprintf("%s (%s)%s", fn->name, base, inlined ? " (inlined)" : "");
+	return inlined ? xasprintf("%s (inlined)", fn->name) : xstrdup(fn->name);
+}
+
+/* Whether run `run` of `v` had samples: its functions' shares are numbers then, NAN otherwise. */
+static bool run_had_samples(const struct ws_variant *v, size_t run)
+{
+	for (size_t i = 0; i < v->functions.n; i++) {
+		const struct ws_metric *m = ws_metric_set_find(&v->functions.v[i].metrics, "share");
+
+		if (m && m->n > run && !isnan(m->samples[run]))
+			return true;
+	}
+	return false;
+}
+
+/* Append `value` to `name` of `set` at run `run`, the runs it missed taking 0 where they had samples, else NAN. */
+static void push_run(const struct ws_variant *v, struct ws_metric_set *set, const char *name, size_t run,
+		     double value)
+{
+	struct ws_metric *m = ws_metric_set_get(set, name, 0);
+
+	while (m->n < run)
+		ws_metric_push(m, run_had_samples(v, m->n) ? 0 : NAN, -1);
+	if (m->n == run)
+		ws_metric_push(m, value, -1);
+}
+
+/*
+ * A run's call graph into the result (docs/result-schema.md, Call graphs): each function's inclusive share
+ * and its callers' shares, all of the run's samples; every function and caller the run did not see gets 0
+ * (NAN for a run without samples); and the whole stacks, summed over the runs, for flame graphs.
+ */
+static void collect_call_graph(struct perf_priv *p, struct ws_variant *v, const struct ws_fn_profile *fp, size_t run)
+{
+	char **keys = xcalloc(fp->nr_fns + 1, sizeof(*keys));
+
+	(void)p;
 	for (size_t i = 0; i < fp->nr_fns; i++)
-		if (&fp->fns[i] != fn && !strcmp(fp->fns[i].name, fn->name) && strcmp(fp->fns[i].object, fn->object))
-			return xasprintf("%s (%s)", fn->name, base);
-	return xstrdup(fn->name);
+		keys[i] = function_key(&fp->fns[i], fp, false);
+	for (size_t i = 0; i < fp->nr_fns; i++) {
+		const struct ws_fn *fn = &fp->fns[i];
+		struct ws_group *g = ws_group_list_find(&v->functions, keys[i]);
+
+		if (!g)
+			continue;
+		push_run(v, &g->inclusive, "share", run, fp->period ? fn->inclusive_share : NAN);
+		for (size_t k = 0; k < fn->nr_callers; k++) {
+			const struct ws_fn *c = &fp->fns[fn->callers[k].caller];
+			struct ws_group *cg = ws_group_list_get(&g->callers, keys[fn->callers[k].caller], c->object);
+
+			push_run(v, &cg->metrics, "share", run, fn->callers[k].share);
+		}
+	}
+	/* Bring every function's inclusive and callers' shares up to this run. */
+	for (size_t i = 0; i < v->functions.n; i++) {
+		struct ws_group *g = &v->functions.v[i];
+
+		if (g->inlined)
+			continue;
+		push_run(v, &g->inclusive, "share", run, fp->period ? 0 : NAN);
+		for (size_t k = 0; k < g->callers.n; k++)
+			push_run(v, &g->callers.v[k].metrics, "share", run, fp->period ? 0 : NAN);
+	}
+	/* Stacks, summed over the runs: one entry per stack of function names. */
+	if (!v->stacks_metric)
+		v->stacks_metric = xstrdup("samples");
+	v->stacks_runs++;
+	for (size_t k = 0; k < fp->nr_stacks; k++) {
+		const struct ws_fn_stack *st = &fp->stacks[k];
+		const char **frames = xcalloc(st->n + 1, sizeof(*frames));
+		size_t j;
+
+		for (size_t f = 0; f < st->n; f++)
+			frames[f] = keys[st->fns[f]];
+		for (j = 0; j < v->nstacks; j++) {
+			struct ws_stack *o = &v->stacks[j];
+			size_t f;
+
+			if (o->nframes != st->n)
+				continue;
+			for (f = 0; f < st->n && !strcmp(o->frames[f], frames[f]); f++)
+				;
+			if (f == st->n)
+				break;
+		}
+		if (j < v->nstacks)
+			v->stacks[j].count += (double)st->samples;
+		else
+			ws_variant_add_stack(v, frames, st->n, (double)st->samples);
+		free(frames);
+	}
+	for (size_t i = 0; i < fp->nr_fns; i++)
+		free(keys[i]);
+	free(keys);
 }
 
 /*
@@ -331,14 +475,26 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 	}
 	if (fp.extra_event)
 		extra = xasprintf("%s-share", fp.extra_event);
-	for (size_t i = 0; i < fp.nr_fns; i++) {
-		const struct ws_fn *fn = &fp.fns[i];
-		char *key = function_key(fn, &fp);
+	for (size_t i = 0; i < fp.nr_fns + fp.nr_inlined; i++) {
+		bool inl = i >= fp.nr_fns;
+		const struct ws_fn *fn = inl ? &fp.inlined[i - fp.nr_fns] : &fp.fns[i];
+		char *key = function_key(fn, &fp, inl);
 		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
 
+		g->inlined = inl;
+		for (size_t k = 0; k < fn->nr_symbols; k++)
+			ws_group_add_symbol(g, fn->symbols[k]);
 		ws_group_push(&p->fills, &v->functions, g, "share", 0, run, fp.period ? fn->share : NAN, -1);
-		for (size_t l = 0; l < fn->nr_lines; l++)
-			ws_group_add_line(g, fn->lines[l].file, fn->lines[l].line, (double)fn->lines[l].samples);
+		for (size_t l = 0; l < fn->nr_lines; l++) {
+			const struct ws_fn_line *ln = &fn->lines[l];
+			struct ws_inline_frame *chain = xcalloc(ln->nr_inlined + 1, sizeof(*chain));
+
+			for (size_t k = 0; k < ln->nr_inlined; k++)
+				chain[k] = (struct ws_inline_frame){ ln->inlined[k].name, ln->inlined[k].call_file,
+								     ln->inlined[k].call_line };
+			ws_group_add_line(g, ln->file, ln->line, (double)ln->samples, chain, ln->nr_inlined);
+			free(chain);
+		}
 		if (extra)
 			ws_group_push(&p->fills, &v->functions, g, extra, 0, run,
 				      fp.extra_period ? fn->extra_share : NAN, -1);
@@ -348,6 +504,8 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 	if (extra)
 		ws_group_list_pad(&p->fills, &v->functions, extra, run, fp.extra_period ? 0 : NAN);
 	ws_group_list_pad(&p->fills, &v->functions, NULL, run, fp.period ? 0 : NAN);
+	if (fp.call_graph != WS_CALL_GRAPH_NONE)
+		collect_call_graph(p, v, &fp, run);
 	free(extra);
 	ws_fn_profile_release(&fp);
 	return 0;
@@ -669,6 +827,10 @@ static void perf_teardown(struct ws_backend *be)
 		ws_profile_close(p->prof);
 	if (p->syms)
 		ws_symbols_free(p->syms);
+	free(p->program);
+	for (size_t i = 0; i < p->ncgs; i++)
+		free(p->cgs[i].path);
+	free(p->cgs);
 	free(p->cpus);
 	ws_group_fills_release(&p->fills);
 	free(p->c);

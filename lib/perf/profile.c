@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* profile.c - per-CPU inherited sampling events, their rings, mmap tracking and per-function aggregation. */
 #include "perf/profile.h"
+#include "perf/callchain.h"
 #include "backend/runner.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -175,6 +176,9 @@ struct proc {
 	pid_t pid; /* 0: free slot (no user process has pid 0) */
 	struct map *maps; /* sorted by start, never overlapping */
 	size_t nr;
+	unsigned gen;     /* bumped when the maps change, so that the DWARF unwinder is made anew */
+	unsigned unw_gen;
+	struct ws_cc_unwinder *unw;
 };
 
 enum { OBJ_KERNEL, OBJ_UNKNOWN, OBJ_FIRST_MAPPED };
@@ -199,6 +203,21 @@ struct pev {
 	uint8_t kind;
 	uint8_t cpumode;
 	uint8_t which; /* sample: 0 first event, 1 second event */
+	struct ws_cc_sample *cc; /* the sample's chain, registers and stack, copied out of the ring; or NULL */
+};
+
+/* One frame of a recorded stack: an object and a file offset (0 where the object is not symbolized). */
+struct frame {
+	uint32_t obj;
+	uint64_t addr;
+};
+
+/* A distinct stack of frames, leaf first, and the first event's samples taken with it. */
+struct stk {
+	struct frame *f;
+	uint32_t n;
+	uint64_t hash;
+	uint64_t samples, period;
 };
 
 /* Samples summed per (object, file offset); addr is 0 for objects that are not symbolized. */
@@ -235,6 +254,12 @@ struct ws_profile {
 	size_t procs_cap, procs_nr;
 	struct agg *agg; /* open addressing on (obj, addr) */
 	size_t agg_cap, agg_nr;
+
+	struct stk *stks;   /* distinct stacks (call chains on) */
+	size_t nr_stks, alloc_stks;
+	size_t *stk_slots;  /* open addressing: index + 1 into stks, 0 free */
+	size_t stk_cap;
+	uint64_t chain_samples;
 
 	bool exclude_kernel; /* decided by the first event's open, kept for the second */
 	int pmu;             /* 1: a hardware first event opened; 0: cycles was unsupported; -1: not known */
@@ -357,6 +382,7 @@ static void maps_insert(struct proc *pr, uint64_t start, uint64_t end, uint64_t 
 	free(pr->maps);
 	pr->maps = out;
 	pr->nr = n;
+	pr->gen++;
 }
 
 static const struct map *maps_find(const struct proc *pr, uint64_t ip)
@@ -417,6 +443,139 @@ static void agg_add(struct ws_profile *p, uint32_t obj, uint64_t addr, unsigned 
 	a->period[which] += period;
 }
 
+static struct ws_symobj *object_symbols(struct ws_profile *p, uint32_t obj);
+
+static uint64_t frames_hash(const struct frame *f, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = mix64(h ^ f[i].addr ^ ((uint64_t)f[i].obj << 48)) + i;
+	return h;
+}
+
+static size_t *stk_slot(struct ws_profile *p, const struct frame *f, size_t n, uint64_t h)
+{
+	size_t mask = p->stk_cap - 1, i = h & mask;
+
+	while (p->stk_slots[i]) {
+		const struct stk *k = &p->stks[p->stk_slots[i] - 1];
+
+		if (k->hash == h && k->n == n && !memcmp(k->f, f, n * sizeof(*f)))
+			break;
+		i = (i + 1) & mask;
+	}
+	return &p->stk_slots[i];
+}
+
+/* Count one sample of the first event with stack `f` (leaf first). */
+static void stack_add(struct ws_profile *p, const struct frame *f, size_t n, uint64_t period)
+{
+	uint64_t h = frames_hash(f, n);
+	size_t *slot;
+
+	if ((p->nr_stks + 1) * 2 > p->stk_cap) {
+		p->stk_cap = p->stk_cap ? p->stk_cap * 2 : 1024;
+		free(p->stk_slots);
+		p->stk_slots = xcalloc(p->stk_cap, sizeof(*p->stk_slots));
+		for (size_t i = 0; i < p->nr_stks; i++)
+			*stk_slot(p, p->stks[i].f, p->stks[i].n, p->stks[i].hash) = i + 1;
+	}
+	slot = stk_slot(p, f, n, h);
+	if (!*slot) {
+		WS_ALLOC_GROW(p->stks, p->nr_stks + 1, p->alloc_stks);
+		p->stks[p->nr_stks] = (struct stk){ xmalloc(n * sizeof(*f)), (uint32_t)n, h, 0, 0 };
+		memcpy(p->stks[p->nr_stks].f, f, n * sizeof(*f));
+		*slot = ++p->nr_stks;
+	}
+	p->stks[*slot - 1].samples++;
+	p->stks[*slot - 1].period += period;
+	if (n > 1)
+		p->chain_samples++;
+}
+
+/* A user address of process `pr` as a frame: its object and file offset. */
+static struct frame frame_at(struct ws_profile *p, const struct proc *pr, uint64_t ip)
+{
+	const struct map *m = pr ? maps_find(pr, ip) : NULL;
+	struct frame f = { OBJ_UNKNOWN, 0 };
+
+	if (m) {
+		f.obj = m->obj;
+		if (p->objs[f.obj].file)
+			f.addr = ws_map_file_offset(m->start, m->pgoff, ip);
+	}
+	return f;
+}
+
+/* The DWARF unwinder of `pr`, made anew when its mappings changed since; NULL when none can be made. */
+static struct ws_cc_unwinder *unwinder(struct ws_profile *p, struct proc *pr)
+{
+	struct ws_cc_map *maps;
+	size_t n = 0;
+
+	if (pr->unw && pr->unw_gen == pr->gen)
+		return pr->unw;
+	ws_cc_unwinder_free(pr->unw);
+	maps = xcalloc(pr->nr + 1, sizeof(*maps));
+	for (size_t i = 0; i < pr->nr; i++) {
+		const struct map *m = &pr->maps[i];
+
+		if (!p->objs[m->obj].file)
+			continue;
+		maps[n++] = (struct ws_cc_map){ m->start, m->end, m->pgoff, p->objs[m->obj].path,
+						object_symbols(p, m->obj) };
+	}
+	pr->unw = ws_cc_unwinder_new(pr->pid, maps, n);
+	pr->unw_gen = pr->gen;
+	free(maps);
+	return pr->unw;
+}
+
+/*
+ * A first-event sample's stack, leaf first: the frames of its chain, each return address taken one byte
+ * back so that it names the call, not what follows it (a call that ends a function would name the next
+ * one). A sample in the kernel is one [kernel] frame on top of its process's user frames.
+ */
+static void sample_stack(struct ws_profile *p, const struct pev *e, struct frame leaf)
+{
+	struct frame f[WS_CC_MAX_FRAMES + 1];
+	uint64_t pcs[WS_CC_MAX_FRAMES];
+	struct proc *pr = proc_find(p, (pid_t)e->pid);
+	size_t n = 0, npcs = 0, k = 0;
+	bool kernel = leaf.obj == OBJ_KERNEL;
+
+	if (p->opts.call_graph == WS_CALL_GRAPH_FP) {
+		struct frame user = { OBJ_UNKNOWN, 0 };
+		struct ws_symobj *so = NULL;
+		uint64_t vaddr = 0;
+
+		/* The frameless-leaf fix needs the leaf's CFI: the user ip's object, from the registers. */
+		if (e->cc->have_regs) {
+			user = frame_at(p, pr, e->cc->regs[WS_CC_REG_IP]);
+			so = user.addr ? object_symbols(p, user.obj) : NULL;
+			if (so && ws_symobj_vaddr(so, user.addr, &vaddr))
+				so = NULL;
+		}
+		npcs = ws_cc_fp(e->cc, so, vaddr, pcs, WS_CC_MAX_FRAMES);
+	} else if (p->opts.call_graph == WS_CALL_GRAPH_DWARF && pr) {
+		npcs = ws_cc_dwarf(unwinder(p, pr), e->cc, pcs, WS_CC_MAX_FRAMES);
+	}
+	if (kernel)
+		f[n++] = leaf;
+	/* A user sample's own frame is its ip, already in `leaf`: the chain's first entry is that ip. */
+	for (k = 0; k < npcs && n < WS_CC_MAX_FRAMES; k++) {
+		if (!kernel && k == 0) {
+			f[n++] = leaf;
+			continue;
+		}
+		f[n++] = frame_at(p, pr, kernel || k ? pcs[k] - 1 : pcs[k]);
+	}
+	if (!n)
+		f[n++] = leaf;
+	stack_add(p, f, n, e->b);
+}
+
 static void process_sample(struct ws_profile *p, const struct pev *e)
 {
 	const struct proc *pr;
@@ -442,6 +601,8 @@ static void process_sample(struct ws_profile *p, const struct pev *e)
 		break;
 	}
 	agg_add(p, obj, addr, e->which, e->b);
+	if (e->cc && e->which == 0)
+		sample_stack(p, e, (struct frame){ obj, addr });
 }
 
 static void process(struct ws_profile *p, const struct pev *e)
@@ -460,6 +621,7 @@ static void process(struct ws_profile *p, const struct pev *e)
 		/* exec replaced the address space: the mappings that follow are the new program's. */
 		pr = proc_get(p, (pid_t)e->pid);
 		pr->nr = 0;
+		pr->gen++;
 		break;
 	case PEV_FORK:
 		/* A new thread shares its process's maps; a new process starts with a copy of its parent's. */
@@ -469,6 +631,7 @@ static void process(struct ws_profile *p, const struct pev *e)
 		parent = proc_find(p, (pid_t)e->ppid);
 		/* proc_get() may have moved the table: look the parent up after it. */
 		pr->nr = 0;
+		pr->gen++;
 		if (parent && parent->nr) {
 			pr->maps = xrealloc(pr->maps, parent->nr * sizeof(*pr->maps));
 			memcpy(pr->maps, parent->maps, parent->nr * sizeof(*pr->maps));
@@ -500,8 +663,10 @@ static void flush(struct ws_profile *p, uint64_t limit)
 	if (!p->nr_pending)
 		return;
 	qsort(p->pending, p->nr_pending, sizeof(*p->pending), pev_cmp);
-	for (n = 0; n < p->nr_pending && p->pending[n].time <= limit; n++)
+	for (n = 0; n < p->nr_pending && p->pending[n].time <= limit; n++) {
 		process(p, &p->pending[n]);
+		free(p->pending[n].cc);
+	}
 	for (i = n; i < p->nr_pending; i++)
 		p->pending[i - n] = p->pending[i];
 	p->nr_pending -= n;
@@ -559,6 +724,73 @@ static int which_event(struct ws_profile *p, uint64_t id)
 	return -1;
 }
 
+/* The registers a sample's sample_regs_user asked for. */
+static uint64_t regs_mask(const struct ws_profile *p)
+{
+	switch (p->opts.call_graph) {
+	case WS_CALL_GRAPH_FP: return WS_CC_FP_REGS;
+	case WS_CALL_GRAPH_DWARF: return WS_CC_DWARF_REGS;
+	default: return 0;
+	}
+}
+
+/*
+ * The call-chain part of a first-event sample, from `b` (after the period) to `end`, copied into one block
+ * that lives until the sample is processed: { nr, ips[nr] } (fp), then { abi, regs[] }, then { size,
+ * data[size], dyn_size }. NULL when the record is malformed.
+ */
+static struct ws_cc_sample *sample_chain(struct ws_profile *p, const unsigned char *b, const unsigned char *end)
+{
+	uint64_t nips = 0, mask = regs_mask(p), regs[WS_CC_NR_REGS] = { 0 }, abi, size, dyn = 0;
+	const unsigned char *ips = NULL, *stack = NULL;
+	struct ws_cc_sample *cc;
+	unsigned char *blob;
+
+	if (p->opts.call_graph == WS_CALL_GRAPH_FP) {
+		if (end - b < 8 || (nips = get64(b)) > (uint64_t)(end - b - 8) / 8)
+			return NULL;
+		ips = b + 8;
+		b += 8 + 8 * nips;
+	}
+	if (end - b < 8)
+		return NULL;
+	abi = get64(b);
+	b += 8;
+	/* abi 0: no user registers (a kernel thread): none follow. */
+	for (int r = 0; abi && r < WS_CC_NR_REGS; r++) {
+		if (!(mask & (1ULL << r)))
+			continue;
+		if (end - b < 8)
+			return NULL;
+		regs[r] = get64(b);
+		b += 8;
+	}
+	if (end - b < 8 || (size = get64(b)) > (uint64_t)(end - b - 8))
+		return NULL;
+	stack = b + 8;
+	if (size) {
+		if ((uint64_t)(end - stack) < size + 8)
+			return NULL;
+		/* dyn_size: how much of the copy the kernel could fill. */
+		dyn = get64(stack + size);
+		if (dyn > size)
+			dyn = size;
+	}
+	blob = xmalloc(sizeof(*cc) + nips * 8 + dyn);
+	cc = (struct ws_cc_sample *)blob;
+	memset(cc, 0, sizeof(*cc));
+	memcpy(cc->regs, regs, sizeof(regs));
+	cc->have_regs = abi != 0;
+	cc->nips = nips;
+	cc->ips = (const uint64_t *)(blob + sizeof(*cc));
+	if (nips)
+		memcpy((uint64_t *)cc->ips, ips, nips * 8);
+	cc->stack = blob + sizeof(*cc) + nips * 8;
+	memcpy((unsigned char *)cc->stack, stack, dyn);
+	cc->stack_len = dyn;
+	return cc;
+}
+
 static void handle_record(struct ws_profile *p, struct ring *r, const unsigned char *rec,
 			  const struct perf_event_header *h)
 {
@@ -568,8 +800,10 @@ static void handle_record(struct ws_profile *p, struct ring *r, const unsigned c
 	int w;
 
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		/* { identifier } { ip } { pid, tid } { time } { period } */
+	case PERF_RECORD_SAMPLE: {
+		/* { identifier } { ip } { pid, tid } { time } { period } and, with call chains, what they need */
+		struct ws_cc_sample *cc = NULL;
+
 		if (len < 40)
 			goto bad;
 		w = which_event(p, get64(body));
@@ -577,6 +811,8 @@ static void handle_record(struct ws_profile *p, struct ring *r, const unsigned c
 			p->unknown_ids++;
 			return;
 		}
+		if (w == 0 && p->opts.call_graph != WS_CALL_GRAPH_NONE && !(cc = sample_chain(p, body + 40, end)))
+			goto bad;
 		e = pev_new(p, get64(body + 24));
 		e->kind = PEV_SAMPLE;
 		e->which = (uint8_t)w;
@@ -585,7 +821,9 @@ static void handle_record(struct ws_profile *p, struct ring *r, const unsigned c
 		e->pid = get32(body + 16);
 		/* A zero period (never seen, but the ABI allows it) must still count as a sample. */
 		e->b = get64(body + 32) ? get64(body + 32) : 1;
+		e->cc = cc;
 		return;
+	}
 	case PERF_RECORD_MMAP2: {
 		/* pid, tid, addr, len, pgoff, 24 bytes of maj/min/ino or build id, prot, flags, filename, sample_id */
 		const unsigned char *fn = body + 64;
@@ -881,6 +1119,39 @@ static void base_attr(struct perf_event_attr *attr, bool exclude_kernel)
 	attr->exclude_hv = exclude_kernel;
 }
 
+/*
+ * What the first event's samples carry for their call chains: the kernel's user chain (its frame-pointer
+ * walk; the kernel's own part is not wanted) with the registers and the few stack bytes that put a frameless
+ * leaf's caller back; or, for DWARF unwinding, every register the CFI may use and 8 KiB of stack.
+ */
+static void call_graph_attr(const struct ws_profile *p, struct perf_event_attr *attr)
+{
+	switch (p->opts.call_graph) {
+	case WS_CALL_GRAPH_FP:
+		attr->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		attr->exclude_callchain_kernel = 1;
+		attr->sample_regs_user = WS_CC_FP_REGS;
+		attr->sample_stack_user = WS_CC_FP_STACK;
+		break;
+	case WS_CALL_GRAPH_DWARF:
+		attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		attr->sample_regs_user = WS_CC_DWARF_REGS;
+		attr->sample_stack_user = WS_CC_DWARF_STACK;
+		break;
+	case WS_CALL_GRAPH_NONE:
+		break;
+	}
+}
+
+const char *ws_call_graph_name(enum ws_call_graph cg)
+{
+	switch (cg) {
+	case WS_CALL_GRAPH_FP: return "fp";
+	case WS_CALL_GRAPH_DWARF: return "dwarf";
+	default: return "none";
+	}
+}
+
 /* The first event: the named one, or cycles falling back to cpu-clock. Side-band records come from it. */
 static int open_main(struct ws_profile *p)
 {
@@ -903,6 +1174,7 @@ static int open_main(struct ws_profile *p)
 		attr.task = 1;
 		/* Wake a poll(2)er when a ring is half full (wakeup_watermark 0 means half). */
 		attr.watermark = 1;
+		call_graph_attr(p, &attr);
 		err = open_on_cpus(p, &attr, 0, names[k]);
 		if (!err) {
 			p->event = xstrdup(names[k]);
@@ -1106,13 +1378,21 @@ void ws_profile_close(struct ws_profile *p)
 	free(p->ids[0]);
 	free(p->ids[1]);
 	free(p->scratch);
+	for (i = 0; i < p->nr_pending; i++)
+		free(p->pending[i].cc);
 	free(p->pending);
 	for (i = 0; i < p->nr_objs; i++)
 		free(p->objs[i].path);
 	free(p->objs);
-	for (i = 0; i < p->procs_cap; i++)
+	for (i = 0; i < p->procs_cap; i++) {
 		free(p->procs[i].maps);
+		ws_cc_unwinder_free(p->procs[i].unw);
+	}
 	free(p->procs);
+	for (i = 0; i < p->nr_stks; i++)
+		free(p->stks[i].f);
+	free(p->stks);
+	free(p->stk_slots);
 	free(p->agg);
 	if (p->own_symbols)
 		ws_symbols_free(p->symbols);
@@ -1127,7 +1407,9 @@ void ws_profile_close(struct ws_profile *p)
 /* A function being summed: (object, name), name NULL for the object's [unknown] bucket. */
 struct fnacc {
 	uint32_t obj;
-	const char *name; /* borrowed from the symbol cache */
+	const char *name; /* demangled, borrowed from the symbol cache */
+	const char **symbols; /* the distinct symbols summed here, borrowed from the cache */
+	size_t nr_symbols;
 	uint64_t samples[2], period[2];
 };
 
@@ -1232,13 +1514,16 @@ static void hot_lines(struct ws_profile *p, struct ws_fn *fn, size_t fi, const s
 		      const uint64_t *agg_vaddr)
 {
 	struct ws_fn_line *lines = NULL;
-	size_t nr = 0, alloc = 0, i, j;
+	uint64_t *best = NULL; /* per line: the samples of the address whose inline chain it shows */
+	size_t nr = 0, alloc = 0, balloc = 0, i, j;
 
 	for (i = 0; i < p->agg_cap; i++) {
 		const struct agg *a = &p->agg[i];
 		struct ws_symobj *so;
+		const struct ws_inline *chain;
 		const char *file;
 		unsigned line;
+		size_t nchain;
 
 		if (a->obj == UINT32_MAX || agg_fn[i] != fi || !a->samples[0])
 			continue;
@@ -1250,22 +1535,80 @@ static void hot_lines(struct ws_profile *p, struct ws_fn *fn, size_t fi, const s
 				break;
 		if (j == nr) {
 			WS_ALLOC_GROW(lines, nr + 1, alloc);
+			WS_ALLOC_GROW(best, nr + 1, balloc);
+			memset(&lines[nr], 0, sizeof(lines[nr]));
 			lines[nr].file = (char *)file; /* borrowed until copied below */
 			lines[nr].line = line;
-			lines[nr].samples = 0;
+			best[nr] = 0;
 			nr++;
 		}
 		lines[j].samples += a->samples[0];
+		/* One line may be inlined at several places: show the chain of its hottest address. */
+		if (a->samples[0] > best[j]) {
+			best[j] = a->samples[0];
+			nchain = ws_symobj_inlines(so, agg_vaddr[i], &chain);
+			lines[j].inlined = (struct ws_inline *)chain; /* borrowed until copied below */
+			lines[j].nr_inlined = nchain;
+		}
 	}
+	free(best);
 	if (!nr)
 		return;
 	qsort(lines, nr, sizeof(*lines), line_cmp);
+	for (j = p->opts.lines_per_fn; j < nr; j++) {
+		lines[j].inlined = NULL;
+		lines[j].nr_inlined = 0;
+	}
 	if (nr > p->opts.lines_per_fn)
 		nr = p->opts.lines_per_fn;
-	for (j = 0; j < nr; j++)
+	for (j = 0; j < nr; j++) {
+		const struct ws_inline *chain = lines[j].inlined;
+
 		lines[j].file = xstrdup(lines[j].file);
+		lines[j].inlined = lines[j].nr_inlined ? xcalloc(lines[j].nr_inlined, sizeof(*chain)) : NULL;
+		for (size_t k = 0; k < lines[j].nr_inlined; k++) {
+			lines[j].inlined[k].name = xstrdup(chain[k].name);
+			lines[j].inlined[k].call_file = xstrdup(chain[k].call_file);
+			lines[j].inlined[k].call_line = chain[k].call_line;
+		}
+	}
 	fn->lines = lines;
 	fn->nr_lines = nr;
+}
+
+static void fnacc_add_symbol(struct fnacc *f, const char *symbol)
+{
+	for (size_t i = 0; i < f->nr_symbols; i++)
+		if (f->symbols[i] == symbol || !strcmp(f->symbols[i], symbol))
+			return;
+	f->symbols = xrealloc(f->symbols, (f->nr_symbols + 1) * sizeof(*f->symbols));
+	f->symbols[f->nr_symbols++] = symbol;
+}
+
+static void fnacc_add(struct fnacc *f, const struct agg *a)
+{
+	f->samples[0] += a->samples[0];
+	f->samples[1] += a->samples[1];
+	f->period[0] += a->period[0];
+	f->period[1] += a->period[1];
+}
+
+/* A summed function as a ws_fn of `out` (whose totals are final). */
+static void fn_from_acc(struct ws_profile *p, struct ws_fn *fn, const struct fnacc *f, const struct ws_fn_profile *out)
+{
+	fn->unknown = !f->name;
+	fn->name = xstrdup(f->name ? f->name : f->obj == OBJ_KERNEL ? "[kernel]" : "[unknown]");
+	fn->object = xstrdup(p->objs[f->obj].path);
+	fn->symbols = f->nr_symbols ? xcalloc(f->nr_symbols, sizeof(*fn->symbols)) : NULL;
+	for (size_t k = 0; k < f->nr_symbols; k++)
+		fn->symbols[k] = xstrdup(f->symbols[k]);
+	fn->nr_symbols = f->nr_symbols;
+	fn->samples = f->samples[0];
+	fn->period = f->period[0];
+	fn->extra_samples = f->samples[1];
+	fn->extra_period = f->period[1];
+	fn->share = out->period ? (double)fn->period / (double)out->period : 0;
+	fn->extra_share = out->extra_period ? (double)fn->extra_period / (double)out->extra_period : 0;
 }
 
 /* One info line per stripped object that holds a visible part of the profile; once per symbol cache. */
@@ -1290,19 +1633,219 @@ static void stripped_hints(struct ws_profile *p, uint64_t total)
 			ws_log(WS_LOG_DEBUG, "%s: %.1f%% of the samples fall outside its symbols", o->path, pct);
 			continue;
 		}
-		if (ws_symobj_first_hint(o->so))
-			ws_log(WS_LOG_INFO,
-			       "%s has no symbol table (stripped): %.1f%% of the samples show as [unknown]; build it "
-			       "with symbols (-g, without -s or strip) or install its debug file",
-			       o->path, pct);
+		if (ws_symobj_first_hint(o->so)) {
+			char *hint = ws_symobj_debug_hint(o->so);
+
+			ws_log(WS_LOG_INFO, "%s has no symbol table (stripped) and no debug file was found: %.1f%% of "
+			       "the samples show as [unknown]; %s", o->path, pct, hint);
+			free(hint);
+		}
 	}
+}
+
+/* ---- call graphs ---- */
+
+/* A frame's function: the summed function (fntab index) a stack frame resolves to, one lookup per frame. */
+struct frame_fn {
+	struct frame f;
+	size_t fi;
+	bool used;
+};
+
+static size_t frame_function(struct ws_profile *p, struct fntab *t, struct frame_fn *cache, size_t cap,
+			     struct frame f)
+{
+	size_t mask = cap - 1, i = mix64(f.addr ^ ((uint64_t)f.obj << 40)) & mask;
+	struct ws_symobj *so;
+	struct ws_sym sym;
+	uint64_t vaddr;
+	const char *name = NULL;
+
+	while (cache[i].used && (cache[i].f.obj != f.obj || cache[i].f.addr != f.addr))
+		i = (i + 1) & mask;
+	if (cache[i].used)
+		return cache[i].fi;
+	so = object_symbols(p, f.obj);
+	if (so && !ws_symobj_vaddr(so, f.addr, &vaddr) && !ws_symobj_lookup(so, vaddr, &sym))
+		name = sym.name;
+	cache[i] = (struct frame_fn){ f, fntab_get(t, f.obj, name), true };
+	if (name)
+		fnacc_add_symbol(&t->v[cache[i].fi], sym.symbol);
+	return cache[i].fi;
+}
+
+/* Call edges being summed: (function, its caller) by fntab index. */
+struct edge {
+	size_t fn, caller;
+	uint64_t samples, period;
+};
+
+struct edges {
+	struct edge *v;
+	size_t nr, alloc;
+	size_t *slots; /* index + 1 */
+	size_t cap;
+};
+
+static size_t *edge_slot(struct edges *e, size_t fn, size_t caller)
+{
+	size_t mask = e->cap - 1, i = mix64(((uint64_t)fn << 32) ^ caller) & mask;
+
+	while (e->slots[i] && (e->v[e->slots[i] - 1].fn != fn || e->v[e->slots[i] - 1].caller != caller))
+		i = (i + 1) & mask;
+	return &e->slots[i];
+}
+
+static void edge_add(struct edges *e, size_t fn, size_t caller, uint64_t samples, uint64_t period)
+{
+	size_t *slot;
+
+	if ((e->nr + 1) * 2 > e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 256;
+		free(e->slots);
+		e->slots = xcalloc(e->cap, sizeof(*e->slots));
+		for (size_t i = 0; i < e->nr; i++)
+			*edge_slot(e, e->v[i].fn, e->v[i].caller) = i + 1;
+	}
+	slot = edge_slot(e, fn, caller);
+	if (!*slot) {
+		WS_ALLOC_GROW(e->v, e->nr + 1, e->alloc);
+		e->v[e->nr] = (struct edge){ fn, caller, 0, 0 };
+		*slot = ++e->nr;
+	}
+	e->v[*slot - 1].samples += samples;
+	e->v[*slot - 1].period += period;
+}
+
+/*
+ * The stacks as functions: each stack's frames resolved (fnstk[k] = its fntab indexes, leaf first), then
+ * for every function on a stack, once at its outermost activation, the stack's samples go to its inclusive
+ * count and to the edge from the function that called that activation. Functions seen only as callers get
+ * their (self-less) rows here, so this runs before the rows are made.
+ */
+static void stacks_to_functions(struct ws_profile *p, struct fntab *t, size_t ***fnstk, struct edges *e,
+				uint64_t **incl)
+{
+	size_t cap = 1024, total = 0;
+	struct frame_fn *cache;
+	size_t **fs = xcalloc(p->nr_stks + 1, sizeof(*fs));
+
+	for (size_t k = 0; k < p->nr_stks; k++)
+		total += p->stks[k].n;
+	while (cap < 2 * total)
+		cap *= 2;
+	cache = xcalloc(cap, sizeof(*cache));
+	for (size_t k = 0; k < p->nr_stks; k++) {
+		fs[k] = xmalloc(p->stks[k].n * sizeof(**fs));
+		for (size_t j = 0; j < p->stks[k].n; j++)
+			fs[k][j] = frame_function(p, t, cache, cap, p->stks[k].f[j]);
+	}
+	free(cache);
+	/* incl[0]: samples, incl[1]: period, by fntab index, now that the table has every function. */
+	incl[0] = xcalloc(t->nr + 1, sizeof(**incl));
+	incl[1] = xcalloc(t->nr + 1, sizeof(**incl));
+	for (size_t k = 0; k < p->nr_stks; k++) {
+		const struct stk *st = &p->stks[k];
+
+		for (size_t j = st->n; j-- > 0;) {
+			bool outer_seen = false;
+
+			/* Outermost activation only: skip j when the function is on the stack further out. */
+			for (size_t o = j + 1; o < st->n && !outer_seen; o++)
+				outer_seen = fs[k][o] == fs[k][j];
+			if (outer_seen)
+				continue;
+			incl[0][fs[k][j]] += st->samples;
+			incl[1][fs[k][j]] += st->period;
+			if (j + 1 < st->n)
+				edge_add(e, fs[k][j], fs[k][j + 1], st->samples, st->period);
+		}
+	}
+	*fnstk = fs;
+}
+
+static int caller_cmp(const void *a, const void *b)
+{
+	const struct ws_fn_caller *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return (x->caller > y->caller) - (x->caller < y->caller);
+}
+
+static int fnstack_cmp(const void *a, const void *b)
+{
+	const struct ws_fn_stack *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+/*
+ * Put the call graph on the rows, `inv` mapping fntab indexes to their place in out->fns: inclusive counts,
+ * callers, and the stacks as functions (outermost first), stacks that are the same as functions merged.
+ */
+static void graph_to_rows(struct ws_profile *p, struct ws_fn_profile *out, const size_t *inv, size_t **fnstk,
+			  const struct edges *e, uint64_t *const *incl, size_t nt)
+{
+	struct ws_fn_stack *st = xcalloc(p->nr_stks + 1, sizeof(*st));
+	size_t nst = 0;
+
+	for (size_t i = 0; i < nt; i++) {
+		struct ws_fn *fn = &out->fns[inv[i]];
+
+		fn->inclusive_samples = incl[0][i];
+		fn->inclusive_period = incl[1][i];
+		fn->inclusive_share = out->period ? (double)fn->inclusive_period / (double)out->period : 0;
+	}
+	for (size_t k = 0; k < e->nr; k++) {
+		struct ws_fn *fn = &out->fns[inv[e->v[k].fn]];
+
+		fn->callers = xrealloc(fn->callers, (fn->nr_callers + 1) * sizeof(*fn->callers));
+		fn->callers[fn->nr_callers++] = (struct ws_fn_caller){
+			inv[e->v[k].caller], e->v[k].samples, e->v[k].period,
+			out->period ? (double)e->v[k].period / (double)out->period : 0,
+		};
+	}
+	for (size_t i = 0; i < out->nr_fns; i++)
+		if (out->fns[i].nr_callers > 1)
+			qsort(out->fns[i].callers, out->fns[i].nr_callers, sizeof(*out->fns[i].callers), caller_cmp);
+	for (size_t k = 0; k < p->nr_stks; k++) {
+		size_t n = p->stks[k].n, j;
+		size_t *fns = xmalloc(n * sizeof(*fns));
+
+		for (j = 0; j < n; j++)
+			fns[j] = inv[fnstk[k][n - 1 - j]];
+		/* Stacks of distinct frames can be one stack of functions (two call sites of one caller). */
+		for (j = 0; j < nst && !(st[j].n == n && !memcmp(st[j].fns, fns, n * sizeof(*fns))); j++)
+			;
+		if (j == nst)
+			st[nst++] = (struct ws_fn_stack){ fns, n, 0, 0 };
+		else
+			free(fns);
+		st[j].samples += p->stks[k].samples;
+		st[j].period += p->stks[k].period;
+	}
+	qsort(st, nst, sizeof(*st), fnstack_cmp);
+	out->stacks = st;
+	out->nr_stacks = nst;
+}
+
+static const struct ws_fn *sort_base;
+
+static int perm_cmp(const void *a, const void *b)
+{
+	return fn_cmp(&sort_base[*(const size_t *)a], &sort_base[*(const size_t *)b]);
 }
 
 int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 {
-	struct fntab t = { 0 };
-	size_t *agg_fn = NULL, i, nlines;
-	uint64_t *agg_vaddr = NULL;
+	struct fntab t = { 0 }, ti = { 0 };
+	size_t *agg_fn = NULL, i, nlines, **fnstk = NULL, *perm, *inv;
+	uint64_t *agg_vaddr = NULL, *incl[2] = { NULL, NULL };
+	struct edges edges = { 0 };
+	struct ws_fn *sorted;
 
 	memset(out, 0, sizeof(*out));
 	if (p->finished)
@@ -1325,25 +1868,46 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 		if (a->obj == UINT32_MAX)
 			continue;
 		so = object_symbols(p, a->obj);
-		if (so && !ws_symobj_vaddr(so, a->addr, &agg_vaddr[i]) && !ws_symobj_lookup(so, agg_vaddr[i], &sym))
-			name = sym.name;
+		if (so && !ws_symobj_vaddr(so, a->addr, &agg_vaddr[i])) {
+			const struct ws_inline *chain;
+			size_t n = ws_symobj_inlines(so, agg_vaddr[i], &chain);
+
+			if (!ws_symobj_lookup(so, agg_vaddr[i], &sym))
+				name = sym.name;
+			/* Also to each function inlined here, once however often it recurs in the chain. */
+			for (size_t k = 0; k < n; k++) {
+				bool seen = false;
+
+				for (size_t j = 0; j < k && !seen; j++)
+					seen = !strcmp(chain[j].name, chain[k].name);
+				if (!seen) {
+					size_t ii = fntab_get(&ti, a->obj, chain[k].name);
+
+					fnacc_add(&ti.v[ii], a);
+				}
+			}
+		}
 		if (!name)
 			p->objs[a->obj].unknown_period += a->period[0];
 		fi = fntab_get(&t, a->obj, name);
 		agg_fn[i] = fi;
 		f = &t.v[fi];
-		f->samples[0] += a->samples[0];
-		f->samples[1] += a->samples[1];
-		f->period[0] += a->period[0];
-		f->period[1] += a->period[1];
+		if (name)
+			fnacc_add_symbol(f, sym.symbol);
+		fnacc_add(f, a);
 		out->samples += a->samples[0];
 		out->period += a->period[0];
 		out->extra_samples += a->samples[1];
 		out->extra_period += a->period[1];
 	}
 
+	if (p->opts.call_graph != WS_CALL_GRAPH_NONE)
+		stacks_to_functions(p, &t, &fnstk, &edges, incl);
+
 	out->event = xstrdup(p->event);
 	out->extra_event = p->extra_event ? xstrdup(p->extra_event) : NULL;
+	out->call_graph = p->opts.call_graph;
+	out->chain_samples = p->chain_samples;
 	out->freq = p->freq;
 	out->lost = p->lost;
 	out->throttled = p->throttled;
@@ -1351,20 +1915,13 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 		out->full_rings += p->rings[i].suspect_full;
 	out->nr_fns = t.nr;
 	out->fns = xcalloc(t.nr ? t.nr : 1, sizeof(*out->fns));
-	for (i = 0; i < t.nr; i++) {
-		struct ws_fn *fn = &out->fns[i];
-		const struct fnacc *f = &t.v[i];
-
-		fn->unknown = !f->name;
-		fn->name = xstrdup(f->name ? f->name : f->obj == OBJ_KERNEL ? "[kernel]" : "[unknown]");
-		fn->object = xstrdup(p->objs[f->obj].path);
-		fn->samples = f->samples[0];
-		fn->period = f->period[0];
-		fn->extra_samples = f->samples[1];
-		fn->extra_period = f->period[1];
-		fn->share = out->period ? (double)fn->period / (double)out->period : 0;
-		fn->extra_share = out->extra_period ? (double)fn->extra_period / (double)out->extra_period : 0;
-	}
+	for (i = 0; i < t.nr; i++)
+		fn_from_acc(p, &out->fns[i], &t.v[i], out);
+	out->nr_inlined = ti.nr;
+	out->inlined = xcalloc(ti.nr ? ti.nr : 1, sizeof(*out->inlined));
+	for (i = 0; i < ti.nr; i++)
+		fn_from_acc(p, &out->inlined[i], &ti.v[i], out);
+	qsort(out->inlined, out->nr_inlined, sizeof(*out->inlined), fn_cmp);
 
 	/* Lines for the hottest named functions, found before sorting while index i still matches t.v[i]. */
 	if (p->opts.line_fns && p->opts.lines_per_fn && t.nr) {
@@ -1390,7 +1947,25 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 		}
 		free(order);
 	}
-	qsort(out->fns, out->nr_fns, sizeof(*out->fns), fn_cmp);
+	/* Sorted through a permutation: the call graph refers to rows by their place before the sort. */
+	perm = xmalloc((t.nr + 1) * sizeof(*perm));
+	inv = xmalloc((t.nr + 1) * sizeof(*inv));
+	for (i = 0; i < t.nr; i++)
+		perm[i] = i;
+	sort_base = out->fns;
+	qsort(perm, t.nr, sizeof(*perm), perm_cmp);
+	sort_base = NULL;
+	sorted = xcalloc(t.nr ? t.nr : 1, sizeof(*sorted));
+	for (i = 0; i < t.nr; i++) {
+		sorted[i] = out->fns[perm[i]];
+		inv[perm[i]] = i;
+	}
+	free(out->fns);
+	out->fns = sorted;
+	if (fnstk)
+		graph_to_rows(p, out, inv, fnstk, &edges, incl, t.nr);
+	free(perm);
+	free(inv);
 
 	stripped_hints(p, out->period);
 	if (p->lost)
@@ -1406,27 +1981,61 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 	ws_log(WS_LOG_DEBUG, "profile: %llu samples in %zu functions, %zu distinct addresses",
 	       (unsigned long long)out->samples, out->nr_fns, p->agg_nr);
 
+	if (out->call_graph != WS_CALL_GRAPH_NONE)
+		ws_log(WS_LOG_DEBUG, "profile: call graph %s: %llu of %llu samples have their callers, %zu distinct stacks",
+		       ws_call_graph_name(out->call_graph), (unsigned long long)p->chain_samples,
+		       (unsigned long long)out->samples, p->nr_stks);
+	for (i = 0; fnstk && i < p->nr_stks; i++)
+		free(fnstk[i]);
+	free(fnstk);
+	free(incl[0]);
+	free(incl[1]);
+	free(edges.v);
+	free(edges.slots);
 	free(agg_fn);
 	free(agg_vaddr);
+	for (i = 0; i < t.nr; i++)
+		free(t.v[i].symbols);
 	free(t.v);
 	free(t.slots);
+	free(ti.v);
+	free(ti.slots);
 	return 0;
+}
+
+static void fns_release(struct ws_fn *fns, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(fns[i].name);
+		free(fns[i].object);
+		for (size_t k = 0; k < fns[i].nr_symbols; k++)
+			free(fns[i].symbols[k]);
+		free(fns[i].symbols);
+		for (size_t j = 0; j < fns[i].nr_lines; j++) {
+			struct ws_fn_line *l = &fns[i].lines[j];
+
+			free(l->file);
+			for (size_t k = 0; k < l->nr_inlined; k++) {
+				free(l->inlined[k].name);
+				free(l->inlined[k].call_file);
+			}
+			free(l->inlined);
+		}
+		free(fns[i].lines);
+		free(fns[i].callers);
+	}
+	free(fns);
 }
 
 void ws_fn_profile_release(struct ws_fn_profile *fp)
 {
-	size_t i, j;
-
 	if (!fp)
 		return;
-	for (i = 0; i < fp->nr_fns; i++) {
-		free(fp->fns[i].name);
-		free(fp->fns[i].object);
-		for (j = 0; j < fp->fns[i].nr_lines; j++)
-			free(fp->fns[i].lines[j].file);
-		free(fp->fns[i].lines);
-	}
-	free(fp->fns);
+	fns_release(fp->fns, fp->nr_fns);
+	fns_release(fp->inlined, fp->nr_inlined);
+	for (size_t i = 0; i < fp->nr_stacks; i++)
+		free(fp->stacks[i].fns);
+	free(fp->stacks);
 	free(fp->event);
 	free(fp->extra_event);
 	memset(fp, 0, sizeof(*fp));

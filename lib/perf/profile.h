@@ -10,6 +10,7 @@
 
 struct perf_event_attr;
 struct ws_symbols;
+struct ws_inline;
 
 /*
  * How a run is profiled: one sampling event per online CPU, attached to the child's pid with inherit=1 (so
@@ -42,6 +43,16 @@ struct ws_profile;
  */
 typedef int (*ws_perf_open_fn)(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			       unsigned long flags);
+
+/* How a profile records call chains (ws_profile_opts.call_graph). */
+enum ws_call_graph {
+	WS_CALL_GRAPH_NONE,  /* samples only: no callers, no inclusive shares */
+	WS_CALL_GRAPH_FP,    /* the kernel's frame-pointer walk, a frameless leaf's caller put back (callchain.h) */
+	WS_CALL_GRAPH_DWARF, /* DWARF unwinding of a copy of the user stack, as perf record --call-graph dwarf */
+};
+
+/* "none", "fp", "dwarf". */
+const char *ws_call_graph_name(enum ws_call_graph cg);
 
 #define WS_PROFILE_DEFAULT_FREQ 4000 /* perf record's default rate */
 #define WS_PROFILE_DEFAULT_PAGES 128 /* 512 KiB per CPU: perf's default for an unprivileged user */
@@ -91,6 +102,11 @@ struct ws_profile_opts {
 	struct ws_symbols *symbols;
 	/* perf_event_open stand-in for tests; NULL for the system call. */
 	ws_perf_open_fn open_fn;
+	/*
+	 * Call chains of the first event's samples. DWARF copies 8 KiB of stack per sample: give it more ring
+	 * pages (ring_pages; the backend gives 1024).
+	 */
+	enum ws_call_graph call_graph;
 };
 
 #define WS_PROFILE_OPTS_INIT \
@@ -101,15 +117,21 @@ struct ws_fn_line {
 	char *file;       /* source file as the DWARF line table names it */
 	unsigned line;
 	uint64_t samples; /* first-event samples at this line */
+	/* The inline chain of the line's hottest address, innermost first (copies, owned here); may be empty. */
+	struct ws_inline *inlined;
+	size_t nr_inlined;
 };
 
 /* One function's part of a run's samples. */
 struct ws_fn {
 	/*
-	 * The symbol name as in the object (mangled for C++/Rust), or "[unknown]" for addresses no symbol
-	 * covers in `object` (a stripped object), or "[kernel]" for samples taken in the kernel.
+	 * The function's name, demangled (lib/symbols/names.h), "memcpy@plt" for a PLT stub; or "[unknown]" for
+	 * addresses no symbol covers in `object` (a stripped object), or "[kernel]" for samples taken in the
+	 * kernel. Symbols of one object that demangle to one name are one function here.
 	 */
 	char *name;
+	char **symbols;   /* those symbols as in the object (mangled), distinct; none for the bracketed rows */
+	size_t nr_symbols;
 	/*
 	 * The mapped object: the path from the MMAP2 record ("/usr/lib/x86_64-linux-gnu/libc.so.6"), a kernel
 	 * name for a non-file mapping ("[vdso]", "//anon"), "[kernel.kallsyms]" for kernel samples, or
@@ -125,6 +147,26 @@ struct ws_fn {
 	bool unknown;           /* name is one of the bracketed buckets, not a symbol */
 	struct ws_fn_line *lines; /* hottest lines first; NULL unless among the line_fns hottest */
 	size_t nr_lines;
+	/*
+	 * With call chains: the first event's samples with this function anywhere on the stack (once per
+	 * sample, however deep it recurses), and those split by the function that called its outermost
+	 * activation. `caller` indexes ws_fn_profile.fns. A function seen only as a caller has samples 0.
+	 */
+	uint64_t inclusive_samples, inclusive_period;
+	double inclusive_share; /* inclusive_period / ws_fn_profile.period */
+	struct ws_fn_caller {
+		size_t caller;
+		uint64_t samples, period;
+		double share;   /* period / ws_fn_profile.period: of all the run's samples, as inclusive_share */
+	} *callers;         /* most period first */
+	size_t nr_callers;
+};
+
+/* A whole call stack and the first event's samples taken with it (call chains only). */
+struct ws_fn_stack {
+	size_t *fns;        /* indexes into ws_fn_profile.fns, outermost first */
+	size_t n;
+	uint64_t samples, period;
 };
 
 /* A run's profile: every sample attributed to a function, none dropped. */
@@ -150,6 +192,18 @@ struct ws_fn_profile {
 	uint64_t throttled;   /* times the kernel throttled sampling (PERF_RECORD_THROTTLE): rate too high */
 	struct ws_fn *fns;    /* by period, highest first; ties by object, then name */
 	size_t nr_fns;
+	/*
+	 * Functions inlined into others, from DWARF inline information (as perf report --inline): each one's
+	 * samples are those whose address lies in code inlined from it, wherever it was inlined. They are also
+	 * in the fns[] row of the function holding that code, so these rows overlap fns[] and do not add up
+	 * with it. Same order; `symbols` empty, `lines` none.
+	 */
+	struct ws_fn *inlined;
+	size_t nr_inlined;
+	enum ws_call_graph call_graph; /* how the chains were recorded (NONE: not at all) */
+	uint64_t chain_samples;        /* first-event samples with more than their own frame */
+	struct ws_fn_stack *stacks;    /* distinct stacks, most period first */
+	size_t nr_stacks;
 };
 
 /*

@@ -43,11 +43,27 @@ void ws_asm_report_release(struct ws_asm_report *r)
 
 const char *ws_asm_report_name(const struct ws_asm_report *r)
 {
-	/* Name a pair after A's symbol, or the shared base name when they differ ("scale"). */
-	if (r->pair.a && r->pair.b && strcmp(r->pair.a->name, r->pair.b->name) &&
+	const struct ws_asm_sym *s = r->pair.a ? r->pair.a : r->pair.b;
+
+	/* Name a pair after A's function, or the identity both share when the names differ ("scale"). */
+	if (r->pair.a && r->pair.b && strcmp(r->pair.a->key, r->pair.b->key) &&
 	    !strcmp(r->pair.a->base, r->pair.b->base))
 		return r->pair.a->base;
-	return r->pair.a ? r->pair.a->name : r->pair.b->name;
+	/* The key tells monomorphizations apart ("fmt::<u32>"); "name #2" would name nothing. */
+	return s->ambiguous ? s->name : s->key;
+}
+
+/* Why a pair is a pair, or a function alone, for the reader. */
+static const char *how_name(enum ws_asm_how how)
+{
+	switch (how) {
+	case WS_ASM_BY_NAME: return "name";
+	case WS_ASM_BY_CLONE: return "clone";
+	case WS_ASM_BY_SIZE: return "size-and-order";
+	case WS_ASM_AMBIGUOUS: return "ambiguous";
+	case WS_ASM_ONLY: return "only";
+	}
+	return "?";
 }
 
 /* ---- summaries ---- */
@@ -358,16 +374,22 @@ void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struc
 	const struct ws_asm_sym *sa = r->pair.a, *sb = r->pair.b;
 
 	fprintf(out, "%s\n", ws_asm_report_name(r));
-	if (sa)
-		fprintf(out, "  A: %s at 0x%" PRIx64 ", %" PRIu64 " bytes%s\n", sa->name, sa->addr, sa->size,
-		       sa->local ? " (local)" : "");
-	else
-		fprintf(out, "  A: not in %s (inlined, renamed or removed)\n", ws_asm_bin_path(sides[0].bin));
-	if (sb)
-		fprintf(out, "  B: %s at 0x%" PRIx64 ", %" PRIu64 " bytes%s\n", sb->name, sb->addr, sb->size,
-		       sb->local ? " (local)" : "");
-	else
-		fprintf(out, "  B: not in %s (inlined, renamed or removed)\n", ws_asm_bin_path(sides[1].bin));
+	for (int k = 0; k < 2; k++) {
+		const struct ws_asm_sym *sy = k ? sb : sa;
+
+		if (sy)
+			fprintf(out, "  %s: %s at 0x%" PRIx64 ", %" PRIu64 " bytes%s%s%s\n", sides[k].label, sy->name,
+				sy->addr, sy->size, sy->local ? " (local)" : "", strcmp(sy->symbol, sy->name) ? ", symbol " : "",
+				strcmp(sy->symbol, sy->name) ? sy->symbol : "");
+		else if (r->pair.how == WS_ASM_AMBIGUOUS)
+			fprintf(out, "  %s: several functions of this name in %s, and nothing (DWARF, size and order) "
+				"tells which is this one: not paired\n", sides[k].label, ws_asm_bin_path(sides[k].bin));
+		else
+			fprintf(out, "  %s: not in %s (inlined, renamed or removed)\n", sides[k].label,
+				ws_asm_bin_path(sides[k].bin));
+	}
+	if (r->pair.how == WS_ASM_BY_SIZE)
+		fprintf(out, "  paired by size and address order: several functions have this name in each build\n");
 	fputc('\n', out);
 	print_summary(out, sides, r);
 	print_listing(out, sides, r);
@@ -403,7 +425,8 @@ static json_t *json_summary(const struct ws_asm_side *sd, const struct ws_asm_fu
 		return json_null();
 	o = json_object();
 	snprintf(addr, sizeof(addr), "0x%" PRIx64, f->addr);
-	json_object_set_new(o, "symbol", json_string(f->sym->name));
+	json_object_set_new(o, "name", json_string(f->sym->name));
+	json_object_set_new(o, "symbol", json_string(f->sym->symbol));
 	json_object_set_new(o, "addr", json_string(addr));
 	for (size_t i = 0; i < ARRAY_SIZE(stat_rows); i++)
 		json_object_set_new(o, stat_rows[i].json, json_integer((json_int_t)stat_value(&f->sum, &stat_rows[i])));
@@ -463,6 +486,7 @@ json_t *ws_asm_report_json(const struct ws_asm_side *sides, const struct ws_asm_
 	json_t *o = json_object();
 
 	json_object_set_new(o, "name", json_string(ws_asm_report_name(r)));
+	json_object_set_new(o, "paired_by", json_string(how_name(r->pair.how)));
 	json_object_set_new(o, "a", json_summary(&sides[0], fa));
 	json_object_set_new(o, "b", json_summary(&sides[1], fb));
 	json_object_set_new(o, "changed", json_integer((json_int_t)r->changed));

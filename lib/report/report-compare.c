@@ -223,7 +223,7 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 			const struct ws_comparison *c = &r->comparisons[i];
 
 			/* One row per function: its sampled share, else its simulated estimated cycles. */
-			if (!c->function || strcmp(c->variant, var->name))
+			if (!c->function || c->caller || c->inclusive || strcmp(c->variant, var->name))
 				continue;
 			if (strcmp(c->metric, "share") && strcmp(c->metric, "estimated-cycles"))
 				continue;
@@ -239,11 +239,12 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
 		for (size_t i = 0; i < n && i < top; i++) {
-			char *cell = ws_report_cell_text(rows[i].c);
+			char *cell = ws_report_cell_text(rows[i].c), *shown = ws_report_fn_name(o, rows[i].c->function, 36);
 
-			fprintf(f, "   %-36s %6.2f%% -> %6.2f%%   %s%s%s\n", rows[i].c->function, 100 * rows[i].base,
+			fprintf(f, "   %s %6.2f%% -> %6.2f%%   %s%s%s\n", shown, 100 * rows[i].base,
 				100 * rows[i].var, o->color ? verdict_color(rows[i].c) : "", cell, o->color ? C_RESET : "");
 			free(cell);
+			free(shown);
 		}
 		free(rows);
 	}
@@ -260,7 +261,10 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 		const struct ws_explanation *e = &r->explain[i];
 		size_t minor = 0;
 
-		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", e->summary);
+		char *summary = ws_report_shorten_names(o, r, e->summary);
+
+		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", summary);
+		free(summary);
 		if (e->has_topdown) {
 			static const char *const what[4] = { "frontend", "bad speculation", "backend", "retiring" };
 
@@ -281,12 +285,19 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 			if (isfinite(c->share_lo) && c->share_hi - c->share_lo > 0.005)
 				snprintf(ci, sizeof(ci), " [%.0f, %.0f]", 100 * c->share_lo, 100 * c->share_hi);
 			fprintf(f, "   %5.0f%%%-12s %-26s %+10.3g cycles", 100 * c->share, ci, c->metric, c->delta_cycles);
-			for (size_t k = 0; k < c->nwhere; k++)
-				fprintf(f, "%s%s", k ? ", " : "   in ", c->where[k]);
+			for (size_t k = 0; k < c->nwhere; k++) {
+				char *where = ws_report_shorten_names(o, r, c->where[k]);
+
+				fprintf(f, "%s%s", k ? ", " : "   in ", where);
+				free(where);
+			}
 			fputc('\n', f);
-			if (c->next_step && fabs(c->share) >= 0.05)
-				fprintf(f, "   %19s %snext: %s%s\n", "", o->color ? C_DIM : "", c->next_step,
-					o->color ? C_RESET : "");
+			if (c->next_step && fabs(c->share) >= 0.05) {
+				char *next = ws_report_shorten_names(o, r, c->next_step);
+
+				fprintf(f, "   %19s %snext: %s%s\n", "", o->color ? C_DIM : "", next, o->color ? C_RESET : "");
+				free(next);
+			}
 		}
 		if (minor)
 			fprintf(f, "   %s(%zu more under 1%% each)%s\n", o->color ? C_DIM : "", minor, o->color ? C_RESET : "");
@@ -526,11 +537,34 @@ static const char *csv_num(char *buf, double x)
 	return buf;
 }
 
+/*
+ * The metric set a comparison is about in variant `v`: the whole process's, a region's, a function's own,
+ * its inclusive one, or its calls from one caller. NULL when the variant has no such group.
+ */
+static const struct ws_metric_set *cmp_set(const struct ws_variant *v, const struct ws_comparison *c)
+{
+	const struct ws_group *g;
+
+	if (!v)
+		return NULL;
+	if (c->region)
+		return (g = ws_group_list_find(&v->regions, c->region)) ? &g->metrics : NULL;
+	if (!c->function)
+		return &v->metrics;
+	if (!(g = ws_group_list_find(&v->functions, c->function)))
+		return NULL;
+	if (c->inclusive)
+		return &g->inclusive;
+	if (c->caller)
+		return (g = ws_group_list_find(&g->callers, c->caller)) ? &g->metrics : NULL;
+	return &g->metrics;
+}
+
 void ws_report_csv(FILE *f, const struct ws_result *r)
 {
 	static const char *const header[] = {
-		"variant", "baseline", "metric", "region", "function", "baseline_median", "variant_median", "ratio",
-		"ci_lo", "ci_hi", "p", "p_adjusted", "verdict", "exact", "simulated",
+		"variant", "baseline", "metric", "region", "function", "caller", "inclusive", "baseline_median",
+		"variant_median", "ratio", "ci_lo", "ci_hi", "p", "p_adjusted", "verdict", "exact", "simulated",
 	};
 	const size_t nf = ARRAY_SIZE(header);
 
@@ -539,37 +573,30 @@ void ws_report_csv(FILE *f, const struct ws_result *r)
 	fputc('\n', f);
 	for (size_t i = 0; i < r->ncomparisons; i++) {
 		const struct ws_comparison *c = &r->comparisons[i];
-		struct ws_variant *b = ws_result_find_variant((struct ws_result *)r, c->baseline);
-		struct ws_variant *v = ws_result_find_variant((struct ws_result *)r, c->variant);
-		const struct ws_metric_set *bs = &b->metrics, *vs = &v->metrics;
-		const struct ws_metric *bm, *vm;
+		const struct ws_metric_set *bs = cmp_set(ws_result_find_variant((struct ws_result *)r, c->baseline), c);
+		const struct ws_metric_set *vs = cmp_set(ws_result_find_variant((struct ws_result *)r, c->variant), c);
+		const struct ws_metric *bm = bs ? ws_metric_set_find(bs, c->metric) : NULL;
+		const struct ws_metric *vm = vs ? ws_metric_set_find(vs, c->metric) : NULL;
 		char nums[7][32];
-		const char *row[15];
+		const char *row[17];
 
-		if (c->region) {
-			bs = &ws_group_list_find(&b->regions, c->region)->metrics;
-			vs = &ws_group_list_find(&v->regions, c->region)->metrics;
-		} else if (c->function) {
-			bs = &ws_group_list_find(&b->functions, c->function)->metrics;
-			vs = &ws_group_list_find(&v->functions, c->function)->metrics;
-		}
-		bm = ws_metric_set_find(bs, c->metric);
-		vm = ws_metric_set_find(vs, c->metric);
 		row[0] = c->variant;
 		row[1] = c->baseline;
 		row[2] = c->metric;
 		row[3] = c->region ? c->region : "";
 		row[4] = c->function ? c->function : "";
-		row[5] = csv_num(nums[0], bm ? bm->sum.median : NAN);
-		row[6] = csv_num(nums[1], vm ? vm->sum.median : NAN);
-		row[7] = csv_num(nums[2], c->ratio);
-		row[8] = csv_num(nums[3], c->ci_lo);
-		row[9] = csv_num(nums[4], c->ci_hi);
-		row[10] = csv_num(nums[5], c->p);
-		row[11] = csv_num(nums[6], c->p_adjusted);
-		row[12] = ws_verdict_name(c->verdict);
-		row[13] = c->exact ? "true" : "false";
-		row[14] = bm && (bm->flags & WS_M_SIMULATED) ? "true" : "false";
+		row[5] = c->caller ? c->caller : "";
+		row[6] = c->inclusive ? "true" : "false";
+		row[7] = csv_num(nums[0], bm ? bm->sum.median : NAN);
+		row[8] = csv_num(nums[1], vm ? vm->sum.median : NAN);
+		row[9] = csv_num(nums[2], c->ratio);
+		row[10] = csv_num(nums[3], c->ci_lo);
+		row[11] = csv_num(nums[4], c->ci_hi);
+		row[12] = csv_num(nums[5], c->p);
+		row[13] = csv_num(nums[6], c->p_adjusted);
+		row[14] = ws_verdict_name(c->verdict);
+		row[15] = c->exact ? "true" : "false";
+		row[16] = bm && (bm->flags & WS_M_SIMULATED) ? "true" : "false";
 		for (size_t k = 0; k < nf; k++) {
 			if (k)
 				fputc(',', f);

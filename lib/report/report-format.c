@@ -6,8 +6,11 @@
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
+#include "symbols/names.h"
+#include "core/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -148,4 +151,83 @@ const struct ws_comparison *ws_report_headline(const struct ws_result *r, const 
 			h = c;
 	}
 	return h;
+}
+
+char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t pad)
+{
+	char *d = o->full_names ? xstrdup(name) : ws_sym_display(name, WS_SYM_DISPLAY_WIDTH), *out;
+	size_t w = ws_text_width(d);
+
+	if (w >= pad)
+		return d;
+	/* printf's %-Ns counts bytes, and an elided name holds a three-byte "…". */
+	out = xasprintf("%s%*s", d, (int)(pad - w), "");
+	free(d);
+	return out;
+}
+
+/* `text` with every occurrence of `name` replaced by `shown`. A new string. */
+static char *replace_all(const char *text, const char *name, const char *shown)
+{
+	size_t nl = strlen(name), sl = strlen(shown), n = 0;
+	const char *p;
+	char *out, *o;
+
+	for (p = text; (p = strstr(p, name)); p += nl)
+		n++;
+	out = o = xmalloc(strlen(text) + n * sl + 1);
+	for (p = text; *p;) {
+		if (!strncmp(p, name, nl)) {
+			memcpy(o, shown, sl);
+			o += sl;
+			p += nl;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static int longer_first(const void *a, const void *b)
+{
+	size_t x = strlen(*(const char *const *)a), y = strlen(*(const char *const *)b);
+
+	return (x < y) - (x > y);
+}
+
+char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_result *r, const char *text)
+{
+	const char *cmd = strstr(text, "whyslow asm-diff");
+	char *head = cmd ? xstrndup(text, (size_t)(cmd - text)) : xstrdup(text), *out;
+	const char **names = NULL;
+	size_t n = 0, alloc = 0;
+
+	if (o->full_names) {
+		free(head);
+		return xstrdup(text);
+	}
+	for (size_t v = 0; v < r->nvariants; v++)
+		for (size_t i = 0; i < r->variants[v].functions.n; i++) {
+			const char *name = r->variants[v].functions.v[i].name;
+
+			if (ws_text_width(name) > WS_SYM_DISPLAY_WIDTH && strstr(head, name)) {
+				WS_ALLOC_GROW(names, n + 1, alloc);
+				names[n++] = name;
+			}
+		}
+	if (n)
+		qsort(names, n, sizeof(*names), longer_first);
+	for (size_t i = 0; i < n; i++) {
+		char *shown = ws_sym_display(names[i], WS_SYM_DISPLAY_WIDTH), *next = replace_all(head, names[i], shown);
+
+		free(shown);
+		free(head);
+		head = next;
+	}
+	free(names);
+	/* The command stays as it is: it must run when pasted. */
+	out = xasprintf("%s%s", head, cmd ? cmd : "");
+	free(head);
+	return out;
 }

@@ -1356,7 +1356,7 @@ static void functions_part(struct page *p)
 		for (size_t k = 0; k < r->ncomparisons; k++) {
 			const struct ws_comparison *c = &r->comparisons[k];
 
-			if (!c->function || strcmp(c->variant, v->name) ||
+			if (!c->function || c->caller || c->inclusive || strcmp(c->variant, v->name) ||
 			    (strcmp(c->metric, "share") && strcmp(c->metric, "estimated-cycles")))
 				continue;
 			metric = c->metric;

@@ -96,7 +96,10 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 				const char *obj = g->object && strrchr(g->object, '/') ? strrchr(g->object, '/') + 1
 										      : g->object;
 
-				fprintf(f, "    %6.2f%%  %-40s %s%s", 100 * sh[idx[j]], g->name, col(o, C_DIM), obj ? obj : "");
+				char *shown = ws_report_fn_name(o, g->name, 40);
+
+				fprintf(f, "    %6.2f%%  %s %s%s", 100 * sh[idx[j]], shown, col(o, C_DIM), obj ? obj : "");
+				free(shown);
 				/* The hottest source line, where the profile resolved one. */
 				if (g->nlines) {
 					const char *file = strrchr(g->lines[0].file, '/') ? strrchr(g->lines[0].file, '/') + 1

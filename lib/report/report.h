@@ -14,7 +14,21 @@ struct ws_report_opts {
 	bool functions;   /* per-function tables */
 	bool all_metrics; /* also show unsupported metrics' reasons in full */
 	size_t top;       /* rows of per-function tables (0: 10) */
+	bool full_names;  /* function names in full (-v); else template arguments elided and the width capped */
 };
+
+/*
+ * A function's name for a terminal table: ws_sym_display() (lib/symbols/names.h) unless o->full_names,
+ * padded with spaces to `pad` columns (0: no padding). A new string.
+ */
+char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t pad);
+
+/*
+ * A sentence of the explanation for the terminal: the long function names of `r` in it shown as in the
+ * tables (ws_sym_display()), unless o->full_names; an asm-diff command in it is left whole, so that it runs
+ * when pasted. A new string.
+ */
+char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_result *r, const char *text);
 
 /*
  * A value in its unit for people: seconds as s/ms/us/ns, bytes as KiB/MiB/GiB, counts with thousands

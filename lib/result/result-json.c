@@ -166,19 +166,56 @@ static json_t *variant_to_json(const struct ws_variant *v)
 	for (size_t i = 0; i < v->functions.n; i++) {
 		const struct ws_group *g = &v->functions.v[i];
 
-		json_t *fo = json_pack("{s:o,s:o,s:o}", "name", jstr(g->name), "object", jstr(g->object), "metrics",
-				       metrics_to_json(&g->metrics));
+		json_t *fo = json_pack("{s:o}", "name", jstr(g->name));
 
-		if (g->inclusive.n)
-			json_object_set_new(fo, "inclusive", metrics_to_json(&g->inclusive));
+		if (g->nsymbols == 1) {
+			json_object_set_new(fo, "symbol", jstr(g->symbols[0]));
+		} else if (g->nsymbols > 1) {
+			json_t *syms = json_array();
+
+			for (size_t k = 0; k < g->nsymbols; k++)
+				json_array_append_new(syms, jstr(g->symbols[k]));
+			json_object_set_new(fo, "symbols", syms);
+		}
+		json_object_set_new(fo, "object", jstr(g->object));
+		if (g->inlined)
+			json_object_set_new(fo, "inlined", json_true());
+		json_object_set_new(fo, "metrics", metrics_to_json(&g->metrics));
 		if (g->nlines) {
 			json_t *lines = json_array();
 
-			for (size_t k = 0; k < g->nlines; k++)
-				json_array_append_new(lines, json_pack("{s:o,s:i,s:o}", "file", jstr(g->lines[k].file), "line",
-								       (int)g->lines[k].line, "samples",
-								       jsample(g->lines[k].samples)));
+			for (size_t k = 0; k < g->nlines; k++) {
+				const struct ws_line *l = &g->lines[k];
+				json_t *lo = json_pack("{s:o,s:i,s:o}", "file", jstr(l->file), "line", (int)l->line,
+						       "samples", jsample(l->samples));
+
+				if (l->ninlined) {
+					json_t *chain = json_array();
+
+					for (size_t j = 0; j < l->ninlined; j++)
+						json_array_append_new(chain, json_pack("{s:o,s:o,s:i}", "function",
+							jstr(l->inlined[j].function), "call_file",
+							jstr(l->inlined[j].call_file), "call_line",
+							(int)l->inlined[j].call_line));
+					json_object_set_new(lo, "inlined", chain);
+				}
+				json_array_append_new(lines, lo);
+			}
 			json_object_set_new(fo, "lines", lines);
+		}
+		if (g->inclusive.n)
+			json_object_set_new(fo, "inclusive", metrics_to_json(&g->inclusive));
+		if (g->callers.n) {
+			json_t *callers = json_array();
+
+			for (size_t k = 0; k < g->callers.n; k++) {
+				const struct ws_group *c = &g->callers.v[k];
+
+				json_array_append_new(callers, json_pack("{s:o,s:o,s:o}", "name", jstr(c->name), "object",
+									 jstr(c->object), "metrics",
+									 metrics_to_json(&c->metrics)));
+			}
+			json_object_set_new(fo, "callers", callers);
 		}
 		json_array_append_new(fns, fo);
 	}
@@ -204,6 +241,20 @@ static json_t *variant_to_json(const struct ws_variant *v)
 		}
 		json_object_set_new(o, "hot_code", hot);
 	}
+	if (v->nstacks) {
+		json_t *st = json_array();
+
+		for (size_t i = 0; i < v->nstacks; i++) {
+			json_t *frames = json_array();
+
+			for (size_t k = 0; k < v->stacks[i].nframes; k++)
+				json_array_append_new(frames, jstr(v->stacks[i].frames[k]));
+			json_array_append_new(st, json_pack("{s:o,s:o}", "frames", frames, "count",
+							    jsample(v->stacks[i].count)));
+		}
+		json_object_set_new(o, "stacks", json_pack("{s:o,s:I,s:o}", "metric", jstr(v->stacks_metric), "runs",
+							   (json_int_t)v->stacks_runs, "folded", st));
+	}
 	return o;
 }
 
@@ -218,6 +269,10 @@ static json_t *comparison_to_json(const struct ws_comparison *c)
 		json_object_set_new(o, "region", jstr(c->region));
 	if (c->function)
 		json_object_set_new(o, "function", jstr(c->function));
+	if (c->caller)
+		json_object_set_new(o, "caller", jstr(c->caller));
+	if (c->inclusive)
+		json_object_set_new(o, "inclusive", json_true());
 	json_object_set_new(o, "ratio", jnum(c->ratio));
 	json_object_set_new(o, "ci", json_pack("[oo]", jnum(c->ci_lo), jnum(c->ci_hi)));
 	json_object_set_new(o, "p", jnum(c->p));
@@ -467,6 +522,63 @@ static int metrics_from_json(const json_t *obj, struct ws_metric_set *set, const
 	return 0;
 }
 
+/* A function's `inclusive` metrics and `callers`, both optional. */
+static int callers_from_json(const json_t *fo, struct ws_group *g, const char *where)
+{
+	const json_t *inc = json_object_get(fo, "inclusive"), *callers = json_object_get(fo, "callers"), *x;
+	size_t i;
+	int ret;
+
+	if (inc && (ret = metrics_from_json(inc, &g->inclusive, where)) < 0)
+		return ret;
+	json_array_foreach(callers, i, x) {
+		char *name = get_str(x, "name"), *obj = get_str(x, "object");
+		struct ws_group *c;
+
+		if (!name) {
+			free(obj);
+			return ws_error("%s: function '%s': caller %zu has no \"name\"", where, g->name, i), -EINVAL;
+		}
+		/* A caller of one name in two objects (static functions) stays two, as functions do. */
+		if (ws_group_list_find(&g->callers, name)) {
+			char *other = xasprintf("%s (%zu)", name, i);
+
+			free(name);
+			name = other;
+		}
+		c = ws_group_list_get(&g->callers, name, obj);
+		free(name);
+		free(obj);
+		if ((ret = metrics_from_json(json_object_get(x, "metrics"), &c->metrics, where)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void stacks_from_json(const json_t *so, struct ws_variant *v)
+{
+	const json_t *folded = json_object_get(so, "folded"), *x;
+	size_t i;
+
+	if (!json_is_array(folded))
+		return;
+	v->stacks_metric = get_str(so, "metric");
+	v->stacks_runs = (size_t)get_num(so, "runs", 1);
+	json_array_foreach(folded, i, x) {
+		const json_t *frames = json_object_get(x, "frames"), *f;
+		const char **names;
+		size_t k, n = 0;
+
+		if (!json_is_array(frames) || !json_array_size(frames) || !json_is_number(json_object_get(x, "count")))
+			continue;
+		names = xcalloc(json_array_size(frames) + 1, sizeof(*names));
+		json_array_foreach(frames, k, f)
+			names[n++] = json_is_string(f) ? json_string_value(f) : "?";
+		ws_variant_add_stack(v, names, n, get_num(x, "count", 0));
+		free(names);
+	}
+}
+
 static int variant_from_json(const json_t *vo, struct ws_result *r, const char *source, size_t idx)
 {
 	const json_t *name = json_object_get(vo, "name"), *x, *runs, *regions, *fns, *hot;
@@ -537,25 +649,55 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			g = ws_group_list_get(&v->functions, fname, obj);
 			free(fname);
 			free(obj);
+			g->inlined = get_bool(x, "inlined");
+			if (json_is_string(json_object_get(x, "symbol")))
+				ws_group_add_symbol(g, json_string_value(json_object_get(x, "symbol")));
+			{
+				const json_t *syms = json_object_get(x, "symbols"), *sy;
+				size_t k;
+
+				json_array_foreach(syms, k, sy)
+					if (json_is_string(sy))
+						ws_group_add_symbol(g, json_string_value(sy));
+			}
 			{
 				const json_t *lines = json_object_get(x, "lines"), *ln;
 				size_t k;
 
 				json_array_foreach(lines, k, ln) {
 					const char *file = json_string_value(json_object_get(ln, "file"));
+					const json_t *chain = json_object_get(ln, "inlined"), *fr;
+					struct ws_inline_frame *inl = NULL;
+					size_t ninl = 0, j;
 
-					if (file)
-						ws_group_add_line(g, file, (unsigned)get_num(ln, "line", 0),
-								  get_num(ln, "samples", 0));
+					if (!file)
+						continue;
+					if (json_is_array(chain) && json_array_size(chain)) {
+						inl = xcalloc(json_array_size(chain), sizeof(*inl));
+						json_array_foreach(chain, j, fr) {
+							const char *fn = json_string_value(json_object_get(fr, "function"));
+
+							if (!fn)
+								continue;
+							inl[ninl].function = (char *)fn;
+							inl[ninl].call_file =
+								(char *)json_string_value(json_object_get(fr, "call_file"));
+							inl[ninl].call_line = (unsigned)get_num(fr, "call_line", 0);
+							ninl++;
+						}
+					}
+					ws_group_add_line(g, file, (unsigned)get_num(ln, "line", 0), get_num(ln, "samples", 0),
+							  inl, ninl);
+					free(inl);
 				}
 			}
 			if ((ret = metrics_from_json(json_object_get(x, "metrics"), &g->metrics, where)) < 0)
 				return ret;
-			if (json_object_get(x, "inclusive") &&
-			    (ret = metrics_from_json(json_object_get(x, "inclusive"), &g->inclusive, where)) < 0)
+			if ((ret = callers_from_json(x, g, where)) < 0)
 				return ret;
 		}
 	}
+	stacks_from_json(json_object_get(vo, "stacks"), v);
 	hot = json_object_get(vo, "hot_code");
 	if (json_is_array(hot)) {
 		json_array_foreach(hot, i, x) {
@@ -738,6 +880,8 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		c->metric = get_str(x, "metric");
 		c->region = get_str(x, "region");
 		c->function = get_str(x, "function");
+		c->caller = c->function ? get_str(x, "caller") : NULL;
+		c->inclusive = c->function && get_bool(x, "inclusive");
 		c->ratio = get_num(x, "ratio", NAN);
 		get_pair(x, "ci", &c->ci_lo, &c->ci_hi);
 		c->p = get_num(x, "p", NAN);

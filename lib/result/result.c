@@ -125,18 +125,42 @@ void ws_metric_set_release(struct ws_metric_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static void group_list_release(struct ws_group_list *l);
+
 static void group_release(struct ws_group *g)
 {
 	free(g->name);
 	free(g->object);
+	for (size_t i = 0; i < g->nsymbols; i++)
+		free(g->symbols[i]);
+	free(g->symbols);
 	ws_metric_set_release(&g->metrics);
-	ws_metric_set_release(&g->inclusive);
-	for (size_t i = 0; i < g->nlines; i++)
+	for (size_t i = 0; i < g->nlines; i++) {
 		free(g->lines[i].file);
+		for (size_t k = 0; k < g->lines[i].ninlined; k++) {
+			free(g->lines[i].inlined[k].function);
+			free(g->lines[i].inlined[k].call_file);
+		}
+		free(g->lines[i].inlined);
+	}
 	free(g->lines);
+	ws_metric_set_release(&g->inclusive);
+	group_list_release(&g->callers);
 }
 
-void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples)
+void ws_group_add_symbol(struct ws_group *g, const char *symbol)
+{
+	if (!symbol)
+		return;
+	for (size_t i = 0; i < g->nsymbols; i++)
+		if (!strcmp(g->symbols[i], symbol))
+			return;
+	g->symbols = xrealloc(g->symbols, (g->nsymbols + 1) * sizeof(*g->symbols));
+	g->symbols[g->nsymbols++] = xstrdup(symbol);
+}
+
+struct ws_line *ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples,
+				  const struct ws_inline_frame *inl, size_t n)
 {
 	size_t i;
 
@@ -145,9 +169,18 @@ void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, doub
 			break;
 	if (i == g->nlines) {
 		WS_ALLOC_GROW(g->lines, g->nlines + 1, g->alloc_lines);
+		memset(&g->lines[i], 0, sizeof(g->lines[i]));
 		g->lines[i].file = xstrdup(file);
 		g->lines[i].line = line;
-		g->lines[i].samples = 0;
+		if (n) {
+			g->lines[i].inlined = xcalloc(n, sizeof(*inl));
+			for (size_t k = 0; k < n; k++) {
+				g->lines[i].inlined[k].function = xstrdup(inl[k].function);
+				g->lines[i].inlined[k].call_file = xstrdup(inl[k].call_file ? inl[k].call_file : "??");
+				g->lines[i].inlined[k].call_line = inl[k].call_line;
+			}
+			g->lines[i].ninlined = n;
+		}
 		g->nlines++;
 	}
 	g->lines[i].samples += samples;
@@ -159,6 +192,7 @@ void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, doub
 		g->lines[i - 1] = t;
 		i--;
 	}
+	return &g->lines[i];
 }
 
 static void group_list_release(struct ws_group_list *l)
@@ -176,6 +210,7 @@ void ws_comparison_release(struct ws_comparison *c)
 	free(c->metric);
 	free(c->region);
 	free(c->function);
+	free(c->caller);
 }
 
 void ws_explanation_release(struct ws_explanation *e)
@@ -231,6 +266,13 @@ void ws_result_release(struct ws_result *r)
 			free(v->hot[j].insns);
 		}
 		free(v->hot);
+		for (size_t j = 0; j < v->nstacks; j++) {
+			for (size_t k = 0; k < v->stacks[j].nframes; k++)
+				free(v->stacks[j].frames[k]);
+			free(v->stacks[j].frames);
+		}
+		free(v->stacks);
+		free(v->stacks_metric);
 	}
 	free(r->variants);
 	for (size_t i = 0; i < r->ncomparisons; i++)
@@ -388,6 +430,19 @@ struct ws_group *ws_group_list_get(struct ws_group_list *l, const char *name, co
 	return g;
 }
 
+void ws_variant_add_stack(struct ws_variant *v, const char *const *frames, size_t nframes, double count)
+{
+	struct ws_stack *st;
+
+	WS_ALLOC_GROW(v->stacks, v->nstacks + 1, v->alloc_stacks);
+	st = &v->stacks[v->nstacks++];
+	st->frames = xcalloc(nframes + 1, sizeof(*st->frames));
+	for (size_t i = 0; i < nframes; i++)
+		st->frames[i] = xstrdup(frames[i]);
+	st->nframes = nframes;
+	st->count = count;
+}
+
 void ws_variant_push_run(struct ws_variant *v, const struct ws_run_status *st)
 {
 	WS_ALLOC_GROW(v->runs, v->nruns + 1, v->alloc_runs);
@@ -486,10 +541,14 @@ void ws_result_summarize(struct ws_result *r)
 			layouts_exact(&v->regions.v[j].metrics, r);
 		}
 		for (size_t j = 0; j < v->functions.n; j++) {
-			summarize_set(&v->functions.v[j].metrics);
-			summarize_set(&v->functions.v[j].inclusive);
-			layouts_exact(&v->functions.v[j].metrics, r);
-			layouts_exact(&v->functions.v[j].inclusive, r);
+			struct ws_group *fn = &v->functions.v[j];
+
+			summarize_set(&fn->metrics);
+			summarize_set(&fn->inclusive);
+			for (size_t k = 0; k < fn->callers.n; k++)
+				summarize_set(&fn->callers.v[k].metrics);
+			layouts_exact(&fn->metrics, r);
+			layouts_exact(&fn->inclusive, r);
 		}
 	}
 }
@@ -530,6 +589,61 @@ double ws_function_inclusive_share(const struct ws_variant *v, const struct ws_g
 	return share_of_set(v, &fn->inclusive);
 }
 
+double ws_caller_share(const struct ws_group *fn, const struct ws_group *caller)
+{
+	static const char *const totals[] = { "share", "estimated-cycles", "instructions" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(totals); i++) {
+		const struct ws_metric *part = ws_metric_set_find(&caller->metrics, totals[i]);
+		const struct ws_metric *whole = ws_metric_set_find(&fn->inclusive, totals[i]);
+
+		if (part && whole && part->sum.n && whole->sum.n && whole->sum.median > 0)
+			return part->sum.median / whole->sum.median;
+	}
+	return NAN;
+}
+
+/* Drop the callers of `name` that take under `min_share` of it in every variant. */
+static void prune_callers(struct ws_result *r, const char *name, double min_share)
+{
+	for (size_t i = 0; i < r->nvariants; i++) {
+		struct ws_group *fn = ws_group_list_find(&r->variants[i].functions, name);
+
+		for (size_t j = 0; fn && j < fn->callers.n;) {
+			const char *caller = fn->callers.v[j].name;
+			bool keep = false;
+
+			for (size_t k = 0; k < r->nvariants && !keep; k++) {
+				const struct ws_group *f = ws_group_list_find(&r->variants[k].functions, name);
+				const struct ws_group *c = f ? ws_group_list_find(&f->callers, caller) : NULL;
+				double sh = c ? ws_caller_share(f, c) : NAN;
+
+				/* A caller without a share to judge by (no inclusive metric) is kept. */
+				keep = c && (!isfinite(sh) || sh >= min_share);
+			}
+			if (keep) {
+				j++;
+				continue;
+			}
+			char *victim = xstrdup(caller);
+
+			for (size_t k = 0; k < r->nvariants; k++) {
+				struct ws_group *f = ws_group_list_find(&r->variants[k].functions, name);
+				struct ws_group *c = f ? ws_group_list_find(&f->callers, victim) : NULL;
+				size_t x;
+
+				if (!c)
+					continue;
+				x = (size_t)(c - f->callers.v);
+				group_release(c);
+				memmove(c, c + 1, (f->callers.n - x - 1) * sizeof(*c));
+				f->callers.n--;
+			}
+			free(victim);
+		}
+	}
+}
+
 void ws_result_prune_functions(struct ws_result *r, double min_share)
 {
 	for (size_t i = 0; i < r->nvariants; i++) {
@@ -546,6 +660,7 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 				keep = isfinite(sh) && sh >= min_share;
 			}
 			if (keep) {
+				prune_callers(r, name, min_share);
 				j++;
 				continue;
 			}

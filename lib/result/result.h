@@ -48,31 +48,68 @@ struct ws_metric_set {
 	size_t n, alloc;
 };
 
+/* One function inlined at a source line: where its code was inlined from. */
+struct ws_inline_frame {
+	char *function;   /* demangled */
+	char *call_file;  /* the call site it was inlined at */
+	unsigned call_line;
+};
+
 /* A source line of a sampled function, and its samples summed over the runs. */
 struct ws_line {
 	char *file;
 	unsigned line;
 	double samples;
+	/* The inline chain the line's code sits in, innermost first (DWARF); empty when not inlined code. */
+	struct ws_inline_frame *inlined;
+	size_t ninlined;
 };
 
-/* A region (marker) or a function (profile): its own metric set. */
-struct ws_group {
-	char *name;
-	char *object;  /* functions: the mapped object (binary or library); NULL for regions */
-	struct ws_metric_set metrics;
-	/* Functions with a call graph: the function and everything it calls (functions[].inclusive); may be empty. */
-	struct ws_metric_set inclusive;
-	struct ws_line *lines; /* sampled functions: the hottest source lines, most samples first */
-	size_t nlines, alloc_lines;
-};
-
-/* Add `samples` to line file:line of a function (copying `file`), keeping the most sampled first. */
-void ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples);
+struct ws_group;
 
 struct ws_group_list {
 	struct ws_group *v;
 	size_t n, alloc;
 };
+
+/*
+ * A region (marker) or a function (profile): its own metric set. A function whose backend saw call chains
+ * also has `inclusive` (its metrics with everything it called) and `callers` (each direct caller's part of
+ * `inclusive`, a group of the caller's name and object with metrics of the same names and units). Both are
+ * empty where no call chains were recorded. docs/result-schema.md defines them.
+ */
+struct ws_group {
+	char *name;    /* what comparisons name it by: functions demangled (lib/symbols/names.h), made unique */
+	char *object;  /* functions: the mapped object (binary or library); NULL for regions */
+	/*
+	 * Functions: the symbols as in the object (mangled) that have this name: one, or several (the
+	 * monomorphizations of a generic Rust function whose legacy symbols demangle to one name, a C++
+	 * constructor's complete and base versions), or none for an [unknown] row. Distinct, in order seen.
+	 */
+	char **symbols;
+	size_t nsymbols;
+	/*
+	 * Functions: the row counts code inlined from this function into others (DWARF inline information, as
+	 * perf report --inline), not a function of its own; it overlaps the rows of the functions holding that
+	 * code. Its name is "NAME (inlined)".
+	 */
+	bool inlined;
+	struct ws_metric_set metrics;
+	struct ws_line *lines; /* sampled functions: the hottest source lines, most samples first */
+	size_t nlines, alloc_lines;
+	struct ws_metric_set inclusive; /* functions: self and callees, outermost activations only */
+	struct ws_group_list callers;   /* functions: by direct caller; their metrics add up to `inclusive` */
+};
+
+/*
+ * Add `samples` to line file:line of a function (copying `file`), keeping the most sampled first. A new
+ * line takes the inline chain `inl` (copied; may be NULL with n 0). Returns the line.
+ */
+struct ws_line *ws_group_add_line(struct ws_group *g, const char *file, unsigned line, double samples,
+				  const struct ws_inline_frame *inl, size_t n);
+
+/* Add a symbol (mangled) to a function's symbols, unless it is there already (copied). */
+void ws_group_add_symbol(struct ws_group *g, const char *symbol);
 
 /* How one measured run ended. */
 struct ws_run_status {
@@ -100,6 +137,13 @@ struct ws_param {
 	char *name, *value;
 };
 
+/* One call stack and what it counted, for folded-stack export (flame graphs). */
+struct ws_stack {
+	char **frames;           /* function names, outermost first */
+	size_t nframes;
+	double count;            /* of the variant's stacks_metric, in this stack's innermost frame */
+};
+
 struct ws_variant {
 	char *name;
 	char *command;           /* as the user wrote it */
@@ -114,6 +158,14 @@ struct ws_variant {
 	size_t failed_runs;      /* runs that exited non-zero or died */
 	struct ws_hot_fn *hot;   /* simulator only; may be empty */
 	size_t nhot, alloc_hot;
+	/*
+	 * Call stacks with their counts, where the backend recorded them: the simulator's from its first run
+	 * (deterministic), a sampling profile's summed over `stacks_runs` runs. May be empty.
+	 */
+	char *stacks_metric;     /* what each count counts: "estimated-cycles", "samples", ... */
+	size_t stacks_runs;
+	struct ws_stack *stacks;
+	size_t nstacks, alloc_stacks;
 };
 
 /* verdict of one comparison cell; see docs/statistics.md, 8. */
@@ -172,6 +224,8 @@ struct ws_comparison {
 	 * side across the environment sizes: it may be the layout, not the change.
 	 */
 	bool layout_sensitive;
+	char *caller;     /* with `function`: the metric of its calls from this caller; NULL otherwise */
+	bool inclusive;   /* with `function`: its inclusive metric */
 };
 
 struct ws_cause {
@@ -301,6 +355,9 @@ void ws_metric_push(struct ws_metric *m, double value, double running);
 struct ws_group *ws_group_list_get(struct ws_group_list *l, const char *name, const char *object);
 struct ws_group *ws_group_list_find(const struct ws_group_list *l, const char *name);
 
+/* Append a stack (frames copied, outermost first) to a variant. */
+void ws_variant_add_stack(struct ws_variant *v, const char *const *frames, size_t nframes, double count);
+
 void ws_variant_push_run(struct ws_variant *v, const struct ws_run_status *st);
 
 /* Fill every metric's summary (and the EXACT flag) from its samples. */
@@ -310,7 +367,8 @@ void ws_result_summarize(struct ws_result *r);
 /*
  * Keep the functions that take at least `min_share` in some variant, and drop the rest from every variant:
  * their median share of samples (sampling profiles), or of estimated cycles or instructions (simulator).
- * Needs summaries.
+ * Of the callers of the functions kept, drop those under `min_share` of their function's inclusive
+ * metric in every variant (ws_caller_share). Needs summaries.
  */
 void ws_result_prune_functions(struct ws_result *r, double min_share);
 
@@ -318,6 +376,12 @@ void ws_result_prune_functions(struct ws_result *r, double min_share);
 double ws_function_share(const struct ws_variant *v, const struct ws_group *fn);
 /* The same of the function with its callees (its inclusive metrics); NAN when it has none. */
 double ws_function_inclusive_share(const struct ws_variant *v, const struct ws_group *fn);
+
+/*
+ * A caller's part of its function's inclusive work (medians): of the sampled share, else of the estimated
+ * cycles or instructions. NAN when the function has no inclusive metric to divide by.
+ */
+double ws_caller_share(const struct ws_group *fn, const struct ws_group *caller);
 
 /* True when some variant has at least one sample of some metric. */
 bool ws_result_has_samples(const struct ws_result *r);

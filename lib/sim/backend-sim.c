@@ -7,6 +7,8 @@
 #include "result/metrics.h"
 #include "sim/sim-output.h"
 #include "sim/tool.h"
+#include "symbols/names.h"
+#include "symbols/symbols.h"
 #include "ws-config.h"
 #include "wsim-model.h"
 
@@ -41,6 +43,7 @@ struct sim_priv {
 	char **argv;      /* the wrapped command of the current run */
 	char **env;       /* what it adds to the environment, NULL-terminated */
 	bool hinted_symbols;
+	struct ws_symbols *syms; /* names the tool's functions as the perf backend names its samples */
 	char *latency;    /* the preset's latencies as the tool wrote them */
 	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
 };
@@ -151,7 +154,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	if (be->opts.sim_args)
 		while (be->opts.sim_args[extra])
 			extra++;
-	p->argv = xcalloc(n + extra + 10, sizeof(char *));
+	p->argv = xcalloc(n + extra + 11, sizeof(char *));
 	p->argv[k++] = xstrdup(p->valgrind);
 	p->argv[k++] = xstrdup("--tool=wsim");
 	p->argv[k++] = xstrdup("--trace-children=yes");
@@ -159,6 +162,9 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	p->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", p->outdir);
 	p->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
+	/* The debug directory of the test interface: Valgrind looks there for .gnu_debuglink files. */
+	if (getenv("WHYSLOW_DEBUG_DIR") && *getenv("WHYSLOW_DEBUG_DIR"))
+		p->argv[k++] = xasprintf("--extra-debuginfo-path=%s", getenv("WHYSLOW_DEBUG_DIR"));
 	for (size_t i = 0; i < extra; i++)
 		p->argv[k++] = xstrdup(be->opts.sim_args[i]);
 	for (size_t i = 0; i < n; i++)
@@ -277,6 +283,206 @@ static void push_counts(struct sim_priv *p, struct ws_variant *v, struct ws_grou
 	}
 }
 
+/* A function row of a run: the tool's functions that have one name after demangling, summed. */
+struct sim_fn {
+	char *name;   /* demangled; the key before the object is added for names in two objects */
+	const char *object;
+	const char *symbol; /* the first symbol, borrowed from the cache or the tool's output; NULL for ??? */
+	const char **symbols;
+	size_t nsymbols;
+	bool unknown;
+	struct ws_sim_counts counts;
+	const struct ws_sim_function **parts;
+	size_t nparts;
+};
+
+/*
+ * The tool reports each function by the name in the symbol table, mangled. Look that name up in the object
+ * with lib/symbols and take the name it gives: demangled as everywhere else, and of aliases the one the perf
+ * backend's address lookup picks. A name the object does not list (it changed since) is demangled as it is.
+ */
+static void name_function(struct sim_priv *p, const struct ws_sim_function *fn, char **name, const char **symbol)
+{
+	struct ws_symobj *o = NULL;
+	struct ws_sym sym;
+
+	if (fn->object[0] == '/' && ws_symbols_get(p->syms, fn->object, &o) == 0 && ws_symobj_find(o, fn->name, &sym) == 0) {
+		*name = xstrdup(sym.name);
+		*symbol = sym.symbol;
+		return;
+	}
+	*name = ws_sym_demangle(fn->name);
+	*symbol = fn->name;
+}
+
+static void add_symbol(struct sim_fn *f, const char *symbol)
+{
+	for (size_t i = 0; i < f->nsymbols; i++)
+		if (!strcmp(f->symbols[i], symbol))
+			return;
+	f->symbols = xrealloc(f->symbols, (f->nsymbols + 1) * sizeof(*f->symbols));
+	f->symbols[f->nsymbols++] = symbol;
+}
+
+/*
+ * Code inlined from a function, counted from the hot instructions (the --ws-hot hottest functions, each
+ * instruction's executions and mispredictions) through DWARF's inline information: "NAME (inlined)" rows with
+ * instructions and branch-misses, as the perf backend has them with samples. Only the hot functions are
+ * looked at, so a function inlined also into colder ones is counted there only in part.
+ */
+struct sim_inl {
+	char *name;
+	const char *object;
+	uint64_t instructions, mispredicts;
+};
+
+static void count_inlined(struct sim_priv *p, const struct ws_sim_function *fn, struct sim_inl **v, size_t *n,
+			  size_t *alloc)
+{
+	struct ws_symobj *o;
+
+	if (!fn->nr_insns || fn->object[0] != '/' || ws_symbols_get(p->syms, fn->object, &o))
+		return;
+	for (size_t i = 0; i < fn->nr_insns; i++) {
+		const struct ws_inline *chain;
+		size_t nc = ws_symobj_inlines(o, fn->insns[i].addr, &chain);
+
+		for (size_t k = 0; k < nc; k++) {
+			bool seen = false;
+			size_t j;
+
+			for (size_t m = 0; m < k && !seen; m++)
+				seen = !strcmp(chain[m].name, chain[k].name);
+			if (seen)
+				continue;
+			for (j = 0; j < *n; j++)
+				if (!strcmp((*v)[j].name, chain[k].name) && !strcmp((*v)[j].object, fn->object))
+					break;
+			if (j == *n) {
+				WS_ALLOC_GROW(*v, *n + 1, *alloc);
+				(*v)[j] = (struct sim_inl){ xstrdup(chain[k].name), fn->object, 0, 0 };
+				(*n)++;
+			}
+			(*v)[j].instructions += fn->insns[i].executions;
+			(*v)[j].mispredicts += fn->insns[i].mispredicts;
+		}
+	}
+}
+
+static void push_functions(struct sim_priv *p, struct ws_variant *v, const struct ws_sim_output *all, size_t run)
+{
+	struct sim_fn *fns = xcalloc(all->nr_functions + 1, sizeof(*fns));
+	struct sim_inl *inl = NULL;
+	size_t nfns = 0, ninl = 0, ainl = 0;
+
+	if (!p->syms)
+		p->syms = ws_symbols_new();
+	/* Name every function, and sum the ones that share a name and an object (one row each). */
+	for (size_t i = 0; i < all->nr_functions; i++) {
+		const struct ws_sim_function *fn = &all->functions[i];
+		bool unknown = !strcmp(fn->name, "???");
+		const char *symbol = NULL;
+		char *name;
+		size_t j;
+
+		if (unknown)
+			name = xstrdup("[unknown]");
+		else
+			name_function(p, fn, &name, &symbol);
+		for (j = 0; j < nfns; j++)
+			if (fns[j].unknown == unknown && !strcmp(fns[j].name, name) && !strcmp(fns[j].object, fn->object))
+				break;
+		if (j == nfns) {
+			fns[j].name = name;
+			fns[j].object = fn->object;
+			fns[j].unknown = unknown;
+			nfns++;
+		} else {
+			free(name);
+		}
+		if (symbol)
+			add_symbol(&fns[j], symbol);
+		for (size_t c = 0; c < WS_SIM_NR_COUNTERS; c++)
+			fns[j].counts.v[c] += fn->counts.v[c];
+		fns[j].parts = xrealloc(fns[j].parts, (fns[j].nparts + 1) * sizeof(*fns[j].parts));
+		fns[j].parts[fns[j].nparts++] = fn;
+		count_inlined(p, fn, &inl, &ninl, &ainl);
+	}
+	for (size_t i = 0; i < nfns; i++) {
+		struct sim_fn *f = &fns[i];
+		const char *base = strrchr(f->object, '/') ? strrchr(f->object, '/') + 1 : f->object;
+		bool twice = false;
+		char *key;
+		struct ws_group *g;
+
+		for (size_t j = 0; j < nfns && !f->unknown && !twice; j++)
+			twice = j != i && !fns[j].unknown && !strcmp(fns[j].name, f->name) && strcmp(fns[j].object, f->object);
+		key = f->unknown ? xasprintf("[unknown] %s", base) : twice ? xasprintf("%s (%s)", f->name, base)
+									   : xstrdup(f->name);
+		g = ws_group_list_get(&v->functions, key, f->object);
+		for (size_t k = 0; k < f->nsymbols; k++)
+			ws_group_add_symbol(g, f->symbols[k]);
+		/*
+		 * Every program runs a little code without symbols (PLT stubs, Valgrind's preload); hint only
+		 * when such code is a real part of the work.
+		 */
+		if (f->unknown && !p->hinted_symbols && f->counts.v[WS_SIM_INSTRUCTIONS] >= all->total.v[WS_SIM_INSTRUCTIONS] / 20) {
+			struct ws_symobj *o = NULL;
+			char *hint = NULL;
+
+			if (f->object[0] == '/' && ws_symbols_get(p->syms, f->object, &o) == 0)
+				hint = ws_symobj_debug_hint(o);
+			ws_log(WS_LOG_INFO, "code in %s has no symbols: its functions show as [unknown]; %s", base,
+			       hint ? hint : "build it with -g (and without -s) to see them");
+			free(hint);
+			p->hinted_symbols = true;
+		}
+		push_counts(p, v, &v->functions, g, all, &f->counts, fn_metrics, ARRAY_SIZE(fn_metrics), run);
+		/* Hot instructions are deterministic: one run's are every run's. */
+		for (size_t k = 0; run == 0 && k < f->nparts; k++) {
+			const struct ws_sim_function *fn = f->parts[k];
+			struct ws_hot_fn *h;
+
+			if (!fn->nr_insns || !strcmp(fn->object, "???"))
+				continue;
+			WS_ALLOC_GROW(v->hot, v->nhot + 1, v->alloc_hot);
+			h = &v->hot[v->nhot++];
+			memset(h, 0, sizeof(*h));
+			h->function = xstrdup(key);
+			h->object = xstrdup(fn->object);
+			h->insns = xcalloc(fn->nr_insns, sizeof(*h->insns));
+			h->n = h->alloc = fn->nr_insns;
+			for (size_t j = 0; j < fn->nr_insns; j++) {
+				h->insns[j].addr = fn->insns[j].addr;
+				h->insns[j].executions = (double)fn->insns[j].executions;
+				h->insns[j].l1d_misses = (double)fn->insns[j].l1d_misses;
+				h->insns[j].branch_misses = (double)fn->insns[j].mispredicts;
+			}
+		}
+		free(key);
+	}
+	for (size_t i = 0; i < ninl; i++) {
+		char *key = xasprintf("%s (inlined)", inl[i].name);
+		struct ws_group *g = ws_group_list_get(&v->functions, key, inl[i].object);
+
+		g->inlined = true;
+		ws_group_push(&p->fills, &v->functions, g, "instructions", WS_M_SIMULATED, run,
+			      (double)inl[i].instructions, -1);
+		if (ws_sim_has(all, WS_SIM_BRANCH_MISSES))
+			ws_group_push(&p->fills, &v->functions, g, "branch-misses", WS_M_SIMULATED, run,
+				      (double)inl[i].mispredicts, -1);
+		free(key);
+		free(inl[i].name);
+	}
+	free(inl);
+	for (size_t i = 0; i < nfns; i++) {
+		free(fns[i].name);
+		free(fns[i].symbols);
+		free(fns[i].parts);
+	}
+	free(fns);
+}
+
 static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, struct ws_variant *v, size_t run)
 {
 	struct sim_priv *p = be->priv;
@@ -331,44 +537,8 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	/* Every process of the run wrote its counts: a region or function they do not name counted nothing. */
 	if (be->opts.regions)
 		ws_group_list_pad(&p->fills, &v->regions, NULL, run, 0);
-	for (size_t i = 0; be->opts.functions && i < all.nr_functions; i++) {
-		const struct ws_sim_function *fn = &all.functions[i];
-		const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
-		char *key = strcmp(fn->name, "???") ? xstrdup(fn->name) : xasprintf("[unknown] %s", base);
-		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
-
-		/*
-		 * Every program runs a little code without symbols (PLT stubs, Valgrind's preload); hint only
-		 * when such code is a real part of the work.
-		 */
-		if (!strcmp(fn->name, "???") && !p->hinted_symbols &&
-		    fn->counts.v[WS_SIM_INSTRUCTIONS] >= all.total.v[WS_SIM_INSTRUCTIONS] / 20) {
-			ws_log(WS_LOG_INFO, "code in %s has no symbols: its functions show as [unknown]; build it "
-			       "with -g (and without -s) to see them",
-			       base);
-			p->hinted_symbols = true;
-		}
-		push_counts(p, v, &v->functions, g, &all, &fn->counts, fn_metrics, ARRAY_SIZE(fn_metrics), run);
-		/* Hot instructions are deterministic: one run's are every run's. */
-		if (run == 0 && fn->nr_insns && strcmp(fn->object, "???")) {
-			struct ws_hot_fn *h;
-
-			WS_ALLOC_GROW(v->hot, v->nhot + 1, v->alloc_hot);
-			h = &v->hot[v->nhot++];
-			memset(h, 0, sizeof(*h));
-			h->function = xstrdup(key);
-			h->object = xstrdup(fn->object);
-			h->insns = xcalloc(fn->nr_insns, sizeof(*h->insns));
-			h->n = h->alloc = fn->nr_insns;
-			for (size_t j = 0; j < fn->nr_insns; j++) {
-				h->insns[j].addr = fn->insns[j].addr;
-				h->insns[j].executions = (double)fn->insns[j].executions;
-				h->insns[j].l1d_misses = (double)fn->insns[j].l1d_misses;
-				h->insns[j].branch_misses = (double)fn->insns[j].mispredicts;
-			}
-		}
-		free(key);
-	}
+	if (be->opts.functions)
+		push_functions(p, v, &all, run);
 	if (be->opts.functions)
 		ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
 	if (!p->latency && ws_sim_config(&all, "latency"))
@@ -393,6 +563,7 @@ static void sim_teardown(struct ws_backend *be)
 	free(p->libdir);
 	free(p->latency);
 	free(p->mine);
+	ws_symbols_free(p->syms);
 	ws_group_fills_release(&p->fills);
 	free(p);
 	be->priv = NULL;

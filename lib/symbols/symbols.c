@@ -1,23 +1,53 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* symbols.c - a per-object cache of libdwfl modules: link address -> function, source file and line. */
+/* symbols.c - a per-object cache of libdwfl modules: link address -> function, inline chain, source line. */
 #include "symbols/symbols.h"
+#include "symbols/names.h"
+#include "symbols/plt.h"
 #include "core/log.h"
 #include "core/util.h"
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <math.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* One PT_LOAD segment: the file bytes [off, off + filesz) sit at link address vaddr. */
 struct seg {
 	uint64_t off, filesz, vaddr;
+};
+
+/*
+ * What was worked out once per key, kept for the cache's life: a symbol's demangled name (keyed by the symbol
+ * table string libdwfl hands out, which is stable), an address's inline chain. Open addressing.
+ */
+struct memo_slot {
+	uint64_t key;
+	bool used;
+	void *val;
+	size_t n;
+};
+
+struct memo {
+	struct memo_slot *v;
+	size_t nr, cap;
+};
+
+struct fn_range;
+
+/* A function symbol by its table name, for ws_symobj_find(). */
+struct byname {
+	const char *symbol;
+	uint64_t addr;
 };
 
 struct ws_symobj {
@@ -38,6 +68,21 @@ struct ws_symobj {
 	bool symsrc_known;
 	bool hinted;
 	enum ws_symsrc symsrc;
+
+	struct memo demangled; /* symbol -> its demangled name */
+	struct byname *names; /* sorted by symbol, read on the first ws_symobj_find() */
+	size_t nr_names;
+	bool names_read;
+	struct ws_elf_slot *plt; /* PLT stubs, sorted by address, read on the first lookup that misses */
+	size_t nr_plt;
+	char **plt_names;        /* their demangled names */
+	bool plt_read;
+	struct memo inlines;   /* address -> its inline chain */
+	struct fn_range *fn_ranges; /* DWARF functions by address, read on the first DWARF question */
+	size_t nr_fn_ranges;
+	bool fn_ranges_read;
+	Dwarf *dwarf;
+	Dwarf_Addr dwarf_bias;
 	struct ws_symobj *next;
 };
 
@@ -47,9 +92,11 @@ struct ws_symbols {
 
 /*
  * Offline reporting: each object is a module at its own link addresses (base 0, add_p_vaddr), never at a
- * process's load address, so one module serves every mapping of the file. The standard debuginfo finder
- * follows .gnu_debuglink (next to the file, in .debug/, under /usr/lib/debug) and the build-id under
- * /usr/lib/debug/.build-id, which is what "the .debug link where present" asks for.
+ * process's load address, so one module serves every mapping of the file. libdwfl's standard finder is the
+ * whole search of symbols.h: the object, the build-id under each absolute directory of debuginfo_path, the
+ * .gnu_debuglink next to the file, in .debug/ and under those directories, then debuginfod when
+ * DEBUGINFOD_URLS is set. debuginfo_path is ":.debug:DIR"; elfutils' own default is the same with
+ * /usr/lib/debug, so only the test interface changes anything.
  */
 static char *debuginfo_path;
 static const Dwfl_Callbacks offline_callbacks = {
@@ -59,15 +106,46 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+const char *ws_symbols_debug_dir(void)
+{
+	const char *dir = getenv("WHYSLOW_DEBUG_DIR");
+
+	return dir && *dir ? dir : "/usr/lib/debug";
+}
+
 struct ws_symbols *ws_symbols_new(void)
 {
 	/* libelf refuses every call until the version handshake has been made once in the process. */
 	elf_version(EV_CURRENT);
+	free(debuginfo_path);
+	debuginfo_path = xasprintf(":.debug:%s", ws_symbols_debug_dir());
 	return xcalloc(1, sizeof(struct ws_symbols));
+}
+
+static void inlines_free(struct ws_inline *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].call_file);
+	}
+	free(v);
 }
 
 static void symobj_free(struct ws_symobj *o)
 {
+	for (size_t i = 0; i < o->inlines.cap; i++)
+		if (o->inlines.v[i].used)
+			inlines_free(o->inlines.v[i].val, o->inlines.v[i].n);
+	free(o->inlines.v);
+	free(o->fn_ranges);
+	for (size_t i = 0; i < o->demangled.cap; i++)
+		free(o->demangled.v[i].val);
+	free(o->demangled.v);
+	free(o->names);
+	for (size_t i = 0; i < o->nr_plt; i++)
+		free(o->plt_names[i]);
+	free(o->plt_names);
+	ws_elf_slots_free(o->plt, o->nr_plt);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
 	free(o->segs);
@@ -208,12 +286,127 @@ int ws_symobj_vaddr(const struct ws_symobj *o, uint64_t file_offset, uint64_t *v
 	return -ERANGE;
 }
 
+static uint64_t key_hash(uint64_t k)
+{
+	k *= 0x9e3779b97f4a7c15ULL;
+	return k ^ (k >> 31);
+}
+
+/* The slot of `key` in `m`, a new one (not `used` yet) when the key was never seen. */
+static struct memo_slot *memo_slot(struct memo *m, uint64_t key)
+{
+	size_t i, mask;
+
+	if ((m->nr + 1) * 2 > m->cap) {
+		struct memo_slot *old = m->v;
+		size_t old_cap = m->cap;
+
+		m->cap = old_cap ? old_cap * 2 : 256;
+		m->v = xcalloc(m->cap, sizeof(*m->v));
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].used)
+				continue;
+			for (i = key_hash(old[k].key) & (m->cap - 1); m->v[i].used; i = (i + 1) & (m->cap - 1))
+				;
+			m->v[i] = old[k];
+		}
+		free(old);
+	}
+	mask = m->cap - 1;
+	for (i = key_hash(key) & mask; m->v[i].used; i = (i + 1) & mask)
+		if (m->v[i].key == key)
+			return &m->v[i];
+	m->v[i].key = key;
+	return &m->v[i];
+}
+
+/* The demangled name of `symbol`, made on first use and kept: names are demangled once, here. */
+static const char *demangled(struct ws_symobj *o, const char *symbol)
+{
+	struct memo_slot *sl = memo_slot(&o->demangled, (uint64_t)(uintptr_t)symbol);
+
+	if (!sl->used) {
+		sl->used = true;
+		sl->val = ws_sym_demangle(symbol);
+		o->demangled.nr++;
+	}
+	return sl->val;
+}
+
+/* An IRELATIVE slot's resolver, by the symbol at its address. */
+static const char *resolver_name(void *data, uint64_t addr)
+{
+	struct ws_symobj *o = data;
+	GElf_Off off = 0;
+	GElf_Sym es;
+	const char *name = dwfl_module_addrinfo(o->mod, addr, &off, &es, NULL, NULL, NULL);
+
+	return name && !off ? name : NULL;
+}
+
+static void read_plt(struct ws_symobj *o)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	struct ws_elf_slot *got = NULL;
+	size_t ngot;
+
+	o->plt_read = true;
+	if (!elf)
+		return;
+	ngot = ws_elf_got_slots(elf, resolver_name, o, &got);
+	o->nr_plt = ws_elf_plt_stubs(elf, got, ngot, &o->plt);
+	ws_elf_slots_free(got, ngot);
+	o->plt_names = xcalloc(o->nr_plt + 1, sizeof(*o->plt_names));
+	for (size_t i = 0; i < o->nr_plt; i++) {
+		char *at = strrchr(o->plt[i].name, '@'), *callee = xstrndup(o->plt[i].name, (size_t)(at - o->plt[i].name));
+		char *d = ws_sym_demangle(callee);
+
+		/* Link addresses of the module: the object's own plus libdwfl's bias (0 as reported). */
+		o->plt[i].addr += bias;
+		o->plt_names[i] = xasprintf("%s%s", d, at);
+		free(d);
+		free(callee);
+	}
+}
+
+/* The PLT stub holding `vaddr`, or -ENOENT. */
+static int plt_lookup(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym)
+{
+	size_t lo = 0, hi;
+
+	if (!o->plt_read)
+		read_plt(o);
+	hi = o->nr_plt;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ws_elf_slot *e = &o->plt[mid];
+
+		if (vaddr < e->addr) {
+			hi = mid;
+		} else if (vaddr - e->addr >= e->size) {
+			lo = mid + 1;
+		} else {
+			sym->name = o->plt_names[mid];
+			sym->symbol = e->name;
+			sym->start = e->addr;
+			sym->size = e->size;
+			sym->offset = vaddr - e->addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int ws_symobj_lookup(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym)
 {
 	GElf_Off off = 0;
 	GElf_Sym es;
 	const char *name;
 
+	/* First the PLT: no symbol covers a stub, but a sizeless one before the section might seem to. */
+	if (!plt_lookup(o, vaddr, sym))
+		return 0;
 	name = dwfl_module_addrinfo(o->mod, vaddr, &off, &es, NULL, NULL, NULL);
 	if (!name || !*name)
 		return -ENOENT;
@@ -229,10 +422,314 @@ int ws_symobj_lookup(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym)
 	default:
 		return -ENOENT;
 	}
-	sym->name = name;
+	sym->symbol = name;
+	sym->name = demangled(o, name);
 	sym->start = vaddr - off;
+	sym->size = es.st_size;
 	sym->offset = off;
 	return 0;
+}
+
+static int cmp_byname(const void *a, const void *b)
+{
+	const struct byname *x = a, *y = b;
+	int c = strcmp(x->symbol, y->symbol);
+
+	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static void read_names(struct ws_symobj *o)
+{
+	int n = dwfl_module_getsymtab(o->mod);
+	size_t alloc = 0;
+
+	o->names_read = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym es;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &es, &addr, NULL, NULL, NULL);
+		unsigned type = GELF_ST_TYPE(es.st_info);
+
+		if (!name || !*name || es.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
+			continue;
+		WS_ALLOC_GROW(o->names, o->nr_names + 1, alloc);
+		o->names[o->nr_names++] = (struct byname){ name, addr };
+	}
+	if (o->nr_names)
+		qsort(o->names, o->nr_names, sizeof(*o->names), cmp_byname);
+}
+
+int ws_symobj_find(struct ws_symobj *o, const char *symbol, struct ws_sym *sym)
+{
+	struct byname key = { symbol, 0 };
+	size_t lo = 0, hi;
+	char *plain = NULL;
+	int ret = -ENOENT;
+
+	if (!o->names_read)
+		read_names(o);
+	/* A versioned name as some readers spell it, "memcpy@@GLIBC_2.14", is "memcpy" in the table. */
+	if (strchr(symbol, '@') && symbol[0] != '@') {
+		plain = xstrndup(symbol, strcspn(symbol, "@"));
+		key.symbol = plain;
+	}
+	hi = o->nr_names;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(o->names[mid].symbol, key.symbol) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < o->nr_names && !strcmp(o->names[lo].symbol, key.symbol)) {
+		ret = ws_symobj_lookup(o, o->names[lo].addr, sym);
+		/* Not the function's start after all (a label inside another): keep the name asked for. */
+		if (ret || sym->offset) {
+			sym->symbol = o->names[lo].symbol;
+			sym->name = demangled(o, o->names[lo].symbol);
+			sym->start = o->names[lo].addr;
+			sym->offset = 0;
+			ret = 0;
+		}
+	}
+	free(plain);
+	return ret;
+}
+
+/* ---- DWARF: function names of instances, inline chains ----------------------------------------------- */
+
+/* The DIE's own name, through DW_AT_abstract_origin and DW_AT_specification. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+}
+
+static const char *die_linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+
+	return s ? s : dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+}
+
+/* A function's code range from DWARF: [start, end) in module addresses, and its DIE. */
+struct fn_range {
+	uint64_t start, end;
+	Dwarf_Off die;
+};
+
+static int cmp_ranges(const void *pa, const void *pb)
+{
+	const struct fn_range *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+struct ranges_arg {
+	struct ws_symobj *o;
+	Dwarf_Addr bias;
+	size_t alloc;
+};
+
+static int add_function(Dwarf_Die *fn, void *arg)
+{
+	struct ranges_arg *a = arg;
+	struct ws_symobj *o = a->o;
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		WS_ALLOC_GROW(o->fn_ranges, o->nr_fn_ranges + 1, a->alloc);
+		o->fn_ranges[o->nr_fn_ranges++] = (struct fn_range){ start + a->bias, end + a->bias, dwarf_dieoffset(fn) };
+	}
+	return DWARF_CB_OK;
+}
+
+/*
+ * Every function with code, by address, from each CU's DIEs. dwarf_getscopes() would find the scopes of an
+ * address directly, but it does not descend into DIEs without addresses, and Rust nests its functions in
+ * namespaces ("r1cs::cs::{impl#0}"); dwarf_getfuncs() does, so the index is made once per object with it.
+ */
+static void read_fn_ranges(struct ws_symobj *o)
+{
+	struct ranges_arg a = { o, 0, 0 };
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias = 0;
+
+	o->fn_ranges_read = true;
+	o->dwarf = dwfl_module_getdwarf(o->mod, &bias);
+	if (!o->dwarf)
+		return;
+	o->dwarf_bias = bias;
+	while ((cu = dwfl_module_nextcu(o->mod, cu, &bias))) {
+		a.bias = bias;
+		dwarf_getfuncs(cu, add_function, &a, 0);
+	}
+	if (o->nr_fn_ranges)
+		qsort(o->fn_ranges, o->nr_fn_ranges, sizeof(*o->fn_ranges), cmp_ranges);
+}
+
+/* The DWARF function whose code holds `vaddr` (the innermost of nested ranges), in *fn. */
+static bool function_die(struct ws_symobj *o, uint64_t vaddr, Dwarf_Die *fn)
+{
+	size_t lo = 0, hi, best = SIZE_MAX;
+
+	if (!o->fn_ranges_read)
+		read_fn_ranges(o);
+	hi = o->nr_fn_ranges;
+	/* The last range starting at or before vaddr, then back over the few that might still cover it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->fn_ranges[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, steps = 0; i > 0 && steps < 64; i--, steps++)
+		if (vaddr < o->fn_ranges[i - 1].end) {
+			best = i - 1;
+			break;
+		}
+	return best != SIZE_MAX && dwarf_offdie(o->dwarf, o->fn_ranges[best].die, fn) != NULL;
+}
+
+/*
+ * The scopes inside function `fn` that hold `pc` (a DWARF address), outermost first: inlined subroutines and
+ * the lexical blocks around them. Returns how many were put in chain[] (at most `max`).
+ */
+static size_t inner_scopes(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *chain, size_t max)
+{
+	Dwarf_Die die = *fn, child;
+	size_t n = 0;
+
+	for (;;) {
+		bool deeper = false;
+
+		if (dwarf_child(&die, &child) != 0)
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) && dwarf_haspc(&child, pc) > 0) {
+				if (n < max)
+					chain[n++] = child;
+				die = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
+			break;
+	}
+	return n;
+}
+
+char *ws_symobj_dwarf_name(struct ws_symobj *o, uint64_t vaddr)
+{
+	Dwarf_Die fn;
+
+	if (!function_die(o, vaddr, &fn) || !die_name(&fn))
+		return NULL;
+	return xstrdup(die_name(&fn));
+}
+
+/*
+ * The name of an inlined function that has no linkage name (a static C++ function): its DWARF name under
+ * the namespaces and types that hold its abstract definition, "names::mix", as the demangler would print
+ * it but for the parameters, which DWARF gives only as types. C functions are their plain name.
+ */
+static char *qualified_name(Dwarf_Die *inlined, const char *name)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin, *scopes = NULL;
+	char *out = xstrdup(name);
+	int n;
+
+	if (!dwarf_formref_die(dwarf_attr(inlined, DW_AT_abstract_origin, &attr), &origin))
+		return out;
+	/* The declaration the definition specifies, where a class member's scope is. */
+	if (dwarf_attr(&origin, DW_AT_specification, &attr))
+		dwarf_formref_die(&attr, &origin);
+	n = dwarf_getscopes_die(&origin, &scopes);
+	for (int i = 1; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *scope = dwarf_diename(&scopes[i]);
+		char *more;
+
+		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+		    tag != DW_TAG_union_type)
+			continue;
+		more = xasprintf("%s::%s", scope ? scope : "(anonymous namespace)", out);
+		free(out);
+		out = more;
+	}
+	free(scopes);
+	return out;
+}
+
+static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline **out)
+{
+	Dwarf_Die fn, chain[64], cu;
+	struct ws_inline *v = NULL;
+	size_t nr = 0, alloc = 0, n;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+
+	*out = NULL;
+	if (!function_die(o, vaddr, &fn))
+		return 0;
+	n = inner_scopes(&fn, vaddr - o->dwarf_bias, chain, ARRAY_SIZE(chain));
+	if (n && !dwarf_diecu(&fn, &cu, NULL, NULL))
+		return 0;
+	/* Innermost first. */
+	for (size_t i = n; i-- > 0;) {
+		Dwarf_Attribute attr;
+		Dwarf_Word fileidx = 0, lineno = 0;
+		const char *link, *name, *file = NULL;
+
+		if (dwarf_tag(&chain[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		link = die_linkage_name(&chain[i]);
+		name = die_name(&chain[i]);
+		if (!link && !name)
+			continue;
+		if (dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_file, &attr), &fileidx) == 0 &&
+		    (files || dwarf_getsrcfiles(&cu, &files, &nfiles) == 0) && fileidx < nfiles)
+			file = dwarf_filesrc(files, fileidx, NULL, NULL);
+		dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &lineno);
+		WS_ALLOC_GROW(v, nr + 1, alloc);
+		v[nr].name = link ? ws_sym_demangle(link) : qualified_name(&chain[i], name);
+		v[nr].call_file = xstrdup(file ? file : "??");
+		v[nr].call_line = (unsigned)lineno;
+		nr++;
+	}
+	*out = v;
+	return nr;
+}
+
+size_t ws_symobj_inlines(struct ws_symobj *o, uint64_t vaddr, const struct ws_inline **out)
+{
+	struct memo_slot *sl = memo_slot(&o->inlines, vaddr);
+
+	if (!sl->used) {
+		struct ws_inline *chain;
+
+		sl->used = true;
+		sl->n = find_inlines(o, vaddr, &chain);
+		sl->val = chain;
+		o->inlines.nr++;
+	}
+	*out = sl->val;
+	return sl->n;
 }
 
 int ws_symobj_srcline(struct ws_symobj *o, uint64_t vaddr, const char **file, unsigned *line)
@@ -314,4 +811,159 @@ bool ws_symobj_first_hint(struct ws_symobj *o)
 
 	o->hinted = true;
 	return first;
+}
+
+/* ---- call frame information --------------------------------------------------------------------------- */
+
+int ws_symobj_cfa(struct ws_symobj *o, uint64_t vaddr, int *reg, int64_t *offset)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_CFI *cfi[2];
+	int ret = -ENOENT;
+	struct ws_sym plt;
+
+	/*
+	 * A PLT stub is a jump: the return address of the call that reached it is at the stack pointer. Its CFI,
+	 * where it has any, is an expression for the lazy-binding path.
+	 */
+	if (!plt_lookup(o, vaddr, &plt)) {
+		*reg = 7;
+		*offset = 8;
+		return 0;
+	}
+
+	/* .eh_frame is in every object that can unwind for exceptions; .debug_frame where only that was kept. */
+	cfi[0] = dwfl_module_eh_cfi(o->mod, &bias);
+	for (int k = 0; k < 2 && ret; k++) {
+		Dwarf_Frame *frame = NULL;
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if (k == 1)
+			cfi[1] = dwfl_module_dwarf_cfi(o->mod, &bias);
+		if (!cfi[k] || dwarf_cfi_addrframe(cfi[k], vaddr - bias, &frame) != 0)
+			continue;
+		/* A register-and-offset rule comes back as one DW_OP_bregx; anything else is an expression. */
+		if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx) {
+			*reg = (int)ops[0].number;
+			*offset = (int64_t)ops[0].number2;
+			ret = 0;
+		}
+		free(frame);
+	}
+	return ret;
+}
+
+double ws_symobj_frame_pointer_share(struct ws_symobj *o)
+{
+	int n = dwfl_module_getsymtab(o->mod), with_cfi = 0, with_fp = 0;
+
+	for (int i = 1; i < n && with_cfi < 400; i++) {
+		GElf_Sym es;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &es, &addr, NULL, NULL, NULL);
+		int reg;
+		int64_t off;
+
+		if (!name || GELF_ST_TYPE(es.st_info) != STT_FUNC || es.st_size < 16 || es.st_shndx == SHN_UNDEF)
+			continue;
+		if (ws_symobj_cfa(o, addr + es.st_size / 2, &reg, &off))
+			continue;
+		with_cfi++;
+		with_fp += reg == 6;
+	}
+	return with_cfi ? (double)with_fp / with_cfi : NAN;
+}
+
+/* ---- which package to install ------------------------------------------------------------------------- */
+
+/* The first line `dpkg -S PATH` prints, or NULL: "coreutils: /bin/sort". No shell, no output of its own. */
+static char *dpkg_search(const char *path)
+{
+	int fds[2];
+	pid_t pid;
+	char buf[512];
+	ssize_t n;
+	size_t len = 0;
+	int st;
+
+	if (access("/usr/bin/dpkg", X_OK) || pipe2(fds, O_CLOEXEC))
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(fds[1], 1);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		execl("/usr/bin/dpkg", "dpkg", "-S", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (len < sizeof(buf) - 1 && (n = read(fds[0], buf + len, sizeof(buf) - 1 - len)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	buf[len] = '\0';
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !len)
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return xstrdup(buf);
+}
+
+/* The Debian package that installed `path`, or NULL. */
+static char *package_of(const char *path)
+{
+	char *line = dpkg_search(path), *pkg = NULL;
+	char *alt = NULL;
+
+	/* Merged /usr: the kernel names /usr/bin/sort, dpkg's database may list /bin/sort, and the reverse. */
+	if (!line && !strncmp(path, "/usr/", 5))
+		line = dpkg_search(alt = xstrdup(path + 4));
+	else if (!line && path[0] == '/')
+		line = dpkg_search(alt = xasprintf("/usr%s", path));
+	free(alt);
+	/* "coreutils: /bin/sort", "libc6:amd64: /lib/...", "a, b: /path"; not "diversion by ...". */
+	if (line && strstr(line, ": ") && strncmp(line, "diversion", 9)) {
+		size_t n = strcspn(line, ":, ");
+
+		if (n)
+			pkg = xstrndup(line, n);
+	}
+	free(line);
+	return pkg;
+}
+
+char *ws_symobj_debug_hint(struct ws_symobj *o)
+{
+	char *pkg = package_of(o->path), *hint;
+
+	if (!pkg)
+		return xasprintf("rebuild it with symbols (-g, without -s or strip), or put its debug file under "
+				 "%s/.build-id/", ws_symbols_debug_dir());
+	/* glibc keeps its debug files in main; every other package's are its -dbgsym in debian-debug. */
+	if (!strcmp(pkg, "libc6"))
+		hint = xstrdup("install libc6-dbg");
+	else if (getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS"))
+		hint = xasprintf("install %s-dbgsym (from the debian-debug archive; debuginfod had none or could "
+				 "not be reached)", pkg);
+	else
+		hint = xasprintf("install %s-dbgsym (from the debian-debug archive, or set DEBUGINFOD_URLS for "
+				 "debuginfod)", pkg);
+	free(pkg);
+	return hint;
 }

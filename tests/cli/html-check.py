@@ -125,7 +125,8 @@ def main():
     def key(c):
         return (c["variant"], c["metric"], c.get("region"), c.get("function"))
 
-    cmps = {key(c): c for c in res["comparisons"]}
+    # A function's inclusive and per-caller comparisons are drawn as bars, not cells: the cells are its own.
+    cmps = {key(c): c for c in res["comparisons"] if not c.get("caller") and not c.get("inclusive")}
     shown = set()
     for n in root.find_all(lambda n: "cmp" in n.classes() and "data-variant" in n.attrs):
         k = (n.attrs["data-variant"], n.attrs["data-metric"], n.attrs.get("data-region"), n.attrs.get("data-function"))

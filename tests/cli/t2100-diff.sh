@@ -215,7 +215,7 @@ test_expect_success 'report re-renders a saved comparison: terminal, Markdown, C
 	# tests/unit/hl-reference.py
 	test_grep "^| t | 2.50 | \*\*+424.4% \[+120.0, +1400.0\]\*\* slower |$" md &&
 	whyslow report --csv ab.json >csv &&
-	test_grep "^b,a,t,,,2.5,12.5,5.244" csv &&
+	test_grep "^b,a,t,,,,false,2.5,12.5,5.244" csv &&
 	whyslow report --html ab.json >page.html &&
 	test_grep "<td class=\"cmp slower\" data-variant=\"b\" data-metric=\"t\"><span class=\"cell\">+424.4% \[+120.0, +1400.0\]</span>" page.html &&
 	test_grep "</html>" page.html

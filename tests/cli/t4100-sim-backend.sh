@@ -79,8 +79,9 @@ test_expect_success 'regions and functions come from the simulator, exactly' '
 	fns = {f["name"]: f for f in v["functions"]}
 	assert fns, "no functions"
 	total = v["metrics"]["instructions"]["median"]
-	# functions above 0.5% only: they hold most, not more than all, of the instructions
-	s = sum(f["metrics"]["instructions"]["median"] for f in fns.values())
+	# functions above 0.5% only: they hold most, not more than all, of the instructions (code inlined
+	# from a function is counted again in its own "(inlined)" row: those overlap)
+	s = sum(f["metrics"]["instructions"]["median"] for f in fns.values() if not f.get("inlined"))
 	assert 0.5 * total < s <= total, (s, total)
 	EOF
 '
@@ -89,7 +90,7 @@ test_expect_success 'a binary without symbols: [unknown] functions and a hint' '
 	cp "$C/branch" stripped && strip stripped &&
 	whyslow stat --backend sim --exact --functions -e instructions --export-json u.json -- ./stripped 20000 random \
 		>out 2>err &&
-	test_grep "has no symbols.*build it with -g" err &&
+	test_grep "has no symbols.*rebuild it with symbols (-g" err &&
 	test_grep "\[unknown\] stripped" u.json
 '
 

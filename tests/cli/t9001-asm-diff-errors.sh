@@ -9,7 +9,7 @@ O2="$fx/asm-kernels-O2"
 
 test_expect_success '-h prints the usage and the options' '
 	whyslow asm-diff -h >out &&
-	test_grep "^usage: whyslow asm-diff \\[--function NAME\\]... \\[--json\\] \\[--result FILE\\] BIN_A BIN_B" out &&
+	test_grep "^usage: whyslow asm-diff \\[--function NAME\\]... \\[--all\\] \\[--json\\] \\[--result FILE\\] BIN_A BIN_B" out &&
 	test_grep "[-][-]result FILE" out
 '
 

@@ -83,10 +83,22 @@ static void build(struct ws_result *r)
 	g = ws_group_list_get(&v->regions, "enforce", NULL);
 	ws_metric_push(ws_metric_set_get(&g->metrics, "instructions", WS_M_SIMULATED), 42, -1);
 	g = ws_group_list_get(&v->functions, "lc_insert", "/bin/prog");
+	ws_group_add_symbol(g, "_Z9lc_insertP2LC");
 	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), 0.25, -1);
-	ws_group_add_line(g, "lc.c", 42, 10);
-	ws_group_add_line(g, "lc.c", 7, 4);
-	ws_group_add_line(g, "lc.c", 7, 8); /* now the hottest */
+	ws_group_add_line(g, "lc.c", 42, 10, NULL, 0);
+	ws_group_add_line(g, "lc.c", 7, 4,
+			  (const struct ws_inline_frame[]){ { "term_cmp(Term const&, Term const&)", "lc.c", 40 },
+							    { "find_slot", "lc.c", 51 } }, 2);
+	ws_group_add_line(g, "lc.c", 7, 8, NULL, 0); /* now the hottest */
+	/* Monomorphizations of one name are one row with their symbols; an inlined function's row. */
+	g = ws_group_list_get(&v->functions, "<&T as core::fmt::Debug>::fmt", "/bin/prog");
+	ws_group_add_symbol(g, "_ZN42_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$3fmt17h9e3c2a71b0f4d865E");
+	ws_group_add_symbol(g, "_ZN42_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$3fmt17h1a2b3c4d5e6f7081E");
+	ws_group_add_symbol(g, "_ZN42_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$3fmt17h9e3c2a71b0f4d865E");
+	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), 0.01, -1);
+	g = ws_group_list_get(&v->functions, "term_cmp(Term const&, Term const&) (inlined)", "/bin/prog");
+	g->inlined = true;
+	ws_metric_push(ws_metric_set_get(&g->metrics, "share", 0), 0.05, -1);
 	v->hot = xcalloc(1, sizeof(*v->hot));
 	v->nhot = v->alloc_hot = 1;
 	v->hot[0].function = xstrdup("lc_insert");
@@ -185,6 +197,24 @@ static void test_round_trip(void **state)
 	assert_int_equal(ws_group_list_find(&v->functions, "lc_insert")->nlines, 2);
 	assert_int_equal(ws_group_list_find(&v->functions, "lc_insert")->lines[0].line, 7);
 	assert_float_equal(ws_group_list_find(&v->functions, "lc_insert")->lines[0].samples, 12, 0);
+	{
+		const struct ws_group *g = ws_group_list_find(&v->functions, "lc_insert");
+
+		assert_int_equal(g->nsymbols, 1);
+		assert_string_equal(g->symbols[0], "_Z9lc_insertP2LC");
+		assert_false(g->inlined);
+		assert_int_equal(g->lines[0].ninlined, 2);
+		assert_string_equal(g->lines[0].inlined[0].function, "term_cmp(Term const&, Term const&)");
+		assert_string_equal(g->lines[0].inlined[1].call_file, "lc.c");
+		assert_int_equal(g->lines[0].inlined[1].call_line, 51);
+		assert_int_equal(g->lines[1].ninlined, 0);
+		g = ws_group_list_find(&v->functions, "<&T as core::fmt::Debug>::fmt");
+		assert_int_equal(g->nsymbols, 2);
+		g = ws_group_list_find(&v->functions, "term_cmp(Term const&, Term const&) (inlined)");
+		assert_non_null(g);
+		assert_true(g->inlined);
+		assert_int_equal(g->nsymbols, 0);
+	}
 	assert_int_equal(v->nhot, 1);
 	assert_int_equal(v->hot[0].insns[0].addr, 0x401230);
 	assert_float_equal(v->hot[0].insns[0].l1d_misses, 3, 0);
@@ -205,6 +235,65 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.nexplain, 1);
 	assert_string_equal(b.explain[0].causes[0].where[0], "lc_insert");
 	assert_float_equal(b.explain[0].causes[0].share_hi, 0.8, 0);
+	ws_result_release(&a);
+	ws_result_release(&b);
+}
+
+/* Call graphs: a function's inclusive metrics and callers, the variant's stacks, and their comparison cells. */
+static void test_round_trip_calls(void **state)
+{
+	struct ws_result a, b;
+	char path[] = "/tmp/ws-json-XXXXXX";
+	int fd = mkstemp(path);
+	const char *const frames[] = { "main", "r1cs_lc_add", "memcpy" };
+	struct ws_variant *v;
+	struct ws_group *g, *c;
+
+	(void)state;
+	close(fd);
+	ws_result_init(&a);
+	v = ws_result_add_variant(&a, "vec", NULL);
+	g = ws_group_list_get(&v->functions, "memcpy", "/lib/libc.so.6");
+	ws_metric_push(ws_metric_set_get(&g->metrics, "instructions", WS_M_SIMULATED), 100, -1);
+	ws_metric_push(ws_metric_set_get(&g->inclusive, "instructions", WS_M_SIMULATED), 100, -1);
+	c = ws_group_list_get(&g->callers, "r1cs_lc_add", "/bin/prog");
+	ws_metric_push(ws_metric_set_get(&c->metrics, "instructions", WS_M_SIMULATED), 80, -1);
+	c = ws_group_list_get(&g->callers, "r1cs_apply", "/bin/prog");
+	ws_metric_push(ws_metric_set_get(&c->metrics, "instructions", WS_M_SIMULATED), 20, -1);
+	v->stacks_metric = xstrdup("estimated-cycles");
+	v->stacks_runs = 1;
+	ws_variant_add_stack(v, frames, 3, 80);
+	ws_variant_add_stack(v, frames, 1, 5);
+	ws_result_summarize(&a);
+	a.comparisons = xcalloc(1, sizeof(*a.comparisons));
+	a.ncomparisons = a.alloc_comparisons = 1;
+	a.comparisons[0] = (struct ws_comparison){ .variant = xstrdup("vec"), .baseline = xstrdup("vec"),
+						   .metric = xstrdup("instructions"), .function = xstrdup("memcpy"),
+						   .ratio = 1.0, .ci_lo = 1.0, .ci_hi = 1.0, .p = NAN, .p_adjusted = NAN,
+						   .verdict = WS_VERDICT_SAME, .exact = true, .estimate = WS_ESTIMATE_EXACT,
+						   .caller = xstrdup("r1cs_apply") };
+	assert_int_equal(ws_result_save(&a, path), 0);
+	ws_result_init(&b);
+	assert_int_equal(ws_result_load(path, &b), 0);
+	unlink(path);
+
+	g = ws_group_list_find(&b.variants[0].functions, "memcpy");
+	assert_non_null(g);
+	assert_float_equal(ws_metric_set_find(&g->inclusive, "instructions")->samples[0], 100, 0);
+	assert_int_equal(g->callers.n, 2);
+	c = ws_group_list_find(&g->callers, "r1cs_lc_add");
+	assert_string_equal(c->object, "/bin/prog");
+	assert_true(ws_metric_set_find(&c->metrics, "instructions")->flags & WS_M_SIMULATED);
+	ws_result_summarize(&b);
+	assert_float_equal(ws_caller_share(g, c), 0.8, 1e-12);
+	v = &b.variants[0];
+	assert_string_equal(v->stacks_metric, "estimated-cycles");
+	assert_int_equal(v->nstacks, 2);
+	assert_int_equal(v->stacks[0].nframes, 3);
+	assert_string_equal(v->stacks[0].frames[2], "memcpy");
+	assert_float_equal(v->stacks[1].count, 5, 0);
+	assert_string_equal(b.comparisons[0].caller, "r1cs_apply");
+	assert_false(b.comparisons[0].inclusive);
 	ws_result_release(&a);
 	ws_result_release(&b);
 }
@@ -276,6 +365,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_round_trip_calls),
 		cmocka_unit_test(test_minimal_file),
 		cmocka_unit_test(test_refusals),
 	};

@@ -219,6 +219,47 @@ static void test_prune_functions(void **state)
 	ws_result_release(&r);
 }
 
+static void add_caller(struct ws_group *fn, const char *name, double instructions)
+{
+	struct ws_group *c = ws_group_list_get(&fn->callers, name, "/bin/prog");
+
+	ws_metric_push(ws_metric_set_get(&c->metrics, "instructions", WS_M_SIMULATED), instructions, -1);
+}
+
+static void test_prune_callers(void **state)
+{
+	/* A caller stays when it makes at least the threshold of its function's inclusive count somewhere. */
+	struct ws_result r;
+	struct ws_variant *v[2];
+	struct ws_group *f;
+
+	(void)state;
+	ws_result_init(&r);
+	ws_result_add_variant(&r, "a", "a");
+	ws_result_add_variant(&r, "b", "b");
+	for (int i = 0; i < 2; i++) {
+		v[i] = &r.variants[i];
+		ws_metric_push(ws_metric_set_get(&v[i]->metrics, "instructions", WS_M_SIMULATED), 1000, -1);
+		f = ws_group_list_get(&v[i]->functions, "memcpy", "/lib/libc.so.6");
+		ws_metric_push(ws_metric_set_get(&f->metrics, "instructions", WS_M_SIMULATED), 1000, -1);
+		ws_metric_push(ws_metric_set_get(&f->inclusive, "instructions", WS_M_SIMULATED), 1000, -1);
+		add_caller(f, "big", 990);
+		add_caller(f, "tiny", 4);
+		add_caller(f, i ? "grows" : "shrinks", i ? 6 : 2);
+	}
+	add_caller(ws_group_list_find(&v[0]->functions, "memcpy"), "grows", 1);
+	ws_result_summarize(&r);
+	ws_result_prune_functions(&r, 0.005);
+	f = ws_group_list_find(&r.variants[0].functions, "memcpy");
+	assert_int_equal(f->callers.n, 2);
+	assert_non_null(ws_group_list_find(&f->callers, "big"));
+	assert_non_null(ws_group_list_find(&f->callers, "grows"));
+	f = ws_group_list_find(&r.variants[1].functions, "memcpy");
+	assert_int_equal(f->callers.n, 2);
+	assert_float_equal(ws_caller_share(f, ws_group_list_find(&f->callers, "grows")), 0.006, 1e-12);
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_sort_by_registry),
 		cmocka_unit_test(test_verdict_names),
 		cmocka_unit_test(test_prune_functions),
+		cmocka_unit_test(test_prune_callers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -264,13 +264,108 @@ static void test_rebuilt_file(void **state)
 	free(path);
 }
 
+
+/* The build-id of an ELF file as readelf prints it, or an empty string. */
+static void build_id(const char *path, char *out, size_t n)
+{
+	char *cmd = xasprintf("readelf -n '%s' | sed -n 's/.*Build ID: *//p'", path);
+	FILE *f = popen(cmd, "r");
+
+	assert_non_null(f);
+	if (!fgets(out, (int)n, f))
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	pclose(f);
+	free(cmd);
+}
+
+static void test_build_id_dir(void **state)
+{
+	char *path = xasprintf("%s/ratio-bid", tmpdir), *dir = xasprintf("%s/debug", tmpdir), *dbg;
+	uint64_t vaddr = link_plus(ratio_path, "ratio_work3", 5);
+	struct ws_symbols *s;
+	struct ws_symobj *o;
+	struct ws_sym sym;
+	const char *file;
+	char id[128];
+	unsigned line;
+
+	(void)state;
+	/* Debian's way: a stripped binary, its debug file under the build-id tree of the debug directory. */
+	if (run("command -v objcopy >/dev/null && command -v readelf >/dev/null"))
+		skip();
+	build_id(ratio_path, id, sizeof(id));
+	if (strlen(id) < 4)
+		skip();
+	dbg = xasprintf("%s/.build-id/%.2s/%s.debug", dir, id, id + 2);
+	assert_int_equal(run("mkdir -p '%s/.build-id/%.2s' && objcopy --only-keep-debug '%s' '%s' && "
+			     "objcopy --strip-all '%s' '%s'", dir, id, ratio_path, dbg, ratio_path, path), 0);
+	/* Without the debug directory: nothing names the function. */
+	unsetenv("WHYSLOW_DEBUG_DIR");
+	s = ws_symbols_new();
+	assert_int_equal(ws_symbols_get(s, path, &o), 0);
+	assert_int_equal(ws_symobj_lookup(o, vaddr, &sym), -ENOENT);
+	ws_symbols_free(s);
+	/* With it (the test interface standing in for /usr/lib/debug): named, with lines. */
+	setenv("WHYSLOW_DEBUG_DIR", dir, 1);
+	s = ws_symbols_new();
+	assert_string_equal(ws_symbols_debug_dir(), dir);
+	assert_int_equal(ws_symbols_get(s, path, &o), 0);
+	assert_int_equal(ws_symobj_lookup(o, vaddr, &sym), 0);
+	assert_string_equal(sym.name, "ratio_work3");
+	assert_string_equal(sym.symbol, "ratio_work3");
+	assert_int_equal(sym.offset, 5);
+	assert_int_equal(ws_symobj_srcline(o, vaddr, &file, &line), 0);
+	assert_non_null(strstr(file, "ratio.c"));
+	assert_int_equal(ws_symobj_symsrc(o), WS_SYMSRC_DEBUG);
+	assert_string_equal(ws_symobj_debugfile(o), dbg);
+	ws_symbols_free(s);
+	unsetenv("WHYSLOW_DEBUG_DIR");
+	run("rm -rf '%s' '%s'", dir, path);
+	free(dbg);
+	free(dir);
+	free(path);
+}
+
+static void test_plt_and_find(void **state)
+{
+	struct ws_symbols *s = ws_symbols_new();
+	uint64_t plt = 0, addr = link_plus(ratio_path, "ratio_work1", 0);
+	char *cmd = xasprintf("objdump -d '%s' | sed -n 's/^0*\\([0-9a-f]*\\) <strtol@plt>:.*/\\1/p'", ratio_path);
+	FILE *f = popen(cmd, "r");
+	struct ws_symobj *o;
+	struct ws_sym sym;
+	char line[64];
+
+	(void)state;
+	assert_non_null(f);
+	if (fgets(line, sizeof(line), f))
+		plt = strtoull(line, NULL, 16);
+	pclose(f);
+	free(cmd);
+	if (!plt)
+		skip();
+	assert_int_equal(ws_symbols_get(s, ratio_path, &o), 0);
+	/* A PLT stub: named from the relocation table, as objdump names it. */
+	assert_int_equal(ws_symobj_lookup(o, plt + 4, &sym), 0);
+	assert_string_equal(sym.name, "strtol@plt");
+	assert_int_equal(sym.start, plt);
+	/* A function by its table name, as Valgrind reports it. */
+	assert_int_equal(ws_symobj_find(o, "ratio_work1", &sym), 0);
+	assert_int_equal(sym.start, addr);
+	assert_string_equal(sym.name, "ratio_work1");
+	assert_int_equal(ws_symobj_find(o, "no_such_function", &sym), -ENOENT);
+	ws_symbols_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pie),         cmocka_unit_test(test_fixed_address),
 		cmocka_unit_test(test_shared_library), cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_stripped),    cmocka_unit_test(test_debuglink),
-		cmocka_unit_test(test_rebuilt_file),
+		cmocka_unit_test(test_rebuilt_file), cmocka_unit_test(test_build_id_dir),
+		cmocka_unit_test(test_plt_and_find),
 	};
 	char tmpl[] = "/tmp/ws-test-symbols-XXXXXX";
 	int rc;

@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* names.c - demangling (libiberty), identity across builds, short and shown forms, patterns of names. */
+#include "symbols/names.h"
+#include "core/util.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * libiberty rather than anything else: it is the demangler of binutils (c++filt, nm -C, objdump -C), GDB and
+ * Valgrind, kept with GCC, and the one library on Debian that reads all three manglings a user of whyslow
+ * meets: C++'s Itanium ABI, Rust's legacy scheme and Rust's v0 (libiberty-dev 20230104 has rust-demangle.c
+ * with both). libstdc++'s __cxa_demangle reads C++ only, and elfutils has no demangler at all. Debian ships
+ * libiberty as a static, position-independent archive, so it costs the binary what it uses.
+ */
+#include <libiberty/demangle.h>
+
+/* Parameters and const are part of a C++ function's name; Rust's hash is not part of anyone's (no VERBOSE). */
+#define DEMANGLE_OPTS (DMGL_PARAMS | DMGL_ANSI)
+
+/* Clone suffixes of GCC and Clang; a number may follow each (".constprop.0", ".llvm.4711"). */
+static const char *const clone_words[] = {
+	"constprop", "isra", "part", "cold", "lto_priv", "clone", "localalias", "llvm", "specialized",
+	"mustprogress", "hot", "unlikely",
+};
+
+static bool is_clone_word(const char *s, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(clone_words); i++)
+		if (strlen(clone_words[i]) == n && !memcmp(clone_words[i], s, n))
+			return true;
+	return false;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/* The length of `name` without its clone suffixes. */
+static size_t base_len(const char *name)
+{
+	size_t len = strlen(name);
+
+	/* Strip from the end: "f.constprop.0.isra.0" -> "f.constprop.0" -> "f". Never strip to nothing. */
+	for (;;) {
+		const char *dot = memrchr(name, '.', len);
+		size_t clen;
+
+		if (!dot || dot == name)
+			break;
+		clen = len - (size_t)(dot + 1 - name);
+		if (all_digits(dot + 1, clen)) {
+			const char *prev = memrchr(name, '.', (size_t)(dot - name));
+
+			if (!prev || prev == name || !is_clone_word(prev + 1, (size_t)(dot - prev - 1)))
+				break;
+			len = (size_t)(prev - name);
+		} else if (is_clone_word(dot + 1, clen)) {
+			len = (size_t)(dot - name);
+		} else {
+			break;
+		}
+	}
+	return len;
+}
+
+char *ws_sym_base(const char *symbol)
+{
+	return xstrndup(symbol, base_len(symbol));
+}
+
+/* `symbol` without ".llvm.N" (ThinLTO's promoted locals: a hash of the module, new with every build). */
+static char *drop_llvm_suffix(const char *symbol)
+{
+	const char *p = strstr(symbol, ".llvm.");
+
+	while (p) {
+		size_t n = strspn(p + 6, "0123456789");
+
+		if (n && (p[6 + n] == '\0' || p[6 + n] == '.')) {
+			char *s = xmalloc(strlen(symbol) + 1);
+
+			memcpy(s, symbol, (size_t)(p - symbol));
+			strcpy(s + (p - symbol), p + 6 + n);
+			return s;
+		}
+		p = strstr(p + 1, ".llvm.");
+	}
+	return xstrdup(symbol);
+}
+
+/* libiberty's answer, or NULL: Rust first (legacy Rust symbols are valid C++ manglings too), then C++. */
+static char *demangle_raw(const char *s)
+{
+	char *d;
+
+	if (s[0] != '_' || (s[1] != 'Z' && s[1] != 'R'))
+		return NULL;
+	d = rust_demangle(s, DEMANGLE_OPTS);
+	if (d)
+		return d;
+	return s[1] == 'Z' ? cplus_demangle_v3(s, DEMANGLE_OPTS) : NULL;
+}
+
+char *ws_sym_demangle(const char *symbol)
+{
+	char *sym = drop_llvm_suffix(symbol), *d, *out;
+	size_t blen;
+
+	d = demangle_raw(sym);
+	if (!d)
+		return sym;
+	/*
+	 * The C++ demangler prints clone suffixes itself ("[clone .isra.0]"); the Rust one drops them, and a
+	 * function's cold part would then carry the function's own name. Give Rust the C++ notes.
+	 */
+	blen = base_len(sym);
+	if (sym[blen] && !strstr(d, "[clone ")) {
+		char *base = xstrndup(sym, blen), *bd = demangle_raw(base);
+		const char *p = sym + blen;
+
+		free(base);
+		if (bd) {
+			free(d);
+			d = bd;
+			while (*p) {
+				const char *next = strchr(p + 1, '.');
+				char *more;
+
+				/* ".constprop.0" is one note: a word and its number. */
+				if (next && all_digits(next + 1, strcspn(next + 1, ".")))
+					next = strchr(next + 1, '.');
+				more = xasprintf("%s [clone %.*s]", d, (int)(next ? (size_t)(next - p) : strlen(p)), p);
+				free(d);
+				d = more;
+				p = next ? next : p + strlen(p);
+			}
+		}
+	}
+	out = xstrdup(d);
+	free(d);
+	free(sym);
+	return out;
+}
+
+bool ws_sym_is_mangled(const char *s)
+{
+	char *d = demangle_raw(s);
+
+	free(d);
+	return d != NULL;
+}
+
+char *ws_sym_identity(const char *symbol)
+{
+	char *base = ws_sym_base(symbol), *id = ws_sym_demangle(base);
+
+	free(base);
+	return id;
+}
+
+/* ---- the short form ---------------------------------------------------------------------------------- */
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/* Whether `s[i]` starts the word "operator" (not part of a longer identifier). */
+static bool operator_at(const char *s, size_t i)
+{
+	return !strncmp(s + i, "operator", 8) && (i == 0 || !ident_char(s[i - 1])) && !ident_char(s[i + 8]);
+}
+
+/* The operator token after "operator" at s[i] (which is "operator"): its length, 0 for a conversion. */
+static size_t operator_token(const char *s)
+{
+	static const char *const ops[] = { "<<=", ">>=", "<=>", "->*", "<<", ">>", "<=", ">=", "->", "<", ">" };
+
+	for (size_t k = 0; k < ARRAY_SIZE(ops); k++)
+		if (!strncmp(s, ops[k], strlen(ops[k])))
+			return strlen(ops[k]);
+	return 0;
+}
+
+/*
+ * The index of the bracket that closes the one at s[open] ('<', '(', '[' or '{'), scanning forward and
+ * counting every kind, or SIZE_MAX. "->" inside Rust generics (fn(u32) -> u32) is not a closing '>', and
+ * operator names are skipped whole.
+ */
+static size_t closing(const char *s, size_t open)
+{
+	size_t depth = 0;
+
+	for (size_t i = open; s[i]; i++) {
+		char c = s[i];
+
+		if (operator_at(s, i)) {
+			i += 8 + operator_token(s + i + 8) - 1;
+			continue;
+		}
+		if (c == '<' || c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if ((c == '>' && !(i > 0 && s[i - 1] == '-')) || c == ')' || c == ']' || c == '}') {
+			if (--depth == 0)
+				return i;
+		}
+	}
+	return SIZE_MAX;
+}
+
+/* Where the trailing parameter list of a demangled C++ name starts (its '('), or SIZE_MAX. */
+static size_t params_start(const char *s, size_t len)
+{
+	size_t i, best = SIZE_MAX;
+
+	/* The last top-level '(...)' that runs to the end of the name: find top-level '(' scanning forward. */
+	for (i = 0; i < len; i++) {
+		size_t close;
+
+		if (operator_at(s, i)) {
+			i += 8 + operator_token(s + i + 8) - 1;
+			if (!strncmp(s + i + 1, "()", 2))
+				i += 2;
+			continue;
+		}
+		if (s[i] != '(' && s[i] != '<' && s[i] != '[' && s[i] != '{')
+			continue;
+		close = closing(s, i);
+		if (close == SIZE_MAX || close >= len)
+			return best;
+		if (s[i] == '(' && close == len - 1 && i > 0)
+			best = i;
+		i = close;
+	}
+	return best;
+}
+
+/* Strip the qualifiers that may follow a parameter list. */
+static size_t strip_qualifiers(const char *s, size_t len)
+{
+	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept", " transaction_safe" };
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (size_t k = 0; k < ARRAY_SIZE(quals); k++) {
+			size_t ql = strlen(quals[k]);
+
+			if (len > ql && !memcmp(s + len - ql, quals[k], ql)) {
+				len -= ql;
+				again = true;
+			}
+		}
+	}
+	return len;
+}
+
+char *ws_sym_short(const char *name)
+{
+	size_t len = strlen(name), start = 0, p;
+
+	/* " [clone .isra.0]" notes, from the end. */
+	while (len > 9 && name[len - 1] == ']') {
+		const char *c = NULL;
+
+		for (size_t i = len; i-- > 0;)
+			if (!strncmp(name + i, " [clone ", 8)) {
+				c = name + i;
+				break;
+			}
+		if (!c)
+			break;
+		len = (size_t)(c - name);
+	}
+	len = strip_qualifiers(name, len);
+	p = params_start(name, len);
+	if (p != SIZE_MAX)
+		len = p;
+	/* A return type before the name (templates): the last top-level space before any "operator". */
+	for (size_t i = 0; i < len; i++) {
+		if (operator_at(name, i))
+			break;
+		if (name[i] == '<' || name[i] == '(' || name[i] == '[' || name[i] == '{') {
+			size_t c = closing(name, i);
+
+			if (c == SIZE_MAX || c >= len)
+				break;
+			i = c;
+		} else if (name[i] == ' ') {
+			start = i + 1;
+		}
+	}
+	return xstrndup(name + start, len - start);
+}
+
+/* ---- the shown form ---------------------------------------------------------------------------------- */
+
+size_t ws_text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+struct buf {
+	char *s;
+	size_t n, alloc;
+};
+
+static void buf_add(struct buf *b, const char *s, size_t n)
+{
+	WS_ALLOC_GROW(b->s, b->n + n + 1, b->alloc);
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+/* Template and generic argument lists to "<…>"; a list not after a name (a qualified path) is kept. */
+static char *elide_templates(const char *s)
+{
+	struct buf b = { 0 };
+
+	buf_add(&b, "", 0);
+	for (size_t i = 0; s[i]; i++) {
+		if (operator_at(s, i)) {
+			size_t n = 8 + operator_token(s + i + 8);
+
+			buf_add(&b, s + i, n);
+			i += n - 1;
+			continue;
+		}
+		/* "name<" and "name::<" (v0, turbofish) open arguments; a "<" after a space or "(" opens a path. */
+		if (s[i] == '<' && i > 0 && (ident_char(s[i - 1]) || (i > 1 && s[i - 1] == ':' && s[i - 2] == ':'))) {
+			size_t c = closing(s, i);
+
+			if (c != SIZE_MAX) {
+				buf_add(&b, "<…>", strlen("<…>"));
+				i = c;
+				continue;
+			}
+		}
+		buf_add(&b, s + i, 1);
+	}
+	return b.s;
+}
+
+/*
+ * Where the notes at the end of a name start: " [clone .isra.0]", and the " (inlined)" or " (libc.so.6)"
+ * that whyslow adds. A space before the bracket tells a note from a parameter list, which has none.
+ */
+static size_t notes_start(const char *s)
+{
+	size_t len = strlen(s);
+
+	for (;;) {
+		char close = len ? s[len - 1] : 0, open = close == ')' ? '(' : close == ']' ? '[' : 0;
+		size_t depth = 0, i;
+
+		if (!open)
+			return len;
+		for (i = len; i-- > 0;) {
+			if (s[i] == close)
+				depth++;
+			else if (s[i] == open && --depth == 0)
+				break;
+		}
+		if (i == (size_t)-1 || i == 0 || s[i - 1] != ' ')
+			return len;
+		len = i - 1;
+	}
+}
+
+char *ws_sym_display(const char *name, size_t width)
+{
+	char *e, *body, *shown;
+	size_t p, len, n = notes_start(name), nw;
+
+	if (!width || ws_text_width(name) <= width)
+		return xstrdup(name);
+	/* The notes stay whole; the name before them gives way. */
+	nw = ws_text_width(name + n);
+	if (n && name[n]) {
+		body = xstrndup(name, n);
+		shown = ws_sym_display(body, width > nw + 8 ? width - nw : 8);
+		e = xasprintf("%s%s", shown, name + n);
+		free(body);
+		free(shown);
+		return e;
+	}
+	e = elide_templates(name);
+	len = strlen(e);
+	if (ws_text_width(e) > width && (p = params_start(e, strip_qualifiers(e, len))) != SIZE_MAX) {
+		size_t q = strip_qualifiers(e, len);
+		char *t = xasprintf("%.*s(…)%s", (int)p, e, e + q);
+
+		free(e);
+		e = t;
+	}
+	if (ws_text_width(e) > width) {
+		/* Keep the end: the function's own name is last. Cut on a code point boundary. */
+		size_t keep = width > 1 ? width - 1 : 1, w = ws_text_width(e);
+		const char *c = e;
+		char *t;
+
+		while (w > keep) {
+			c++;
+			while (((unsigned char)*c & 0xc0) == 0x80)
+				c++;
+			w--;
+		}
+		t = xasprintf("…%s", c);
+		free(e);
+		e = t;
+	}
+	return e;
+}
+
+/* ---- patterns ---------------------------------------------------------------------------------------- */
+
+bool ws_sym_is_glob(const char *pattern)
+{
+	return strpbrk(pattern, "*?[") != NULL;
+}
+
+static bool eq(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+static bool glob(const char *pattern, const char *s)
+{
+	return s && fnmatch(pattern, s, 0) == 0;
+}
+
+/*
+ * The length of `s` without the template or generic arguments that end it ("sum<int>" -> "sum",
+ * "fill::<u8>" -> "fill", "operator< <int>" -> "operator<"), or its whole length when none do.
+ */
+static size_t untemplated_len(const char *s)
+{
+	size_t len = strlen(s), depth = 0, i;
+
+	if (!len || s[len - 1] != '>')
+		return len;
+	for (i = len; i-- > 0;) {
+		if (s[i] == '>' && !(i > 0 && s[i - 1] == '-'))
+			depth++;
+		else if (s[i] == '<' && --depth == 0)
+			break;
+	}
+	/* No opening bracket, or one that is an operator's own ("operator<=>"). */
+	if (i == (size_t)-1 || i == 0 || (i >= 8 && !strncmp(s + i - 8, "operator", 8)))
+		return len;
+	if (i >= 2 && s[i - 1] == ':' && s[i - 2] == ':')
+		i -= 2;
+	while (i > 0 && s[i - 1] == ' ')
+		i--;
+	return i;
+}
+
+static bool eq_untemplated(const char *pattern, const char *s)
+{
+	size_t n = s ? untemplated_len(s) : 0;
+
+	return s && n < strlen(s) && strlen(pattern) == n && !strncmp(pattern, s, n);
+}
+
+enum ws_sym_match ws_sym_match(const char *pattern, const struct ws_sym_forms *f)
+{
+	enum ws_sym_match m = WS_SYM_NO_MATCH;
+
+	if (eq(pattern, f->symbol) || eq(pattern, f->name) || eq(pattern, f->identity) || eq(pattern, f->shortname) ||
+	    eq(pattern, f->key) || eq_untemplated(pattern, f->shortname))
+		return WS_SYM_MATCH_EXACT;
+	/* A mangled name from another build: the same function when the identities are the same. */
+	if (f->identity && ws_sym_is_mangled(pattern)) {
+		char *id = ws_sym_identity(pattern);
+
+		if (!strcmp(id, f->identity))
+			m = WS_SYM_MATCH_EXACT;
+		free(id);
+		return m;
+	}
+	if (ws_sym_is_glob(pattern) &&
+	    (glob(pattern, f->name) || glob(pattern, f->identity) || glob(pattern, f->shortname) || glob(pattern, f->key)))
+		return WS_SYM_MATCH_GLOB;
+	return WS_SYM_NO_MATCH;
+}
+
+/* The last "::" component of `s`, glob characters removed (a new string). */
+static char *last_component(const char *s)
+{
+	const char *c = s, *p;
+	char *out, *o;
+
+	for (p = s; (p = strstr(p, "::")); p += 2)
+		c = p + 2;
+	out = o = xstrdup(c);
+	for (; *c; c++)
+		if (!strchr("*?[]", *c))
+			*o++ = *c;
+	*o = '\0';
+	return out;
+}
+
+size_t ws_sym_distance(const char *pattern, const char *candidate)
+{
+	size_t lp = strlen(pattern), lc = strlen(candidate), limit, d;
+	char *want, *last;
+
+	if (!strcmp(pattern, candidate))
+		return 0;
+	/* "sm" is close to "sum<int>" as it is to "sum": measure without the arguments that end a name. */
+	if (untemplated_len(candidate) < lc) {
+		char *bare = xstrndup(candidate, untemplated_len(candidate));
+
+		d = ws_sym_distance(pattern, bare);
+		free(bare);
+		if (d != SIZE_MAX)
+			return d + 1;
+	}
+	want = last_component(pattern);
+	last = last_component(candidate);
+	limit = (lp > lc ? lp : lc) / 3;
+	if (limit < 2)
+		limit = 2;
+	/* Long names make the edit distance slow and meaningless: compare the pattern's last component. */
+	d = lc > 4 * lp + 16 ? SIZE_MAX : ws_edit_distance(pattern, candidate);
+	if (d > limit) {
+		size_t dl = ws_edit_distance(want, last);
+		size_t ll = strlen(want) > strlen(last) ? strlen(want) : strlen(last);
+
+		if (*want && strstr(last, want))
+			d = 1 + (strlen(last) - strlen(want));
+		else if (*want && dl <= (ll / 3 < 2 ? 2 : ll / 3))
+			d = 2 + dl;
+		else
+			d = SIZE_MAX;
+	}
+	free(want);
+	free(last);
+	return d;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* names.h - one function name in its forms: mangled, demangled, its identity across builds, short, shown. */
+#ifndef WS_NAMES_H
+#define WS_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Every path that names a function (the simulator's results, perf sampling, asm-diff, the explanation, the
+ * reports) goes through these, so that one function has one name everywhere:
+ *
+ *   symbol    as in the object's symbol table, mangled: "_ZN3r1cs2lc7Indexer16insert_or_update17h9e..E"
+ *   name      demangled once, here, by libiberty (the demangler of binutils, GDB and Valgrind), with
+ *             Rust's hash and v0's crate disambiguators left out as c++filt and perf print them:
+ *             "r1cs::lc::Indexer::insert_or_update", "foo(int) [clone .isra.0]"
+ *   identity  what stays the same between two builds of the same source: the name of the symbol without
+ *             its compiler clone suffixes (".constprop.0", ".isra.0", ".cold", ".part.0", ".llvm.N"):
+ *             "foo(int)"; for C, the plain base name "scale"
+ *   short     a demangled name without its return type, parameter list, qualifiers and clone notes, the
+ *             form people type: "std::map<int, int>::insert"
+ *   shown     for a terminal table: template and generic arguments elided to <…>, the width capped
+ */
+
+/*
+ * The demangled name of `symbol`: C++ (Itanium ABI), Rust legacy and v0, through libiberty's
+ * cplus_demangle(). A symbol that is not mangled (C, or a name libiberty does not recognise) comes back as
+ * it is. LLVM's ".llvm.N" suffix (a hash that changes with every build) is left out; GCC's clone suffixes
+ * are kept as "[clone .isra.0]" notes, for Rust as for C++. Returns a new string; never fails.
+ */
+char *ws_sym_demangle(const char *symbol);
+
+/* True when `s` looks mangled (_Z..., _R...) and libiberty demangles it. */
+bool ws_sym_is_mangled(const char *s);
+
+/*
+ * `symbol` without the suffixes compilers add to clones and split parts (".constprop.N", ".isra.N",
+ * ".part.N", ".cold", ".lto_priv.N", ".clone.N", ".llvm.N", ...), repeatedly: "f.constprop.0.isra.0" -> "f".
+ * Returns a new string.
+ */
+char *ws_sym_base(const char *symbol);
+
+/* The identity of `symbol` across builds: ws_sym_demangle(ws_sym_base(symbol)). A new string. */
+char *ws_sym_identity(const char *symbol);
+
+/*
+ * The short form of a demangled name: without a leading return type, the trailing parameter list and its
+ * qualifiers (const, &, noexcept) and "[clone ...]" notes. Names without any of these come back unchanged.
+ * A new string.
+ */
+char *ws_sym_short(const char *name);
+
+/*
+ * `name` for a terminal column of `width` columns (0: no limit): template and generic arguments elided to
+ * "<…>" (not a leading qualified path such as Rust's "<&T as core::fmt::Debug>::fmt", whose own arguments
+ * are), then, if still too wide, the parameter list to "(…)", then the start cut to "…". A new string; it
+ * is `name` itself (copied) when that fits. The full name stays in JSON, in -v and in the HTML report.
+ */
+char *ws_sym_display(const char *name, size_t width);
+
+/* The width of UTF-8 text in columns (code points). */
+size_t ws_text_width(const char *s);
+
+/* The width ws_sym_display() is given by tables that show function names. */
+#define WS_SYM_DISPLAY_WIDTH 60
+
+/* True when `pattern` has a glob character (*, ? or [). */
+bool ws_sym_is_glob(const char *pattern);
+
+/* The forms of one function's name that a pattern is matched against (any may be NULL). */
+struct ws_sym_forms {
+	const char *symbol;   /* mangled, as in the symbol table */
+	const char *name;     /* demangled */
+	const char *identity; /* demangled, clone suffixes left out */
+	const char *shortname;
+	const char *key;      /* a further name the caller knows the function by (a disambiguated key) */
+};
+
+enum ws_sym_match {
+	WS_SYM_NO_MATCH,
+	WS_SYM_MATCH_EXACT, /* one of the forms is the pattern, or both are the same mangled function */
+	WS_SYM_MATCH_GLOB,  /* the pattern is a glob and matches the demangled, identity or short form */
+};
+
+/*
+ * Whether `pattern` names the function: a mangled name (its hash and clone suffixes do not matter, so a
+ * symbol copied from one build finds the function in the other), a demangled name in any of the forms
+ * above or the short form without the template arguments that end it ("sum" for "sum<int>"), or a glob
+ * (fnmatch(3), '*' also crossing "::") over the demangled forms.
+ */
+enum ws_sym_match ws_sym_match(const char *pattern, const struct ws_sym_forms *f);
+
+/*
+ * The "did you mean" score of `candidate` (a short form) for `pattern` (glob characters ignored): 0 for
+ * an exact match, lower is closer, SIZE_MAX when not close at all (neither within a third of the length by
+ * edit distance nor sharing the pattern's last "::" component as a substring).
+ */
+size_t ws_sym_distance(const char *pattern, const char *candidate);
+
+#endif

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* test-names.c - unit tests of lib/symbols/names.c: demangling, identity, short and shown forms, patterns. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "symbols/names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void check(char *got, const char *want)
+{
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_demangle(void **state)
+{
+	(void)state;
+	/* C++: parameters kept, clone notes as c++filt prints them. */
+	check(ws_sym_demangle("_Z3fooi"), "foo(int)");
+	check(ws_sym_demangle("_Z3fooi.isra.0"), "foo(int) [clone .isra.0]");
+	check(ws_sym_demangle("_ZNKSt8functionIFvvEEclEv"), "std::function<void ()>::operator()() const");
+	/* Rust legacy: the hash is not part of the name; a clone suffix still is. */
+	check(ws_sym_demangle("_ZN2lc3add17hcdad90f58844b940E"), "lc::add");
+	check(ws_sym_demangle("_ZN2lc3add17hcdad90f58844b940E.cold"), "lc::add [clone .cold]");
+	check(ws_sym_demangle("_ZN5alloc7raw_vec19RawVec$LT$T$C$A$GT$7reserve17h0123456789abcdefE"),
+	      "alloc::raw_vec::RawVec<T,A>::reserve");
+	/* ThinLTO's per-build hash is dropped, for Rust and C++ alike. */
+	check(ws_sym_demangle("_ZN4core3fmt5write17h0123456789abcdefE.llvm.1234567"), "core::fmt::write");
+	check(ws_sym_demangle("_Z3fooi.llvm.42"), "foo(int)");
+	/* Rust v0: crate disambiguators left out, generic arguments kept. */
+	check(ws_sym_demangle("_RNvCs15kBYyAo9fc_7mycrate7example"), "mycrate::example");
+	check(ws_sym_demangle("_RINvCs1234_7mycrate4fillhEB2_"), "mycrate::fill::<u8>");
+	/* Not mangled: as it is, including C clone names and names an Ada demangler would rewrite. */
+	check(ws_sym_demangle("main"), "main");
+	check(ws_sym_demangle("scale.constprop.0"), "scale.constprop.0");
+	check(ws_sym_demangle("my__func"), "my__func");
+	check(ws_sym_demangle("_Zbogus"), "_Zbogus");
+	assert_true(ws_sym_is_mangled("_Z3fooi"));
+	assert_false(ws_sym_is_mangled("foo"));
+}
+
+static void test_identity(void **state)
+{
+	(void)state;
+	/* Two builds' hashes, one identity. */
+	check(ws_sym_identity("_ZN2lc3add17hcdad90f58844b940E"), "lc::add");
+	check(ws_sym_identity("_ZN2lc3add17h1a2b3c4d5e6f7081E"), "lc::add");
+	check(ws_sym_identity("_Z3fooi.constprop.0.isra.0"), "foo(int)");
+	check(ws_sym_identity("scale.constprop.0"), "scale");
+	check(ws_sym_base("f.constprop.0.isra.0"), "f");
+	check(ws_sym_base("f.cold"), "f");
+	check(ws_sym_base("f.llvm.123"), "f");
+	check(ws_sym_base("f.2"), "f.2");
+	check(ws_sym_base(".cold"), ".cold");
+}
+
+static void test_short(void **state)
+{
+	(void)state;
+	check(ws_sym_short("foo(int)"), "foo");
+	check(ws_sym_short("foo(int) [clone .isra.0]"), "foo");
+	check(ws_sym_short("std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > >::insert("
+			   "std::pair<int const, int> const&)"),
+	      "std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > >::insert");
+	check(ws_sym_short("std::function<void ()>::operator()() const"), "std::function<void ()>::operator()");
+	check(ws_sym_short("main::{lambda(int)#1}::operator()(int) const"), "main::{lambda(int)#1}::operator()");
+	check(ws_sym_short("(anonymous namespace)::foo()"), "(anonymous namespace)::foo");
+	check(ws_sym_short("operator new(unsigned long)"), "operator new");
+	check(ws_sym_short("Foo::operator<(Foo const&)"), "Foo::operator<");
+	check(ws_sym_short("operator<<(std::ostream&, Foo const&)"), "operator<<");
+	/* Templates print their return type first. */
+	check(ws_sym_short("unsigned long sum<int>(int const*, unsigned long)"), "sum<int>");
+	check(ws_sym_short("void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int*, int const&)"),
+	      "std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>");
+	/* Rust and C: nothing to take away. */
+	check(ws_sym_short("<&T as core::fmt::Debug>::fmt"), "<&T as core::fmt::Debug>::fmt");
+	check(ws_sym_short("smallvec::SmallVec<A>::insert"), "smallvec::SmallVec<A>::insert");
+	check(ws_sym_short("r1cs_lc_add"), "r1cs_lc_add");
+}
+
+static void test_display(void **state)
+{
+	const char *map = "std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, int> >, "
+			  "std::less<int>, std::allocator<std::pair<int const, int> > >::_M_erase(std::_Rb_tree_node<"
+			  "std::pair<int const, int> >*)";
+
+	(void)state;
+	/* Short names are left alone. */
+	check(ws_sym_display("foo(int)", 60), "foo(int)");
+	check(ws_sym_display(map, 0), map);
+	check(ws_sym_display(map, 60), "std::_Rb_tree<…>::_M_erase(std::_Rb_tree_node<…>*)");
+	check(ws_sym_display(map, 30), "std::_Rb_tree<…>::_M_erase(…)");
+	/* Notes stay whole, after the name. */
+	check(ws_sym_display("std::_Rb_tree<int, std::pair<int const, int> >::_M_lower_bound(std::_Rb_tree_node<int>*) (inlined)", 46),
+	      "std::_Rb_tree<…>::_M_lower_bound(…) (inlined)");
+	check(ws_sym_display("foo(std::vector<int, std::allocator<int> >) [clone .isra.0]", 40),
+	      "foo(std::vector<…>) [clone .isra.0]");
+	/* A leading qualified path stays, its arguments go. */
+	check(ws_sym_display("<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop", 52),
+	      "<alloc::vec::Vec<…> as core::ops::drop::Drop>::drop");
+	check(ws_sym_display("mycrate::fill::<alloc::vec::Vec<u8>>", 20), "mycrate::fill::<…>");
+	/* Operators are not brackets. */
+	check(ws_sym_display("bool std::operator< <int, std::allocator<int> >(std::vector<int> const&, std::vector<int> const&)", 60),
+	      "bool std::operator< <int, std::allocator<…> >(…)");
+	{
+		char *d = ws_sym_display(map, 12);
+
+		assert_int_equal(ws_text_width(d), 12);
+		assert_true(!strncmp(d, "…", strlen("…")));
+		free(d);
+	}
+}
+
+static void test_match(void **state)
+{
+	struct ws_sym_forms f = {
+		.symbol = "_ZN8smallvec17SmallVec$LT$A$GT$6insert17h9e3c2a71b0f4d865E",
+		.name = "smallvec::SmallVec<A>::insert",
+		.identity = "smallvec::SmallVec<A>::insert",
+		.shortname = "smallvec::SmallVec<A>::insert",
+	};
+	struct ws_sym_forms cpp = {
+		.symbol = "_Z3fooi.isra.0",
+		.name = "foo(int) [clone .isra.0]",
+		.identity = "foo(int)",
+		.shortname = "foo",
+	};
+
+	(void)state;
+	assert_int_equal(ws_sym_match("smallvec::SmallVec<A>::insert", &f), WS_SYM_MATCH_EXACT);
+	assert_int_equal(ws_sym_match(f.symbol, &f), WS_SYM_MATCH_EXACT);
+	/* The other build's hash. */
+	assert_int_equal(ws_sym_match("_ZN8smallvec17SmallVec$LT$A$GT$6insert17h1a2b3c4d5e6f7081E", &f),
+			 WS_SYM_MATCH_EXACT);
+	assert_int_equal(ws_sym_match("smallvec::SmallVec<*>::insert", &f), WS_SYM_MATCH_GLOB);
+	assert_int_equal(ws_sym_match("*::insert", &f), WS_SYM_MATCH_GLOB);
+	assert_int_equal(ws_sym_match("*::insert_or_update", &f), WS_SYM_NO_MATCH);
+	assert_int_equal(ws_sym_match("insert", &f), WS_SYM_NO_MATCH);
+	assert_int_equal(ws_sym_match("foo", &cpp), WS_SYM_MATCH_EXACT);
+	assert_int_equal(ws_sym_match("foo(int)", &cpp), WS_SYM_MATCH_EXACT);
+	assert_int_equal(ws_sym_match("_Z3fooi", &cpp), WS_SYM_MATCH_EXACT);
+	assert_int_equal(ws_sym_match("_Z3food", &cpp), WS_SYM_NO_MATCH);
+	assert_int_equal(ws_sym_match("fo?", &cpp), WS_SYM_MATCH_GLOB);
+	{
+		struct ws_sym_forms t = { .name = "int sum<int>(int const*, unsigned long)", .shortname = "sum<int>" };
+		struct ws_sym_forms op = { .name = "bool operator< <int>(A<int> const&)", .shortname = "operator< <int>" };
+		struct ws_sym_forms v0 = { .name = "mycrate::fill::<u8>", .shortname = "mycrate::fill::<u8>" };
+
+		assert_int_equal(ws_sym_match("sum", &t), WS_SYM_MATCH_EXACT);
+		assert_int_equal(ws_sym_match("sum<int>", &t), WS_SYM_MATCH_EXACT);
+		assert_int_equal(ws_sym_match("su", &t), WS_SYM_NO_MATCH);
+		assert_int_equal(ws_sym_match("operator<", &op), WS_SYM_MATCH_EXACT);
+		assert_int_equal(ws_sym_match("mycrate::fill", &v0), WS_SYM_MATCH_EXACT);
+	}
+}
+
+static void test_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(ws_sym_distance("lc::add", "lc::add"), 0);
+	assert_true(ws_sym_distance("lc::ad", "lc::add") <= 2);
+	assert_true(ws_sym_distance("sm", "sum<int>") != SIZE_MAX);
+	assert_true(ws_sym_distance("insert_or_updte", "r1cs::lc::Indexer::insert_or_update") != SIZE_MAX);
+	assert_true(ws_sym_distance("*::insert_or_update", "r1cs::lc::Indexer::insert_or_update") != SIZE_MAX);
+	assert_true(ws_sym_distance("frobnicate", "r1cs::lc::Indexer::insert_or_update") == SIZE_MAX);
+	/* Closer is smaller. */
+	assert_true(ws_sym_distance("lc::add", "lc::adds") < ws_sym_distance("lc::add", "lc::a_d_d_x"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_short),
+		cmocka_unit_test(test_display),
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_distance),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
