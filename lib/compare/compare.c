@@ -5,6 +5,7 @@
 #include "core/util.h"
 #include "result/metrics.h"
 #include "stats/stats.h"
+#include "symbols/names.h"
 
 #include <errno.h>
 #include <math.h>
@@ -395,6 +396,36 @@ static void warn_regions(struct ws_result *r, const struct ws_variant *base, con
 	}
 }
 
+/*
+ * A C library function that ran as one implementation in the baseline and another in the variant (glibc
+ * picks memcpy, strlen... by CPU features; natively and under the simulator the CPU differs): two rows
+ * that are one function. Said once per pair, with the implementation on each side.
+ */
+static void warn_impls(struct ws_result *r, const struct ws_variant *base, const struct ws_variant *v)
+{
+	for (size_t i = 0; i < base->functions.n; i++) {
+		const struct ws_group *bg = &base->functions.v[i];
+		char *fam;
+
+		if (ws_group_list_find(&v->functions, bg->name) || !(fam = ws_sym_libc_impl_family(bg->name)))
+			continue;
+		for (size_t j = 0; j < v->functions.n; j++) {
+			const struct ws_group *vg = &v->functions.v[j];
+			char *vfam;
+
+			if (ws_group_list_find(&base->functions, vg->name) ||
+			    !(vfam = ws_sym_libc_impl_family(vg->name)))
+				continue;
+			if (!strcmp(fam, vfam))
+				ws_result_warn(r, "%s ran as %s in '%s' and as %s in '%s': one function, two implementations "
+					       "(the C library picks one by CPU features), so compare their rows as one",
+					       fam, bg->name, base->name, vg->name, v->name);
+			free(vfam);
+		}
+		free(fam);
+	}
+}
+
 static bool measured(const struct ws_metric_set *set, const char *name)
 {
 	const struct ws_metric *m = ws_metric_set_find(set, name);
@@ -585,6 +616,7 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 				compare_function(r, o, base, v, &base->functions.v[j], vg);
 		}
 		warn_regions(r, base, v);
+		warn_impls(r, base, v);
 	}
 	/* Two families: the primary metric across the variants, and behind each variant's primary, the rest. */
 	idx = gather_families(r, base, primary ? primary : "", &p, &fam, &is_primary, &m, &nfam);

@@ -553,3 +553,31 @@ size_t ws_sym_distance(const char *pattern, const char *candidate)
 	free(last);
 	return d;
 }
+
+char *ws_sym_libc_impl_family(const char *name)
+{
+	/* The string and memory functions glibc dispatches by CPU features (sysdeps/x86_64/multiarch). */
+	static const char *const families[] = {
+		"memcpy", "memmove", "mempcpy", "memset", "memcmp", "memchr", "memrchr", "rawmemchr", "bcmp",
+		"strlen", "strnlen", "strcmp", "strncmp", "strcpy", "strncpy", "stpcpy", "stpncpy", "strcat",
+		"strncat", "strchr", "strchrnul", "strrchr", "strspn", "strcspn", "strpbrk", "strstr", "strcasecmp",
+		"strncasecmp", "wcslen", "wcsnlen", "wcscmp", "wcsncmp", "wcschr", "wcsrchr", "wcscpy", "wmemset",
+		"wmemchr", "wmemcmp",
+	};
+	const char *p;
+	size_t len;
+
+	if (strncmp(name, "__", 2))
+		return NULL;
+	p = name + 2;
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		len = strlen(families[i]);
+		/* The family, then an implementation's suffix: "_avx2", "_evex_unaligned_erms", "_sse2". */
+		if (strncmp(p, families[i], len) || p[len] != '_' || !p[len + 1])
+			continue;
+		if (!strcmp(families[i], "memcpy") || !strcmp(families[i], "memmove") || !strcmp(families[i], "mempcpy"))
+			return xstrdup("memcpy/memmove");
+		return xstrdup(families[i]);
+	}
+	return NULL;
+}

@@ -44,6 +44,14 @@ char *ws_sym_base(const char *symbol);
 char *ws_sym_identity(const char *symbol);
 
 /*
+ * The public function a C library implementation stands for, when `name` is one of the implementations
+ * glibc chooses among by CPU features at load time (ifunc): "__memmove_avx512_unaligned_erms" and
+ * "__memcpy_avx_unaligned_erms" -> "memcpy/memmove" (glibc's memcpy is its memmove), "__strlen_evex" ->
+ * "strlen". NULL for any other name. A new string.
+ */
+char *ws_sym_libc_impl_family(const char *name);
+
+/*
  * The short form of a demangled name: without a leading return type, the trailing parameter list and its
  * qualifiers (const, &, noexcept) and "[clone ...]" notes. Names without any of these come back unchanged.
  * A new string.

@@ -52,6 +52,14 @@ test_expect_success 'with --sim-cpu-native the native copy function is the simul
 	test_grep "GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F" err
 '
 
+test "$avx512" || test_skip_next 'this CPU has no AVX-512'
+test_expect_success 'a native profile against a simulated one: the two memcpys are named as one function' '
+	whyslow diff native.json sim.json >out 2>err &&
+	test_grep "memcpy/memmove ran as __memmove_avx512_unaligned_erms in .* and as __memcpy_avx_unaligned_erms in" out &&
+	whyslow diff masked.json sim.json >out2 2>err &&
+	test_grep -v "memcpy/memmove ran as" out2
+'
+
 test_expect_success 'a host with exactly the simulated features gets no warning (faked host list)' '
 	sim=$(jq -r ".machine.cpu_features.simulated | join(\",\")" mixed.json) &&
 	WHYSLOW_TEST_HOST_CPU_FEATURES=$sim whyslow compare -r 2 -w 0 -e wall-time,instructions \

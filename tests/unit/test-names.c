@@ -173,9 +173,40 @@ static void test_distance(void **state)
 	assert_true(ws_sym_distance("lc::add", "lc::adds") < ws_sym_distance("lc::add", "lc::a_d_d_x"));
 }
 
+static void test_libc_impl_family(void **state)
+{
+	static const struct {
+		const char *name, *family;
+	} cases[] = {
+		{ "__memmove_avx512_unaligned_erms", "memcpy/memmove" },
+		{ "__memcpy_avx_unaligned_erms", "memcpy/memmove" },
+		{ "__mempcpy_sse2_unaligned", "memcpy/memmove" },
+		{ "__strlen_evex", "strlen" },
+		{ "__strncmp_avx2", "strncmp" },
+		{ "__memset_avx2_unaligned_erms", "memset" },
+		{ "memcpy", NULL },              /* the public name itself is no implementation */
+		{ "__memcpy_", NULL },           /* nothing after the family */
+		{ "__strlenx_avx2", NULL },      /* not the family followed by '_' */
+		{ "__libc_start_main", NULL },
+		{ "r1cs_lc_add", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *f = ws_sym_libc_impl_family(cases[i].name);
+
+		if (cases[i].family)
+			assert_string_equal(f, cases[i].family);
+		else
+			assert_null(f);
+		free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_libc_impl_family),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_short),
