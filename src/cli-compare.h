@@ -18,13 +18,15 @@ struct cli_compare {
 	double alpha;
 	double fail_if_slower; /* percent; NAN when not asked */
 	const char *metric;  /* the gate's metric; NULL for the default */
-	const char *export_json, *export_csv, *export_markdown;
+	const char *export_json, *export_csv, *export_markdown, *export_folded;
 	bool regions;
 	size_t top;
 	bool explain;
 	const char *cost;    /* --cost FILE */
 	struct ws_cost *costs; /* its table, read by cli_compare_check() */
 	size_t ncosts;
+	struct string_list own;  /* --own PATTERN... */
+	char **own_patterns;     /* the same, NULL-terminated, or NULL (cli_compare_check()) */
 };
 
 #define CLI_COMPARE_INIT { .noise = 1.0, .alpha = 0.05, .fail_if_slower = NAN, .explain = true }
@@ -37,13 +39,15 @@ struct cli_compare {
 	OPT_DOUBLE(0, "noise", &(c)->noise, "PCT", "differences inside ±PCT are noise (default 1)"),            \
 	OPT_DOUBLE(0, "alpha", &(c)->alpha, "P", "significance level of the whole report (default 0.05)"),      \
 	OPT_STRING(0, "cost", &(c)->cost, "FILE", "cycles per event for the explanation, JSON {\"metric\": cycles}"), \
+	OPT_LIST(0, "own", &(c)->own, "PATTERN", "objects that are the program's own code, a glob over paths (default: its build tree)"), \
 	OPT_GROUP("Gating"),                                                                                    \
 	OPT_DOUBLE(0, "fail-if-slower", &(c)->fail_if_slower, "PCT", "exit 3 if a variant is significantly slower by more than PCT"), \
 	OPT_STRING(0, "metric", &(c)->metric, "NAME", "the gate's metric (default: wall-time; instructions when simulated)")
 
 #define CLI_COMPARE_EXPORTS(c)                                                                                  \
 	OPT_STRING(0, "export-csv", &(c)->export_csv, "FILE", "one row per comparison"),                       \
-	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request")
+	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request"), \
+	OPT_STRING(0, "export-folded", &(c)->export_folded, "FILE", "call stacks for flame graphs (flamegraph.pl, inferno)")
 
 /*
  * Check the statistics options (usage errors exit 129) and read the --cost table (a bad one exits 1), then

@@ -7,6 +7,7 @@
 #include "core/util.h"
 #include "perf/profile.h"
 #include "perf/topdown.h"
+#include "report/report.h"
 #include "result/derive.h"
 
 #include <errno.h>
@@ -23,6 +24,20 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg)
 
 	c->functions = arg ? arg : "";
 	return 0;
+}
+
+int cli_export_folded(const struct ws_result *r, const char *path)
+{
+	int err;
+
+	if (!ws_result_has_stacks(r)) {
+		ws_error("--export-folded: no call stacks were recorded, so '%s' is not written: they come with "
+			 "--functions under the simulator (--backend sim or auto)", path);
+		return -ENOENT;
+	}
+	if ((err = ws_export_folded(r, path)) < 0)
+		ws_error("cannot write '%s': %s", path, strerror(-err));
+	return err;
 }
 
 void cli_check_output(const char *opt, const char *path)

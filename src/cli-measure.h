@@ -109,6 +109,9 @@ int cli_measure_status(int ret, int status, const struct ws_result *r, bool save
 /* Check that `path` (if set) can be written later; on failure one line and exit 1. */
 void cli_check_output(const char *opt, const char *path);
 
+/* --export-folded: write r's call stacks to `path`; one line and a negative errno when there are none. */
+int cli_export_folded(const struct ws_result *r, const char *path);
+
 /* Split a command string into words as a shell would (quotes and backslashes); NULL on bad quoting. */
 char **cli_split_command(const char *s);
 void cli_free_argv(char **argv);

@@ -33,8 +33,10 @@ static const char *const stat_usage[] = {
 int cmd_stat(int argc, char **argv)
 {
 	struct cli_measure c = CLI_MEASURE_INIT;
+	const char *export_folded = NULL;
 	struct option_spec options[] = {
 		CLI_MEASURE_OPTIONS(&c),
+		OPT_STRING(0, "export-folded", &export_folded, "FILE", "call stacks for flame graphs (flamegraph.pl, inferno)"),
 		OPT_END(),
 	};
 	struct ws_measure_opts mo;
@@ -61,7 +63,14 @@ int cmd_stat(int argc, char **argv)
 		command = cli_join_command(argv);
 	}
 	cli_measure_finish(&c, &mo);
+	if (export_folded && !c.functions)
+		usage_error("--export-folded needs --functions: the call stacks are recorded with the per-function "
+			    "profile");
+	if (export_folded && c.export_json && ws_same_file(export_folded, c.export_json))
+		usage_error("--export-json and --export-folded name one file, '%s': one export would replace the "
+			    "other", export_folded);
 	cli_check_output("--export-json", c.export_json);
+	cli_check_output("--export-folded", export_folded);
 	cli_install_signals();
 
 	ws_result_init(&res);
@@ -87,6 +96,8 @@ int cmd_stat(int argc, char **argv)
 			else
 				saved = true;
 		}
+		if (export_folded && cli_export_folded(&res, export_folded) < 0)
+			status = WS_EXIT_FAIL;
 	}
 	status = cli_measure_status(ret, status, &res, saved);
 	ws_result_release(&res);

@@ -14,6 +14,7 @@ struct ws_report_opts {
 	bool functions;   /* per-function tables */
 	bool all_metrics; /* also show unsupported metrics' reasons in full */
 	size_t top;       /* rows of per-function tables (0: 10) */
+	char *const *own; /* --own patterns (NULL-terminated) for "grew in", or NULL: explain/own.h's rule */
 };
 
 /*
@@ -34,5 +35,14 @@ int ws_export_markdown(const struct ws_result *r, const char *path);
 void ws_report_markdown(FILE *f, const struct ws_result *r);
 void ws_report_csv(FILE *f, const struct ws_result *r);
 void ws_report_html(FILE *f, const struct ws_result *r);
+
+/*
+ * The call stacks (variants[].stacks) in the folded format: one stack per line, its frames from the
+ * outermost joined by ';', a space, then its count (in the variant's stacks_metric). With more than one
+ * variant, each stack starts with a frame named after its variant. ';' in a name becomes ':'.
+ */
+bool ws_result_has_stacks(const struct ws_result *r);
+void ws_report_folded(FILE *f, const struct ws_result *r);
+int ws_export_folded(const struct ws_result *r, const char *path);
 
 #endif

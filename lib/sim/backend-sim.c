@@ -169,7 +169,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	if (be->opts.sim_args)
 		while (be->opts.sim_args[extra])
 			extra++;
-	p->argv = xcalloc(n + extra + 10, sizeof(char *));
+	p->argv = xcalloc(n + extra + 11, sizeof(char *));
 	p->argv[k++] = xstrdup(p->valgrind);
 	p->argv[k++] = xstrdup("--tool=wsim");
 	p->argv[k++] = xstrdup("--trace-children=yes");
@@ -177,6 +177,8 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	p->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", p->outdir);
 	p->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
+	/* Call tracking costs a little time: only when per-function results are asked for. */
+	p->argv[k++] = xstrdup(be->opts.functions ? "--ws-callers=yes" : "--ws-callers=no");
 	for (size_t i = 0; i < extra; i++)
 		p->argv[k++] = xstrdup(be->opts.sim_args[i]);
 	for (size_t i = 0; i < n; i++)
@@ -295,6 +297,142 @@ static void push_counts(struct sim_priv *p, struct ws_variant *v, struct ws_grou
 	}
 }
 
+/* A function's name in the result: its symbol, or "[unknown] OBJECT" for code without one. */
+static char *fn_key(const struct ws_sim_function *fn)
+{
+	const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
+
+	return strcmp(fn->name, "???") ? xstrdup(fn->name) : xasprintf("[unknown] %s", base);
+}
+
+static char **sort_keys;
+
+static int cmp_key_index(const void *a, const void *b)
+{
+	int r = strcmp(sort_keys[*(const size_t *)a], sort_keys[*(const size_t *)b]);
+
+	return r ? r : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* Bring a metric set's every metric to run + 1 samples: a function or caller a run did not see counted 0. */
+static void pad_set(struct ws_metric_set *set, size_t run)
+{
+	for (size_t k = 0; k < set->n; k++)
+		while (set->v[k].n <= run)
+			ws_metric_push(&set->v[k], 0, -1);
+}
+
+/*
+ * From the calling contexts (sim-output.h): each function's inclusive counts and its callers', per run,
+ * and the first run's stacks. Functions are the result's (by name), so a context counts for a name only
+ * where no context above it has the same name: recursion, and two functions of one name (a static one
+ * in two objects) nested, are counted once. A context with no caller (a stack's outermost frame, a thread's
+ * start) adds to the inclusive counts only; one past the tool's limit has lost its caller likewise.
+ */
+static void push_calls(struct ws_variant *v, const struct ws_sim_output *o, size_t run)
+{
+	size_t nf = o->nr_functions, nn = o->nr_nodes;
+	char **key = xcalloc(nf + 1, sizeof(*key));
+	size_t *gid = xcalloc(nf + 1, sizeof(*gid)), *order = xcalloc(nf + 1, sizeof(*order));
+	struct ws_sim_counts *sub = xmalloc((nn + 1) * sizeof(*sub));
+
+	/* One id per name: the first function (in file order) of that name stands for it. */
+	for (size_t i = 0; i < nf; i++) {
+		key[i] = fn_key(&o->functions[i]);
+		order[i] = i;
+	}
+	sort_keys = key;
+	qsort(order, nf, sizeof(*order), cmp_key_index);
+	for (size_t i = 0; i < nf; i++)
+		gid[order[i]] = i && !strcmp(key[order[i]], key[order[i - 1]]) ? gid[order[i - 1]] : order[i];
+
+	/* Inclusive counts of each context: its own and its descendants' (children come after parents). */
+	for (size_t i = 0; i < nn; i++)
+		sub[i] = o->nodes[i].counts;
+	for (size_t i = nn; i-- > 0;)
+		if (o->nodes[i].parent >= 0)
+			for (int k = 0; k < WS_SIM_NR_COUNTERS; k++)
+				sub[o->nodes[i].parent].v[k] += sub[i].v[k];
+
+	for (size_t i = 0; i < nn; i++) {
+		const struct ws_sim_node *n = &o->nodes[i];
+		const struct ws_sim_function *fn, *cfn;
+		struct ws_group *g, *c;
+		bool outer = true;
+		long p;
+
+		if (n->function < 0)
+			continue;
+		for (p = n->parent; p >= 0 && outer; p = o->nodes[p].parent)
+			outer = o->nodes[p].function < 0 || gid[o->nodes[p].function] != gid[n->function];
+		if (!outer)
+			continue;
+		fn = &o->functions[gid[n->function]];
+		g = ws_group_list_get(&v->functions, key[gid[n->function]], fn->object);
+		for (size_t m = 0; m < ARRAY_SIZE(fn_metrics); m++) {
+			struct ws_metric *mm;
+			uint64_t x;
+
+			if (ws_sim_get(o, &sub[i], fn_metrics[m], &x) != 0)
+				continue;
+			mm = ws_metric_set_get(&g->inclusive, fn_metrics[m], WS_M_SIMULATED);
+			while (mm->n <= run)
+				ws_metric_push(mm, 0, -1);
+			mm->samples[run] += (double)x;
+		}
+		if (n->parent < 0 || o->nodes[n->parent].function < 0)
+			continue;
+		cfn = &o->functions[gid[o->nodes[n->parent].function]];
+		c = ws_group_list_get(&g->callers, key[gid[o->nodes[n->parent].function]], cfn->object);
+		for (size_t m = 0; m < ARRAY_SIZE(fn_metrics); m++) {
+			struct ws_metric *mm;
+			uint64_t x;
+
+			if (ws_sim_get(o, &sub[i], fn_metrics[m], &x) != 0)
+				continue;
+			mm = ws_metric_set_get(&c->metrics, fn_metrics[m], WS_M_SIMULATED);
+			while (mm->n <= run)
+				ws_metric_push(mm, 0, -1);
+			mm->samples[run] += (double)x;
+		}
+	}
+	for (size_t i = 0; i < v->functions.n; i++) {
+		struct ws_group *g = &v->functions.v[i];
+
+		pad_set(&g->inclusive, run);
+		for (size_t k = 0; k < g->callers.n; k++)
+			pad_set(&g->callers.v[k].metrics, run);
+	}
+
+	/* The stacks are deterministic: the first run's are every run's. */
+	if (run == 0 && !v->nstacks) {
+		const char **frames = xcalloc(nn + 1, sizeof(*frames));
+
+		free(v->stacks_metric);
+		v->stacks_metric = xstrdup("estimated-cycles");
+		v->stacks_runs = 1;
+		for (size_t i = 0; i < nn; i++) {
+			uint64_t self;
+			size_t depth = 0;
+
+			if (ws_sim_get(o, &o->nodes[i].counts, "estimated-cycles", &self) != 0 || !self)
+				continue;
+			for (long p = (long)i; p >= 0; p = o->nodes[p].parent)
+				depth++;
+			for (long p = (long)i, k = (long)depth - 1; p >= 0; p = o->nodes[p].parent, k--)
+				frames[k] = o->nodes[p].function >= 0 ? key[gid[o->nodes[p].function]] : "[more stacks]";
+			ws_variant_add_stack(v, frames, depth, (double)self);
+		}
+		free(frames);
+	}
+	for (size_t i = 0; i < nf; i++)
+		free(key[i]);
+	free(key);
+	free(gid);
+	free(order);
+	free(sub);
+}
+
 static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, struct ws_variant *v, size_t run)
 {
 	struct sim_priv *p = be->priv;
@@ -352,7 +490,7 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	for (size_t i = 0; be->opts.functions && i < all.nr_functions; i++) {
 		const struct ws_sim_function *fn = &all.functions[i];
 		const char *base = strrchr(fn->object, '/') ? strrchr(fn->object, '/') + 1 : fn->object;
-		char *key = strcmp(fn->name, "???") ? xstrdup(fn->name) : xasprintf("[unknown] %s", base);
+		char *key = fn_key(fn);
 		struct ws_group *g = ws_group_list_get(&v->functions, key, fn->object);
 
 		/*
@@ -389,6 +527,8 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	}
 	if (be->opts.functions)
 		ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
+	if (be->opts.functions && all.has_stacks)
+		push_calls(v, &all, run);
 	if (!p->latency && ws_sim_config(&all, "latency"))
 		p->latency = xstrdup(ws_sim_config(&all, "latency"));
 out:
