@@ -591,7 +591,7 @@ void ws_report_csv(FILE *f, const struct ws_result *r)
 	}
 }
 
-static int export_with(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *))
+int ws_export_with(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *))
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -609,10 +609,10 @@ static int export_with(const struct ws_result *r, const char *path, void (*fn)(F
 
 int ws_export_csv(const struct ws_result *r, const char *path)
 {
-	return export_with(r, path, ws_report_csv);
+	return ws_export_with(r, path, ws_report_csv);
 }
 
 int ws_export_markdown(const struct ws_result *r, const char *path)
 {
-	return export_with(r, path, ws_report_markdown);
+	return ws_export_with(r, path, ws_report_markdown);
 }

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-folded.c - call stacks in the folded format that flamegraph.pl, inferno and speedscope read. */
-#include "core/util.h"
+#include "report/report-internal.h"
 #include "report/report.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 bool ws_result_has_stacks(const struct ws_result *r)
 {
@@ -50,16 +47,5 @@ void ws_report_folded(FILE *f, const struct ws_result *r)
 
 int ws_export_folded(const struct ws_result *r, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
-
-	if (!f)
-		return -errno;
-	ws_report_folded(f, r);
-	fclose(f);
-	ret = ws_write_atomic(path, buf, len);
-	free(buf);
-	return ret;
+	return ws_export_with(r, path, ws_report_folded);
 }

@@ -322,6 +322,23 @@ static void pad_set(struct ws_metric_set *set, size_t run)
 			ws_metric_push(&set->v[k], 0, -1);
 }
 
+/* Add a context's inclusive counts to run `run` of the per-function metrics in `set` (made where missing). */
+static void add_counts(struct ws_metric_set *set, const struct ws_sim_output *o, const struct ws_sim_counts *c,
+		       size_t run)
+{
+	for (size_t m = 0; m < ARRAY_SIZE(fn_metrics); m++) {
+		struct ws_metric *mm;
+		uint64_t x;
+
+		if (ws_sim_get(o, c, fn_metrics[m], &x) != 0)
+			continue;
+		mm = ws_metric_set_get(set, fn_metrics[m], WS_M_SIMULATED);
+		while (mm->n <= run)
+			ws_metric_push(mm, 0, -1);
+		mm->samples[run] += (double)x;
+	}
+}
+
 /*
  * From the calling contexts (sim-output.h): each function's inclusive counts and its callers', per run,
  * and the first run's stacks. Functions are the result's (by name), so a context counts for a name only
@@ -369,32 +386,12 @@ static void push_calls(struct ws_variant *v, const struct ws_sim_output *o, size
 			continue;
 		fn = &o->functions[gid[n->function]];
 		g = ws_group_list_get(&v->functions, key[gid[n->function]], fn->object);
-		for (size_t m = 0; m < ARRAY_SIZE(fn_metrics); m++) {
-			struct ws_metric *mm;
-			uint64_t x;
-
-			if (ws_sim_get(o, &sub[i], fn_metrics[m], &x) != 0)
-				continue;
-			mm = ws_metric_set_get(&g->inclusive, fn_metrics[m], WS_M_SIMULATED);
-			while (mm->n <= run)
-				ws_metric_push(mm, 0, -1);
-			mm->samples[run] += (double)x;
-		}
+		add_counts(&g->inclusive, o, &sub[i], run);
 		if (n->parent < 0 || o->nodes[n->parent].function < 0)
 			continue;
 		cfn = &o->functions[gid[o->nodes[n->parent].function]];
 		c = ws_group_list_get(&g->callers, key[gid[o->nodes[n->parent].function]], cfn->object);
-		for (size_t m = 0; m < ARRAY_SIZE(fn_metrics); m++) {
-			struct ws_metric *mm;
-			uint64_t x;
-
-			if (ws_sim_get(o, &sub[i], fn_metrics[m], &x) != 0)
-				continue;
-			mm = ws_metric_set_get(&c->metrics, fn_metrics[m], WS_M_SIMULATED);
-			while (mm->n <= run)
-				ws_metric_push(mm, 0, -1);
-			mm->samples[run] += (double)x;
-		}
+		add_counts(&c->metrics, o, &sub[i], run);
 	}
 	for (size_t i = 0; i < v->functions.n; i++) {
 		struct ws_group *g = &v->functions.v[i];

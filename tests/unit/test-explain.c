@@ -307,6 +307,17 @@ static void test_cost_tables(void **state)
 	ws_log_set(NULL, NULL);
 }
 
+/* A variant 100 instructions (and estimated cycles) above its baseline's 1000. */
+static void instruction_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v)
+{
+	pair(r, b, v, "var");
+	add_costs(r);
+	sim(&(*b)->metrics, "estimated-cycles", 1000);
+	sim(&(*b)->metrics, "instructions", 1000);
+	sim(&(*v)->metrics, "estimated-cycles", 1100);
+	sim(&(*v)->metrics, "instructions", 1100);
+}
+
 /* One caller's part of a function, `v` instructions in every run. */
 static void call(struct ws_variant *var, const char *fn, const char *caller, const char *object, double v)
 {
@@ -331,12 +342,7 @@ static void test_library_function_followed_to_the_program(void **state)
 	struct ws_group *g;
 
 	(void)state;
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 1000);
-	sim(&v->metrics, "estimated-cycles", 1100);
-	sim(&v->metrics, "instructions", 1100);
+	instruction_pair(&r, &b, &v);
 	for (int k = 0; k < 2; k++) {
 		struct ws_variant *x = k ? v : b;
 		double extra = k ? 100 : 0;
@@ -367,12 +373,7 @@ static void test_library_function_followed_to_the_program(void **state)
 	ws_result_release(&r);
 
 	/* --own naming libc makes _int_free the program's own: nothing to follow. */
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 1000);
-	sim(&v->metrics, "estimated-cycles", 1100);
-	sim(&v->metrics, "instructions", 1100);
+	instruction_pair(&r, &b, &v);
 	sim(&ws_group_list_get(&b->functions, "_int_free", libc)->metrics, "instructions", 200);
 	g = ws_group_list_get(&v->functions, "_int_free", libc);
 	sim(&g->metrics, "instructions", 300);
