@@ -7,10 +7,10 @@
  * split exactly over its nodes, and whyslow derives inclusive counts, callers and whole stacks from them.
  *
  * How, without a test per instruction:
- *  - generated code keeps wsim_cs_fn equal to the function of the running thread's top frame. Wherever the
+ *  - generated code keeps wsim_cs_fnid equal to the function of the running thread's top frame (a number). Wherever the
  *    function changes inside a superblock, and at its start, it compares that word with the function of the
  *    code about to run and calls wsim_cs_enter() only when they differ (wsim-main.c);
- *  - a call (at its AbiHint) makes a call pending and clears wsim_cs_fn; the callee's first check then
+ *  - a call (at its AbiHint) makes a call pending and clears wsim_cs_fnid; the callee's first check then
  *    pushes a frame for the function it finds there. A return pops the frames the stack pointer has left;
  *  - a function entered without a call or a return (a tail call, a PLT stub's jump, a landing after longjmp
  *    or an exception) is met by the same check: frames the stack pointer has left are popped first (the
@@ -37,6 +37,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
@@ -44,7 +45,8 @@
 
 #include "wsim.h"
 
-struct wsim_fn *wsim_cs_fn;
+UInt wsim_cs_fnid, wsim_cs_last_id;
+UWord *wsim_cond_lastmark;
 /* Until the first frame (and whenever call tracking is off) the helpers count into a node nobody reads. */
 static struct wsim_node no_node;
 struct wsim_node *wsim_cs_node = &no_node;
@@ -82,7 +84,9 @@ static struct cstack **stacks;
 static UInt n_stacks_alloc;
 static struct cstack *cs;      /* the running thread's */
 static ThreadId cs_tid = VG_INVALID_THREADID;
-static ULong last[WC_N];       /* the segment counters when wsim_cs_node became current */
+/* The counters a node's seg[] charges, and their values when wsim_cs_node became current. */
+static const Int seg_counter[5] = { WC_INSTR, WC_LOAD, WC_STORE, WC_IFETCH, WC_COND };
+static ULong last[5];
 static Int max_depth;          /* for -v: the deepest stack seen */
 
 /* The helpers below run at every call and return: their parts are inlined into them. */
@@ -129,7 +133,10 @@ static struct wsim_node *new_node(struct wsim_node *parent, struct wsim_fn *fn)
 			node_chunks = VG_(realloc)("wsim.cs.chunks", node_chunks, n_chunks * sizeof(*node_chunks));
 			miss_chunks = VG_(realloc)("wsim.cs.chunks", miss_chunks, n_chunks * sizeof(*miss_chunks));
 		}
-		node_chunks[k] = VG_(calloc)("wsim.cs.nodes", NODE_CHUNK, sizeof(struct wsim_node));
+		/* VG_(calloc) aligns to 16 bytes: a chunk's nodes to their cache lines by hand. */
+		node_chunks[k] = (struct wsim_node *)(((UWord)VG_(calloc)("wsim.cs.nodes", 1, (NODE_CHUNK + 1) *
+										      sizeof(struct wsim_node)) +
+							63) & ~(UWord)63);
 		miss_chunks[k] = VG_(calloc)("wsim.cs.misses", NODE_CHUNK, sizeof(ULong));
 	}
 	n = &node_chunks[k][i];
@@ -191,17 +198,17 @@ INLINE void charge(void)
 	ULong now, p0 = wsim_packed[0], p1 = wsim_packed[1];
 
 	/* The totals as wsim_unpack() would make them, without writing them. */
-#define CHARGE(k, v)                      \
-	do {                              \
-		now = (v);                \
-		n->c[k] += now - last[k]; \
-		last[k] = now;            \
+#define CHARGE(i, v)                        \
+	do {                                \
+		now = (v);                  \
+		n->seg[i] += now - last[i]; \
+		last[i] = now;              \
 	} while (0)
-	CHARGE(WC_INSTR, wsim_total[WC_INSTR] + (p0 & 0xffffffffULL));
-	CHARGE(WC_LOAD, wsim_total[WC_LOAD] + (p0 >> 32));
-	CHARGE(WC_STORE, wsim_total[WC_STORE] + (p1 & 0xffffffffULL));
-	CHARGE(WC_IFETCH, wsim_total[WC_IFETCH] + (p1 >> 32));
-	CHARGE(WC_COND, wsim_cond_count());
+	CHARGE(0, wsim_total[WC_INSTR] + (p0 & 0xffffffffULL));
+	CHARGE(1, wsim_total[WC_LOAD] + (p0 >> 32));
+	CHARGE(2, wsim_total[WC_STORE] + (p1 & 0xffffffffULL));
+	CHARGE(3, wsim_total[WC_IFETCH] + (p1 >> 32));
+	CHARGE(4, wsim_cond_count());
 #undef CHARGE
 }
 
@@ -266,13 +273,21 @@ static void replace(struct cstack *s, struct wsim_fn *fn)
 	f->node = activate(s->n > 1 ? s->f[s->n - 2].node : NULL, fn);
 }
 
+/* What generated code compares with: the top frame's function, or none (0) while a call is pending. */
+INLINE void set_top(struct wsim_fn *fn)
+{
+	wsim_cs_fnid = fn ? wsim_cs_id(fn) : 0;
+}
+
 static struct wsim_fn *top_fn(const struct cstack *s)
 {
 	return s->n && !s->pending ? s->f[s->n - 1].node->fn : NULL;
 }
 
-VG_REGPARM(2) void wsim_cs_enter(struct wsim_icc *ic, UWord sp)
+VG_REGPARM(1) void wsim_cs_enter(struct wsim_icc *ic)
 {
+	/* Read here, not passed: generated code pays for this only when the check fails (it declares the read). */
+	Addr sp = VG_(get_SP)(VG_(get_running_tid)());
 	struct cstack *s;
 	struct wsim_fn *fn = ic->fn;
 
@@ -292,7 +307,7 @@ VG_REGPARM(2) void wsim_cs_enter(struct wsim_icc *ic, UWord sp)
 		else if (s->f[s->n - 1].node->fn != fn)
 			replace(s, fn);
 	}
-	wsim_cs_fn = fn;
+	set_top(fn);
 	switch_node(s->f[s->n - 1].node);
 }
 
@@ -314,7 +329,7 @@ VG_REGPARM(3) void wsim_cs_call_to(struct wsim_icc *ic, struct wsim_fn *callee, 
 		ic->cs_from = top;
 		ic->cs_to = callee->cs_active == 1 ? s->f[s->n - 1].node : NULL;
 	}
-	wsim_cs_fn = callee;
+	set_top(callee);
 	switch_node(s->f[s->n - 1].node);
 }
 
@@ -329,7 +344,7 @@ VG_REGPARM(2) void wsim_cs_call(struct wsim_icc *ic, UWord sp)
 	(void)ic;
 	cs->pending = True;
 	cs->pending_sp = sp;
-	wsim_cs_fn = NULL;
+	set_top(NULL);
 }
 
 /* The same, with the return-address stack's push that a call makes in the full model (one helper, not two). */
@@ -357,7 +372,7 @@ VG_REGPARM(3) void wsim_cs_ret(struct wsim_icc *ic, UWord target, UWord sp)
 	/* The return is counted in the returning function; its frame (and any left by a longjmp) goes. */
 	s->pending = False;
 	unwind(s, sp, False);
-	wsim_cs_fn = top_fn(s);
+	set_top(top_fn(s));
 	if (s->n)
 		switch_node(s->f[s->n - 1].node);
 }
@@ -407,7 +422,7 @@ void wsim_calls_thread(ThreadId tid)
 	frames_active(s, True);
 	cs = s;
 	cs_tid = tid;
-	wsim_cs_fn = top_fn(s);
+	set_top(top_fn(s));
 	if (s->n) {
 		wsim_cs_node = s->f[s->n - 1].node;
 		wsim_cond_mark(wsim_cs_node->cmiss);
@@ -434,7 +449,7 @@ static void pre_deliver(ThreadId tid, Int sig, Bool alt_stack)
 	s->pending = True;
 	s->pending_sp = 0;
 	if (s == cs)
-		wsim_cs_fn = NULL;
+		set_top(NULL);
 }
 
 static void post_deliver(ThreadId tid, Int sig)
@@ -466,7 +481,7 @@ static void post_deliver(ThreadId tid, Int sig)
 		s->f[depth - 1].node = node;
 	}
 	if (s == cs) {
-		wsim_cs_fn = top_fn(s);
+		set_top(top_fn(s));
 		if (s->n)
 			switch_node(s->f[s->n - 1].node);
 	}
@@ -483,6 +498,7 @@ void wsim_calls_forked(ThreadId tid)
 		struct wsim_node *n = &node_chunks[j / NODE_CHUNK][j % NODE_CHUNK];
 
 		VG_(memset)(n->c, 0, sizeof(n->c));
+		VG_(memset)(n->seg, 0, sizeof(n->seg));
 		*n->cmiss = 0;
 	}
 	VG_(memset)(last, 0, sizeof(last));
@@ -524,7 +540,13 @@ Int wsim_calls_fini(struct wsim_node ***out, ULong *n_dropped)
 
 	arr = VG_(malloc)("wsim.cs.out", n_nodes * sizeof(*arr));
 	for (j = 0; j < n_nodes; j++) {
+		Int i;
+
 		arr[j] = &node_chunks[j / NODE_CHUNK][j % NODE_CHUNK];
+		for (i = 0; i < 5; i++) {
+			arr[j]->c[seg_counter[i]] += arr[j]->seg[i];
+			arr[j]->seg[i] = 0;
+		}
 		arr[j]->c[WC_COND_MISS] = *arr[j]->cmiss;
 		dropped += more_root && arr[j]->parent == more_root;
 	}

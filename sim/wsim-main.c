@@ -418,10 +418,17 @@ static IRExpr *emit_sp(struct ist *s)
  */
 static void emit_cs_check(struct ist *s)
 {
-	IRTemp top = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&wsim_cs_fn)));
-	IRTemp other = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, RD(top), C64((HWord)s->icc->fn)));
-	IRDirty *di = CALL(s, wsim_cs_enter, 2, mkIRExprVec_2(mkIRExpr_HWord((HWord)s->icc), emit_sp(s)));
+	IRTemp top = emit_tmp(s, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&wsim_cs_fnid)));
+	IRTemp other = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE32, RD(top),
+							IRExpr_Const(IRConst_U32(wsim_cs_id(s->icc->fn)))));
+	IRDirty *di = CALL(s, wsim_cs_enter, 1, mkIRExprVec_1(mkIRExpr_HWord((HWord)s->icc)));
 
+	/* The helper reads the stack pointer from the guest state: it must be there, up to date. */
+	di->nFxState = 1;
+	VG_(memset)(&di->fxState[0], 0, sizeof(di->fxState[0]));
+	di->fxState[0].fx = Ifx_Read;
+	di->fxState[0].offset = s->offset_sp;
+	di->fxState[0].size = sizeof(ULong);
 	di->guard = RD(other);
 }
 
@@ -751,6 +758,8 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 				if (st->Ist.AbiHint.nia->tag == Iex_Const) {
 					/* A direct call: the callee's frame goes on now, and its check finds it there. */
 					struct wsim_fn *callee = fn_for((Addr)st->Ist.AbiHint.nia->Iex.Const.con->Ico.U64);
+
+					wsim_cs_id(callee);
 
 					args = mkIRExprVec_3(mkIRExpr_HWord((HWord)s.icc), mkIRExpr_HWord((HWord)callee),
 							     emit_sp(&s));

@@ -73,23 +73,30 @@ struct wsim_fn {
 	const HChar *file;
 	const HChar *obj;
 	PtrdiffT bias; /* runtime address minus ELF virtual address in `obj` */
+	/*
+	 * Call tracking (wsim-calls.c): frames of it on the running thread's stack and the outermost one's
+	 * node, on the line the name shares, away from the counts; the last context looked up, which recurs.
+	 */
+	UInt cs_active;
+	UInt cs_id; /* what generated code compares it by: a number from 1, given on first use */
+	struct wsim_node *cs_outer;
 	ULong c[WC_N];
 	Int id;        /* row number in the output, or -1 */
-	/* Call tracking (wsim-calls.c): frames of it on the running thread's stack, and the outermost one's node. */
-	UInt cs_active;
-	struct wsim_node *cs_outer;
-	struct wsim_node *cs_last_parent, *cs_last_node; /* the last context looked up, which recurs */
+	struct wsim_node *cs_last_parent, *cs_last_node;
 };
 
 /* A calling context (wsim-calls.c): a function reached from a stack's outermost frame by one path of calls. */
 struct wsim_node {
+	/* What every change of context touches, on one cache line (nodes are 64-byte aligned). */
 	struct wsim_node *hnext;  /* chain in the table of children */
 	struct wsim_node *parent; /* NULL for an outermost frame */
 	struct wsim_fn *fn;       /* NULL only for the root of the contexts past --ws-max-stacks */
+	ULong seg[5];             /* charged from the totals: instructions, loads, stores, fetches, branches */
 	ULong *cmiss;             /* conditional mispredictions, added by whoever predicts (wsim_cond_mark) */
 	Int id;                   /* row number in the output, or -1 */
-	ULong c[WC_N];            /* the events that happened in this context's own code */
-};
+	/* The events of this context's own code (the helpers' as they happen, the rest folded in at exit). */
+	ULong c[WC_N];
+} __attribute__((aligned(64)));
 
 struct wsim_cache_cfg {
 	Int size, assoc, line;
@@ -189,10 +196,25 @@ void wsim_fold_cond_misses(struct wsim_icc *ic);
  */
 #define WSIM_COND_MARK 2
 extern UInt wsim_cond_marks;
+extern UWord *wsim_cond_lastmark; /* where the last marker went (wsim-calls.c) */
 
 static inline void wsim_cond_mark(ULong *target)
 {
-	*wsim_cond_ptr++ = (UWord)target | WSIM_COND_MARK;
+	UWord e = (UWord)target | WSIM_COND_MARK;
+
+	/*
+	 * No branch since the last marker: it is replaced rather than followed, which saves the predictor an
+	 * entry (a call, a PLT stub's jump and a return often come with no branch between them). Only within
+	 * the slot being filled: a slot handed over is the predictor's. The entry there is that marker when it
+	 * still is one, for the pointer comes to each position once per slot fill.
+	 */
+	if (wsim_cond_ptr == wsim_cond_lastmark + 1 && ((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) &&
+	    (*wsim_cond_lastmark & WSIM_COND_MARK)) {
+		*wsim_cond_lastmark = e;
+		return;
+	}
+	wsim_cond_lastmark = wsim_cond_ptr;
+	*wsim_cond_ptr++ = e;
 	wsim_cond_marks++;
 	if (((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) == 0)
 		wsim_h_cond_full();
@@ -227,16 +249,24 @@ struct wsim_l1_info {
 
 void wsim_l1_info(Bool data, struct wsim_l1_info *info);
 
-/* wsim-calls.c: call tracking, when --ws-callers is on. Generated code compares wsim_cs_fn with the function
+/* wsim-calls.c: call tracking, when --ws-callers is on. Generated code compares wsim_cs_fnid with the function
  * it is in, and calls wsim_cs_enter() when they differ; calls and returns call the others. */
-extern struct wsim_fn *wsim_cs_fn;
+extern UInt wsim_cs_fnid;   /* cs_id of the running thread's top frame's function, 0 for none */
+extern UInt wsim_cs_last_id;
+
+static inline UInt wsim_cs_id(struct wsim_fn *fn)
+{
+	if (!fn->cs_id)
+		fn->cs_id = ++wsim_cs_last_id;
+	return fn->cs_id;
+}
 /*
  * The context the running thread is in: the helpers count each event they see there as well as in its
  * function (a context of no use when call tracking is off). The counts that generated code keeps per
  * segment are charged to it when it changes instead.
  */
 extern struct wsim_node *wsim_cs_node;
-VG_REGPARM(2) void wsim_cs_enter(struct wsim_icc *ic, UWord sp);
+VG_REGPARM(1) void wsim_cs_enter(struct wsim_icc *ic);
 VG_REGPARM(2) void wsim_cs_call(struct wsim_icc *ic, UWord sp);
 VG_REGPARM(2) void wsim_cs_call_ras(struct wsim_icc *ic, UWord sp);
 /* A call whose target's function is known when it is instrumented: the callee's frame is pushed at once. */
