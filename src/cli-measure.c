@@ -31,8 +31,8 @@ int cli_export_folded(const struct ws_result *r, const char *path)
 	int err;
 
 	if (!ws_result_has_stacks(r)) {
-		ws_error("--export-folded: no call stacks were recorded, so '%s' is not written: they come with "
-			 "--functions under the simulator (--backend sim or auto)", path);
+		ws_error("--export-folded: no call stacks were recorded, so '%s' is not written: measure with "
+			 "--callers (under the simulator: --backend sim or auto)", path);
 		return -ENOENT;
 	}
 	if ((err = ws_export_folded(r, path)) < 0)
@@ -247,6 +247,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;
 	o->native_time = c->sim_native_time;
 	o->be.regions = c->regions;
+	/* Callers are a part of the per-function profile. */
+	if (c->callers && !c->functions)
+		c->functions = "";
+	o->be.callers = c->callers;
 	o->be.functions = c->functions != NULL;
 	if (c->functions && *c->functions) {
 		/* An unknown second event is a usage error, said before any run. */

@@ -31,6 +31,7 @@ struct cli_measure {
 	bool topdown;
 	char *topdown_reason;    /* why --topdown cannot be counted here, or NULL */
 	const char *functions;   /* NULL, "" (on) or an event name */
+	bool callers;            /* --callers (implies --functions) */
 	double freq;
 	double target_ci, max_time;
 	size_t max_runs;
@@ -68,6 +69,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_BOOL(0, "regions", &(c)->regions, "report per region (the program uses include/whyslow.h markers)"), \
 	OPT_BOOL(0, "topdown", &(c)->topdown, "level-1 top-down from the PMU (Intel Ice Lake+, AMD Zen 4)"),     \
 	OPT_CALLBACK_OPTARG(0, "functions", (c), "EVENT", "report per function (sampling; EVENT: a second event)", cli_functions_cb), \
+	OPT_BOOL(0, "callers", &(c)->callers, "per function also who calls it: callers, inclusive counts, stacks (implies --functions)"), \
 	OPT_DOUBLE('F', "freq", &(c)->freq, "HZ", "sampling rate for --functions (default 4000)"),             \
 	OPT_GROUP("Simulator"),                                                                                 \
 	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "the simulated machine (default " WSIM_PRESET_DEFAULT "; see 'whyslow list')"), \

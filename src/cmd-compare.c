@@ -266,10 +266,9 @@ int cmd_compare(int argc, char **argv)
 	if (progs.n < 2)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
 	cc.regions = c.regions;
+	/* Stacks come with the callers: asking for them asks for those. */
+	c.callers |= cc.export_folded != NULL;
 	cli_measure_finish(&c, &mo);
-	if (cc.export_folded && !c.functions)
-		usage_error("--export-folded needs --functions: the call stacks are recorded with the per-function "
-			    "profile");
 	cli_compare_check(&cc, c.export_json, NULL, 0);
 	if (cc.metric && !ws_metric_info(cc.metric)) {
 		/* Not the registry's: then it must be one of -e's events, or the gate finds it only after the runs. */

@@ -62,10 +62,9 @@ int cmd_stat(int argc, char **argv)
 		cmd_argv = argv;
 		command = cli_join_command(argv);
 	}
+	/* Stacks come with the callers: asking for them asks for those. */
+	c.callers |= export_folded != NULL;
 	cli_measure_finish(&c, &mo);
-	if (export_folded && !c.functions)
-		usage_error("--export-folded needs --functions: the call stacks are recorded with the per-function "
-			    "profile");
 	if (export_folded && c.export_json && ws_same_file(export_folded, c.export_json))
 		usage_error("--export-json and --export-folded name one file, '%s': one export would replace the "
 			    "other", export_folded);

@@ -177,8 +177,8 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	p->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", p->outdir);
 	p->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
-	/* Call tracking costs a little time: only when per-function results are asked for. */
-	p->argv[k++] = xstrdup(be->opts.functions ? "--ws-callers=yes" : "--ws-callers=no");
+	/* Call tracking costs time (bench/sim-speed.sh): only when asked for, with --callers. */
+	p->argv[k++] = xstrdup(be->opts.functions && be->opts.callers ? "--ws-callers=yes" : "--ws-callers=no");
 	for (size_t i = 0; i < extra; i++)
 		p->argv[k++] = xstrdup(be->opts.sim_args[i]);
 	for (size_t i = 0; i < n; i++)

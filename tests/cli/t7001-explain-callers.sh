@@ -8,7 +8,7 @@ test_have_prereq SIM || test_skip_all "the simulator tool is not built (valgrind
 C="$WS_BUILD/examples/causes"
 
 test_expect_success 'memcpy grows in b: the explanation names its caller copy_payload, with the exact share' '
-	whyslow compare --backend sim --exact --functions -n a "$C/callers a" -n b "$C/callers b" \
+	whyslow compare --backend sim --exact --callers -n a "$C/callers a" -n b "$C/callers b" \
 		--export-json calls.json --export-folded calls.folded >out &&
 	python3 - calls.json >expect <<-\EOF &&
 	import json, sys
@@ -85,24 +85,32 @@ test_expect_success 'report re-exports the same folded stacks from the saved res
 '
 
 test_expect_success '--own decides what is the program: libc as own code stops the walk at memcpy' '
-	whyslow compare --backend sim --exact --functions --own "*libc.so*" --own "*/callers" \
+	whyslow compare --backend sim --exact --callers --own "*libc.so*" --own "*/callers" \
 		-n a "$C/callers a" -n b "$C/callers b" >own.out &&
 	test_grep -v "called from copy_payload" own.out &&
 	test_grep -v "grew in" own.out
 '
 
-test_expect_success 'one stat run exports its stacks without a variant frame' '
-	whyslow stat --backend sim --exact --functions --export-folded one.folded -- "$C/callers" a 200 >/dev/null &&
+test_expect_success 'one stat run exports its stacks without a variant frame; --export-folded asks for them' '
+	whyslow stat --backend sim --exact --export-folded one.folded -- "$C/callers" a 200 >/dev/null &&
 	test_expect_code 1 grep -v -q " [0-9][0-9]*$" one.folded &&
 	grep -q ";main;copy_header;__mem[a-z_]* [0-9]*$" one.folded &&
 	test_expect_code 1 grep -q "^a;" one.folded
 '
 
-test_expect_success 'usage: --export-folded needs --functions; a result without stacks is said so' '
-	test_expect_code 129 whyslow compare --backend sim --export-folded x.folded "$C/callers a" "$C/callers b" 2>err &&
-	test_grep "needs --functions" err &&
-	test_expect_code 129 whyslow stat --export-folded x.folded -- true 2>err &&
-	test_grep "needs --functions" err &&
+test_expect_success 'without --callers no calls are tracked; a result without stacks is said so' '
+	whyslow compare --backend sim --exact --functions -n a "$C/callers a" -n b "$C/callers b" \
+		--export-json plain.json >plain.out &&
+	test_grep -v "called from" plain.out &&
+	test_grep -v "grew in" plain.out &&
+	python3 - plain.json <<-\EOF &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	for v in r["variants"]:
+	    assert "stacks" not in v and all("callers" not in f and "inclusive" not in f for f in v["functions"])
+	EOF
+	test_expect_code 1 whyslow report --export-folded x.folded plain.json >/dev/null 2>err &&
+	test_grep "measure with --callers" err &&
 	cat >nostacks.json <<-\EOF &&
 	{ "variants": [ { "name": "a", "metrics": { "t": { "samples": [1, 2, 3] } } } ] }
 	EOF
