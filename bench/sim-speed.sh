@@ -22,6 +22,10 @@
 # rounds also hold cachegrind to each of two CPUs (taskset) and wsim's program thread to the same CPU, its
 # predictor to the other (--ws-cpus), and the script prints those ratios too. The two are the fastest and
 # the slowest at the same native run, timed first on each CPU the process may use (up to 8).
+# Call tracking (--ws-callers=yes, what whyslow asks for with --functions) is timed against the same model
+# without it on the workload (wsim-callers against wsim), and on the r1cs-synth example, which calls a
+# function every hundred instructions or so (smallvec4, R1CS_CONSTRAINTS, default 50000), in rounds of
+# their own: the ratios are printed against the target, at most 1.15x.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
@@ -67,6 +71,7 @@ fi
 cg_geom="--I1=32768,8,64 --D1=32768,8,64 --LL=33554432,16,64"
 # shellcheck disable=SC2086 # $cg_geom is three options
 run_one() {
+	what=$1
 	case $1 in
 	native) set -- ;;
 	none) set -- valgrind -q --tool=none ;;
@@ -78,30 +83,48 @@ run_one() {
 	cachegrind@*) set -- taskset -c "${1#cachegrind@}" valgrind -q --tool=cachegrind --cache-sim=yes \
 		--branch-sim=yes $cg_geom --cachegrind-out-file="$tmp/cg.out" ;;
 	wsim@*) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-cpus="${1#wsim@}" --ws-out="$tmp/ws.out" ;;
+	wsim-callers) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-callers=yes --ws-out="$tmp/ws.out" ;;
+	r1cs-nocallers) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-callers=no --ws-out="$tmp/ws.out" ;;
+	r1cs-callers) set -- valgrind -q --tool=wsim --ws-preset=zen4 --ws-callers=yes --ws-out="$tmp/ws.out" ;;
 	esac
-	VALGRIND_LIB="$vglib" /usr/bin/time -o "$tmp/time" -f "%e %U %S" "$@" "$prog" "$n" >"$tmp/stdout" 2>"$tmp/stderr" ||
-		{ echo "sim-speed: a run failed: $* $prog $n" >&2; cat "$tmp/stderr" >&2; exit 1; }
+	case $what in
+	r1cs-*) set -- "$@" "$r1cs" --constraints "$r1cs_n" ;;
+	*) set -- "$@" "$prog" "$n" ;;
+	esac
+	VALGRIND_LIB="$vglib" /usr/bin/time -o "$tmp/time" -f "%e %U %S" "$@" >"$tmp/stdout" 2>"$tmp/stderr" ||
+		{ echo "sim-speed: a run failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
 }
 
-configs="native none cachegrind wsim wsim-1thread wsim-gshare"
+r1cs="$BUILD/examples/r1cs-synth/r1cs-synth-smallvec4"
+r1cs_n=${R1CS_CONSTRAINTS:-50000}
+configs="native none cachegrind wsim wsim-1thread wsim-gshare wsim-callers"
 [ "$pinned" = 1 ] && configs="$configs cachegrind@$fast wsim@$fast,$slow cachegrind@$slow wsim@$slow,$fast"
-for c in $configs; do
+r1cs_configs=
+[ -x "$r1cs" ] && r1cs_configs="r1cs-nocallers r1cs-callers"
+for c in $configs $r1cs_configs; do
 	echo 999999 >"$tmp/$c.wall"
 	echo 999999 >"$tmp/$c.cpu"
 done
-r=1
-while [ "$r" -le "$rounds" ]; do
-	for c in $configs; do
-		run_one "$c"
-		read -r wall user sys <"$tmp/time"
-		awk -v a="$wall" -v b="$(cat "$tmp/$c.wall")" 'BEGIN { print (a < b ? a : b) }' >"$tmp/$c.wall.new"
-		awk -v a="$user" -v s="$sys" -v b="$(cat "$tmp/$c.cpu")" 'BEGIN { c = a + s; print (c < b ? c : b) }' \
-			>"$tmp/$c.cpu.new"
-		mv "$tmp/$c.wall.new" "$tmp/$c.wall"
-		mv "$tmp/$c.cpu.new" "$tmp/$c.cpu"
+# Interleaved rounds of `configs`, each figure the least of its rounds.
+measure() {
+	r=1
+	while [ "$r" -le "$rounds" ]; do
+		for c in "$@"; do
+			run_one "$c"
+			read -r wall user sys <"$tmp/time"
+			awk -v a="$wall" -v b="$(cat "$tmp/$c.wall")" 'BEGIN { print (a < b ? a : b) }' >"$tmp/$c.wall.new"
+			awk -v a="$user" -v s="$sys" -v b="$(cat "$tmp/$c.cpu")" 'BEGIN { c = a + s; print (c < b ? c : b) }' \
+				>"$tmp/$c.cpu.new"
+			mv "$tmp/$c.wall.new" "$tmp/$c.wall"
+			mv "$tmp/$c.cpu.new" "$tmp/$c.cpu"
+		done
+		r=$((r + 1))
 	done
-	r=$((r + 1))
-done
+}
+# shellcheck disable=SC2086 # the lists are words
+measure $configs
+# shellcheck disable=SC2086
+[ -n "$r1cs_configs" ] && measure $r1cs_configs
 
 echo "workload $n, least of $rounds interleaved rounds; cachegrind with $cg_geom"
 printf '%-14s %10s %10s %12s %12s\n' run elapsed-s cpu-s elapsed/nat cpu/nat
@@ -118,6 +141,15 @@ for c in wsim wsim-1thread wsim-gshare; do
 		-v u="$(cat "$tmp/$c.cpu")" -v cu="$(cat "$tmp/cachegrind.cpu")" 'BEGIN {
 		printf "%s/cachegrind: %.2fx elapsed, %.2fx cpu (target: 1.00x or less)\n", c, w / cw, u / cu }'
 done
+# Call tracking's cost, against the same model without it.
+callers_ratio() {
+	awk -v what="$1" -v w="$(cat "$tmp/$3.wall")" -v w0="$(cat "$tmp/$2.wall")" -v u="$(cat "$tmp/$3.cpu")" \
+		-v u0="$(cat "$tmp/$2.cpu")" 'BEGIN {
+		printf "call tracking (--ws-callers=yes) on %s: %.2f s against %.2f s, %.2fx elapsed, %.2fx cpu " \
+			"(target: 1.15x or less)\n", what, w, w0, w / w0, u / u0 }'
+}
+callers_ratio "workload $n" wsim wsim-callers
+[ -n "$r1cs_configs" ] && callers_ratio "r1cs-synth-smallvec4 --constraints $r1cs_n" r1cs-nocallers r1cs-callers
 if [ "$pinned" = 1 ]; then
 	awk -v f="$fast" -v s="$slow" -v a="$(cat "$tmp/cachegrind@$fast.wall")" -v b="$(cat "$tmp/cachegrind@$slow.wall")" \
 		'BEGIN { printf "held to one CPU, cachegrind took %.2fx as long on CPU %s as on CPU %s\n", b / a, s, f }'

@@ -12,7 +12,7 @@
  */
 
 /* The version of the tool's per-process result file (its format: lib/sim/sim-output.h). */
-#define WSIM_FORMAT_VERSION 1
+#define WSIM_FORMAT_VERSION 2
 
 /* The preset used when none is asked for. */
 #define WSIM_PRESET_DEFAULT "zen4"

@@ -23,6 +23,7 @@ struct wsim_options wsim_opt = {
 	.async = True,
 	.cpu_prog = -1,
 	.cpu_pred = -1,
+	.max_stacks = 100000,
 };
 
 #define MAX_CACHE_OPTS 8
@@ -42,6 +43,7 @@ static Long clo_gshare_bits = 16;
 static Long clo_ras = -1;             /* -1: the preset's */
 static Long clo_ind_entries = -1;     /* -1: the preset's */
 static Long clo_hot = 20;
+static Long clo_max_stacks = 100000;
 
 static Bool is_pow2(Long x)
 {
@@ -146,6 +148,8 @@ Bool wsim_config_option(const HChar *arg)
 		wsim_opt.cpu_prog = (Int)p;
 		wsim_opt.cpu_pred = (Int)q;
 	} else if VG_BOOL_CLO (arg, "--ws-async", wsim_opt.async) {
+	} else if VG_BOOL_CLO (arg, "--ws-callers", wsim_opt.callers) {
+	} else if VG_BINT_CLO (arg, "--ws-max-stacks", clo_max_stacks, 1, 10000000) {
 	} else {
 		return False;
 	}
@@ -168,7 +172,10 @@ void wsim_config_usage(void)
 		"    --ws-async=yes|no              run the TAGE predictor on a second host thread when the\n"
 		"                                   process may use two CPUs; the counts are the same [yes]\n"
 		"    --ws-cpus=P,Q                  hold the program's thread to CPU P and the predictor thread\n"
-		"                                   to CPU Q, for CPUs of unequal speed [where the kernel puts them]\n");
+		"                                   to CPU Q, for CPUs of unequal speed [where the kernel puts them]\n"
+		"    --ws-callers=yes|no            track calls: count per calling context, for callers, inclusive\n"
+		"                                   counts and stacks; the other counts are the same [no]\n"
+		"    --ws-max-stacks=N              calling contexts kept apart; more lose their callers [100000]\n");
 }
 
 void wsim_config_debug_usage(void)
@@ -228,6 +235,7 @@ void wsim_config_finish(void)
 	c->lat_mem = h.lat_mem;
 	c->mispredict = h.mispredict;
 	wsim_opt.hot = (Int)clo_hot;
+	wsim_opt.max_stacks = (Int)clo_max_stacks;
 	if (clo_prefetch) {
 		c->pf_nextline = VG_STREQ(clo_prefetch, "yes") || VG_STREQ(clo_prefetch, "nextline");
 		c->pf_stride = VG_STREQ(clo_prefetch, "yes") || VG_STREQ(clo_prefetch, "stride");

@@ -158,8 +158,8 @@ static struct wsim_icc *icc_for(Addr a, UInt len)
 
 	if (!ic) {
 		ic = VG_(calloc)("wsim.icc", 1, sizeof(*ic));
-		/* The branch buffer keeps the taken bit in the low bit of the pointer. */
-		tl_assert(((UWord)ic & 1) == 0);
+		/* The branch buffer keeps the taken bit in the low bit of the pointer, and markers in the next. */
+		tl_assert(((UWord)ic & 3) == 0);
 		ic->addr = a;
 		ic->fn = fn_for(a);
 		wsim_tage_site(ic);
@@ -307,6 +307,11 @@ struct ist {
 	struct contrib *cur;     /* the current instruction's contrib in the current segment, or NULL */
 	UWord prev_line;
 	Bool call_at_end;
+	/* Call tracking: the guest stack pointer's offset, the function of the code instrumented last, and
+	 * whether a call was just made (the next instruction is a callee's entry, maybe of the same function). */
+	Int offset_sp;
+	struct wsim_fn *cs_fn;
+	Bool cs_after_call;
 	/* The latest data event was a load that a store of the same size to the same address would join. */
 	Bool last_load;
 	IRExpr *last_ea;
@@ -409,6 +414,32 @@ static void set_guard(IRDirty *di, IRTemp guard)
 {
 	if (guard != IRTemp_INVALID)
 		di->guard = RD(guard);
+}
+
+/* The guest stack pointer, as of this point of the superblock. */
+static IRExpr *emit_sp(struct ist *s)
+{
+	return RD(emit_tmp(s, Ity_I64, IRExpr_Get(s->offset_sp, Ity_I64)));
+}
+
+/*
+ * Where the function changes (and at a superblock's start): tell the call tracker when the running thread's
+ * top frame is not this function's. One load and compare when it is, the usual case.
+ */
+static void emit_cs_check(struct ist *s)
+{
+	IRTemp top = emit_tmp(s, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&wsim_cs_fnid)));
+	IRTemp other = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpNE32, RD(top),
+							IRExpr_Const(IRConst_U32(wsim_cs_id(s->icc->fn)))));
+	IRDirty *di = CALL(s, wsim_cs_enter, 1, mkIRExprVec_1(mkIRExpr_HWord((HWord)s->icc)));
+
+	/* The helper reads the stack pointer from the guest state: it must be there, up to date. */
+	di->nFxState = 1;
+	VG_(memset)(&di->fxState[0], 0, sizeof(di->fxState[0]));
+	di->fxState[0].fx = Ifx_Read;
+	di->fxState[0].offset = s->offset_sp;
+	di->fxState[0].size = sizeof(ULong);
+	di->guard = RD(other);
 }
 
 /* The current instruction's record in the current segment, made on first use. */
@@ -579,13 +610,12 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 			   IRType hWordTy)
 {
 	struct ist s;
-	Int i, first, n_exits = 0;
+	Int i, first, n_exits = 0, n_split = 0;
 	Addr cia = 0;
 	UInt isize = 0;
 	IRTypeEnv *tyenv = in->tyenv;
 	struct sbinfo *sb;
 
-	(void)layout;
 	(void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("wsim: only 64-bit guests are supported");
@@ -603,20 +633,27 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	}
 	tl_assert(s.n_ins_total > 0);
 
-	/* At most one segment per exit plus one, and one contrib per instruction plus one per exit. */
-	sb = VG_(malloc)("wsim.sb", sizeof(*sb) + (n_exits + 1) * sizeof(struct seg) +
-					    (s.n_ins_total + n_exits + 1) * sizeof(struct contrib));
+	/*
+	 * At most one segment per exit plus one, and one contrib per instruction plus one per exit. Call
+	 * tracking ends a segment where the function changes and where a call is made: two more of each
+	 * per instruction at most.
+	 */
+	if (wsim_opt.callers)
+		n_split = 2 * s.n_ins_total;
+	sb = VG_(malloc)("wsim.sb", sizeof(*sb) + (n_exits + n_split + 1) * sizeof(struct seg) +
+					    (s.n_ins_total + n_exits + n_split + 1) * sizeof(struct contrib));
 	sb->key = (UWord)closure->readdr;
 	sb->n_seg = 0;
 	sb->n_contrib = 0;
 	sb->lazy = !totals_inline;
 	n_lazy += sb->lazy;
 	sb->segs = (struct seg *)(sb + 1);
-	sb->contribs = (struct contrib *)(sb->segs + n_exits + 1);
+	sb->contribs = (struct contrib *)(sb->segs + n_exits + n_split + 1);
 	tl_assert(vge->base[0] == closure->readdr);
 	VG_(HT_add_node)(sb_table, sb);
 	s.sb = sb;
 	s.prev_line = ~(UWord)0;
+	s.offset_sp = layout->offset_SP;
 
 	for (i = first; i < in->stmts_used; i++) {
 		IRStmt *st = in->stmts[i];
@@ -625,6 +662,7 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 		case Ist_IMark: {
 			UWord l1 = wsim_cfg.l1i.line;
 			UWord first_line, last_line;
+			Bool check;
 
 			s.last_load = False;
 			cia = st->Ist.IMark.addr;
@@ -632,12 +670,21 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 			if (isize == 0)
 				isize = VG_MIN_INSTR_SZB; /* VEX could not decode it */
 			s.icc = icc_for(cia, isize);
+			/* What ran before is counted before the tracker may change the context. */
+			check = wsim_opt.callers && (s.icc->fn != s.cs_fn || s.cs_after_call);
+			if (check)
+				flush_segment(&s);
 			s.cur = NULL;
 			cur_contrib(&s)->starts = 1;
 			s.n_ins++;
 			first_line = cia / l1;
 			last_line = (cia + isize - 1) / l1;
 			addStmtToIRSB(s.out, st);
+			if (check) {
+				emit_cs_check(&s);
+				s.cs_fn = s.icc->fn;
+				s.cs_after_call = False;
+			}
 			/* Nothing but fetches touch L1i, so staying in the line just fetched is a certain hit. */
 			if (first_line != s.prev_line || last_line != first_line)
 				add_fetch(&s, cia, isize);
@@ -706,7 +753,39 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 		case Ist_AbiHint:
 			/* VEX marks calls and returns with one; a return always ends its block with Ijk_Ret. */
 			addStmtToIRSB(s.out, st);
-			if (wsim_cfg.ras > 0) {
+			if (wsim_opt.callers) {
+				Bool last = s.n_ins == s.n_ins_total;
+				IRExpr **args;
+
+				if (last && in->jumpkind == Ijk_Ret)
+					break;
+				if (last && in->jumpkind == Ijk_Call && in->next->tag == Iex_RdTmp) {
+					s.call_at_end = True;
+					break;
+				}
+				/* The call instruction is the caller's: its segment ends with it. */
+				flush_segment(&s);
+				if (st->Ist.AbiHint.nia->tag == Iex_Const) {
+					/* A direct call: the callee's frame goes on now, and its check finds it there. */
+					struct wsim_fn *callee = fn_for((Addr)st->Ist.AbiHint.nia->Iex.Const.con->Ico.U64);
+
+					wsim_cs_id(callee);
+
+					args = mkIRExprVec_3(mkIRExpr_HWord((HWord)s.icc), mkIRExpr_HWord((HWord)callee),
+							     emit_sp(&s));
+					if (wsim_cfg.ras > 0)
+						CALL(&s, wsim_cs_call_to_ras, 3, args);
+					else
+						CALL(&s, wsim_cs_call_to, 3, args);
+				} else {
+					args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s.icc), emit_sp(&s));
+					if (wsim_cfg.ras > 0)
+						CALL(&s, wsim_cs_call_ras, 2, args);
+					else
+						CALL(&s, wsim_cs_call, 2, args);
+				}
+				s.cs_after_call = True;
+			} else if (wsim_cfg.ras > 0) {
 				Bool last = s.n_ins == s.n_ins_total;
 
 				if (last && in->jumpkind == Ijk_Ret)
@@ -739,7 +818,11 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	}
 
 	flush_segment(&s);
-	if ((in->jumpkind == Ijk_Boring || in->jumpkind == Ijk_Call) && in->next->tag == Iex_RdTmp) {
+	if (wsim_opt.callers && s.call_at_end) {
+		CALL(&s, wsim_cs_ind_call, 3, mkIRExprVec_3(mkIRExpr_HWord((HWord)s.icc), in->next, emit_sp(&s)));
+	} else if (wsim_opt.callers && in->jumpkind == Ijk_Ret) {
+		CALL(&s, wsim_cs_ret, 3, mkIRExprVec_3(mkIRExpr_HWord((HWord)s.icc), in->next, emit_sp(&s)));
+	} else if ((in->jumpkind == Ijk_Boring || in->jumpkind == Ijk_Call) && in->next->tag == Iex_RdTmp) {
 		IRExpr **args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s.icc), in->next);
 
 		if (wsim_cfg.cg)
@@ -818,6 +901,7 @@ static void switch_to(ThreadId tid)
 		base[k] = wsim_total[k];
 	cur_tid = tid;
 	thread_of(tid);
+	wsim_calls_thread(tid);
 }
 
 static void start_client_code(ThreadId tid, ULong blocks_done)
@@ -1023,6 +1107,7 @@ static void atfork_child(ThreadId tid)
 	}
 	cur_tid = tid;
 	thread_of(tid);
+	wsim_calls_forked(tid);
 }
 
 static void ws_fini(Int exitcode)
@@ -1049,7 +1134,10 @@ static void ws_fini(Int exitcode)
 	tables.regions = ht_array(region_table, &tables.n_regions);
 	tables.iccs = ht_array(icc_table, &tables.n_iccs);
 	tables.threads = threads_seen;
+	tables.n_nodes = wsim_calls_fini(&tables.nodes, &tables.dropped);
 	wsim_write_output(exitcode, &tables);
+	if (tables.nodes)
+		VG_(free)(tables.nodes);
 	if (tables.fns)
 		VG_(free)(tables.fns);
 	if (tables.regions)
@@ -1066,6 +1154,10 @@ static void ws_post_clo_init(void)
 	icc_table = VG_(HT_construct)("wsim.instructions");
 	sb_table = VG_(HT_construct)("wsim.superblocks");
 	region_table = VG_(HT_construct)("wsim.regions");
+	/* The call tracker charges counts at every change of context: the totals must be exact there. */
+	if (wsim_opt.callers)
+		totals_inline = True;
+	wsim_calls_init();
 	wsim_sim_init();
 	wsim_cond_start(wsim_opt.async, wsim_opt.cpu_pred);
 	/* After the predictor thread starts: it needs a second CPU in the process's mask. */

@@ -305,12 +305,74 @@ static Int icc_cmp(const void *pa, const void *pb)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+/*
+ * Which calling contexts to write: those with a count in their own code or below them. Parents come before
+ * their children, so one pass backwards settles it; node ids hold indexes meanwhile. A kept context's
+ * function gets a row even without counts of its own (id -2 asks for one).
+ */
+static Bool *nodes_to_write(struct wsim_tables *t)
+{
+	Bool *keep = VG_(calloc)("wsim.out.keep", t->n_nodes + 1, sizeof(Bool));
+	Int j;
+
+	for (j = 0; j < t->n_nodes; j++)
+		t->nodes[j]->id = j;
+	for (j = t->n_nodes - 1; j >= 0; j--) {
+		struct wsim_node *n = t->nodes[j];
+
+		if (any_count(n->c))
+			keep[j] = True;
+		if (keep[j] && n->parent)
+			keep[n->parent->id] = True;
+		if (keep[j] && n->fn && n->fn->id == -1 && !any_count(n->fn->c))
+			n->fn->id = -2;
+	}
+	return keep;
+}
+
+/*
+ * The calling contexts, parents first: `node ID PARENT FUNCTION counts`, PARENT "-" for a stack's outermost
+ * frame, FUNCTION "-" for the root of the contexts past --ws-max-stacks (written "[more stacks]").
+ */
+static void out_nodes(struct out *o, struct wsim_tables *t, const Bool *keep)
+{
+	HChar tmp[96];
+	Int j, rows = 0;
+
+	VG_(sprintf)(tmp, "stacks\t%d\t%llu\n", wsim_opt.max_stacks, t->dropped);
+	out_puts(o, tmp);
+	for (j = 0; j < t->n_nodes; j++) {
+		struct wsim_node *n = t->nodes[j];
+
+		if (!keep[j]) {
+			n->id = -1;
+			continue;
+		}
+		n->id = rows++;
+		VG_(sprintf)(tmp, "node\t%d", n->id);
+		out_puts(o, tmp);
+		if (n->parent)
+			VG_(sprintf)(tmp, "\t%d", n->parent->id);
+		else
+			VG_(strcpy)(tmp, "\t-");
+		out_puts(o, tmp);
+		if (n->fn)
+			VG_(sprintf)(tmp, "\t%d", n->fn->id);
+		else
+			VG_(strcpy)(tmp, "\t-");
+		out_puts(o, tmp);
+		out_counts(o, n->c);
+		out_putc(o, '\n');
+	}
+}
+
 static void out_rows(struct out *o, struct wsim_tables *t)
 {
 	struct wsim_fn **fns = t->fns;
 	struct wsim_region **regs = t->regions;
 	struct wsim_icc **iccs = t->iccs;
 	Int n_fn = t->n_fn, n_reg = t->n_regions, n_icc = t->n_iccs, i, rows = 0, hot = wsim_opt.hot, n_hot = 0;
+	Bool *keep = t->n_nodes ? nodes_to_write(t) : NULL;
 	HChar tmp[64];
 
 	out_puts(o, "total");
@@ -319,7 +381,7 @@ static void out_rows(struct out *o, struct wsim_tables *t)
 
 	VG_(ssort)(fns, n_fn, sizeof(*fns), fn_cmp);
 	for (i = 0; i < n_fn; i++) {
-		if (!any_count(fns[i]->c)) {
+		if (!any_count(fns[i]->c) && fns[i]->id != -2) {
 			fns[i]->id = -1;
 			continue;
 		}
@@ -356,6 +418,10 @@ static void out_rows(struct out *o, struct wsim_tables *t)
 		out_u64(o, ic->dmiss);
 		out_u64(o, ic->bmiss);
 		out_putc(o, '\n');
+	}
+	if (keep) {
+		out_nodes(o, t, keep);
+		VG_(free)(keep);
 	}
 	out_puts(o, "end\n");
 }

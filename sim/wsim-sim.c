@@ -38,10 +38,16 @@ void wsim_unpack(void)
 /* The per-access path must be inlined into each helper: called, it is markedly slower (cachegrind found 40%). */
 #define HOT static inline __attribute__((always_inline))
 
-#define CNT(fn, k)                  \
-	do {                        \
-		wsim_total[k]++;    \
-		(fn)->c[k]++;       \
+/*
+ * An event of `fn`'s: in the totals, the function, and the calling context it ran in (wsim-calls.c), which
+ * takes loads and stores (the guarded ones counted here) from the totals with the others of its segments.
+ */
+#define CNT(fn, k)                                         \
+	do {                                               \
+		wsim_total[k]++;                           \
+		(fn)->c[k]++;                              \
+		if ((k) != WC_LOAD && (k) != WC_STORE)     \
+			wsim_cs_node->c[k]++;              \
 	} while (0)
 
 struct cache {
@@ -584,7 +590,11 @@ static struct OWN_LINE {
 	UInt tage_tick;
 	ULong async_misses; /* mispredictions found on the predictor thread */
 	ULong busy_ticks;   /* TSC ticks it spent predicting (for -v) */
+	ULong *mark_target; /* where mispredictions go until the next marker (wsim_cond_mark) */
 } ps = { .tage_lfsr = 0xACE1u };
+
+/* Mispredictions before the first marker, which call tracking never leaves: none. */
+static ULong unmarked;
 
 static UChar bim_ctr[1 << (BIM_HIST_BITS + BIM_ADDR_BITS)];
 
@@ -872,16 +882,31 @@ HOT Bool tage_one(const struct wsim_icc *ic, UInt taken, ULong h0, ULong h1)
  */
 #define COND_ICC(e) ((struct wsim_icc *)((e) & ~(UWord)1))
 
+/* A marker (wsim_cond_mark): the mispredictions since the last one go to that one's target. */
+static inline void take_mark(UWord e, ULong misses, ULong *marked)
+{
+	*ps.mark_target += misses - *marked;
+	*marked = misses;
+	ps.mark_target = (ULong *)(e & ~(UWord)WSIM_COND_MARK);
+}
+
 static ULong predict(const UWord *p, const UWord *end)
 {
-	ULong misses = 0;
+	ULong misses = 0, marked = 0;
 
+	if (!ps.mark_target)
+		ps.mark_target = &unmarked;
 	switch (wsim_cfg.cond) {
 	case WSIM_COND_BIMODAL:
 		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
-			UInt m = bimodal_mispredict(ic->addr, *p & 1);
+			UInt m;
 
+			if (UNLIKELY(*p & WSIM_COND_MARK)) {
+				take_mark(*p, misses, &marked);
+				continue;
+			}
+			m = bimodal_mispredict(ic->addr, *p & 1);
 			ic->cmiss += m;
 			misses += m;
 		}
@@ -889,8 +914,13 @@ static ULong predict(const UWord *p, const UWord *end)
 	case WSIM_COND_GSHARE:
 		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
-			UInt m = gshare_mispredict(ic->addr, *p & 1);
+			UInt m;
 
+			if (UNLIKELY(*p & WSIM_COND_MARK)) {
+				take_mark(*p, misses, &marked);
+				continue;
+			}
+			m = gshare_mispredict(ic->addr, *p & 1);
 			ic->cmiss += m;
 			misses += m;
 		}
@@ -903,12 +933,21 @@ static ULong predict(const UWord *p, const UWord *end)
 		 * compiler has no register to spare for it) cost three instructions more per branch.
 		 */
 		UWord n = (UWord)(end - p), age_at = (UWord)p + ((1u << 18) - 1 - ps.tage_tick) * sizeof(*p);
+		UWord marks = 0;
 
 		ps.tage_tick = (UInt)((ps.tage_tick + n) & ((1u << 18) - 1));
 		for (; p < end; p++) {
 			struct wsim_icc *ic = COND_ICC(*p);
-			UInt taken = *p & 1;
-			UInt m = tage_one(ic, taken, h0, h1);
+			UInt taken = *p & 1, m;
+
+			/* A marker is no branch: it moves the ageing point (always at or after it) one entry on. */
+			if (UNLIKELY(*p & WSIM_COND_MARK)) {
+				take_mark(*p, misses, &marked);
+				age_at += sizeof(*p);
+				marks++;
+				continue;
+			}
+			m = tage_one(ic, taken, h0, h1);
 
 			/*
 			 * Stored only for a misprediction, unlike above: measured, that left the predictor
@@ -927,9 +966,11 @@ static ULong predict(const UWord *p, const UWord *end)
 		}
 		ps.tage_h0 = h0;
 		ps.tage_h1 = h1;
+		ps.tage_tick = (UInt)((ps.tage_tick - marks) & ((1u << 18) - 1));
 		break;
 	}
 	}
+	*ps.mark_target += misses - marked;
 	return misses;
 }
 
@@ -971,6 +1012,7 @@ static struct OWN_LINE {
 } pub_seq, done_seq, cons_sleeping, prod_sleeping;
 static ULong async_misses_seen; /* how many of them wsim_total has */
 static Bool async_on;
+UInt wsim_cond_marks; /* markers in the slot being filled: entries that are no branches (wsim.h) */
 
 /*
  * How long the program's thread waited for the predictor thread, for -v: where the predictor sets the
@@ -1133,7 +1175,8 @@ void wsim_h_cond_full(void)
 	UWord *start = slot_of(pub_seq.v);
 	UInt n = (UInt)(wsim_cond_ptr - start), pending;
 
-	wsim_total[WC_COND] += n;
+	wsim_total[WC_COND] += n - wsim_cond_marks;
+	wsim_cond_marks = 0;
 	if (!async_on) {
 		wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
 		wsim_cond_ptr = start;
@@ -1166,11 +1209,13 @@ void wsim_cond_flush(void)
 
 	/* What the predictor thread has not seen is predicted here, while it waits for the next slot. */
 	wsim_cond_quiesce();
-	wsim_total[WC_COND] += (ULong)(wsim_cond_ptr - start);
+	wsim_total[WC_COND] += (ULong)(wsim_cond_ptr - start) - wsim_cond_marks;
+	wsim_cond_marks = 0;
 	wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
 	wsim_cond_ptr = start;
 	wsim_unpack();
 }
+
 
 /* Move an instruction's conditional-branch mispredictions into its function's counts and its own total. */
 void wsim_fold_cond_misses(struct wsim_icc *ic)
@@ -1188,6 +1233,7 @@ void wsim_fold_cond_misses(struct wsim_icc *ic)
 void wsim_cond_forked(void)
 {
 	wsim_cond_ptr = slot_of(pub_seq.v);
+	wsim_cond_marks = 0;
 	async_misses_seen = ps.async_misses;
 	waited_reset();
 	if (async_on) {

@@ -61,6 +61,8 @@ struct wsim_icc {
 	UShort base_ix, filter_byte;
 	UChar filter_bit;
 	ULong pc_hash[4]; /* one per tagged table */
+	/* A direct call's last context: the caller's node, and the callee's under it (wsim-calls.c). */
+	struct wsim_node *cs_from, *cs_to;
 };
 
 /* A function cost centre: one per symbol (by entry address), or one per object for code without symbols. */
@@ -71,9 +73,30 @@ struct wsim_fn {
 	const HChar *file;
 	const HChar *obj;
 	PtrdiffT bias; /* runtime address minus ELF virtual address in `obj` */
+	/*
+	 * Call tracking (wsim-calls.c): frames of it on the running thread's stack and the outermost one's
+	 * node, on the line the name shares, away from the counts; the last context looked up, which recurs.
+	 */
+	UInt cs_active;
+	UInt cs_id; /* what generated code compares it by: a number from 1, given on first use */
+	struct wsim_node *cs_outer;
 	ULong c[WC_N];
 	Int id;        /* row number in the output, or -1 */
+	struct wsim_node *cs_last_parent, *cs_last_node;
 };
+
+/* A calling context (wsim-calls.c): a function reached from a stack's outermost frame by one path of calls. */
+struct wsim_node {
+	/* What every change of context touches, on one cache line (nodes are 64-byte aligned). */
+	struct wsim_node *hnext;  /* chain in the table of children */
+	struct wsim_node *parent; /* NULL for an outermost frame */
+	struct wsim_fn *fn;       /* NULL only for the root of the contexts past --ws-max-stacks */
+	ULong seg[5];             /* charged from the totals: instructions, loads, stores, fetches, branches */
+	ULong *cmiss;             /* conditional mispredictions, added by whoever predicts (wsim_cond_mark) */
+	Int id;                   /* row number in the output, or -1 */
+	/* The events of this context's own code (the helpers' as they happen, the rest folded in at exit). */
+	ULong c[WC_N];
+} __attribute__((aligned(64)));
 
 struct wsim_cache_cfg {
 	Int size, assoc, line;
@@ -109,6 +132,8 @@ struct wsim_options {
 	Int hot;            /* --ws-hot: per-instruction rows for this many of the hottest functions */
 	Bool async;         /* --ws-async: predict on a second host thread where the process may use two CPUs */
 	Int cpu_prog, cpu_pred; /* --ws-cpus: where the two threads run; -1 where the kernel places them */
+	Bool callers;       /* --ws-callers: track calls, and write the calling-context tree */
+	Int max_stacks;     /* --ws-max-stacks: calling contexts kept apart, beyond which callers are dropped */
 };
 
 extern struct wsim_options wsim_opt;
@@ -162,6 +187,48 @@ void wsim_cond_quiesce(void);
 void wsim_cond_forked(void);
 void wsim_cond_report(void);
 void wsim_fold_cond_misses(struct wsim_icc *ic);
+/*
+ * Call tracking (wsim-calls.c) splits conditional mispredictions by calling context without a test per
+ * branch on the program's thread: it puts a marker in the ring where the context changes, and whoever
+ * predicts that stretch adds the mispredictions of the branches after it to the marker's target (8-byte
+ * aligned), strictly in order. Bit 1 tells a marker from a branch, so instruction cost centres are 4-byte
+ * aligned. Markers in the slot being filled are counted, so that they are not counted as branches.
+ */
+#define WSIM_COND_MARK 2
+extern UInt wsim_cond_marks;
+extern UWord *wsim_cond_lastmark; /* where the last marker went (wsim-calls.c) */
+
+static inline void wsim_cond_mark(ULong *target)
+{
+	UWord e = (UWord)target | WSIM_COND_MARK;
+
+	/*
+	 * No branch since the last marker: it is replaced rather than followed, which saves the predictor an
+	 * entry (a call, a PLT stub's jump and a return often come with no branch between them). Only within
+	 * the slot being filled: a slot handed over is the predictor's. The entry there is that marker when it
+	 * still is one, for the pointer comes to each position once per slot fill.
+	 */
+	if (wsim_cond_ptr == wsim_cond_lastmark + 1 && ((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) &&
+	    (*wsim_cond_lastmark & WSIM_COND_MARK)) {
+		*wsim_cond_lastmark = e;
+		return;
+	}
+	wsim_cond_lastmark = wsim_cond_ptr;
+	*wsim_cond_ptr++ = e;
+	wsim_cond_marks++;
+	if (((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) == 0)
+		wsim_h_cond_full();
+}
+
+/*
+ * Conditional branches executed so far, those not yet handed to the predictor included: a slot is aligned
+ * to its size and handed over as soon as it fills, so the pointer's low bits are the entries in it.
+ */
+static inline ULong wsim_cond_count(void)
+{
+	return wsim_total[WC_COND] + (((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) / sizeof(UWord)) -
+	       wsim_cond_marks;
+}
 VG_REGPARM(2) void wsim_h_ind_cg(struct wsim_icc *ic, UWord target);
 VG_REGPARM(2) void wsim_h_ind(struct wsim_icc *ic, UWord target);
 VG_REGPARM(1) void wsim_h_call(struct wsim_icc *ic);
@@ -181,6 +248,42 @@ struct wsim_l1_info {
 };
 
 void wsim_l1_info(Bool data, struct wsim_l1_info *info);
+
+/* wsim-calls.c: call tracking, when --ws-callers is on. Generated code compares wsim_cs_fnid with the function
+ * it is in, and calls wsim_cs_enter() when they differ; calls and returns call the others. */
+extern UInt wsim_cs_fnid;   /* cs_id of the running thread's top frame's function, 0 for none */
+extern UInt wsim_cs_last_id;
+
+static inline UInt wsim_cs_id(struct wsim_fn *fn)
+{
+	if (!fn->cs_id)
+		fn->cs_id = ++wsim_cs_last_id;
+	return fn->cs_id;
+}
+/*
+ * The context the running thread is in: the helpers count each event they see there as well as in its
+ * function (a context of no use when call tracking is off). The counts that generated code keeps per
+ * segment are charged to it when it changes instead.
+ */
+extern struct wsim_node *wsim_cs_node;
+VG_REGPARM(1) void wsim_cs_enter(struct wsim_icc *ic);
+VG_REGPARM(2) void wsim_cs_call(struct wsim_icc *ic, UWord sp);
+VG_REGPARM(2) void wsim_cs_call_ras(struct wsim_icc *ic, UWord sp);
+/* A call whose target's function is known when it is instrumented: the callee's frame is pushed at once. */
+VG_REGPARM(3) void wsim_cs_call_to(struct wsim_icc *ic, struct wsim_fn *callee, UWord sp);
+VG_REGPARM(3) void wsim_cs_call_to_ras(struct wsim_icc *ic, struct wsim_fn *callee, UWord sp);
+VG_REGPARM(3) void wsim_cs_ind_call(struct wsim_icc *ic, UWord target, UWord sp);
+VG_REGPARM(3) void wsim_cs_ret(struct wsim_icc *ic, UWord target, UWord sp);
+void wsim_calls_init(void);
+/* A thread starts a time slice (after the branch ring is flushed). */
+void wsim_calls_thread(ThreadId tid);
+/* In a forked child, after the counters are zeroed. */
+void wsim_calls_forked(ThreadId tid);
+/*
+ * At exit, after the last flush: the contexts in creation order (parents first), and how many functions have
+ * a context past --ws-max-stacks.
+ */
+Int wsim_calls_fini(struct wsim_node ***out, ULong *n_dropped);
 
 /* wsim-async.c: a host thread of the tool's own (see there for what it may and may not do). */
 Int wsim_host_cpus(void);
@@ -212,6 +315,9 @@ struct wsim_tables {
 	struct wsim_icc **iccs;
 	Int n_iccs;
 	Int threads;
+	struct wsim_node **nodes; /* with --ws-callers: the calling contexts, parents first */
+	Int n_nodes;
+	ULong dropped;            /* functions with a context past --ws-max-stacks */
 };
 
 /* wsim-output.c */

@@ -21,8 +21,8 @@
 /* No two exports into one file, and none over an input of diff: one would replace the other. */
 static void check_distinct(const struct cli_compare *c, char *const *inputs, int ninputs)
 {
-	const char *opt[] = { "--export-json", "--export-csv", "--export-markdown", "--export-html" };
-	const char *path[] = { c->export_json, c->export_csv, c->export_markdown, c->export_html };
+	const char *opt[] = { "--export-json", "--export-csv", "--export-markdown", "--export-html", "--export-folded" };
+	const char *path[] = { c->export_json, c->export_csv, c->export_markdown, c->export_html, c->export_folded };
 
 	for (size_t i = 0; i < ARRAY_SIZE(path); i++) {
 		if (!path[i])
@@ -65,6 +65,12 @@ void cli_compare_check(struct cli_compare *c, const char *export_json, char *con
 	cli_check_output("--export-csv", c->export_csv);
 	cli_check_output("--export-markdown", c->export_markdown);
 	cli_check_output("--export-html", c->export_html);
+	cli_check_output("--export-folded", c->export_folded);
+	if (c->own.n) {
+		c->own_patterns = xcalloc(c->own.n + 1, sizeof(*c->own_patterns));
+		for (size_t i = 0; i < c->own.n; i++)
+			c->own_patterns[i] = (char *)c->own.v[i];
+	}
 }
 
 void cli_compare_release(struct cli_compare *c)
@@ -72,6 +78,9 @@ void cli_compare_release(struct cli_compare *c)
 	ws_cost_free(c->costs, c->ncosts);
 	c->costs = NULL;
 	c->ncosts = 0;
+	free(c->own_patterns);
+	c->own_patterns = NULL;
+	string_list_clear(&c->own);
 }
 
 /*
@@ -182,11 +191,13 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.functions = functions,
 		.top = c->top,
 		.full_names = c->full_names,
+		.own = c->own_patterns,
 	};
 	struct ws_explain_opts eo = {
 		.seed = r->settings.seed,
 		.costs = c->costs,
 		.ncosts = c->ncosts,
+		.own = c->own_patterns,
 	};
 	int status = WS_EXIT_OK, err;
 
@@ -227,6 +238,8 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		ws_error("cannot write '%s': %s", c->export_html, strerror(-err));
 		status = WS_EXIT_FAIL;
 	}
+	if (c->export_folded && (err = cli_export_folded(r, c->export_folded)) < 0)
+		status = WS_EXIT_FAIL;
 	if (!isnan(c->fail_if_slower) && status == WS_EXIT_OK)
 		status = gate(c, r, &co);
 	return status;

@@ -20,7 +20,7 @@ struct cli_compare {
 	const char *metric;  /* the gate's metric; NULL for the default */
 	const char *primary; /* --primary: the metric the verdict and the gate are about; NULL for the default */
 	const char *effect;  /* --effect hl|bootstrap; NULL for hl */
-	const char *export_json, *export_csv, *export_markdown, *export_html;
+	const char *export_json, *export_csv, *export_markdown, *export_html, *export_folded;
 	bool regions;
 	bool full_names; /* -v: function names in full in the tables */
 	size_t top;
@@ -28,6 +28,8 @@ struct cli_compare {
 	const char *cost;    /* --cost FILE */
 	struct ws_cost *costs; /* its table, read by cli_compare_check() */
 	size_t ncosts;
+	struct string_list own;  /* --own PATTERN... */
+	char **own_patterns;     /* the same, NULL-terminated, or NULL (cli_compare_check()) */
 };
 
 #define CLI_COMPARE_INIT { .noise = 1.0, .alpha = 0.05, .fail_if_slower = NAN, .explain = true }
@@ -44,6 +46,7 @@ struct cli_compare {
 	OPT_STRING(0, "effect", &(c)->effect, "hl|bootstrap",                                                  \
 		   "the ratio's CI: Hodges-Lehmann (default) or a bootstrap of the medians"),                   \
 	OPT_STRING(0, "cost", &(c)->cost, "FILE", "cycles per event for the explanation, JSON {\"metric\": cycles}"), \
+	OPT_LIST(0, "own", &(c)->own, "PATTERN", "objects that are the program's own code, a glob over paths (default: its build tree)"), \
 	OPT_GROUP("Gating"),                                                                                    \
 	OPT_DOUBLE(0, "fail-if-slower", &(c)->fail_if_slower, "PCT", "exit 3 if a variant is significantly slower by more than PCT"), \
 	OPT_STRING(0, "metric", &(c)->metric, "NAME", "the gate's metric, made the primary (default: the primary)")
@@ -51,7 +54,8 @@ struct cli_compare {
 #define CLI_COMPARE_EXPORTS(c)                                                                                  \
 	OPT_STRING(0, "export-csv", &(c)->export_csv, "FILE", "one row per comparison"),                       \
 	OPT_STRING(0, "export-markdown", &(c)->export_markdown, "FILE", "a table to paste into a pull request"), \
-	OPT_STRING(0, "export-html", &(c)->export_html, "FILE", "one self-contained HTML page with plots")
+	OPT_STRING(0, "export-html", &(c)->export_html, "FILE", "one self-contained HTML page with plots"), \
+	OPT_STRING(0, "export-folded", &(c)->export_folded, "FILE", "call stacks for flame graphs (flamegraph.pl, inferno)")
 
 /*
  * Check the statistics options (usage errors exit 129) and read the --cost table (a bad one exits 1), then

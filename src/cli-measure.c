@@ -7,6 +7,7 @@
 #include "core/util.h"
 #include "perf/profile.h"
 #include "perf/topdown.h"
+#include "report/report.h"
 #include "result/derive.h"
 
 #include <errno.h>
@@ -25,6 +26,20 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg)
 
 	c->functions = arg ? arg : "";
 	return 0;
+}
+
+int cli_export_folded(const struct ws_result *r, const char *path)
+{
+	int err;
+
+	if (!ws_result_has_stacks(r)) {
+		ws_error("--export-folded: no call stacks were recorded, so '%s' is not written: measure with "
+			 "--callers (under the simulator: --backend sim or auto)", path);
+		return -ENOENT;
+	}
+	if ((err = ws_export_folded(r, path)) < 0)
+		ws_error("cannot write '%s': %s", path, strerror(-err));
+	return err;
 }
 
 void cli_check_output(const char *opt, const char *path)
@@ -404,6 +419,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		usage_error("--layouts K makes K simulated runs, one per environment size: drop --sim-runs and --exact");
 	o->layouts = c->layouts;
 	o->be.regions = c->regions;
+	/* Callers are a part of the per-function profile. */
+	if (c->callers && !c->functions)
+		c->functions = "";
+	o->be.callers = c->callers;
 	o->be.functions = c->functions != NULL;
 	if (c->functions && *c->functions) {
 		/* An unknown second event is a usage error, said before any run. */

@@ -34,6 +34,7 @@ struct cli_measure {
 	char *topdown_reason;    /* why --topdown cannot be counted here, or NULL */
 	const char *functions;   /* NULL, "" (on) or an event name */
 	const char *call_graph;  /* --call-graph: fp, dwarf, none; NULL for what works for the program */
+	bool callers;            /* --callers (implies --functions) */
 	double freq;
 	double target_ci, max_time;
 	size_t max_runs;
@@ -85,6 +86,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_BOOL(0, "regions", &(c)->regions, "report per region (the program uses include/whyslow.h markers)"), \
 	OPT_BOOL(0, "topdown", &(c)->topdown, "level-1 top-down from the PMU (Intel Ice Lake+, AMD Zen 4)"),     \
 	OPT_CALLBACK_OPTARG(0, "functions", (c), "EVENT", "report per function (sampling; EVENT: a second event)", cli_functions_cb), \
+	OPT_BOOL(0, "callers", &(c)->callers, "per function also who calls it: callers, inclusive counts, stacks (implies --functions)"), \
 	OPT_DOUBLE('F', "freq", &(c)->freq, "HZ", "sampling rate for --functions (default 4000)"),             \
 	OPT_STRING(0, "call-graph", &(c)->call_graph, "fp|dwarf|none", "how --functions records callers (default: fp where the program keeps frame pointers, else dwarf)"), \
 	OPT_GROUP("Simulator"),                                                                                 \
@@ -153,6 +155,9 @@ int cli_measure_status(int ret, int status, const struct ws_result *r, bool save
 
 /* Check that `path` (if set) can be written later; on failure one line and exit 1. */
 void cli_check_output(const char *opt, const char *path);
+
+/* --export-folded: write r's call stacks to `path`; one line and a negative errno when there are none. */
+int cli_export_folded(const struct ws_result *r, const char *path);
 
 /* Split a command string into words as a shell would (quotes and backslashes); NULL on bad quoting. */
 char **cli_split_command(const char *s);

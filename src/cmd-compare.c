@@ -494,6 +494,8 @@ int cmd_compare(int argc, char **argv)
 		usage_error("compare needs a baseline and at least one variant (or -L with two values or more)");
 	cc.regions = c.regions;
 	cc.full_names = c.verbose;
+	/* Stacks come with the callers: asking for them asks for those. */
+	c.callers |= cc.export_folded != NULL;
 	cli_measure_finish(&c, &mo, true);
 	cli_compare_check(&cc, c.export_json, NULL, 0);
 	if (cc.primary && !ws_metric_info(cc.primary)) {

@@ -3,26 +3,34 @@
 #include "builtin.h"
 #include "cli-measure.h"
 #include "compare/compare.h"
+#include "core/util.h"
 #include "report/report.h"
 #include "result/result-json.h"
 #include "parse-options.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *const report_usage[] = {
-	"whyslow report [--markdown | --csv | --html] [--regions] [--functions] <result.json>",
+	"whyslow report [--markdown | --csv | --html] [--regions] [--functions] [--export-folded FILE] <result.json>",
 	NULL,
 };
 
 int cmd_report(int argc, char **argv)
 {
 	bool markdown = false, csv = false, html = false, regions = false, functions = false;
+	const char *export_folded = NULL;
+	struct string_list own = { 0 };
+	char **own_patterns = NULL;
+	int status = WS_EXIT_OK;
 	struct option_spec options[] = {
 		OPT_BOOL(0, "markdown", &markdown, "a Markdown table, ready for a pull request"),
 		OPT_BOOL(0, "csv", &csv, "one row per comparison"),
 		OPT_BOOL(0, "html", &html, "one self-contained HTML page"),
 		OPT_BOOL(0, "regions", &regions, "per-region tables too (terminal)"),
 		OPT_BOOL(0, "functions", &functions, "per-function tables too (terminal)"),
+		OPT_LIST(0, "own", &own, "PATTERN", "objects that are the program's own code, for \"grew in\" (default: its build tree)"),
+		OPT_STRING(0, "export-folded", &export_folded, "FILE", "also write the call stacks for flame graphs"),
 		OPT_END(),
 	};
 	struct ws_report_opts ro = { 0 };
@@ -34,6 +42,15 @@ int cmd_report(int argc, char **argv)
 		usage_error("give exactly one result file");
 	if (markdown + csv + html > 1)
 		usage_error("choose one of --markdown, --csv and --html");
+	if (export_folded && ws_same_file(export_folded, argv[0]))
+		usage_error("--export-folded '%s' is the result being read: writing it would replace that result",
+			    export_folded);
+	cli_check_output("--export-folded", export_folded);
+	if (own.n) {
+		own_patterns = xcalloc(own.n + 1, sizeof(*own_patterns));
+		for (size_t i = 0; i < own.n; i++)
+			own_patterns[i] = (char *)own.v[i];
+	}
 	setup_logging(0);
 	ws_result_init(&r);
 	if (ws_result_load(argv[0], &r) < 0) {
@@ -51,6 +68,7 @@ int cmd_report(int argc, char **argv)
 	ro.color = cli_use_color(stdout);
 	ro.regions = regions;
 	ro.functions = functions;
+	ro.own = own_patterns;
 	if (markdown)
 		ws_report_markdown(stdout, &r);
 	else if (csv)
@@ -61,6 +79,10 @@ int cmd_report(int argc, char **argv)
 		ws_report_compare(stdout, &r, &ro);
 	else
 		ws_report_stat(stdout, &r, &ro);
+	if (export_folded && cli_export_folded(&r, export_folded) < 0)
+		status = WS_EXIT_FAIL;
 	ws_result_release(&r);
-	return WS_EXIT_OK;
+	free(own_patterns);
+	string_list_clear(&own);
+	return status;
 }

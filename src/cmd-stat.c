@@ -33,10 +33,11 @@ static const char *const stat_usage[] = {
 int cmd_stat(int argc, char **argv)
 {
 	struct cli_measure c = CLI_MEASURE_INIT;
-	const char *export_html = NULL;
+	const char *export_html = NULL, *export_folded = NULL;
 	struct option_spec options[] = {
 		CLI_MEASURE_OPTIONS(&c),
 		OPT_STRING(0, "export-html", &export_html, "FILE", "one self-contained HTML page with plots"),
+		OPT_STRING(0, "export-folded", &export_folded, "FILE", "call stacks for flame graphs (flamegraph.pl, inferno)"),
 		OPT_END(),
 	};
 	struct ws_measure_opts mo;
@@ -64,12 +65,18 @@ int cmd_stat(int argc, char **argv)
 	}
 	cli_measure_check_programs(&c, 1);
 	cli_measure_program(&c, &prog, 0, NULL, NULL);
+	/* Stacks come with the callers: asking for them asks for those. */
+	c.callers |= export_folded != NULL;
 	cli_measure_finish(&c, &mo, false);
 	if (c.export_json && export_html && ws_same_file(c.export_json, export_html))
 		usage_error("--export-json and --export-html name one file, '%s': one export would replace the other",
 			    export_html);
+	if (export_folded && c.export_json && ws_same_file(export_folded, c.export_json))
+		usage_error("--export-json and --export-folded name one file, '%s': one export would replace the "
+			    "other", export_folded);
 	cli_check_output("--export-json", c.export_json);
 	cli_check_output("--export-html", export_html);
+	cli_check_output("--export-folded", export_folded);
 	cli_install_signals();
 
 	ws_result_init(&res);
@@ -102,6 +109,8 @@ int cmd_stat(int argc, char **argv)
 			ws_error("cannot write '%s': %s", export_html, strerror(-err));
 			status = WS_EXIT_FAIL;
 		}
+		if (export_folded && cli_export_folded(&res, export_folded) < 0)
+			status = WS_EXIT_FAIL;
 	}
 	status = cli_measure_status(ret, status, &res, saved);
 	ws_result_release(&res);

@@ -11,10 +11,17 @@
  *	region NAME entries N, then region NAME COUNTER VALUE
  *	function NAME OBJECT COUNTER VALUE
  *	hot FUNCTION OBJECT ADDRESS EXECUTIONS L1D-MISSES MISPREDICTS
+ * and, for files with calling contexts (--ws-callers):
+ *	nodes N / dropped N / depth N  the contexts, those past the limit, the longest path in frames
+ *	nsum COUNTER VALUE             a counter summed over the contexts
+ *	nmismatch N                    functions whose contexts do not add up to their row
+ *	stack FRAME;FRAME;... INSTRUCTIONS   each context with instructions of its own, outermost frame first
  * Exits 1 when a file cannot be read or added.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sim/sim-output.h"
 
@@ -74,6 +81,45 @@ int main(int argc, char **argv)
 			printf("hot\t%s\t%s\t0x%" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", f->name, f->object,
 			       f->insns[j].addr, f->insns[j].executions, f->insns[j].l1d_misses,
 			       f->insns[j].mispredicts);
+	}
+	if (sum.has_stacks) {
+		struct ws_sim_counts nsum = { { 0 } }, *per_fn = calloc(sum.nr_functions + 1, sizeof(*per_fn));
+		size_t mismatch = 0, depth = 0;
+
+		for (size_t i = 0; i < sum.nr_nodes; i++) {
+			const struct ws_sim_node *n = &sum.nodes[i];
+			size_t d = 0;
+
+			for (int k = 0; k < WS_SIM_NR_COUNTERS; k++) {
+				nsum.v[k] += n->counts.v[k];
+				if (n->function >= 0)
+					per_fn[n->function].v[k] += n->counts.v[k];
+			}
+			for (long p = (long)i; p >= 0; p = sum.nodes[p].parent)
+				d++;
+			if (d > depth)
+				depth = d;
+		}
+		for (size_t i = 0; i < sum.nr_functions; i++)
+			if (memcmp(&per_fn[i], &sum.functions[i].counts, sizeof(per_fn[i])))
+				mismatch++;
+		printf("nodes\t%zu\ndropped\t%" PRIu64 "\ndepth\t%zu\n", sum.nr_nodes, sum.stacks_dropped, depth);
+		print_counts(&sum, "nsum", &nsum);
+		printf("nmismatch\t%zu\n", mismatch);
+		for (size_t i = 0; i < sum.nr_nodes; i++) {
+			long chain[4096];
+			size_t n = 0;
+
+			if (!sum.nodes[i].counts.v[WS_SIM_INSTRUCTIONS])
+				continue;
+			for (long p = (long)i; p >= 0 && n < 4096; p = sum.nodes[p].parent)
+				chain[n++] = sum.nodes[p].function;
+			printf("stack\t");
+			while (n--)
+				printf("%s%s", chain[n] >= 0 ? sum.functions[chain[n]].name : "[more stacks]", n ? ";" : "");
+			printf("\t%" PRIu64 "\n", sum.nodes[i].counts.v[WS_SIM_INSTRUCTIONS]);
+		}
+		free(per_fn);
 	}
 	ws_sim_output_release(&sum);
 	return 0;

@@ -4,9 +4,9 @@
 #
 # The five LC storage variants, each its own build as in the original case, compared with vec-pool (the
 # production baseline): time natively, caches and branches from the PMU or, where there is none, from the
-# simulator; per region (the synthesizer's markers) and per function; then why. Writes demo/result.json,
-# demo/result.md and demo/result.html. Sized to finish in under three minutes on a 2-core machine without a
-# PMU.
+# simulator; per region (the synthesizer's markers), per function and its callers; then why. Writes
+# demo/result.json, demo/result.md and demo/result.html. Sized to finish in under three minutes on a 2-core
+# machine without a PMU.
 #
 #   R1CS_CONSTRAINTS=N   constraints per run (default 100000: about 0.15 s natively, 3 s simulated)
 #   RUNS=N               native runs per variant (default 10)
@@ -25,7 +25,7 @@ mkdir -p "$OUT"
 echo "whyslow demo: Groth16 circuit synthesis, Vec against SmallVec in the linear-combination indexer" >&2
 echo "  ($N constraints per run; variants built from examples/r1cs-synth, baseline vec-pool)" >&2
 
-set -- compare --backend "$BACKEND" -r "$RUNS" --regions --functions --seed 2026 \
+set -- compare --backend "$BACKEND" -r "$RUNS" --regions --callers --seed 2026 \
 	--export-json "$OUT/result.json" --export-markdown "$OUT/result.md" --export-html "$OUT/result.html"
 for v in vec-pool vec smallvec1 smallvec2 smallvec4; do
 	set -- "$@" -n "$v" "$R/r1cs-synth-$v --constraints $N"

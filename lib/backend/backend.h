@@ -22,6 +22,7 @@ struct ws_claim {
 struct ws_backend_opts {
 	bool regions;          /* collect per-region metrics (marker library) */
 	bool functions;        /* collect per-function metrics */
+	bool callers;          /* with functions: also their callers, inclusive metrics and the stacks */
 	/*
 	 * Set by the session for a backend that runs beside a native one, which times the programs: this one
 	 * counts only what that one could not (the simulator says so once).

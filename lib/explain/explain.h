@@ -27,6 +27,9 @@ struct ws_explain_opts {
 	 * asm-diff suggestion when baseline and variant are two builds.
 	 */
 	char *const *binaries;
+	/* --own: patterns of the objects that are the program's own code (NULL-terminated), or NULL for the rule
+	 * of explain/own.h */
+	char *const *own;
 	uint64_t seed;
 	size_t resamples;            /* for the share CIs; 0 for 1000 */
 };

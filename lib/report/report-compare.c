@@ -2,6 +2,7 @@
 /* report-compare.c - the comparison as a terminal table, Markdown (for pull requests) and CSV. */
 #include "compare/compare.h"
 #include "core/util.h"
+#include "explain/own.h"
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
@@ -205,6 +206,44 @@ static double share_of(const struct ws_variant *v, const char *fn)
 	return g ? ws_function_share(v, g) : 0.0;
 }
 
+static double median_in(const struct ws_metric_set *s, const char *metric)
+{
+	const struct ws_metric *m = s ? ws_metric_set_find(s, metric) : NULL;
+
+	return m && m->sum.n ? m->sum.median : NAN;
+}
+
+/*
+ * The "grew in" cell of a library function's row ("fell in" when it fell): its caller that accounts for
+ * most of the change in its inclusive `metric` (the row's), with that caller's part of the change (above
+ * 100% when other callers changed the other way). NULL for the program's own functions and where no call
+ * chains were recorded.
+ */
+static char *grew_in(const struct ws_variant *base, const struct ws_variant *var, const char *fn, const char *metric,
+		     struct ws_own *own)
+{
+	const struct ws_group *vg = ws_group_list_find(&var->functions, fn), *bg = ws_group_list_find(&base->functions, fn);
+	const struct ws_group *best = NULL;
+	double total, bi, best_d = 0;
+
+	if (!vg || !vg->callers.n || ws_own_object(own, vg->object))
+		return NULL;
+	bi = bg ? median_in(&bg->inclusive, metric) : 0;
+	total = median_in(&vg->inclusive, metric) - (isfinite(bi) ? bi : 0);
+	if (!isfinite(total) || total == 0)
+		return NULL;
+	for (size_t i = 0; i < vg->callers.n; i++) {
+		const struct ws_group *c = &vg->callers.v[i], *bc = bg ? ws_group_list_find(&bg->callers, c->name) : NULL;
+		double b = bc ? median_in(&bc->metrics, metric) : 0, d = median_in(&c->metrics, metric) - (isfinite(b) ? b : 0);
+
+		if (isfinite(d) && d != 0 && (d > 0) == (total > 0) && fabs(d) > fabs(best_d)) {
+			best = c;
+			best_d = d;
+		}
+	}
+	return best ? xasprintf("%s %s (%.0f%%)", total > 0 ? "grew in" : "fell in", best->name, 100 * best_d / total) : NULL;
+}
+
 static void functions_table(FILE *f, const struct ws_result *r, const struct ws_variant *base,
 			    const struct ws_report_opts *o)
 {
@@ -213,8 +252,10 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 	for (size_t v = 0; v < r->nvariants; v++) {
 		const struct ws_variant *var = &r->variants[v];
 		struct fn_row *rows;
-		size_t n = 0;
+		size_t n = 0, wide = 0;
 		const char *metric = NULL;
+		struct ws_own *own;
+		char **cells, **grew;
 
 		if (var == base)
 			continue;
@@ -234,18 +275,39 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 			n++;
 		}
 		qsort(rows, n, sizeof(*rows), fn_row_cmp);
+		if (n > top)
+			n = top;
+		/* A library function's row names the caller that made it grow: the program's code to look at. */
+		own = ws_own_new(var, NULL, o->own);
+		cells = xcalloc(n + 1, sizeof(*cells));
+		grew = xcalloc(n + 1, sizeof(*grew));
+		for (size_t i = 0; i < n; i++) {
+			cells[i] = ws_report_cell_text(rows[i].c);
+			grew[i] = grew_in(base, var, rows[i].c->function, metric, own);
+			if (grew[i] && width(cells[i]) > wide)
+				wide = width(cells[i]);
+		}
 		if (n)
 			fprintf(f, "\n %sfunctions: %s, %s against %s%s\n", o->color ? C_BOLD : "",
 				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
-		for (size_t i = 0; i < n && i < top; i++) {
-			char *cell = ws_report_cell_text(rows[i].c), *shown = ws_report_fn_name(o, rows[i].c->function, 36);
+		for (size_t i = 0; i < n; i++) {
+			char *shown = ws_report_fn_name(o, rows[i].c->function, 36);
 
-			fprintf(f, "   %s %6.2f%% -> %6.2f%%   %s%s%s\n", shown, 100 * rows[i].base,
-				100 * rows[i].var, o->color ? verdict_color(rows[i].c) : "", cell, o->color ? C_RESET : "");
-			free(cell);
+			fprintf(f, "   %s %6.2f%% -> %6.2f%%   %s", shown, 100 * rows[i].base, 100 * rows[i].var,
+				o->color ? verdict_color(rows[i].c) : "");
+			pad(f, cells[i], grew[i] ? wide : 0, false);
+			fprintf(f, "%s", o->color ? C_RESET : "");
+			if (grew[i])
+				fprintf(f, "   %s", grew[i]);
+			fputc('\n', f);
+			free(cells[i]);
+			free(grew[i]);
 			free(shown);
 		}
+		free(cells);
+		free(grew);
+		ws_own_free(own);
 		free(rows);
 	}
 }

@@ -15,6 +15,7 @@ struct ws_report_opts {
 	bool all_metrics; /* also show unsupported metrics' reasons in full */
 	size_t top;       /* rows of per-function tables (0: 10) */
 	bool full_names;  /* function names in full (-v); else template arguments elided and the width capped */
+	char *const *own; /* --own patterns (NULL-terminated) for "grew in", or NULL: explain/own.h's rule */
 };
 
 /*
@@ -54,5 +55,14 @@ void ws_report_csv(FILE *f, const struct ws_result *r);
  * and how it was measured. Draws what the result holds: a stat result, or one without samples, too.
  */
 void ws_report_html(FILE *f, const struct ws_result *r);
+
+/*
+ * The call stacks (variants[].stacks) in the folded format: one stack per line, its frames from the
+ * outermost joined by ';', a space, then its count (in the variant's stacks_metric). With more than one
+ * variant, each stack starts with a frame named after its variant. ';' in a name becomes ':'.
+ */
+bool ws_result_has_stacks(const struct ws_result *r);
+void ws_report_folded(FILE *f, const struct ws_result *r);
+int ws_export_folded(const struct ws_result *r, const char *path);
 
 #endif

@@ -522,6 +522,31 @@ static int metrics_from_json(const json_t *obj, struct ws_metric_set *set, const
 	return 0;
 }
 
+/*
+ * Entry `i` of a list of functions or callers (`x`: its "name" and "object") into `l`, or NULL when it has no
+ * name. Two of one name (static functions in two objects) stay two: the later one is told apart by its index.
+ */
+static struct ws_group *named_group_from_json(const json_t *x, size_t i, struct ws_group_list *l)
+{
+	char *name = get_str(x, "name"), *obj = get_str(x, "object");
+	struct ws_group *g;
+
+	if (!name) {
+		free(obj);
+		return NULL;
+	}
+	if (ws_group_list_find(l, name)) {
+		char *other = xasprintf("%s (%zu)", name, i);
+
+		free(name);
+		name = other;
+	}
+	g = ws_group_list_get(l, name, obj);
+	free(name);
+	free(obj);
+	return g;
+}
+
 /* A function's `inclusive` metrics and `callers`, both optional. */
 static int callers_from_json(const json_t *fo, struct ws_group *g, const char *where)
 {
@@ -532,23 +557,10 @@ static int callers_from_json(const json_t *fo, struct ws_group *g, const char *w
 	if (inc && (ret = metrics_from_json(inc, &g->inclusive, where)) < 0)
 		return ret;
 	json_array_foreach(callers, i, x) {
-		char *name = get_str(x, "name"), *obj = get_str(x, "object");
-		struct ws_group *c;
+		struct ws_group *c = named_group_from_json(x, i, &g->callers);
 
-		if (!name) {
-			free(obj);
+		if (!c)
 			return ws_error("%s: function '%s': caller %zu has no \"name\"", where, g->name, i), -EINVAL;
-		}
-		/* A caller of one name in two objects (static functions) stays two, as functions do. */
-		if (ws_group_list_find(&g->callers, name)) {
-			char *other = xasprintf("%s (%zu)", name, i);
-
-			free(name);
-			name = other;
-		}
-		c = ws_group_list_get(&g->callers, name, obj);
-		free(name);
-		free(obj);
 		if ((ret = metrics_from_json(json_object_get(x, "metrics"), &c->metrics, where)) < 0)
 			return ret;
 	}
@@ -632,23 +644,10 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 	fns = json_object_get(vo, "functions");
 	if (json_is_array(fns)) {
 		json_array_foreach(fns, i, x) {
-			char *fname = get_str(x, "name"), *obj = get_str(x, "object");
-			struct ws_group *g;
+			struct ws_group *g = named_group_from_json(x, i, &v->functions);
 
-			if (!fname) {
-				free(obj);
+			if (!g)
 				return ws_error("%s: function %zu has no \"name\"", where, i), -EINVAL;
-			}
-			/* Two functions of one name (static ones in two objects) stay two: tell them apart. */
-			if (ws_group_list_find(&v->functions, fname)) {
-				char *other = xasprintf("%s (%zu)", fname, i);
-
-				free(fname);
-				fname = other;
-			}
-			g = ws_group_list_get(&v->functions, fname, obj);
-			free(fname);
-			free(obj);
 			g->inlined = get_bool(x, "inlined");
 			if (json_is_string(json_object_get(x, "symbol")))
 				ws_group_add_symbol(g, json_string_value(json_object_get(x, "symbol")));

@@ -644,45 +644,84 @@ static void prune_callers(struct ws_result *r, const char *name, double min_shar
 	}
 }
 
+/* A function's name (a copy), once for all variants, and whether it stays. */
+struct kept {
+	char *name;
+	bool keep;
+};
+
+static struct kept *kept_find(struct kept *k, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(k[i].name, name))
+			return &k[i];
+	return NULL;
+}
+
 void ws_result_prune_functions(struct ws_result *r, double min_share)
 {
+	struct kept *k = NULL;
+	size_t n = 0, alloc = 0;
+	bool more = true;
+
+	for (size_t i = 0; i < r->nvariants; i++) {
+		for (size_t j = 0; j < r->variants[i].functions.n; j++) {
+			const struct ws_group *g = &r->variants[i].functions.v[j];
+			struct kept *e = kept_find(k, n, g->name);
+			double sh = ws_function_share(&r->variants[i], g);
+
+			if (!e) {
+				WS_ALLOC_GROW(k, n + 1, alloc);
+				e = &k[n++];
+				e->name = xstrdup(g->name);
+				e->keep = false;
+			}
+			e->keep |= isfinite(sh) && sh >= min_share;
+		}
+	}
+	/*
+	 * A kept function's callers stay too when they make at least the threshold of it and take it of their
+	 * variant with what they call: so the chain from a hot library function up to the program's own code
+	 * survives, whatever little each function on it does itself.
+	 */
+	while (more) {
+		more = false;
+		for (size_t x = 0; x < n; x++) {
+			if (!k[x].keep)
+				continue;
+			for (size_t i = 0; i < r->nvariants; i++) {
+				const struct ws_variant *v = &r->variants[i];
+				const struct ws_group *g = ws_group_list_find(&v->functions, k[x].name);
+
+				for (size_t c = 0; g && c < g->callers.n; c++) {
+					const struct ws_group *cg = ws_group_list_find(&v->functions, g->callers.v[c].name);
+					struct kept *e = kept_find(k, n, g->callers.v[c].name);
+					double sh = ws_caller_share(g, &g->callers.v[c]);
+
+					if (!e || e->keep || !cg || !(sh >= min_share) || !(ws_function_inclusive_share(v, cg) >= min_share))
+						continue;
+					e->keep = more = true;
+				}
+			}
+		}
+	}
 	for (size_t i = 0; i < r->nvariants; i++) {
 		struct ws_group_list *l = &r->variants[i].functions;
 
 		for (size_t j = 0; j < l->n;) {
-			const char *name = l->v[j].name;
-			bool keep = false;
-
-			for (size_t k = 0; k < r->nvariants && !keep; k++) {
-				const struct ws_group *g = ws_group_list_find(&r->variants[k].functions, name);
-				double sh = g ? ws_function_share(&r->variants[k], g) : NAN;
-
-				keep = isfinite(sh) && sh >= min_share;
-			}
-			if (keep) {
-				prune_callers(r, name, min_share);
+			if (kept_find(k, n, l->v[j].name)->keep) {
 				j++;
 				continue;
 			}
-			/*
-			 * Not kept anywhere: drop it from every variant, this one included. `name` belongs to
-			 * this variant's entry, so work from a copy.
-			 */
-			char *victim = xstrdup(name);
-
-			for (size_t k = 0; k < r->nvariants; k++) {
-				struct ws_group_list *o = &r->variants[k].functions;
-				struct ws_group *g = ws_group_list_find(o, victim);
-				size_t x;
-
-				if (!g)
-					continue;
-				x = (size_t)(g - o->v);
-				group_release(g);
-				memmove(g, g + 1, (o->n - x - 1) * sizeof(*o->v));
-				o->n--;
-			}
-			free(victim);
+			group_release(&l->v[j]);
+			memmove(&l->v[j], &l->v[j + 1], (l->n - j - 1) * sizeof(*l->v));
+			l->n--;
 		}
 	}
+	for (size_t x = 0; x < n; x++)
+		free(k[x].name);
+	free(k);
+	for (size_t i = 0; i < r->nvariants; i++)
+		for (size_t j = 0; j < r->variants[i].functions.n; j++)
+			prune_callers(r, r->variants[i].functions.v[j].name, min_share);
 }

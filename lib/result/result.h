@@ -367,8 +367,10 @@ void ws_result_summarize(struct ws_result *r);
 /*
  * Keep the functions that take at least `min_share` in some variant, and drop the rest from every variant:
  * their median share of samples (sampling profiles), or of estimated cycles or instructions (simulator).
- * Of the callers of the functions kept, drop those under `min_share` of their function's inclusive
- * metric in every variant (ws_caller_share). Needs summaries.
+ * A kept function's caller is kept too when it makes at least `min_share` of it and takes `min_share` of
+ * its variant inclusively (so the way up from a hot library function stays). Of the callers of the
+ * functions kept, drop those under `min_share` of their function's inclusive metric in every variant
+ * (ws_caller_share). Needs summaries.
  */
 void ws_result_prune_functions(struct ws_result *r, double min_share);
 

@@ -165,6 +165,8 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	/* The debug directory of the test interface: Valgrind looks there for .gnu_debuglink files. */
 	if (getenv("WHYSLOW_DEBUG_DIR") && *getenv("WHYSLOW_DEBUG_DIR"))
 		p->argv[k++] = xasprintf("--extra-debuginfo-path=%s", getenv("WHYSLOW_DEBUG_DIR"));
+	/* Call tracking costs time (bench/sim-speed.sh): only when asked for, with --callers. */
+	p->argv[k++] = xstrdup(be->opts.functions && be->opts.callers ? "--ws-callers=yes" : "--ws-callers=no");
 	for (size_t i = 0; i < extra; i++)
 		p->argv[k++] = xstrdup(be->opts.sim_args[i]);
 	for (size_t i = 0; i < n; i++)
@@ -369,11 +371,18 @@ static void count_inlined(struct sim_priv *p, const struct ws_sim_function *fn, 
 	}
 }
 
-static void push_functions(struct sim_priv *p, struct ws_variant *v, const struct ws_sim_output *all, size_t run)
+/*
+ * The function rows of one run. keys[i] (a new array of new strings, NULL-terminated) is the row of the
+ * tool's function i, so that its calling contexts go to the same row.
+ */
+static void push_functions(struct sim_priv *p, struct ws_variant *v, const struct ws_sim_output *all, size_t run,
+			   char ***keys)
 {
 	struct sim_fn *fns = xcalloc(all->nr_functions + 1, sizeof(*fns));
 	struct sim_inl *inl = NULL;
 	size_t nfns = 0, ninl = 0, ainl = 0;
+
+	*keys = xcalloc(all->nr_functions + 1, sizeof(**keys));
 
 	if (!p->syms)
 		p->syms = ws_symbols_new();
@@ -420,6 +429,8 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 		key = f->unknown ? xasprintf("[unknown] %s", base) : twice ? xasprintf("%s (%s)", f->name, base)
 									   : xstrdup(f->name);
 		g = ws_group_list_get(&v->functions, key, f->object);
+		for (size_t k = 0; k < f->nparts; k++)
+			(*keys)[f->parts[k] - all->functions] = xstrdup(key);
 		for (size_t k = 0; k < f->nsymbols; k++)
 			ws_group_add_symbol(g, f->symbols[k]);
 		/*
@@ -483,11 +494,138 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 	free(fns);
 }
 
+static char **sort_keys;
+
+static int cmp_key_index(const void *a, const void *b)
+{
+	int r = strcmp(sort_keys[*(const size_t *)a], sort_keys[*(const size_t *)b]);
+
+	return r ? r : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* Bring a metric set's every metric to run + 1 samples: a function or caller a run did not see counted 0. */
+static void pad_set(struct ws_metric_set *set, size_t run)
+{
+	for (size_t k = 0; k < set->n; k++)
+		while (set->v[k].n <= run)
+			ws_metric_push(&set->v[k], 0, -1);
+}
+
+/* Add a context's inclusive counts to run `run` of the per-function metrics in `set` (made where missing). */
+static void add_counts(struct ws_metric_set *set, const struct ws_sim_output *o, const struct ws_sim_counts *c,
+		       size_t run)
+{
+	for (size_t m = 0; m < ARRAY_SIZE(fn_metrics); m++) {
+		struct ws_metric *mm;
+		uint64_t x;
+
+		if (ws_sim_get(o, c, fn_metrics[m], &x) != 0)
+			continue;
+		mm = ws_metric_set_get(set, fn_metrics[m], WS_M_SIMULATED);
+		while (mm->n <= run)
+			ws_metric_push(mm, 0, -1);
+		mm->samples[run] += (double)x;
+	}
+}
+
+/*
+ * From the calling contexts (sim-output.h): each function's inclusive counts and its callers', per run,
+ * and the first run's stacks. Functions are the result's rows (`keys`, from push_functions), so a context
+ * counts for a row only
+ * where no context above it has the same name: recursion, and two functions of one name (a static one
+ * in two objects) nested, are counted once. A context with no caller (a stack's outermost frame, a thread's
+ * start) adds to the inclusive counts only; one past the tool's limit has lost its caller likewise.
+ */
+static void push_calls(struct ws_variant *v, const struct ws_sim_output *o, size_t run, char *const *keys)
+{
+	size_t nf = o->nr_functions, nn = o->nr_nodes;
+	char **key = xcalloc(nf + 1, sizeof(*key));
+	size_t *gid = xcalloc(nf + 1, sizeof(*gid)), *order = xcalloc(nf + 1, sizeof(*order));
+	struct ws_sim_counts *sub = xmalloc((nn + 1) * sizeof(*sub));
+
+	/* One id per name: the first function (in file order) of that name stands for it. */
+	for (size_t i = 0; i < nf; i++) {
+		key[i] = xstrdup(keys[i] ? keys[i] : "[unknown]");
+		order[i] = i;
+	}
+	sort_keys = key;
+	qsort(order, nf, sizeof(*order), cmp_key_index);
+	for (size_t i = 0; i < nf; i++)
+		gid[order[i]] = i && !strcmp(key[order[i]], key[order[i - 1]]) ? gid[order[i - 1]] : order[i];
+
+	/* Inclusive counts of each context: its own and its descendants' (children come after parents). */
+	for (size_t i = 0; i < nn; i++)
+		sub[i] = o->nodes[i].counts;
+	for (size_t i = nn; i-- > 0;)
+		if (o->nodes[i].parent >= 0)
+			for (int k = 0; k < WS_SIM_NR_COUNTERS; k++)
+				sub[o->nodes[i].parent].v[k] += sub[i].v[k];
+
+	for (size_t i = 0; i < nn; i++) {
+		const struct ws_sim_node *n = &o->nodes[i];
+		const struct ws_sim_function *fn, *cfn;
+		struct ws_group *g, *c;
+		bool outer = true;
+		long p;
+
+		if (n->function < 0)
+			continue;
+		for (p = n->parent; p >= 0 && outer; p = o->nodes[p].parent)
+			outer = o->nodes[p].function < 0 || gid[o->nodes[p].function] != gid[n->function];
+		if (!outer)
+			continue;
+		fn = &o->functions[gid[n->function]];
+		g = ws_group_list_get(&v->functions, key[gid[n->function]], fn->object);
+		add_counts(&g->inclusive, o, &sub[i], run);
+		if (n->parent < 0 || o->nodes[n->parent].function < 0)
+			continue;
+		cfn = &o->functions[gid[o->nodes[n->parent].function]];
+		c = ws_group_list_get(&g->callers, key[gid[o->nodes[n->parent].function]], cfn->object);
+		add_counts(&c->metrics, o, &sub[i], run);
+	}
+	for (size_t i = 0; i < v->functions.n; i++) {
+		struct ws_group *g = &v->functions.v[i];
+
+		pad_set(&g->inclusive, run);
+		for (size_t k = 0; k < g->callers.n; k++)
+			pad_set(&g->callers.v[k].metrics, run);
+	}
+
+	/* The stacks are deterministic: the first run's are every run's. */
+	if (run == 0 && !v->nstacks) {
+		const char **frames = xcalloc(nn + 1, sizeof(*frames));
+
+		free(v->stacks_metric);
+		v->stacks_metric = xstrdup("estimated-cycles");
+		v->stacks_runs = 1;
+		for (size_t i = 0; i < nn; i++) {
+			uint64_t self;
+			size_t depth = 0;
+
+			if (ws_sim_get(o, &o->nodes[i].counts, "estimated-cycles", &self) != 0 || !self)
+				continue;
+			for (long p = (long)i; p >= 0; p = o->nodes[p].parent)
+				depth++;
+			for (long p = (long)i, k = (long)depth - 1; p >= 0; p = o->nodes[p].parent, k--)
+				frames[k] = o->nodes[p].function >= 0 ? key[gid[o->nodes[p].function]] : "[more stacks]";
+			ws_variant_add_stack(v, frames, depth, (double)self);
+		}
+		free(frames);
+	}
+	for (size_t i = 0; i < nf; i++)
+		free(key[i]);
+	free(key);
+	free(gid);
+	free(order);
+	free(sub);
+}
+
 static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, struct ws_variant *v, size_t run)
 {
 	struct sim_priv *p = be->priv;
 	struct ws_sim_output all = WS_SIM_OUTPUT_INIT;
 	const char **names = xcalloc(p->events->n + 1, sizeof(*names));
+	char **keys = NULL;
 	size_t nnames = 0, files = 0;
 	struct dirent *de;
 	DIR *d = opendir(p->outdir);
@@ -538,12 +676,17 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	if (be->opts.regions)
 		ws_group_list_pad(&p->fills, &v->regions, NULL, run, 0);
 	if (be->opts.functions)
-		push_functions(p, v, &all, run);
+		push_functions(p, v, &all, run, &keys);
 	if (be->opts.functions)
 		ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
+	if (be->opts.functions && all.has_stacks)
+		push_calls(v, &all, run, keys);
 	if (!p->latency && ws_sim_config(&all, "latency"))
 		p->latency = xstrdup(ws_sim_config(&all, "latency"));
 out:
+	for (size_t i = 0; keys && i < all.nr_functions; i++)
+		free(keys[i]);
+	free(keys);
 	ws_sim_output_release(&all);
 	free(names);
 	remove_outdir(p);

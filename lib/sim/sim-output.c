@@ -105,6 +105,7 @@ void ws_sim_output_release(struct ws_sim_output *o)
 	for (size_t i = 0; i < o->nr_regions; i++)
 		free(o->regions[i].name);
 	free(o->regions);
+	free(o->nodes);
 	ws_sim_output_init(o);
 }
 
@@ -348,6 +349,43 @@ static int parse_record(struct parser *p, struct ws_sim_output *o)
 		f = &o->functions[id];
 		WS_ALLOC_GROW(f->insns, f->nr_insns + 1, f->alloc_insns);
 		f->insns[f->nr_insns++] = in;
+	} else if (!strcmp(type, "stacks")) {
+		uint64_t limit, dropped;
+
+		if (o->has_stacks)
+			return bad(p, "a second 'stacks' record");
+		if ((err = need_fields(p, 3)) || (err = parse_u64(p, p->field[1], "stack limit", &limit)) ||
+		    (err = parse_u64(p, p->field[2], "dropped stacks", &dropped)))
+			return err;
+		o->has_stacks = true;
+		o->stacks_dropped = dropped;
+	} else if (!strcmp(type, "node")) {
+		struct ws_sim_node *n;
+		uint64_t id, parent = 0, fn = 0;
+
+		if (!o->has_stacks)
+			return bad(p, "'node' record before the 'stacks' record");
+		if (p->nr_fields < 4)
+			return bad(p, "'node' record has %zu fields, expected at least 4", p->nr_fields);
+		if ((err = parse_u64(p, p->field[1], "node id", &id)))
+			return err;
+		if (id != o->nr_nodes)
+			return bad(p, "node id %s out of sequence (expected %zu)", p->field[1], o->nr_nodes);
+		if (strcmp(p->field[2], "-") && (err = parse_u64(p, p->field[2], "parent node", &parent)))
+			return err;
+		if (strcmp(p->field[2], "-") && parent >= id)
+			return bad(p, "node %s has parent %s, which does not come before it", p->field[1], p->field[2]);
+		if (strcmp(p->field[3], "-") && (err = parse_u64(p, p->field[3], "function id", &fn)))
+			return err;
+		if (strcmp(p->field[3], "-") && fn >= o->nr_functions)
+			return bad(p, "node %s is in function %s, which has no row", p->field[1], p->field[3]);
+		WS_ALLOC_GROW(o->nodes, o->nr_nodes + 1, o->alloc_nodes);
+		n = &o->nodes[o->nr_nodes];
+		if ((err = parse_counts(p, 4, &n->counts)))
+			return err;
+		n->parent = strcmp(p->field[2], "-") ? (long)parent : -1;
+		n->function = strcmp(p->field[3], "-") ? (long)fn : -1;
+		o->nr_nodes++;
 	} else if (!strcmp(type, "end")) {
 		if ((err = need_fields(p, 1)))
 			return err;
@@ -424,8 +462,9 @@ int ws_sim_output_parse(struct ws_sim_output *o, const char *buf, size_t len, co
 			}
 			if ((err = parse_u64(&p, p.field[1], "format version", &v)))
 				goto out;
-			if (v != WSIM_FORMAT_VERSION) {
-				err = bad(&p, "format version %s, this reader knows version %d", p.field[1],
+			/* Version 2 added the calling contexts; a version 1 file is one without them. */
+			if (v < 1 || v > WSIM_FORMAT_VERSION) {
+				err = bad(&p, "format version %s, this reader knows versions 1 to %d", p.field[1],
 					  WSIM_FORMAT_VERSION);
 				goto out;
 			}
@@ -547,6 +586,11 @@ static int cmp_hottest(const void *pa, const void *pb)
 	return cmp_function_key(a, b);
 }
 
+static int cmp_index_hottest(const void *a, const void *b)
+{
+	return cmp_hottest(&sort_base[*(const size_t *)a], &sort_base[*(const size_t *)b]);
+}
+
 static int same_model(const struct ws_sim_output *a, const struct ws_sim_output *b)
 {
 	if (a->version != b->version || a->present != b->present || a->nr_config != b->nr_config)
@@ -582,11 +626,77 @@ static void output_copy(struct ws_sim_output *d, const struct ws_sim_output *s)
 		d->regions[i] = s->regions[i];
 		d->regions[i].name = xstrdup(s->regions[i].name);
 	}
+	d->nodes = s->nr_nodes ? xmalloc(s->nr_nodes * sizeof(*d->nodes)) : NULL;
+	d->alloc_nodes = s->nr_nodes;
+	if (s->nr_nodes)
+		memcpy(d->nodes, s->nodes, s->nr_nodes * sizeof(*d->nodes));
+}
+
+/* Calling contexts by (parent, function): open addressing over node indexes, for merging process trees. */
+struct node_table {
+	size_t *slot; /* node index + 1; 0 is empty */
+	size_t mask;
+};
+
+static uint64_t node_key_hash(long parent, long function)
+{
+	uint64_t h = ((uint64_t)(parent + 1) * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)(function + 1) * 0xC2B2AE3D27D4EB4FULL);
+
+	return h ^ (h >> 31);
+}
+
+static size_t *node_slot(struct node_table *t, const struct ws_sim_node *nodes, long parent, long function)
+{
+	size_t i = node_key_hash(parent, function) & t->mask;
+
+	while (t->slot[i]) {
+		const struct ws_sim_node *n = &nodes[t->slot[i] - 1];
+
+		if (n->parent == parent && n->function == function)
+			break;
+		i = (i + 1) & t->mask;
+	}
+	return &t->slot[i];
+}
+
+/*
+ * Add src's contexts into dst's, their functions mapped by `fmap` (src function -> dst function, before dst's
+ * functions are reordered): a context of the same path of functions adds up, a new one is appended.
+ */
+static void nodes_merge(struct ws_sim_output *dst, const struct ws_sim_output *src, const size_t *fmap)
+{
+	struct node_table t;
+	size_t cap = 16, *nmap = xmalloc((src->nr_nodes + 1) * sizeof(*nmap));
+
+	while (cap < 2 * (dst->nr_nodes + src->nr_nodes))
+		cap *= 2;
+	t.slot = xcalloc(cap, sizeof(*t.slot));
+	t.mask = cap - 1;
+	for (size_t i = 0; i < dst->nr_nodes; i++)
+		*node_slot(&t, dst->nodes, dst->nodes[i].parent, dst->nodes[i].function) = i + 1;
+	for (size_t j = 0; j < src->nr_nodes; j++) {
+		const struct ws_sim_node *s = &src->nodes[j];
+		long parent = s->parent < 0 ? -1 : (long)nmap[s->parent];
+		long function = s->function < 0 ? -1 : (long)fmap[s->function];
+		size_t *slot = node_slot(&t, dst->nodes, parent, function);
+
+		if (!*slot) {
+			WS_ALLOC_GROW(dst->nodes, dst->nr_nodes + 1, dst->alloc_nodes);
+			dst->nodes[dst->nr_nodes].parent = parent;
+			dst->nodes[dst->nr_nodes].function = function;
+			memset(&dst->nodes[dst->nr_nodes].counts, 0, sizeof(dst->nodes[dst->nr_nodes].counts));
+			*slot = ++dst->nr_nodes;
+		}
+		counts_add(&dst->nodes[*slot - 1].counts, &s->counts);
+		nmap[j] = *slot - 1;
+	}
+	free(t.slot);
+	free(nmap);
 }
 
 int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src)
 {
-	size_t *index, n_old;
+	size_t *index, *fmap, *order, *where, n_old;
 
 	if (!src->processes)
 		return 0;
@@ -604,7 +714,10 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 	dst->threads += src->threads;
 	dst->processes += src->processes;
 
+	dst->has_stacks |= src->has_stacks;
+	dst->stacks_dropped += src->stacks_dropped;
 	n_old = dst->nr_functions;
+	fmap = xmalloc((src->nr_functions + 1) * sizeof(*fmap));
 	index = xmalloc((n_old + 1) * sizeof(*index));
 	for (size_t i = 0; i < n_old; i++)
 		index[i] = i;
@@ -628,14 +741,40 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 
 			counts_add(&d->counts, &s->counts);
 			insns_merge(d, s);
+			fmap[j] = index[lo];
 		} else {
 			WS_ALLOC_GROW(dst->functions, dst->nr_functions + 1, dst->alloc_functions);
-			function_copy(&dst->functions[dst->nr_functions++], s);
+			function_copy(&dst->functions[dst->nr_functions], s);
+			fmap[j] = dst->nr_functions++;
 		}
 	}
 	free(index);
+	nodes_merge(dst, src, fmap);
+	free(fmap);
+	/* Hottest first again, through a permutation, so that the contexts follow their functions. */
+	order = xmalloc((dst->nr_functions + 1) * sizeof(*order));
+	where = xmalloc((dst->nr_functions + 1) * sizeof(*where));
+	for (size_t i = 0; i < dst->nr_functions; i++)
+		order[i] = i;
+	sort_base = dst->functions;
 	if (dst->nr_functions > 1)
-		qsort(dst->functions, dst->nr_functions, sizeof(*dst->functions), cmp_hottest);
+		qsort(order, dst->nr_functions, sizeof(*order), cmp_index_hottest);
+	{
+		struct ws_sim_function *sorted = xmalloc((dst->nr_functions + 1) * sizeof(*sorted));
+
+		for (size_t i = 0; i < dst->nr_functions; i++) {
+			sorted[i] = dst->functions[order[i]];
+			where[order[i]] = i;
+		}
+		free(dst->functions);
+		dst->functions = sorted;
+		dst->alloc_functions = dst->nr_functions;
+	}
+	for (size_t i = 0; i < dst->nr_nodes; i++)
+		if (dst->nodes[i].function >= 0)
+			dst->nodes[i].function = (long)where[dst->nodes[i].function];
+	free(order);
+	free(where);
 
 	for (size_t j = 0; j < src->nr_regions; j++) {
 		size_t i;

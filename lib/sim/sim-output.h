@@ -4,7 +4,7 @@
 #define WS_SIM_OUTPUT_H
 
 /*
- * THE FILE FORMAT (version WSIM_FORMAT_VERSION, 1)
+ * THE FILE FORMAT (version WSIM_FORMAT_VERSION, 2)
  *
  * wsim (sim/) writes one file per process it ran (--ws-out, default wsim.out.%p), under a temporary name
  * renamed into place at exit, so a reader sees a whole file or none. It is text, one record per line, fields
@@ -24,6 +24,13 @@
  *	region	NAME	ENTRIES	V ...            one per region (client requests from the marker library)
  *	hot	ID	ADDRESS	EXECUTIONS	L1D-MISSES	MISPREDICTS   one per executed instruction of the
  *	                                     hottest functions (--ws-hot, default 20), ID as above
+ *	stacks	LIMIT	DROPPED                  with --ws-callers: the limit of calling contexts
+ *	                                     (--ws-max-stacks) and how many functions had contexts past it
+ *	node	ID	PARENT	FUNCTION	V ...       with --ws-callers, one per calling context: the events of
+ *	                                     FUNCTION's own code (a function ID) while called by the path
+ *	                                     that ends at node PARENT; PARENT is "-" for a stack's outermost
+ *	                                     frame, FUNCTION "-" for the root of the contexts past the limit
+ *	                                     ("[more stacks]"). IDs count from 0; a parent comes first.
  *	end                                  last line: a file without it is truncated
  *
  * Config keys: preset (zen4, golden-cove, cachegrind); L1i, L1d (SIZE,ASSOC,LINE in bytes, ways, bytes);
@@ -52,6 +59,11 @@
  *   estimated-cycles       an ESTIMATE: instructions + for each load or fetch missing L1 the latency of the
  *                          level that had it + the mispredict penalty per mispredicted branch (config latency)
  * Prefetch lookups are not demand accesses and count in no *-misses counter.
+ *
+ * CALLING CONTEXTS (docs/simulator.md, Call stacks): every event of the process is in exactly one node, so
+ * the nodes of a function add up to its row, and all nodes to the total. No path has a function twice
+ * (recursion stays in the outermost activation's node), so a node's counts plus its descendants' are the
+ * inclusive counts of that activation. Version 1 files (no call tracking) are still read.
  *
  * HOT ADDRESSES are ELF virtual addresses in OBJECT (the function row's), that is the runtime address minus
  * the object's load bias, so they match `objdump -d OBJECT`. Code with no object keeps its runtime address.
@@ -116,6 +128,13 @@ struct ws_sim_function {
 	size_t nr_insns, alloc_insns;
 };
 
+/* A calling context: `function` called through the path that ends at `parent`. */
+struct ws_sim_node {
+	long parent;   /* index into nodes, -1 for a stack's outermost frame; always below this node's own */
+	long function; /* index into functions, -1 for the root of the contexts past the tool's limit */
+	struct ws_sim_counts counts;
+};
+
 struct ws_sim_region {
 	char *name;
 	uint64_t entries; /* activations: begins while the region was not already active in that thread */
@@ -143,6 +162,10 @@ struct ws_sim_output {
 	size_t nr_functions, alloc_functions;
 	struct ws_sim_region *regions;
 	size_t nr_regions, alloc_regions;
+	bool has_stacks;         /* the tool tracked calls (a `stacks` record) */
+	uint64_t stacks_dropped; /* functions with contexts past its limit, summed over processes */
+	struct ws_sim_node *nodes; /* parents first */
+	size_t nr_nodes, alloc_nodes;
 };
 
 #define WS_SIM_OUTPUT_INIT { 0 }
@@ -165,8 +188,8 @@ int ws_sim_output_read(struct ws_sim_output *o, const char *path);
  * Add the counts of `src` into `dst`, to sum a process tree (one file per process). An empty `dst` becomes
  * a copy of `src`. Otherwise both must come from the same model (the same config and counters), else -EINVAL
  * with a ws_log error and `dst` unchanged; totals, threads and processes add up, functions (matched by name,
- * file and object), their hot instructions (by address) and regions (by name) are merged. `dst` keeps its
- * own command, pid and exit status. `src` is not modified.
+ * file and object), their hot instructions (by address), regions (by name) and calling contexts (by their
+ * paths of functions) are merged. `dst` keeps its own command, pid and exit status. `src` is not modified.
  */
 int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src);
 

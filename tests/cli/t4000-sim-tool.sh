@@ -47,7 +47,7 @@ test_expect_success 'the result file is named for the pid, complete, and renamed
 	f=named/$(cat files) &&
 	case "$f" in named/wsim.out.[0-9]*) ;; *) echo "unexpected name $f"; false ;; esac &&
 	test "$(grep "^pid" "$f" | cut -f2)" = "${f#named/wsim.out.}" &&
-	head -n 1 "$f" | grep -q "^wsim	1$" &&
+	head -n 1 "$f" | grep -q "^wsim	2$" &&
 	tail -n 1 "$f" | grep -q "^end$" &&
 	dump "$f" >/dev/null
 '
@@ -58,7 +58,7 @@ test_expect_success 'an output that is not a regular file is written to, not rep
 	wsim --ws-out="$PWD/pipe" "$M/ping" >/dev/null &&
 	wait &&
 	test -p pipe &&
-	head -n 1 from-pipe | grep -q "^wsim	1$" &&
+	head -n 1 from-pipe | grep -q "^wsim	2$" &&
 	tail -n 1 from-pipe | grep -q "^end$" &&
 	ls >files &&
 	test_grep -v "pipe.tmp" files

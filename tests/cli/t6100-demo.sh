@@ -29,6 +29,15 @@ test_expect_success 'it tells the story: every variant compared, per region, per
 	# without a PMU the instructions are simulated, deterministic, and every variant changes them
 	for n in names[1:]:
 	    assert cmp[n]["exact"] and cmp[n]["verdict"] == "changed", cmp[n]
+	# smallvec4 runs memcpy more: the explanation goes up to the program function that calls it, and the
+	# next step is that function's asm-diff, not memcpy's
+	c = [e for e in d["explain"] if e["variant"] == "smallvec4"][0]["causes"][0]
+	assert c["metric"] == "instructions", c
+	where = c["where"][0]
+	assert where.startswith("__mem") and " called from r1cs_" in where, where
+	caller = where.split(" called from ")[1].split(" ")[0]
+	assert "whyslow asm-diff --function " + caller + " " in c["next_step"], c["next_step"]
+	assert "asm-diff --function __mem" not in c["next_step"], c["next_step"]
 	EOF
 '
 

@@ -9,12 +9,13 @@ F="$WS_CALLERS_FIXTURES"
 
 test_have_prereq PERF_SW || test_skip_all "perf software events are not available here"
 
-# memcpy's row (libc names it after the CPU's variant: __memmove_avx_unaligned_erms, ...) is libc's function
-# with the largest inclusive share; print its callers' part of it, and what the two real callers hold.
+# memcpy's row (libc names it after the CPU's variant: __memmove_avx_unaligned_erms, ...) is libc's "mem" function
+# with the largest inclusive share (libc's start-up code above main has a larger one); print its callers' part of
+# it, and what the two real callers hold.
 cat >callers.py <<-\EOF
 import json, sys
 v = json.load(open(sys.argv[1]))["variants"][0]
-libc = [f for f in v["functions"] if "libc" in (f["object"] or "") and "inclusive" in f]
+libc = [f for f in v["functions"] if "libc" in (f["object"] or "") and "mem" in f["name"] and "inclusive" in f]
 assert libc, [f["name"] for f in v["functions"]]
 mc = max(libc, key=lambda f: f["inclusive"]["share"]["median"])
 inc = mc["inclusive"]["share"]["median"]

@@ -402,6 +402,86 @@ static void test_exact_verdicts_read(void **state)
 	ws_result_release(&r);
 }
 
+/* A variant 100 instructions (and estimated cycles) above its baseline's 1000. */
+static void instruction_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v)
+{
+	pair(r, b, v, "var");
+	add_costs(r);
+	sim(&(*b)->metrics, "estimated-cycles", 1000);
+	sim(&(*b)->metrics, "instructions", 1000);
+	sim(&(*v)->metrics, "estimated-cycles", 1100);
+	sim(&(*v)->metrics, "instructions", 1100);
+}
+
+/* One caller's part of a function, `v` instructions in every run. */
+static void call(struct ws_variant *var, const char *fn, const char *caller, const char *object, double v)
+{
+	struct ws_group *g = ws_group_list_get(&var->functions, fn, NULL);
+
+	sim(&ws_group_list_get(&g->callers, caller, object)->metrics, "instructions", v);
+}
+
+static void test_library_function_followed_to_the_program(void **state)
+{
+	/*
+	 * +100 instructions, all in _int_free (libc). free (libc) makes all of _int_free's calls; the program's
+	 * own lc_drop makes 80 of free's extra 100 and lc_keep 20. The place to look is lc_drop, 80%.
+	 */
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6", *prog = "/nonexistent/bin/prog";
+	char *bins[] = { (char *)prog, (char *)prog, NULL };
+	struct ws_explain_opts eo = { .seed = 1, .binaries = bins };
+	struct ws_compare_opts co = { .alpha = 0.05, .noise = 0.01, .seed = 1 };
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_cause *c;
+	struct ws_group *g;
+
+	(void)state;
+	instruction_pair(&r, &b, &v);
+	for (int k = 0; k < 2; k++) {
+		struct ws_variant *x = k ? v : b;
+		double extra = k ? 100 : 0;
+
+		g = ws_group_list_get(&x->functions, "_int_free", libc);
+		sim(&g->metrics, "instructions", 200 + extra);
+		sim(&g->inclusive, "instructions", 200 + extra);
+		call(x, "_int_free", "free", libc, 200 + extra);
+		g = ws_group_list_get(&x->functions, "free", libc);
+		sim(&g->metrics, "instructions", 10);
+		sim(&g->inclusive, "instructions", 210 + extra);
+		call(x, "free", "lc_drop", prog, 105 + 0.8 * extra);
+		call(x, "free", "lc_keep", prog, 105 + 0.2 * extra);
+		g = ws_group_list_get(&x->functions, "lc_drop", prog);
+		sim(&g->metrics, "instructions", 50);
+		sim(&g->inclusive, "instructions", 155 + 0.8 * extra);
+		call(x, "lc_drop", "main", prog, 155 + 0.8 * extra);
+	}
+	ws_result_summarize(&r);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	assert_int_equal(ws_explain(&r, &eo), 0);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_string_equal(c->where[0], "_int_free (100%): +100 instructions, 80% called from lc_drop (through free; from main)");
+	assert_non_null(strstr(c->next_step, "come 80% from calls by lc_drop, called from main"));
+	/* Same binary for both: no asm-diff to suggest. */
+	assert_null(strstr(c->next_step, "asm-diff"));
+	ws_result_release(&r);
+
+	/* --own naming libc makes _int_free the program's own: nothing to follow. */
+	instruction_pair(&r, &b, &v);
+	sim(&ws_group_list_get(&b->functions, "_int_free", libc)->metrics, "instructions", 200);
+	g = ws_group_list_get(&v->functions, "_int_free", libc);
+	sim(&g->metrics, "instructions", 300);
+	sim(&g->inclusive, "instructions", 300);
+	call(v, "_int_free", "free", libc, 300);
+	eo.own = (char *[]){ (char *)"*libc.so*", NULL };
+	ws_result_summarize(&r);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	assert_int_equal(ws_explain(&r, &eo), 0);
+	assert_string_equal(cause(&r.explain[0], "instructions")->where[0], "_int_free (100%)");
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_cost_tables),
 		cmocka_unit_test(test_every_verdict_reads),
 		cmocka_unit_test(test_exact_verdicts_read),
+		cmocka_unit_test(test_library_function_followed_to_the_program),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

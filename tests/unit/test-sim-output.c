@@ -150,7 +150,8 @@ static void test_malformed(void **state)
 {
 	(void)state;
 	expect_malformed("wsim\t1\n", "cachegrind\t1\n", 1, "not a wsim result file");
-	expect_malformed("wsim\t1\n", "wsim\t2\n", 1, "format version 2");
+	expect_malformed("wsim\t1\n", "wsim\t3\n", 1, "format version 3");
+	expect_malformed("wsim\t1\n", "wsim\t0\n", 1, "format version 0");
 	expect_malformed("total\t1000\t5000\t10\t77\n", "total\t1000\t5000\t10\n", 11, "has 3 values");
 	expect_malformed("total\t1000\t5000", "total\t1000\t5x00", 11, "'5x00' is not an unsigned");
 	expect_malformed("total\t1000\t5000", "total\t-1000\t5000", 11, "not an unsigned");
@@ -292,6 +293,93 @@ static void test_add_different_models(void **state)
 	ws_sim_output_release(&sum);
 }
 
+/*
+ * Call tracking (version 2): main calls f and g, f calls g. main's own code 100 instructions, f 200, g
+ * called from main 50 and from f 30; a context past the limit in g, 5.
+ */
+static const char calls_v2[] =
+	"wsim\t2\n"
+	"config\tpreset\tcachegrind\n"
+	"command\t/bin/prog\n"
+	"counters\tinstructions\testimated-cycles\n"
+	"total\t385\t385\n"
+	"function\t0\tf\t???\t/bin/prog\t200\t200\n"
+	"function\t1\tmain\t???\t/bin/prog\t100\t100\n"
+	"function\t2\tg\t???\t/lib/libg.so\t85\t85\n"
+	"stacks\t100000\t1\n"
+	"node\t0\t-\t1\t100\t100\n"
+	"node\t1\t0\t0\t200\t200\n"
+	"node\t2\t1\t2\t30\t30\n"
+	"node\t3\t0\t2\t50\t50\n"
+	"node\t4\t-\t-\t0\t0\n"
+	"node\t5\t4\t2\t5\t5\n"
+	"end\n";
+
+/* A second process: main calls g only, whose row comes first here. */
+static const char calls_v2_b[] =
+	"wsim\t2\n"
+	"config\tpreset\tcachegrind\n"
+	"command\t/bin/prog\n"
+	"counters\tinstructions\testimated-cycles\n"
+	"total\t1010\t1010\n"
+	"function\t0\tg\t???\t/lib/libg.so\t1000\t1000\n"
+	"function\t1\tmain\t???\t/bin/prog\t10\t10\n"
+	"stacks\t100000\t0\n"
+	"node\t0\t-\t1\t10\t10\n"
+	"node\t1\t0\t0\t1000\t1000\n"
+	"end\n";
+
+static void test_calls(void **state)
+{
+	struct ws_sim_output a, b, sum = WS_SIM_OUTPUT_INIT;
+	const struct ws_sim_node *n;
+	char buf[1024];
+
+	(void)state;
+	assert_int_equal(ws_sim_output_parse(&a, calls_v2, strlen(calls_v2), "a"), 0);
+	assert_true(a.has_stacks);
+	assert_int_equal(a.stacks_dropped, 1);
+	assert_int_equal(a.nr_nodes, 6);
+	assert_int_equal(a.nodes[0].parent, -1);
+	assert_int_equal(a.nodes[2].parent, 1);
+	assert_int_equal(a.nodes[2].function, 2);
+	assert_int_equal(a.nodes[4].function, -1);
+	assert_int_equal(a.nodes[3].counts.v[WS_SIM_INSTRUCTIONS], 50);
+
+	/* g's row moves to the front when the second process adds its 1000; the contexts follow it. */
+	assert_int_equal(ws_sim_output_parse(&b, calls_v2_b, strlen(calls_v2_b), "b"), 0);
+	assert_int_equal(ws_sim_output_add(&sum, &a), 0);
+	assert_int_equal(ws_sim_output_add(&sum, &b), 0);
+	assert_string_equal(sum.functions[0].name, "g");
+	assert_int_equal(sum.nr_nodes, 6);
+	assert_int_equal(sum.stacks_dropped, 1);
+	n = &sum.nodes[3];
+	assert_int_equal(n->parent, 0);
+	assert_string_equal(sum.functions[n->function].name, "g");
+	assert_int_equal(n->counts.v[WS_SIM_INSTRUCTIONS], 1050);
+	assert_string_equal(sum.functions[sum.nodes[0].function].name, "main");
+	assert_int_equal(sum.nodes[0].counts.v[WS_SIM_INSTRUCTIONS], 110);
+	assert_string_equal(sum.functions[sum.nodes[2].function].name, "g");
+	assert_int_equal(sum.nodes[2].parent, 1);
+	ws_sim_output_release(&a);
+	ws_sim_output_release(&b);
+	ws_sim_output_release(&sum);
+
+	/* Malformed contexts. */
+	snprintf(buf, sizeof(buf), "%s", calls_v2);
+	memcpy(strstr(buf, "node\t2\t1"), "node\t2\t5", 8);
+	assert_int_equal(ws_sim_output_parse(&a, buf, strlen(buf), "c"), -EINVAL);
+	assert_non_null(strstr(last_error, "c:12: node 2 has parent 5, which does not come before it"));
+	snprintf(buf, sizeof(buf), "%s", calls_v2);
+	memcpy(strstr(buf, "node\t3\t0\t2"), "node\t3\t0\t9", 10);
+	assert_int_equal(ws_sim_output_parse(&a, buf, strlen(buf), "c"), -EINVAL);
+	assert_non_null(strstr(last_error, "c:13: node 3 is in function 9, which has no row"));
+	snprintf(buf, sizeof(buf), "%s", calls_v2);
+	memcpy(strstr(buf, "stacks"), "stackz", 6);
+	assert_int_equal(ws_sim_output_parse(&a, buf, strlen(buf), "c"), -EINVAL);
+	assert_non_null(strstr(last_error, "unknown record 'stackz'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +390,7 @@ int main(void)
 		cmocka_unit_test_setup(test_read_file, setup),
 		cmocka_unit_test_setup(test_add, setup),
 		cmocka_unit_test_setup(test_add_different_models, setup),
+		cmocka_unit_test_setup(test_calls, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t7001-explain-callers.sh - callers under the simulator: the explanation follows memcpy to the program, folded stacks.
+. "$WS_SRC/tests/cli/lib.sh"
+
+test_have_prereq SIM || test_skip_all "the simulator tool is not built (valgrind missing)"
+
+C="$WS_BUILD/examples/causes"
+
+test_expect_success 'memcpy grows in b: the explanation names its caller copy_payload, with the exact share' '
+	whyslow compare --backend sim --exact --callers -n a "$C/callers a" -n b "$C/callers b" \
+		--export-json calls.json --export-folded calls.folded >out &&
+	python3 - calls.json >expect <<-\EOF &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	a, b = r["variants"]
+	def fn(v, name): return [f for f in v["functions"] if f["name"] == name][0]
+	mem = [f["name"] for f in b["functions"] if f["name"].startswith("__mem") and "callers" in f][0]
+	def caller(v, c): return [x for x in fn(v, mem)["callers"] if x["name"] == c][0]["metrics"]["instructions"]["median"]
+	def incl(v): return fn(v, mem)["inclusive"]["instructions"]["median"]
+	grew = caller(b, "copy_payload") - caller(a, "copy_payload")
+	total = incl(b) - incl(a)
+	# copy_header copies the same in both: all of the growth comes through copy_payload.
+	assert caller(b, "copy_header") == caller(a, "copy_header")
+	assert grew == total > 0, (grew, total)
+	print(mem, "%.0f%%" % (100 * grew / total))
+	EOF
+	read mem share <expect &&
+	test "$share" = "100%" &&
+	test_grep "in $mem ([0-9]*%): +[0-9.]* [kM]* instructions, $share called from copy_payload (from main)" out &&
+	test_grep "next: the extra instructions in $mem ([^)]*) come $share from calls by copy_payload" out &&
+	python3 - calls.json <<-\EOF
+	import json, sys
+	e = json.load(open(sys.argv[1]))["explain"][0]
+	c = e["causes"][0]
+	assert c["metric"] == "instructions", c
+	assert "100% called from copy_payload (from main)" in c["where"][0], c["where"]
+	assert "copy_payload" in c["next_step"], c["next_step"]
+	assert "called from copy_payload" in e["summary"], e["summary"]
+	EOF
+'
+
+test_expect_success 'the function table names where a library function grew' '
+	grep "^   __mem" out >row &&
+	test_grep "grew in copy_payload (100%)" row &&
+	grep "^   copy_" out >own_rows &&
+	test_line_count = 2 own_rows &&
+	test_grep -v "grew in" own_rows
+'
+
+test_expect_success 'callers and inclusive counts are compared like the function'"'"'s own' '
+	python3 - calls.json <<-\EOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	cells = [c for c in r["comparisons"] if c.get("function", "").startswith("__mem") and c["metric"] == "instructions"]
+	kinds = {("caller:" + c["caller"]) if "caller" in c else ("inclusive" if c.get("inclusive") else "self"): c for c in cells}
+	assert {"self", "inclusive", "caller:copy_payload", "caller:copy_header"} <= set(kinds), kinds.keys()
+	assert kinds["caller:copy_payload"]["verdict"] == "changed" and kinds["caller:copy_payload"]["exact"]
+	assert kinds["caller:copy_header"]["verdict"] == "same"
+	assert kinds["caller:copy_payload"]["ratio"] > 3
+	EOF
+'
+
+test_expect_success 'folded stacks: one per line, frames joined by ;, a count last, adding up to the totals' '
+	test_expect_code 1 grep -v -q "^[ab];[^;]" calls.folded &&
+	test_expect_code 1 grep -v -q " [0-9][0-9]*$" calls.folded &&
+	grep -q "^b;.*;main;copy_payload;__mem[a-z_]* [0-9]*$" calls.folded &&
+	python3 - calls.json calls.folded <<-\EOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	sums = {}
+	for line in open(sys.argv[2]):
+	    stack, count = line.rstrip("\n").rsplit(" ", 1)
+	    frames = stack.split(";")
+	    assert len(frames) >= 2 and all(frames), line
+	    sums[frames[0]] = sums.get(frames[0], 0) + int(count)
+	for v in r["variants"]:
+	    assert sums[v["name"]] == v["metrics"]["estimated-cycles"]["samples"][0], (v["name"], sums)
+	EOF
+'
+
+test_expect_success 'report re-exports the same folded stacks from the saved result' '
+	whyslow report --export-folded again.folded calls.json >/dev/null &&
+	test_cmp calls.folded again.folded
+'
+
+test_expect_success '--own decides what is the program: libc as own code stops the walk at memcpy' '
+	whyslow compare --backend sim --exact --callers --own "*libc.so*" --own "*/callers" \
+		-n a "$C/callers a" -n b "$C/callers b" >own.out &&
+	test_grep -v "called from copy_payload" own.out &&
+	test_grep -v "grew in" own.out
+'
+
+test_expect_success 'one stat run exports its stacks without a variant frame; --export-folded asks for them' '
+	whyslow stat --backend sim --exact --export-folded one.folded -- "$C/callers" a 200 >/dev/null &&
+	test_expect_code 1 grep -v -q " [0-9][0-9]*$" one.folded &&
+	grep -q ";main;copy_header;__mem[a-z_]* [0-9]*$" one.folded &&
+	test_expect_code 1 grep -q "^a;" one.folded
+'
+
+test_expect_success 'without --callers no calls are tracked; a result without stacks is said so' '
+	whyslow compare --backend sim --exact --functions -n a "$C/callers a" -n b "$C/callers b" \
+		--export-json plain.json >plain.out &&
+	test_grep -v "called from" plain.out &&
+	test_grep -v "grew in" plain.out &&
+	python3 - plain.json <<-\EOF &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	for v in r["variants"]:
+	    assert "stacks" not in v and all("callers" not in f and "inclusive" not in f for f in v["functions"])
+	EOF
+	test_expect_code 1 whyslow report --export-folded x.folded plain.json >/dev/null 2>err &&
+	test_grep "measure with --callers" err &&
+	cat >nostacks.json <<-\EOF &&
+	{ "variants": [ { "name": "a", "metrics": { "t": { "samples": [1, 2, 3] } } } ] }
+	EOF
+	test_expect_code 1 whyslow report --export-folded x.folded nostacks.json >/dev/null 2>err &&
+	test_grep "no call stacks were recorded" err &&
+	test ! -e x.folded
+'
+
+test_done
