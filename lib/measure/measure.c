@@ -6,6 +6,7 @@
 #include "perf/perf.h"
 #include "result/metrics.h"
 #include "sim/cpu-features.h"
+#include "symbols/symbols.h"
 #include "stats/stats.h"
 
 #include <errno.h>
@@ -506,6 +507,28 @@ static int cpu_features(struct session *s)
 	return 0;
 }
 
+/*
+ * What built each program, so that a result says which rustc or GCC made the code it measured: read from
+ * the executable a program runs directly (not through a shell, whose own build says nothing of the script).
+ */
+static void record_toolchains(struct session *s)
+{
+	struct ws_machine *m = &s->res->machine;
+
+	m->toolchains = xcalloc(s->nprogs, sizeof(*m->toolchains));
+	for (size_t i = 0; i < s->nprogs; i++) {
+		char *const *argv = s->progs[i].argv;
+		char *path;
+
+		if (!argv || !argv[0] || (argv[1] && !strcmp(argv[1], "-c")))
+			continue;
+		path = ws_find_in_path(argv[0]);
+		if (path && (m->toolchains[m->ntoolchains].compilers = ws_elf_toolchain(path)))
+			m->toolchains[m->ntoolchains++].program = xstrdup(s->progs[i].name);
+		free(path);
+	}
+}
+
 static void record_settings(struct session *s)
 {
 	struct ws_result *r = s->res;
@@ -534,6 +557,7 @@ static void record_settings(struct session *s)
 	free(r->settings.created);
 	r->settings.created = xstrdup(buf);
 	ws_machine_probe(&r->machine);
+	record_toolchains(s);
 	/* The backends that ran, in run order: "perf", "sim", "perf+sim". */
 	for (size_t k = 0; k < s->nphases; k++) {
 		char *next = xasprintf("%s%s%s", names ? names : "", names ? "+" : "", s->phases[k].be->ops->name);

@@ -361,6 +361,14 @@ json_t *ws_result_to_json(const struct ws_result *r)
 		json_object_set_new(f, "simulated", jstrings(r->machine.cpu_features_sim));
 		json_object_set_new(machine, "cpu_features", f);
 	}
+	if (r->machine.ntoolchains) {
+		json_t *t = json_object();
+
+		for (size_t i = 0; i < r->machine.ntoolchains; i++)
+			json_object_set_new(t, r->machine.toolchains[i].program,
+					    jstrings(r->machine.toolchains[i].compilers));
+		json_object_set_new(machine, "toolchains", t);
+	}
 	json_object_set_new(root, "machine", machine);
 
 	settings = json_object();
@@ -790,6 +798,23 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 			if (json_is_object(f)) {
 				r->machine.cpu_features_host = get_strings(f, "host");
 				r->machine.cpu_features_sim = get_strings(f, "simulated");
+			}
+		}
+		{
+			const json_t *t = json_object_get(machine, "toolchains"), *v;
+			const char *k;
+
+			if (json_is_object(t)) {
+				r->machine.toolchains = xcalloc(json_object_size(t), sizeof(*r->machine.toolchains));
+				json_object_foreach((json_t *)t, k, v) {
+					struct ws_toolchain *tc = &r->machine.toolchains[r->machine.ntoolchains];
+
+					if (!json_is_array(v))
+						continue;
+					tc->program = xstrdup(k);
+					tc->compilers = get_strings(t, k);
+					r->machine.ntoolchains++;
+				}
 			}
 		}
 	}

@@ -240,6 +240,15 @@ void ws_result_release(struct ws_result *r)
 	for (size_t k = 0; r->machine.cpu_features_sim && r->machine.cpu_features_sim[k]; k++)
 		free(r->machine.cpu_features_sim[k]);
 	free(r->machine.cpu_features_sim);
+	for (size_t i = 0; i < r->machine.ntoolchains; i++) {
+		struct ws_toolchain *t = &r->machine.toolchains[i];
+
+		for (size_t k = 0; t->compilers && t->compilers[k]; k++)
+			free(t->compilers[k]);
+		free(t->compilers);
+		free(t->program);
+	}
+	free(r->machine.toolchains);
 	free(r->machine.backend);
 	free(r->machine.sim_preset);
 	for (size_t i = 0; i < r->machine.ncosts; i++)

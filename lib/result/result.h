@@ -254,6 +254,11 @@ struct ws_cost {
 	double cycles;
 };
 
+struct ws_toolchain {
+	char *program;
+	char **compilers; /* NULL-terminated */
+};
+
 struct ws_machine {
 	char *cpu, *kernel, *hostname;
 	int ncpus;
@@ -267,6 +272,12 @@ struct ws_machine {
 	 * were made or --sim-cpu-native asked: NULL-terminated lists, or NULL when not probed.
 	 */
 	char **cpu_features_host, **cpu_features_sim;
+	/*
+	 * What built each program's executable, from its ELF .comment section ("rustc version 1.63.0", "GCC:
+	 * (Debian 12.2.0-14) 12.2.0"): one entry per program whose command runs an ELF file directly.
+	 */
+	struct ws_toolchain *toolchains;
+	size_t ntoolchains;
 };
 
 /* A parameter the programs were made from: -L's list, or --parameter-scan's range and the values it gave. */

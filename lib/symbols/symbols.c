@@ -773,6 +773,73 @@ static bool elf_file_has_symtab(const char *path)
 	return found;
 }
 
+/* Append the string [p, p + len) to the NULL-terminated v of n unless it is there; at most `max` kept. */
+static void add_unique(char ***v, size_t *n, const char *p, size_t len, size_t max)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*v)[i]) == len && !memcmp((*v)[i], p, len))
+			return;
+	if (!len || *n >= max)
+		return;
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = xstrndup(p, len);
+	(*v)[*n] = NULL;
+}
+
+char **ws_elf_toolchain(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	Dwarf *dw;
+	Dwarf_Off off = 0, next;
+	size_t shstrndx, hsize, n = 0;
+	char **v = NULL;
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0) {
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+			const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+			Elf_Data *d;
+
+			if (!name || strcmp(name, ".comment") || sh->sh_type != SHT_PROGBITS)
+				continue;
+			/* NUL-separated strings, one per object file that brought one, mostly the same few. */
+			for (d = NULL; (d = elf_getdata(scn, d));) {
+				const char *p = d->d_buf, *end = p + d->d_size;
+
+				for (size_t len; p && p < end; p += len + 1)
+					add_unique(&v, &n, p, len = strnlen(p, (size_t)(end - p)), 16);
+			}
+		}
+	}
+	/*
+	 * rustc before 1.73 writes no .comment of its own: its version is in each compile unit's producer
+	 * ("clang LLVM (rustc version 1.63.0)"), as GCC's flags are in its ("GNU C17 12.2.0 -O2 -g").
+	 */
+	dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+	while (dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Attribute attr;
+		const char *producer;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) &&
+		    (producer = dwarf_formstring(dwarf_attr(&cu, DW_AT_producer, &attr))))
+			add_unique(&v, &n, producer, strlen(producer), 16);
+		off = next;
+	}
+	if (dw)
+		dwarf_end(dw);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return v;
+}
+
 const char *ws_symobj_debugfile(struct ws_symobj *o)
 {
 	const char *debugfile = NULL;

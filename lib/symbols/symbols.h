@@ -159,4 +159,12 @@ const char *ws_symbols_debug_dir(void);
  */
 char *ws_symobj_debug_hint(struct ws_symobj *o);
 
+/*
+ * The compilers that built an ELF file: its .comment section ("GCC: (Debian 12.2.0-14) 12.2.0"), then the
+ * producers of its DWARF compile units ("clang LLVM (rustc version 1.63.0)", "GNU C17 12.2.0 -O2 -g"):
+ * each string once, in the order found, at most 16, NULL-terminated; NULL when the file is not ELF or
+ * records none.
+ */
+char **ws_elf_toolchain(const char *path);
+
 #endif

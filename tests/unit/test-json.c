@@ -39,6 +39,12 @@ static void build(struct ws_result *r)
 	r->machine.pmu = true;
 	r->machine.backend = xstrdup("perf+sim");
 	r->machine.sim_preset = xstrdup("zen4");
+	r->machine.toolchains = xcalloc(1, sizeof(*r->machine.toolchains));
+	r->machine.toolchains[0].program = xstrdup("base");
+	r->machine.toolchains[0].compilers = xcalloc(3, sizeof(char *));
+	r->machine.toolchains[0].compilers[0] = xstrdup("GCC: (Debian 12.2.0-14) 12.2.0");
+	r->machine.toolchains[0].compilers[1] = xstrdup("clang LLVM (rustc version 1.63.0)");
+	r->machine.ntoolchains = 1;
 	r->settings.runs = 3;
 	r->settings.warmup = 1;
 	r->settings.seed = 1234567890123ULL;
@@ -153,6 +159,10 @@ static void test_round_trip(void **state)
 	assert_string_equal(b.machine.cpu, "Test CPU");
 	assert_true(b.machine.pmu);
 	assert_string_equal(b.machine.sim_preset, "zen4");
+	assert_int_equal(b.machine.ntoolchains, 1);
+	assert_string_equal(b.machine.toolchains[0].program, "base");
+	assert_string_equal(b.machine.toolchains[0].compilers[1], "clang LLVM (rustc version 1.63.0)");
+	assert_null(b.machine.toolchains[0].compilers[2]);
 	assert_int_equal(b.settings.seed, 1234567890123ULL);
 	assert_string_equal(b.settings.events[0], "cycles");
 	/* How the programs were run: a hook per program, one not given, --output, --input and its size. */
