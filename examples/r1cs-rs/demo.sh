@@ -3,7 +3,7 @@
 # demo.sh - the Vec -> SmallVec question asked of the Rust twin (real rustc, the real smallvec crate).
 #
 # The same command as examples/r1cs-synth/demo.sh, on the five cargo builds of examples/r1cs-rs: time
-# natively, caches and branches from the PMU or the simulator, per region and per function, then why.
+# natively, caches and branches from the PMU or the simulator, per region, per function and its callers, then why.
 # Writes demo/rust.json and demo/rust.md.
 #
 #   R1CS_CONSTRAINTS=N   constraints per run (default 100000)
@@ -27,7 +27,7 @@ fi
 echo "whyslow demo (Rust): the same circuit with real rustc and the real smallvec crate" >&2
 echo "  ($N constraints per run; variants built from examples/r1cs-rs, baseline vec-pool)" >&2
 
-set -- compare --backend "$BACKEND" -r "$RUNS" --regions --functions --seed 2026 \
+set -- compare --backend "$BACKEND" -r "$RUNS" --regions --callers --seed 2026 \
 	--export-json "$OUT/rust.json" --export-markdown "$OUT/rust.md"
 for v in vec-pool vec smallvec1 smallvec2 smallvec4; do
 	set -- "$@" -n "$v" "$R/r1cs-rs-$v --constraints $N"
