@@ -228,7 +228,8 @@ static int measured_run(struct session *s, struct phase *ph, size_t i, bool reco
 		while (ex.env_add && ex.env_add[n])
 			n++;
 		env = xcalloc(n + 3, sizeof(*env));
-		memcpy(env, ex.env_add, n * sizeof(*env));
+		if (n)
+			memcpy(env, ex.env_add, n * sizeof(*env));
 		if ((ops->traits & WS_BE_NATIVE) && s->native_env[0])
 			env[n++] = s->native_env[0];
 		if (pad >= 0) {

@@ -105,6 +105,8 @@ void ws_settings_release(struct ws_settings *s)
 		free(s->parameters[i].step);
 	}
 	free(s->parameters);
+	strings_free(s->command_line);
+	free(s->cwd);
 	memset(s, 0, sizeof(*s));
 	s->input_bytes = NAN;
 }

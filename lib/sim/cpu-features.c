@@ -105,7 +105,8 @@ static char *capture(char *const *argv, char *const *env_add)
 		nadd++;
 	envp = xcalloc(nenv + nadd + 1, sizeof(*envp));
 	memcpy(envp, environ, nenv * sizeof(*envp));
-	memcpy(envp + nenv, env_add, nadd * sizeof(*envp));
+	if (nadd)
+		memcpy(envp + nenv, env_add, nadd * sizeof(*envp));
 	if (pipe2(fd, O_CLOEXEC) < 0) {
 		free(envp);
 		return NULL;
