@@ -363,6 +363,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		usage_error("--freq must be positive, not %g", c->freq);
 	if (c->sim_runs == 0)
 		usage_error("--sim-runs expects a positive number of runs");
+	if (c->jobs == 0)
+		usage_error("-j expects a positive number of simulated runs at once");
+	o->jobs_given = c->jobs != SIZE_MAX;
+	o->jobs = o->jobs_given ? c->jobs : 0;
 
 	if (c->events.n) {
 		for (size_t i = 0; i < c->events.n; i++)
@@ -618,7 +622,11 @@ void cli_progress(const struct ws_progress *p, void *data)
 		snprintf(eta, sizeof(eta), ", ~%.0fs left", ceil(p->eta));
 	else
 		eta[0] = '\0';
-	fprintf(stderr, "\r\033[K%s %zu/%zu (%s)%s", p->phase, p->done + 1, p->total, p->program, eta);
+	if (p->running > 1)
+		fprintf(stderr, "\r\033[K%s %zu/%zu, %zu at once (%s)%s", p->phase, p->done + p->running, p->total,
+			p->running, p->program, eta);
+	else
+		fprintf(stderr, "\r\033[K%s %zu/%zu (%s)%s", p->phase, p->done + 1, p->total, p->program, eta);
 	fflush(stderr);
 	progress_shown = true;
 }

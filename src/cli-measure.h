@@ -27,6 +27,7 @@ struct cli_measure {
 	const char *sim_preset;
 	struct string_list sim_cache;
 	size_t sim_runs;
+	size_t jobs;             /* -j; SIZE_MAX: not given */
 	bool regions;
 	bool topdown;
 	char *topdown_reason;    /* why --topdown cannot be counted here, or NULL */
@@ -48,7 +49,7 @@ struct cli_measure {
 };
 
 /* NAN and SIZE_MAX: not given (so that a given 0 is refused, not taken for the default). */
-#define CLI_MEASURE_INIT { .runs = "10", .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .freq = NAN, \
+#define CLI_MEASURE_INIT { .runs = "10", .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .jobs = SIZE_MAX, .freq = NAN, \
 			   .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN, .input_bytes = NAN }
 
 /* --functions[=EVENT]: opt->value is the struct cli_measure. */
@@ -87,6 +88,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL); SIZE in bytes or with K, M, G"), \
 	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
 	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \
+	OPT_SIZE('j', "jobs", &(c)->jobs, "N", "simulated runs at once (default: one per CPU; timed runs never overlap)"), \
 	OPT_BOOL(0, "sim-native-time", &(c)->sim_native_time, "with --backend sim: also time native runs"),   \
 	OPT_BOOL(0, "sim-cpu-native", &(c)->sim_cpu_native,                                                    \
 		 "native runs mask the CPU features the simulator hides (GLIBC_TUNABLES), to run its code"),   \
