@@ -20,7 +20,7 @@ struct wsim_config wsim_cfg;
 struct wsim_options wsim_opt = {
 	.out = "wsim.out.%p",
 	.hot = 20,
-	.async = True,
+	.async = WSIM_ASYNC_AUTO,
 	.cpu_prog = -1,
 	.cpu_pred = -1,
 };
@@ -145,7 +145,16 @@ Bool wsim_config_option(const HChar *arg)
 					     wsim_cpu_allowed((Int)p) ? q : p);
 		wsim_opt.cpu_prog = (Int)p;
 		wsim_opt.cpu_pred = (Int)q;
-	} else if VG_BOOL_CLO (arg, "--ws-async", wsim_opt.async) {
+	} else if VG_BINT_CLO (arg, "--ws-async-flip", wsim_opt.async_flip, 1, 1000000) {
+	} else if VG_STR_CLO (arg, "--ws-async", spec) {
+		if (!VG_(strcmp)(spec, "yes"))
+			wsim_opt.async = WSIM_ASYNC_YES;
+		else if (!VG_(strcmp)(spec, "no"))
+			wsim_opt.async = WSIM_ASYNC_NO;
+		else if (!VG_(strcmp)(spec, "auto"))
+			wsim_opt.async = WSIM_ASYNC_AUTO;
+		else
+			VG_(fmsg_bad_option)(arg, "give yes, no or auto\n");
 	} else {
 		return False;
 	}
@@ -165,15 +174,17 @@ void wsim_config_usage(void)
 		"    --ws-ras=N                     return-address stack entries, 0 for none [32; 0 for cachegrind]\n"
 		"    --ws-out=FILE                  output file, %%p is the pid [wsim.out.%%p]\n"
 		"    --ws-hot=N                     per-instruction rows for the N hottest functions [20]\n"
-		"    --ws-async=yes|no              run the TAGE predictor on a second host thread when the\n"
-		"                                   process may use two CPUs; the counts are the same [yes]\n"
+		"    --ws-async=auto|yes|no         run the TAGE predictor on a second host thread when the\n"
+		"                                   process may use two CPUs: auto while a CPU is idle enough\n"
+		"                                   and neither thread waits for one; the counts are the same [auto]\n"
 		"    --ws-cpus=P,Q                  hold the program's thread to CPU P and the predictor thread\n"
 		"                                   to CPU Q, for CPUs of unequal speed [where the kernel puts them]\n");
 }
 
 void wsim_config_debug_usage(void)
 {
-	VG_(printf)("    (none)\n");
+	VG_(printf)("    --ws-async-flip=N              with --ws-async=auto, switch the predictor thread on and off\n"
+		    "                                   every N slots of branches instead of by the load (tests)\n");
 }
 
 static void level_from(struct wsim_cache_cfg *to, const struct wsim_level *from)

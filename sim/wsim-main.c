@@ -1069,8 +1069,7 @@ static void ws_post_clo_init(void)
 		else if (wsim_opt.cpu_prog >= 0)
 			VG_(umsg)("wsim: branches are predicted on this thread, on CPU %d\n", wsim_opt.cpu_prog);
 		else
-			VG_(umsg)("wsim: branches are predicted on %s\n",
-				  wsim_cond_async() ? "a second host thread" : "this thread");
+			VG_(umsg)("wsim: branches are predicted on %s\n", wsim_cond_where());
 	}
 	wsim_l1_info(False, &l1i_info);
 	wsim_l1_info(True, &l1d_info);

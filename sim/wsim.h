@@ -107,7 +107,8 @@ extern struct wsim_config wsim_cfg;
 struct wsim_options {
 	const HChar *out;   /* --ws-out: the output file, %p the pid */
 	Int hot;            /* --ws-hot: per-instruction rows for this many of the hottest functions */
-	Bool async;         /* --ws-async: predict on a second host thread where the process may use two CPUs */
+	Int async;          /* --ws-async: WSIM_ASYNC_NO, _YES (where the process may use two CPUs) or _AUTO */
+	Long async_flip;    /* --ws-async-flip: with auto, switch every this many slots (tests); 0: by the load */
 	Int cpu_prog, cpu_pred; /* --ws-cpus: where the two threads run; -1 where the kernel places them */
 };
 
@@ -153,7 +154,11 @@ VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord si
  */
 #define WSIM_COND_BUF 4096
 extern UWord *wsim_cond_ptr;
-void wsim_cond_start(Bool want_async, Int cpu);
+/* --ws-async: the TAGE predictor on a second host thread never, always (given two CPUs), or while it pays. */
+enum { WSIM_ASYNC_NO, WSIM_ASYNC_YES, WSIM_ASYNC_AUTO };
+void wsim_cond_start(Int async, Int cpu);
+/* Where branches are predicted, for -v. */
+const HChar *wsim_cond_where(void);
 void wsim_tage_site(struct wsim_icc *ic);
 Bool wsim_cond_async(void);
 void wsim_h_cond_full(void);
@@ -186,8 +191,17 @@ void wsim_l1_info(Bool data, struct wsim_l1_info *info);
 Int wsim_host_cpus(void);
 Bool wsim_cpu_allowed(Int cpu);
 Bool wsim_pin(Long tid, Int cpu);
-/* Start a thread running fn, held to `cpu` unless it is negative. */
-Bool wsim_spawn(void (*fn)(void), Int cpu);
+/* Start a thread running fn, held to `cpu` unless it is negative: its thread id, or 0. */
+Long wsim_spawn(void (*fn)(void), Int cpu);
+Long wsim_gettid(void);
+void wsim_yield(void);
+/*
+ * The load, for --ws-async=auto, read on the program's thread only: the idle time (idle and iowait) of the
+ * CPUs this process may use, in clock ticks since boot (/proc/stat); how long thread `tid` of this process
+ * has waited runnable for a CPU, in nanoseconds (/proc/self/task/TID/schedstat). -1 when unknown.
+ */
+Long wsim_idle_ticks(void);
+Long wsim_run_delay(Long tid);
 void wsim_futex_wait(UInt *word, UInt val);
 void wsim_futex_wake(UInt *word);
 
