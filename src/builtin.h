@@ -24,5 +24,7 @@ int cmd_list(int argc, char **argv);
 void setup_logging(int verbose);
 
 int cmd_asm_diff(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_sim_job(int argc, char **argv);
 
 #endif

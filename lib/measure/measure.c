@@ -897,9 +897,10 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	s.t0 = ws_now();
 	/*
 	 * A command that cannot run fails now, in one line, before any set-up or backend says anything; but a
-	 * program with a --setup hook is checked after it, which may be what builds it.
+	 * program with a --setup hook is checked after it, which may be what builds it. Runs made elsewhere
+	 * run nothing here.
 	 */
-	for (size_t i = 0; i < nprogs; i++) {
+	for (size_t i = 0; i < nprogs && !o->supply; i++) {
 		for (size_t k = 0; k < WS_NHOOKS; k++) {
 			if (progs[i].hooks[k] && (ret = ws_run_check(progs[i].hooks[k][0])) < 0) {
 				free(claims);
