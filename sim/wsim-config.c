@@ -145,6 +145,15 @@ Bool wsim_config_option(const HChar *arg)
 					     wsim_cpu_allowed((Int)p) ? q : p);
 		wsim_opt.cpu_prog = (Int)p;
 		wsim_opt.cpu_pred = (Int)q;
+	} else if VG_STR_CLO (arg, "--ws-scope", spec) {
+		if (!VG_(strcmp)(spec, "all"))
+			wsim_opt.scope = WSIM_SCOPE_ALL;
+		else if (!VG_(strcmp)(spec, "regions"))
+			wsim_opt.scope = WSIM_SCOPE_REGIONS;
+		else if (!VG_(strcmp)(spec, "regions-warm"))
+			wsim_opt.scope = WSIM_SCOPE_REGIONS_WARM;
+		else
+			VG_(fmsg_bad_option)(arg, "give all, regions or regions-warm\n");
 	} else if VG_BINT_CLO (arg, "--ws-async-flip", wsim_opt.async_flip, 1, 1000000) {
 	} else if VG_STR_CLO (arg, "--ws-async", spec) {
 		if (!VG_(strcmp)(spec, "yes"))
@@ -177,6 +186,8 @@ void wsim_config_usage(void)
 		"    --ws-async=auto|yes|no         run the TAGE predictor on a second host thread when the\n"
 		"                                   process may use two CPUs: auto while a CPU is idle enough\n"
 		"                                   and neither thread waits for one; the counts are the same [auto]\n"
+		"    --ws-scope=all|regions|regions-warm   simulate only while a region is open; outside, run\n"
+		"                                   uninstrumented, or with the caches warmed and nothing counted [all]\n"
 		"    --ws-cpus=P,Q                  hold the program's thread to CPU P and the predictor thread\n"
 		"                                   to CPU Q, for CPUs of unequal speed [where the kernel puts them]\n");
 }

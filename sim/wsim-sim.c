@@ -549,6 +549,62 @@ VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord si
 	cg_data(ic, a, size, True);
 }
 
+/*
+ * Outside the regions with --ws-scope=regions-warm: the caches and prefetchers see every access, so that a
+ * region starts with them as a whole simulation would have them, but nothing is counted (the access is
+ * made on a cost centre of its own, and the totals it moves are put back). The branch predictors are not
+ * trained there.
+ */
+static struct wsim_fn warm_fn;
+static struct wsim_icc warm_icc = { .fn = &warm_fn };
+
+/* The totals an access can move, from the fetch misses to the prefetches (wsim.h's order). */
+#define WARM_FIRST WC_IFETCH_MISS
+#define WARM_N (WC_PF_USED - WC_IFETCH_MISS + 1)
+
+VG_REGPARM(2) void wsim_h_warm_fetch(UWord pc, UWord len)
+{
+	ULong saved[WARM_N];
+	Int k;
+
+	for (k = 0; k < WARM_N; k++)
+		saved[k] = wsim_total[WARM_FIRST + k];
+	warm_icc.addr = pc;
+	warm_icc.len = (UInt)len;
+	if (wsim_cfg.cg)
+		cg_fetch(&warm_icc);
+	else
+		gen_fetch(&warm_icc);
+	for (k = 0; k < WARM_N; k++)
+		wsim_total[WARM_FIRST + k] = saved[k];
+}
+
+static void warm_data(UWord pc, Addr a, UWord size, Bool store)
+{
+	ULong saved[WARM_N];
+	Int k;
+
+	for (k = 0; k < WARM_N; k++)
+		saved[k] = wsim_total[WARM_FIRST + k];
+	warm_icc.addr = pc;
+	if (wsim_cfg.cg)
+		cg_data(&warm_icc, a, size, store);
+	else
+		gen_data(&warm_icc, a, size, store);
+	for (k = 0; k < WARM_N; k++)
+		wsim_total[WARM_FIRST + k] = saved[k];
+}
+
+VG_REGPARM(3) void wsim_h_warm_load(UWord pc, Addr a, UWord size)
+{
+	warm_data(pc, a, size, False);
+}
+
+VG_REGPARM(3) void wsim_h_warm_store(UWord pc, Addr a, UWord size)
+{
+	warm_data(pc, a, size, True);
+}
+
 void wsim_l1_info(Bool data, struct wsim_l1_info *info)
 {
 	const struct cache *c = data ? &L1D : &L1I;

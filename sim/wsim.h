@@ -109,8 +109,15 @@ struct wsim_options {
 	Int hot;            /* --ws-hot: per-instruction rows for this many of the hottest functions */
 	Int async;          /* --ws-async: WSIM_ASYNC_NO, _YES (where the process may use two CPUs) or _AUTO */
 	Long async_flip;    /* --ws-async-flip: with auto, switch every this many slots (tests); 0: by the load */
+	Int scope;          /* --ws-scope: WSIM_SCOPE_ALL, _REGIONS or _REGIONS_WARM */
 	Int cpu_prog, cpu_pred; /* --ws-cpus: where the two threads run; -1 where the kernel places them */
 };
+
+/*
+ * --ws-scope: simulate the whole program, or only while a region is open (in any thread); outside them the
+ * program runs uninstrumented (regions) or with only the caches simulated and nothing counted (regions-warm).
+ */
+enum { WSIM_SCOPE_ALL, WSIM_SCOPE_REGIONS, WSIM_SCOPE_REGIONS_WARM };
 
 extern struct wsim_options wsim_opt;
 
@@ -147,6 +154,10 @@ VG_REGPARM(3) void wsim_h_cg_load(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_load_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord size);
+/* --ws-scope=regions-warm, outside the regions: the access goes through the caches, and no count moves. */
+VG_REGPARM(2) void wsim_h_warm_fetch(UWord pc, UWord len);
+VG_REGPARM(3) void wsim_h_warm_load(UWord pc, Addr a, UWord size);
+VG_REGPARM(3) void wsim_h_warm_store(UWord pc, Addr a, UWord size);
 /*
  * Conditional branches wait in a slot of a ring (wsim-sim.c), (icc | taken), until the slot fills or
  * someone reads the counts; slots are aligned to their size, so generated code knows a slot is full when

@@ -295,6 +295,13 @@ void cli_measure_record(const struct cli_measure *c, struct ws_result *r)
 	st->input = c->input_fd > 0 ? xstrdup(c->input) : NULL;
 	st->input_bytes = c->input_bytes;
 	st->shell = c->shell;
+	if (c->sim_scope && strcmp(c->sim_scope, "all")) {
+		st->sim_scope = xstrdup(c->sim_scope);
+		ws_result_warn(r, "--sim-scope %s: only the inside of the marked regions was simulated, so the simulated "
+			       "whole-program counts are the regions' alone; inside them, instructions are exact, and cache "
+			       "and branch counts differ from a whole simulation by what the state they start from does "
+			       "(README: Region-scoped simulation)", c->sim_scope);
+	}
 }
 
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
@@ -416,6 +423,14 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o)
 		o->be.sim_args = c->sim_args;
 	}
 	o->be.sim_hot = 20;
+	if (c->sim_scope) {
+		if (strcmp(c->sim_scope, "all") && strcmp(c->sim_scope, "regions") && strcmp(c->sim_scope, "regions-warm"))
+			usage_error("--sim-scope takes all, regions or regions-warm, not '%s'", c->sim_scope);
+		o->be.sim_scope = c->sim_scope;
+		/* Only the regions are simulated: they are what there is to report. */
+		if (strcmp(c->sim_scope, "all"))
+			o->be.regions = c->regions = true;
+	}
 	o->progress = cli_progress;
 	setup_logging(c->verbose);
 	/* Last, after every usage error: what cannot be read or written fails with 1, before any run. */

@@ -192,6 +192,10 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 			}
 			if (c->regions)
 				fputs(" --regions", f);
+			if (c->sim_scope) {
+				fputs(" --sim-scope", f);
+				put_word(f, c->sim_scope);
+			}
 			if (input) {
 				fputs(" --input", f);
 				put_word(f, input);

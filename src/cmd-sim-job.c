@@ -80,6 +80,7 @@ int cmd_sim_job(int argc, char **argv)
 		OPT_STRING(0, "sim-preset", &c.sim_preset, "NAME", "the simulated machine"),
 		OPT_LIST(0, "sim-cache", &c.sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level"),
 		OPT_BOOL(0, "regions", &c.regions, "count the program's regions (markers)"),
+		OPT_STRING(0, "sim-scope", &c.sim_scope, "all|regions|regions-warm", "simulate only inside the regions"),
 		OPT_STRING(0, "input", &c.input, "FILE", "the run reads FILE on stdin (default /dev/null)"),
 		OPT_LIST(0, "output", &c.output, "WHERE", "the command's output: null (default), pipe or ./FILE"),
 		OPT_DOUBLE(0, "timeout", &c.timeout, "SECONDS", "as compare's --timeout (the simulation gets 100x)"),

@@ -33,6 +33,11 @@ struct ws_backend_opts {
 	char *const *sim_args; /* extra tool options, NULL-terminated or NULL */
 	size_t sim_hot;        /* functions to keep per-instruction counts for */
 	/*
+	 * --sim-scope: NULL or "all" to simulate the whole program; "regions" to simulate only while a region
+	 * is open (outside, the program runs unsimulated); "regions-warm" (outside, only the caches see it).
+	 */
+	const char *sim_scope;
+	/*
 	 * Set by the session before a phase: its runs in flight fill every CPU they may use, so a backend
 	 * starts no helper thread of its own (the simulator's predictor thread).
 	 */

@@ -313,6 +313,8 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	json_object_set_new(settings, "created", jstr(r->settings.created));
 	if (r->settings.sim_cpu_native)
 		json_object_set_new(settings, "sim_cpu_native", json_true());
+	if (r->settings.sim_scope)
+		json_object_set_new(settings, "sim_scope", json_string(r->settings.sim_scope));
 	json_object_set_new(settings, "shell", json_boolean(r->settings.shell));
 	json_object_set_new(settings, "setup", jstrings(r->settings.setup));
 	json_object_set_new(settings, "prepare", jstrings(r->settings.prepare));
@@ -643,6 +645,7 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		free(corr);
 		r->settings.created = get_str(settings, "created");
 		r->settings.sim_cpu_native = get_bool(settings, "sim_cpu_native");
+		r->settings.sim_scope = get_str(settings, "sim_scope");
 		if (json_is_array(ev)) {
 			r->settings.events = xcalloc(json_array_size(ev) + 1, sizeof(char *));
 			json_array_foreach(ev, i, x)

@@ -200,6 +200,7 @@ struct ws_settings {
 	char **events;      /* as requested; NULL-terminated, may be NULL */
 	char *created;      /* ISO 8601 UTC */
 	bool sim_cpu_native; /* native runs had the features the simulator hides masked (GLIBC_TUNABLES) */
+	char *sim_scope;     /* --sim-scope regions or regions-warm: simulated inside regions only; NULL: whole */
 	/*
 	 * How the programs were run, hyperfine's options as given: each hook once for every program or once per
 	 * program, in order (NULL-terminated; NULL when not given); the same for --output (NULL read as

@@ -38,6 +38,7 @@ struct sim_priv {
 	const struct ws_event_list *events;
 	bool *mine;
 	bool hinted_symbols;
+	bool hinted_scope;
 	char *latency;    /* the preset's latencies as the tool wrote them */
 	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
 };
@@ -177,7 +178,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	if (be->opts.sim_args)
 		while (be->opts.sim_args[extra])
 			extra++;
-	r->argv = xcalloc(n + extra + 11, sizeof(char *));
+	r->argv = xcalloc(n + extra + 12, sizeof(char *));
 	r->argv[k++] = xstrdup(p->valgrind);
 	r->argv[k++] = xstrdup("--tool=wsim");
 	r->argv[k++] = xstrdup("--trace-children=yes");
@@ -185,6 +186,8 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	r->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	r->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", r->outdir);
 	r->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
+	if (be->opts.sim_scope && strcmp(be->opts.sim_scope, "all"))
+		r->argv[k++] = xasprintf("--ws-scope=%s", be->opts.sim_scope);
 	/* Every CPU has a run of its own: a predictor thread would only take time from one of them. */
 	if (be->opts.cpus_full)
 		r->argv[k++] = xstrdup("--ws-async=no");
@@ -349,6 +352,11 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
 	/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
 	push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
+	if (be->opts.sim_scope && strcmp(be->opts.sim_scope, "all") && !all.nr_regions && !p->hinted_scope) {
+		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
+		       "of it was simulated (mark its regions with include/whyslow.h)", v->name, be->opts.sim_scope);
+		p->hinted_scope = true;
+	}
 	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {
 		struct ws_group *g = ws_group_list_get(&v->regions, all.regions[i].name, NULL);
 
