@@ -49,6 +49,7 @@ struct session {
 	size_t done, total;
 	double t0;
 	bool hook_failed;          /* the session stopped because a hook failed, not a run */
+	double *native_rss;        /* per program: the largest max-rss of its native runs, 0 before one */
 };
 
 void ws_machine_probe(struct ws_machine *m)
@@ -266,6 +267,8 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 	if (r->output && rename(r->output, prog->output_path) < 0)
 		ws_log(WS_LOG_WARN, "cannot put a simulated run's output in '%s': %s", prog->output_path,
 		       strerror(errno));
+	if ((ops->traits & WS_BE_NATIVE) && out->max_rss > s->native_rss[r->prog])
+		s->native_rss[r->prog] = out->max_rss;
 	failed = out->exit_code != 0 || out->signal || out->timed_out;
 	if (failed && (!s->o->ignore_failure ||
 		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out->signal || out->timed_out)))) {
@@ -738,37 +741,60 @@ static double mem_available(void)
  * are killed.
  */
 /*
- * After the first run, which took `peak` bytes at most: lower *jobs to what the memory available holds, or
- * refuse a number the user gave (-ENOMEM, said with the reason). *budget is that memory, or stays -1.
+ * At the first simulation's end, which took `peak` bytes at most: lower *jobs to what `budget` holds, or
+ * refuse a number the user gave (-ENOMEM, said with the reason). `name` is the program it simulated.
  */
-static int fit_jobs(struct session *s, size_t *jobs, size_t total, double peak, double *budget)
+static int fit_jobs(struct session *s, size_t *jobs, size_t total, double peak, double budget, const char *name)
 {
-	double avail = mem_available();
 	size_t fit = *jobs;
 
-	if (avail > 0 && peak > 0) {
-		*budget = avail * 0.9;
-		fit = (size_t)(*budget / peak);
+	if (budget > 0 && peak > 0) {
+		fit = (size_t)(budget / peak);
 		if (fit < 1)
 			fit = 1;
 	}
 	if (fit < *jobs && s->o->jobs_given && fit < total) {
-		ws_error("-j %zu: a simulation of '%s' took up to %.0f MiB (its first run's peak), and %zu at once "
-			 "would need %.0f MiB, more than the %.0f MiB free for them (MemAvailable, less a tenth); give "
-			 "-j %zu or less",
-			 *jobs, s->progs[0].name, peak / MIB, *jobs, (double)*jobs * peak / MIB, *budget / MIB, fit);
+		ws_error("-j %zu: a simulation of '%s' took up to %.0f MiB, and %zu at once would need %.0f MiB, more "
+			 "than the %.0f MiB free for them (MemAvailable, less a tenth); give -j %zu or less",
+			 *jobs, name, peak / MIB, *jobs, (double)*jobs * peak / MIB, budget / MIB, fit);
 		return -ENOMEM;
 	}
 	if (fit < *jobs) {
 		ws_log(WS_LOG_INFO, "simulating %zu at a time, not %zu: one took up to %.0f MiB, and %.0f MiB are "
-		       "free for them", fit, *jobs, peak / MIB, *budget / MIB);
+		       "free for them", fit, *jobs, peak / MIB, budget / MIB);
 		*jobs = fit;
 	}
 	ws_log(WS_LOG_DEBUG, "simulations: up to %zu at once (one took %.0f MiB; %.0f MiB free)", *jobs,
-	       peak / MIB, *budget / MIB);
+	       peak / MIB, budget / MIB);
 	return 0;
 }
 
+/* A simulation's size before any has said otherwise: larger than every one measured here (40-110 MiB). */
+#define SIM_GUESS (1024 * MIB)
+
+/*
+ * What a simulation of program `i` is expected to take: the largest peak its simulations reached so far;
+ * before one has ended, twice the peak of its native runs plus 128 MiB (the tool's tables and translations:
+ * 35-90 MiB more than native on seven programs), else the largest simulation of any program, else SIM_GUESS.
+ */
+static double sim_need(const struct session *s, const double *peak, double max_peak, size_t i)
+{
+	if (peak[i] > 0)
+		return peak[i];
+	if (s->native_rss[i] > 0)
+		return 2 * s->native_rss[i] + 128 * MIB;
+	return max_peak > 0 ? max_peak : SIM_GUESS;
+}
+
+/*
+ * Runs of a phase that is not native, several at once (-j): their counts do not depend on timing, so they
+ * may overlap. They start in the order a serial phase would run them and are collected strictly in that
+ * order, whatever order they end in, so that the result is the serial one to the byte. Memory: the runs in
+ * flight never add up to more than the memory available when the phase starts (MemAvailable, less a tenth),
+ * each counted at sim_need(); the first to end says what one takes (max-rss, the whole process tree under
+ * the simulator), and -j is lowered to what fits, or refused if the user gave it. A run that fails stops
+ * the phase when its turn comes, as it would one run at a time; the runs after it are killed.
+ */
 static int parallel_phase(struct session *s, struct phase *ph)
 {
 	const struct ws_measure_opts *o = s->o;
@@ -777,9 +803,12 @@ static int parallel_phase(struct session *s, struct phase *ph)
 	struct ws_job **slot = xcalloc(jobs + 1, sizeof(*slot));
 	size_t *slot_run = xcalloc(jobs + 1, sizeof(*slot_run));
 	double *peak = xcalloc(s->nprogs + 1, sizeof(*peak)), *need = xcalloc(total + 1, sizeof(*need));
-	double max_peak = 0, budget = -1, held = 0;
+	double max_peak = 0, budget = mem_available(), held = 0;
+	bool measured = false, refused = false;
 	int ret = 0;
 
+	if (budget > 0)
+		budget *= 0.9;
 	for (size_t t = 0; t < total; t++) {
 		const struct ws_program *prog = &s->progs[t % s->nprogs];
 
@@ -792,17 +821,17 @@ static int parallel_phase(struct session *s, struct phase *ph)
 		struct ws_run_outcome out;
 		size_t k;
 
-		/* Start what the slots and the memory allow; the first run alone, to learn its size. */
-		while (next < total && ph->running < jobs && (next == 0 || head > 0)) {
+		/* Start what the slots and the memory allow (one at least). */
+		while (!refused && next < total && ph->running < jobs) {
 			struct pending *q = &r[next];
 
-			need[next] = peak[q->prog] > 0 ? peak[q->prog] : max_peak;
+			need[next] = sim_need(s, peak, max_peak, q->prog);
 			if (ph->running && budget > 0 && held + need[next] > budget)
 				break;
 			for (k = 0; slot[k]; k++)
 				;
-			/* Alone, a run may have a CPU for a helper thread; among its fellows every CPU is taken. */
-			ph->be->opts.cpus_full = next == 0 ? cpus <= 1 : jobs >= cpus;
+			/* With every CPU taken by a run, none has a CPU for a helper thread. */
+			ph->be->opts.cpus_full = jobs >= cpus;
 			progress(s, "simulating", s->progs[q->prog].name);
 			if ((ret = run_prepare(s, ph, q)) < 0 || (ret = ws_job_start(&q->ex, &slot[k])) < 0)
 				break;
@@ -819,10 +848,11 @@ static int parallel_phase(struct session *s, struct phase *ph)
 			ret = run_finish(s, ph, &r[head]);
 			run_release(ph, &r[head]);
 			head++;
-			/* The first run is back and kept: how many the memory holds. */
-			if (head == 1 && !ret)
-				ret = fit_jobs(s, &jobs, total, max_peak, &budget);
 			continue;
+		}
+		if (refused) {
+			ret = -ENOMEM;
+			break;
 		}
 		ret = ws_job_wait_any(slot, ph->jobs, &k, &out);
 		if (ret == -EINTR)
@@ -845,6 +875,11 @@ static int parallel_phase(struct session *s, struct phase *ph)
 				max_peak = out.max_rss;
 			if (ret < 0)
 				break;
+			/* The first to end says what one takes; the runs that ended before the refusal are kept. */
+			if (!measured) {
+				measured = true;
+				refused = fit_jobs(s, &jobs, total, max_peak, budget, s->progs[q->prog].name) < 0;
+			}
 		}
 	}
 	for (size_t k = 0; k < ph->jobs; k++)
@@ -919,6 +954,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		for (size_t k = 0; k < progs[i].nparams; k++)
 			ws_variant_add_param(v, progs[i].params[k].name, progs[i].params[k].value);
 	}
+	s.native_rss = xcalloc(nprogs + 1, sizeof(*s.native_rss));
 	ret = plan(&s, claims);
 	record_settings(&s);
 	if (!ret)
@@ -983,6 +1019,7 @@ out:
 		free(claims[e].reason);
 	free(claims);
 	free(s.rusage);
+	free(s.native_rss);
 	free(s.native_env[0]);
 	return ret;
 }

@@ -60,10 +60,10 @@ assert len(d[\"variants\"][0][\"metrics\"][\"instructions\"][\"samples\"]) == 1
 "
 '
 
-test_expect_success 'a -j that memory cannot hold is refused after the first run, which is kept' '
+test_expect_success 'a -j that memory cannot hold is refused when the first simulation ends, which is kept' '
 	test_expect_code 1 env WHYSLOW_TEST_MEM_AVAILABLE=100000000 "$WHYSLOW" stat --backend sim --sim-runs 4 -j 4 \
 		-e instructions --export-json m.json -- "$C/arith" 1000 2 >out 2>err &&
-	test_grep "^whyslow: error: -j 4: a simulation of .* took up to [0-9]* MiB (its first run.s peak), and 4 at once would need [0-9]* MiB, more than the [0-9]* MiB free for them (MemAvailable, less a tenth); give -j [12] or less$" err &&
+	test_grep "^whyslow: error: -j 4: a simulation of .* took up to [0-9]* MiB, and 4 at once would need [0-9]* MiB, more than the [0-9]* MiB free for them (MemAvailable, less a tenth); give -j [12] or less$" err &&
 	test_grep "(1 run, 0 warm-up, backend sim" out &&
 	test_grep "\"partial\": true" m.json
 '
