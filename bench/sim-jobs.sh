@@ -19,10 +19,7 @@ R="$BUILD/examples/r1cs-synth"
 . bench/lib.sh
 
 need_wsim sim-jobs "$R/r1cs-synth-vec"
-if [ ! -x /usr/bin/time ]; then
-	echo "sim-jobs: skipped: needs GNU time (/usr/bin/time, Debian package 'time')"
-	exit 0
-fi
+need_time sim-jobs
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

@@ -22,10 +22,7 @@ W="$BUILD/whyslow"
 . bench/lib.sh
 
 need_wsim sim-scope "$BUILD/examples/micro/scope"
-if [ ! -x /usr/bin/time ]; then
-	echo "sim-scope: skipped: needs GNU time (/usr/bin/time, Debian package 'time')"
-	exit 0
-fi
+need_time sim-scope
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 

@@ -82,6 +82,18 @@ static const HChar *parse_cache_spec(const HChar *s, struct cache_opt *o)
 	return wsim_level_check(&o->lvl, True);
 }
 
+/* The index of `value` in the NULL-terminated `names`; otherwise the option is refused with `why`. */
+static Int choice(const HChar *arg, const HChar *value, const HChar *const *names, const HChar *why)
+{
+	Int i;
+
+	for (i = 0; names[i]; i++)
+		if (!VG_(strcmp)(value, names[i]))
+			return i;
+	VG_(fmsg_bad_option)(arg, "%s", why);
+	return 0;
+}
+
 Bool wsim_config_option(const HChar *arg)
 {
 	const HChar *spec;
@@ -146,24 +158,14 @@ Bool wsim_config_option(const HChar *arg)
 		wsim_opt.cpu_prog = (Int)p;
 		wsim_opt.cpu_pred = (Int)q;
 	} else if VG_STR_CLO (arg, "--ws-scope", spec) {
-		if (!VG_(strcmp)(spec, "all"))
-			wsim_opt.scope = WSIM_SCOPE_ALL;
-		else if (!VG_(strcmp)(spec, "regions"))
-			wsim_opt.scope = WSIM_SCOPE_REGIONS;
-		else if (!VG_(strcmp)(spec, "regions-warm"))
-			wsim_opt.scope = WSIM_SCOPE_REGIONS_WARM;
-		else
-			VG_(fmsg_bad_option)(arg, "give all, regions or regions-warm\n");
+		static const HChar *const scopes[] = { "all", "regions", "regions-warm", NULL }; /* WSIM_SCOPE_* */
+
+		wsim_opt.scope = choice(arg, spec, scopes, "give all, regions or regions-warm\n");
 	} else if VG_BINT_CLO (arg, "--ws-async-flip", wsim_opt.async_flip, 1, 1000000) {
 	} else if VG_STR_CLO (arg, "--ws-async", spec) {
-		if (!VG_(strcmp)(spec, "yes"))
-			wsim_opt.async = WSIM_ASYNC_YES;
-		else if (!VG_(strcmp)(spec, "no"))
-			wsim_opt.async = WSIM_ASYNC_NO;
-		else if (!VG_(strcmp)(spec, "auto"))
-			wsim_opt.async = WSIM_ASYNC_AUTO;
-		else
-			VG_(fmsg_bad_option)(arg, "give yes, no or auto\n");
+		static const HChar *const modes[] = { "no", "yes", "auto", NULL }; /* WSIM_ASYNC_* */
+
+		wsim_opt.async = choice(arg, spec, modes, "give yes, no or auto\n");
 	} else {
 		return False;
 	}

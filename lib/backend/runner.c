@@ -278,24 +278,35 @@ static int pidfd_for(pid_t pid)
 }
 
 /*
- * Wait for `pid` with the timeout and interrupt rules; SIGINT/SIGTERM are blocked except inside ppoll, so
- * an interrupt can never slip in between checking the flag and going to sleep. Meanwhile what the command
- * writes into `*pipe_r` (if >= 0) is read and discarded, so that it never blocks on a full pipe.
+ * Block SIGINT and SIGTERM, keeping the mask to restore in *old and the one to wait with in *unblocked, so
+ * that an interrupt can only arrive inside ppoll, never between checking the flag and going to sleep.
  */
-static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_hooks *hooks, double t_start,
-		      int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
+static void block_interrupts(sigset_t *old, sigset_t *unblocked)
 {
-	sigset_t block, old, unblocked;
-	int pfd = pidfd_for(pid);
-	int ret = 0;
+	sigset_t block;
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	unblocked = old;
-	sigdelset(&unblocked, SIGINT);
-	sigdelset(&unblocked, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, old);
+	*unblocked = *old;
+	sigdelset(unblocked, SIGINT);
+	sigdelset(unblocked, SIGTERM);
+}
+
+/*
+ * Wait for `pid` with the timeout and interrupt rules; SIGINT/SIGTERM are blocked except inside ppoll
+ * (block_interrupts). Meanwhile what the command writes into `*pipe_r` (if >= 0) is read and discarded, so
+ * that it never blocks on a full pipe.
+ */
+static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_hooks *hooks, double t_start,
+		      int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
+{
+	sigset_t old, unblocked;
+	int pfd = pidfd_for(pid);
+	int ret = 0;
+
+	block_interrupts(&old, &unblocked);
 	for (;;) {
 		double wait_s = hooks && hooks->poll ? 0.1 : 3600;
 		struct pollfd p[2] = { { .fd = pfd, .events = POLLIN }, { .fd = *pipe_r, .events = POLLIN } };
@@ -712,7 +723,7 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 {
 	struct pollfd *p = xcalloc(2 * n + 1, sizeof(*p));
 	size_t *owner = xcalloc(2 * n + 1, sizeof(*owner));
-	sigset_t block, old, unblocked;
+	sigset_t old, unblocked;
 	size_t live = 0;
 	bool done = false;
 	int ret = 0;
@@ -726,14 +737,7 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 		free(owner);
 		return -ECHILD;
 	}
-	/* As in wait_child(): an interrupt can only arrive inside ppoll, never between the test and the sleep. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	unblocked = old;
-	sigdelset(&unblocked, SIGINT);
-	sigdelset(&unblocked, SIGTERM);
+	block_interrupts(&old, &unblocked);
 	while (!done) {
 		double wait_s = 3600, now = ws_now();
 		bool no_pidfd = false;

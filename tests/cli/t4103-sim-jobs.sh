@@ -8,15 +8,6 @@ test_have_prereq SIM || test_skip_all "the simulator tool is not built (valgrind
 C="$WS_BUILD/examples/causes"
 M="$WS_BUILD/examples/micro"
 
-# The variants of a result file (every metric's samples, regions, functions, hot instructions), and its runs.
-variants() {
-	python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-print(json.dumps([d['variants'], d['partial']], sort_keys=True))
-" "$1"
-}
-
 test_expect_success '-j 2 and -j 3 give -j 1'"'"'s result, regions, functions and processes included' '
 	for j in 1 2 3
 	do
@@ -24,7 +15,7 @@ test_expect_success '-j 2 and -j 3 give -j 1'"'"'s result, regions, functions an
 			-n arith2 "$C/arith 20000 2" -n arith3 "$C/arith 20000 3" -n regions "$M/regions" \
 			-n forkexec "$M/forkexec 20000 $C/arith 5000 2" >out$j || return 1
 	done &&
-	variants j1.json >v1 && variants j2.json >v2 && variants j3.json >v3 &&
+	test_result_variants j1.json >v1 && test_result_variants j2.json >v2 && test_result_variants j3.json >v3 &&
 	test_cmp v1 v2 && test_cmp v1 v3 &&
 	python3 -c "
 import json
@@ -38,7 +29,7 @@ test_expect_success 'overlapping runs each read the whole --input' '
 	seq 1 5000 >input &&
 	whyslow stat --backend sim --sim-runs 4 -j 1 -e instructions --input input --export-json i1.json -- sort -n >/dev/null &&
 	whyslow stat --backend sim --sim-runs 4 -j 4 -e instructions --input input --export-json i4.json -- sort -n >/dev/null &&
-	variants i1.json >v1 && variants i4.json >v4 && test_cmp v1 v4 &&
+	test_result_variants i1.json >v1 && test_result_variants i4.json >v4 && test_cmp v1 v4 &&
 	test_grep "exact" i4.json
 '
 

@@ -8,15 +8,6 @@ test_have_prereq SIM || test_skip_all "the simulator tool is not built (valgrind
 C="$WS_BUILD/examples/causes"
 M="$WS_BUILD/examples/micro"
 
-# The variants of a result file (every sample, region, function and hot instruction) and whether it is partial.
-variants() {
-	python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-print(json.dumps([d['variants'], d['partial']], sort_keys=True, indent=1))
-" "$1"
-}
-
 # One line on stderr, exit 1, and no result file.
 refused() {
 	test_expect_code 1 whyslow merge "$@" >out 2>err &&
@@ -42,8 +33,8 @@ command -v parallel >/dev/null 2>&1 || test_skip_next "GNU parallel is not insta
 test_expect_success 'the jobs under GNU parallel, merged: the local result, counts to the byte' '
 	parallel --will-cite -j 3 <jobs.txt >pieces &&
 	whyslow merge jobs.txt pieces >merged.out &&
-	variants local.json >want &&
-	variants merged.json >got &&
+	test_result_variants local.json >want &&
+	test_result_variants merged.json >got &&
 	test_cmp want got &&
 	test_grep "exact" merged.out
 '
@@ -55,7 +46,7 @@ test_expect_success 'one job per file, as a Slurm array runs them, in any order'
 		sed -n "${i}p" jobs.txt | sh >piece.$i || return 1
 	done &&
 	whyslow merge jobs.txt piece.* >/dev/null &&
-	variants merged.json >got &&
+	test_result_variants merged.json >got &&
 	test_cmp want got
 '
 

@@ -128,6 +128,21 @@ static int record_attach_quiet(void *ctx, pid_t pid)
 	return 0;
 }
 
+/* input.txt, eleven bytes, opened above 2 as the runner requires (whyslow's own streams are never given). */
+static int write_input(void)
+{
+	FILE *f = fopen("input.txt", "w");
+	int fd, high;
+
+	assert_non_null(f);
+	fputs("0123456789\n", f);
+	fclose(f);
+	fd = open("input.txt", O_RDONLY | O_CLOEXEC);
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return high;
+}
+
 /* The input is read from its start on every run, on both paths, though the file was opened once. */
 static void test_input_every_run(void **state)
 {
@@ -136,17 +151,9 @@ static void test_input_every_run(void **state)
 	struct ws_run_hooks hooks = { .attach = NULL };
 	struct ws_exec ex = { .argv = a };
 	struct ws_run_outcome out;
-	FILE *f = fopen("input.txt", "w");
-	int fd;
 
 	(void)state;
-	assert_non_null(f);
-	fputs("0123456789\n", f);
-	fclose(f);
-	fd = open("input.txt", O_RDONLY | O_CLOEXEC);
-	/* Above 2, as the runner requires: whyslow's own streams are never given. */
-	ex.input_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
+	ex.input_fd = write_input();
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(ws_run(&ex, NULL, &out), 0);
 		assert_int_equal(out.exit_code, 0);
@@ -299,16 +306,9 @@ static void test_jobs(void **state)
 	struct ws_job *jobs[3] = { NULL };
 	struct ws_run_outcome out;
 	size_t which = 99;
-	FILE *f = fopen("input.txt", "w");
-	int fd;
 
 	(void)state;
-	assert_non_null(f);
-	fputs("0123456789\n", f);
-	fclose(f);
-	fd = open("input.txt", O_RDONLY | O_CLOEXEC);
-	ex.input_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
+	ex.input_fd = write_input();
 	assert_int_equal(ws_job_wait_any(jobs, 3, &which, &out), -ECHILD);
 	assert_int_equal(ws_job_start(&ex, &jobs[0]), 0);
 	ex.argv = fast;
