@@ -148,6 +148,7 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 	json_t *m, *a, *pa;
 	ssize_t n;
 	FILE *f;
+	int err;
 
 	plan_refuse(c, o);
 	if (!getcwd(cwd, sizeof(cwd)) || (n = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0) {
@@ -248,8 +249,10 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 	json_decref(m);
 	manifest_path = xasprintf("%s.manifest", path);
 	/* The manifest last: a plan without one is not a plan, and merge says so. */
-	if (ws_write_atomic(path, jobs, jobs_len) < 0 || ws_write_atomic(manifest_path, dump, strlen(dump)) < 0) {
-		fprintf(stderr, "%s: cannot write the plan '%s': %s\n", current_command(), path, strerror(errno));
+	if ((err = ws_write_atomic(path, jobs, jobs_len)) < 0 ||
+	    (err = ws_write_atomic(manifest_path, dump, strlen(dump))) < 0) {
+		fprintf(stderr, "%s: cannot write the plan '%s': %s\n", current_command(), path, strerror(-err));
+		unlink(path);
 		exit(WS_EXIT_FAIL);
 	}
 	fprintf(stderr, "%s: wrote %zu simulations to %s (one command line each) and %s; run them anywhere with "
