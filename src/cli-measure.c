@@ -637,6 +637,7 @@ void cli_progress(const struct ws_progress *p, void *data)
 		snprintf(eta, sizeof(eta), ", ~%.0fs left", ceil(p->eta));
 	else
 		eta[0] = '\0';
+	/* With runs in flight (-j), the count is of runs started: the one just started is among them. */
 	if (p->running > 1)
 		fprintf(stderr, "\r\033[K%s %zu/%zu, %zu at once (%s)%s", p->phase, p->done + p->running, p->total,
 			p->running, p->program, eta);

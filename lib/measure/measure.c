@@ -832,7 +832,6 @@ static int parallel_phase(struct session *s, struct phase *ph)
 				;
 			/* With every CPU taken by a run, none has a CPU for a helper thread. */
 			ph->be->opts.cpus_full = jobs >= cpus;
-			progress(s, "simulating", s->progs[q->prog].name);
 			if ((ret = run_prepare(s, ph, q)) < 0 || (ret = ws_job_start(&q->ex, &slot[k])) < 0)
 				break;
 			q->t_start = ws_now();
@@ -840,6 +839,8 @@ static int parallel_phase(struct session *s, struct phase *ph)
 			held += need[slot_run[k]];
 			ph->running++;
 			ph->started += q->t_start;
+			/* After the start, so that the line counts it among those in flight. */
+			progress(s, "simulating", s->progs[q->prog].name);
 		}
 		if (ret)
 			break;
