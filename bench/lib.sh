@@ -16,6 +16,14 @@ rotate() {
 	echo "$@"
 }
 
+# need_time NAME: exits 0 with a "skipped" line unless GNU time is installed (/usr/bin/time, package 'time').
+need_time() {
+	if [ ! -x /usr/bin/time ]; then
+		echo "$1: skipped: needs GNU time (/usr/bin/time, Debian package 'time')"
+		exit 0
+	fi
+}
+
 # need_wsim NAME PROG: exits 0 with a "skipped" line naming what is missing, unless valgrind is installed
 # and both the wsim tool and PROG are built in $BUILD.
 need_wsim() {

@@ -82,6 +82,97 @@ Bool wsim_pin(Long tid, Int cpu)
 	return sys4(__NR_sched_setaffinity, tid, sizeof(mask), (Long)mask, 0) == 0;
 }
 
+Long wsim_gettid(void)
+{
+	return sys4(__NR_gettid, 0, 0, 0, 0);
+}
+
+void wsim_yield(void)
+{
+	sys4(__NR_sched_yield, 0, 0, 0, 0);
+}
+
+/*
+ * What the load probes read, on the program's thread only (the buffer is static). /proc/stat holds a line
+ * per CPU before the long interrupt lines; what fits here is enough for 1024 CPUs.
+ */
+static HChar load_buf[1 << 17];
+
+/* The start of `path` (NUL-terminated, in load_buf): its length, or -1. */
+static Long read_proc(const HChar *path)
+{
+	Long fd = sys4(__NR_openat, -100 /* AT_FDCWD */, (Long)path, 0 /* O_RDONLY */, 0), n, len = 0;
+
+	if (fd < 0)
+		return -1;
+	while (len < (Long)sizeof(load_buf) - 1 &&
+	       (n = sys4(__NR_read, fd, (Long)(load_buf + len), (Long)sizeof(load_buf) - 1 - len, 0)) > 0)
+		len += n;
+	sys4(__NR_close, fd, 0, 0, 0);
+	load_buf[len] = '\0';
+	return len;
+}
+
+static ULong parse_u(const HChar **p)
+{
+	ULong v = 0;
+
+	while (**p == ' ')
+		(*p)++;
+	while (**p >= '0' && **p <= '9')
+		v = v * 10 + (ULong)(*(*p)++ - '0');
+	return v;
+}
+
+Long wsim_idle_ticks(void)
+{
+	ULong mask[CPU_WORDS] = { 0 }, sum = 0;
+	Long words = affinity(mask) / (Long)sizeof(ULong);
+	const HChar *p = load_buf;
+	Bool seen = False;
+
+	if (words <= 0 || read_proc("/proc/stat") <= 0)
+		return -1;
+	/* "cpuN user nice system idle iowait ...": idle and iowait are time the CPU had nothing to run. */
+	while (*p) {
+		if (p[0] == 'c' && p[1] == 'p' && p[2] == 'u' && p[3] >= '0' && p[3] <= '9') {
+			ULong cpu, v[5];
+			Int i;
+
+			p += 3;
+			cpu = parse_u(&p);
+			for (i = 0; i < 5; i++)
+				v[i] = parse_u(&p);
+			if (cpu < (ULong)words * 64 && ((mask[cpu / 64] >> (cpu % 64)) & 1)) {
+				sum += v[3] + v[4];
+				seen = True;
+			}
+		} else if (p[0] != 'c' && p != load_buf) {
+			break; /* past the CPU lines */
+		}
+		while (*p && *p != '\n')
+			p++;
+		if (*p)
+			p++;
+	}
+	return seen ? (Long)sum : -1;
+}
+
+Long wsim_run_delay(Long tid)
+{
+	HChar path[64];
+	const HChar *p = load_buf;
+
+	VG_(sprintf)(path, "/proc/self/task/%lld/schedstat", tid);
+	/* "time on the CPU, time waiting runnable, slices", in nanoseconds (the kernel's schedstats or sched_info). */
+	if (read_proc(path) <= 0)
+		return -1;
+	parse_u(&p);
+	if (*p != ' ')
+		return -1;
+	return (Long)parse_u(&p);
+}
+
 void wsim_futex_wait(UInt *word, UInt val)
 {
 	/* EAGAIN (the word moved on) and EINTR both send the caller back to its test, which is what it wants. */
@@ -104,7 +195,7 @@ static void thread_start(void)
 	thread_fn();
 }
 
-Bool wsim_spawn(void (*fn)(void), Int cpu)
+Long wsim_spawn(void (*fn)(void), Int cpu)
 {
 	const Long flags = 0x100 | 0x200 | 0x400 | 0x800 | 0x10000 | 0x40000;
 	/* CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM */
@@ -141,10 +232,10 @@ Bool wsim_spawn(void (*fn)(void), Int cpu)
 	sys4(__NR_rt_sigprocmask, 2, (Long)&old, 0, sizeof(old));
 	if (ret < 0) {
 		VG_(free)(stack);
-		return False;
+		return 0;
 	}
 	/* Pinned from here, where a refusal can be reported: the new thread may not print. */
 	if (cpu >= 0 && !wsim_pin(ret, cpu))
 		VG_(umsg)("wsim: warning: could not hold the predictor thread to CPU %d\n", cpu);
-	return True;
+	return ret;
 }

@@ -20,7 +20,7 @@ struct wsim_config wsim_cfg;
 struct wsim_options wsim_opt = {
 	.out = "wsim.out.%p",
 	.hot = 20,
-	.async = True,
+	.async = WSIM_ASYNC_AUTO,
 	.cpu_prog = -1,
 	.cpu_pred = -1,
 	.max_stacks = 100000,
@@ -82,6 +82,18 @@ static const HChar *parse_cache_spec(const HChar *s, struct cache_opt *o)
 	o->lvl.line = v[2];
 	/* The rules of a level alone now; those of the whole hierarchy once every option is known. */
 	return wsim_level_check(&o->lvl, True);
+}
+
+/* The index of `value` in the NULL-terminated `names`; otherwise the option is refused with `why`. */
+static Int choice(const HChar *arg, const HChar *value, const HChar *const *names, const HChar *why)
+{
+	Int i;
+
+	for (i = 0; names[i]; i++)
+		if (!VG_(strcmp)(value, names[i]))
+			return i;
+	VG_(fmsg_bad_option)(arg, "%s", why);
+	return 0;
 }
 
 Bool wsim_config_option(const HChar *arg)
@@ -147,9 +159,17 @@ Bool wsim_config_option(const HChar *arg)
 					     wsim_cpu_allowed((Int)p) ? q : p);
 		wsim_opt.cpu_prog = (Int)p;
 		wsim_opt.cpu_pred = (Int)q;
-	} else if VG_BOOL_CLO (arg, "--ws-async", wsim_opt.async) {
 	} else if VG_BOOL_CLO (arg, "--ws-callers", wsim_opt.callers) {
 	} else if VG_BINT_CLO (arg, "--ws-max-stacks", clo_max_stacks, 1, 10000000) {
+	} else if VG_STR_CLO (arg, "--ws-scope", spec) {
+		static const HChar *const scopes[] = { "all", "regions", "regions-warm", NULL }; /* WSIM_SCOPE_* */
+
+		wsim_opt.scope = choice(arg, spec, scopes, "give all, regions or regions-warm\n");
+	} else if VG_BINT_CLO (arg, "--ws-async-flip", wsim_opt.async_flip, 1, 1000000) {
+	} else if VG_STR_CLO (arg, "--ws-async", spec) {
+		static const HChar *const modes[] = { "no", "yes", "auto", NULL }; /* WSIM_ASYNC_* */
+
+		wsim_opt.async = choice(arg, spec, modes, "give yes, no or auto\n");
 	} else {
 		return False;
 	}
@@ -169,8 +189,11 @@ void wsim_config_usage(void)
 		"    --ws-ras=N                     return-address stack entries, 0 for none [32; 0 for cachegrind]\n"
 		"    --ws-out=FILE                  output file, %%p is the pid [wsim.out.%%p]\n"
 		"    --ws-hot=N                     per-instruction rows for the N hottest functions [20]\n"
-		"    --ws-async=yes|no              run the TAGE predictor on a second host thread when the\n"
-		"                                   process may use two CPUs; the counts are the same [yes]\n"
+		"    --ws-async=auto|yes|no         run the TAGE predictor on a second host thread when the\n"
+		"                                   process may use two CPUs: auto while a CPU is idle enough\n"
+		"                                   and neither thread waits for one; the counts are the same [auto]\n"
+		"    --ws-scope=all|regions|regions-warm   simulate only while a region is open; outside, run\n"
+		"                                   uninstrumented, or with the caches warmed and nothing counted [all]\n"
 		"    --ws-cpus=P,Q                  hold the program's thread to CPU P and the predictor thread\n"
 		"                                   to CPU Q, for CPUs of unequal speed [where the kernel puts them]\n"
 		"    --ws-callers=yes|no            track calls: count per calling context, for callers, inclusive\n"
@@ -180,7 +203,8 @@ void wsim_config_usage(void)
 
 void wsim_config_debug_usage(void)
 {
-	VG_(printf)("    (none)\n");
+	VG_(printf)("    --ws-async-flip=N              with --ws-async=auto, switch the predictor thread on and off\n"
+		    "                                   every N slots of branches instead of by the load (tests)\n");
 }
 
 static void level_from(struct wsim_cache_cfg *to, const struct wsim_level *from)

@@ -605,6 +605,149 @@ static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)
 	di->guard = RD(full);
 }
 
+/* ---- --ws-scope: outside the regions ------------------------------------------------------------------ */
+
+/*
+ * With --ws-scope=regions, translations are made full while a region is open in any thread and outside
+ * otherwise; every switch throws every translation away, to be made again the other way (as callgrind's
+ * and cachegrind's instrumentation toggles do). Outside, a block runs as Valgrind's none tool runs it
+ * (regions), or with its fetches and data accesses sent to the caches and nothing counted (regions-warm).
+ * Switching costs the retranslation of what runs next, so a program that crosses boundaries faster than
+ * SCOPE_MIN_MS apart on average, over SCOPE_MIN_SWITCHES switches, is simulated whole from then on.
+ */
+#define SCOPE_MIN_SWITCHES 16
+#define SCOPE_MIN_MS 50
+
+static Bool scope_full = True; /* translations are made full now */
+static Int regions_open;       /* regions open, every thread's */
+static UInt scope_switches, scope_start_ms;
+static Bool scope_pinned;      /* switching stopped: simulated whole */
+
+static void warm_call(struct ist *s, void *fn, const HChar *name, Addr cia, IRExpr *ea, Int size, IRExpr *guard)
+{
+	IRExpr **args = mkIRExprVec_3(mkIRExpr_HWord((HWord)cia), ea, mkIRExpr_HWord((HWord)clip_size(size)));
+	IRTemp mru = guard ? IRTemp_INVALID : emit_not_mru(s, &l1d_info, ea, clip_size(size));
+	IRDirty *di = emit_call(s, name, fn, 3, args);
+
+	if (guard)
+		di->guard = guard;
+	else
+		set_guard(di, mru);
+}
+
+#define WARM(s, load, cia, ea, size, guard)                                                                  \
+	((load) ? warm_call((s), (void *)wsim_h_warm_load, "wsim_h_warm_load", (cia), (ea), (size), (guard))   \
+		: warm_call((s), (void *)wsim_h_warm_store, "wsim_h_warm_store", (cia), (ea), (size), (guard)))
+
+/* A block outside the regions: as it is, or with its accesses warming the caches. */
+static IRSB *instrument_outside(IRSB *in)
+{
+	IRTypeEnv *tyenv = in->tyenv;
+	struct ist s;
+	UWord prev_line = ~(UWord)0;
+	Addr cia = 0;
+	Int i;
+
+	if (wsim_opt.scope != WSIM_SCOPE_REGIONS_WARM)
+		return in;
+	VG_(memset)(&s, 0, sizeof(s));
+	s.out = deepCopyIRSBExceptStmts(in);
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		addStmtToIRSB(s.out, st);
+		switch (st->tag) {
+		case Ist_IMark: {
+			UInt isize = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
+			UWord l1 = wsim_cfg.l1i.line, first_line, last_line;
+			IRTemp guard;
+
+			cia = st->Ist.IMark.addr;
+			first_line = cia / l1;
+			last_line = (cia + isize - 1) / l1;
+			if (first_line != prev_line || last_line != first_line) {
+				guard = last_line == first_line ? emit_not_mru(&s, &l1i_info, mkIRExpr_HWord(cia), 1)
+								: IRTemp_INVALID;
+				set_guard(CALL(&s, wsim_h_warm_fetch, 2,
+					       mkIRExprVec_2(mkIRExpr_HWord((HWord)cia), mkIRExpr_HWord((HWord)isize))),
+					  guard);
+			}
+			prev_line = last_line;
+			break;
+		}
+		case Ist_WrTmp:
+			if (st->Ist.WrTmp.data->tag == Iex_Load)
+				WARM(&s, True, cia, st->Ist.WrTmp.data->Iex.Load.addr,
+				     sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL);
+			break;
+		case Ist_Store:
+			WARM(&s, False, cia, st->Ist.Store.addr, sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)),
+			     NULL);
+			break;
+		case Ist_StoreG:
+			WARM(&s, False, cia, st->Ist.StoreG.details->addr,
+			     sizeofIRType(typeOfIRExpr(tyenv, st->Ist.StoreG.details->data)), st->Ist.StoreG.details->guard);
+			break;
+		case Ist_LoadG: {
+			IRType ty = Ity_INVALID, wide = Ity_INVALID;
+
+			typeOfIRLoadGOp(st->Ist.LoadG.details->cvt, &wide, &ty);
+			WARM(&s, True, cia, st->Ist.LoadG.details->addr, sizeofIRType(ty), st->Ist.LoadG.details->guard);
+			break;
+		}
+		case Ist_Dirty: {
+			IRDirty *d = st->Ist.Dirty.details;
+
+			if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+				WARM(&s, True, cia, d->mAddr, d->mSize, NULL);
+			if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+				WARM(&s, False, cia, d->mAddr, d->mSize, NULL);
+			break;
+		}
+		case Ist_CAS: {
+			IRCAS *cas = st->Ist.CAS.details;
+			Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo)) * (cas->dataHi ? 2 : 1);
+
+			WARM(&s, True, cia, cas->addr, size, NULL);
+			WARM(&s, False, cia, cas->addr, size, NULL);
+			break;
+		}
+		case Ist_LLSC:
+			if (!st->Ist.LLSC.storedata)
+				WARM(&s, True, cia, st->Ist.LLSC.addr, sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)),
+				     NULL);
+			else
+				WARM(&s, False, cia, st->Ist.LLSC.addr,
+				     sizeofIRType(typeOfIRExpr(tyenv, st->Ist.LLSC.storedata)), NULL);
+			break;
+		default:
+			break;
+		}
+	}
+	return s.out;
+}
+
+/* A region opened (full) or the last one closed: make what runs next the other way, if switching pays. */
+static void scope_switch(Bool full)
+{
+	UInt now;
+
+	if (wsim_opt.scope == WSIM_SCOPE_ALL || scope_pinned || scope_full == full)
+		return;
+	now = VG_(read_millisecond_timer)();
+	if (!full && scope_switches >= SCOPE_MIN_SWITCHES &&
+	    now - scope_start_ms < scope_switches * (UInt)SCOPE_MIN_MS) {
+		scope_pinned = True;
+		if (VG_(clo_verbosity) > 1)
+			VG_(dmsg)("wsim: regions open and close every %u ms: simulating the whole program from now on\n",
+				  (now - scope_start_ms) / scope_switches);
+		return;
+	}
+	scope_full = full;
+	scope_switches++;
+	VG_(discard_translations_safely)(0, ~(SizeT)0, "wsim.scope");
+}
+
 static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
 			   const VexGuestExtents *vge, const VexArchInfo *archinfo_host, IRType gWordTy,
 			   IRType hWordTy)
@@ -619,6 +762,8 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	(void)archinfo_host;
 	if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
 		VG_(tool_panic)("wsim: only 64-bit guests are supported");
+	if (!scope_full)
+		return instrument_outside(in);
 
 	VG_(memset)(&s, 0, sizeof(s));
 	s.out = deepCopyIRSBExceptStmts(in);
@@ -955,6 +1100,7 @@ static void region_close(ThreadId tid, struct wsim_thread *t, Int i)
 	for (; i + 1 < t->n_act; i++)
 		t->act[i] = t->act[i + 1];
 	t->n_act--;
+	regions_open--;
 }
 
 static void region_begin(ThreadId tid, const HChar *name)
@@ -982,6 +1128,8 @@ static void region_begin(ThreadId tid, const HChar *name)
 	a->depth = 1;
 	thread_now(tid, a->snap);
 	r->entries++;
+	if (regions_open++ == 0)
+		scope_switch(True);
 }
 
 static void region_end(ThreadId tid, const HChar *name)
@@ -993,8 +1141,11 @@ static void region_end(ThreadId tid, const HChar *name)
 	t = thread_of(tid);
 	for (i = t->n_act - 1; i >= 0; i--) {
 		if (VG_STREQ(t->act[i].r->name, name)) {
-			if (--t->act[i].depth == 0)
+			if (--t->act[i].depth == 0) {
 				region_close(tid, t, i);
+				if (regions_open == 0)
+					scope_switch(False);
+			}
 			return;
 		}
 	}
@@ -1108,6 +1259,8 @@ static void atfork_child(ThreadId tid)
 	cur_tid = tid;
 	thread_of(tid);
 	wsim_calls_forked(tid);
+	/* The child's open regions are its one thread's; the translations stay as they are until a boundary. */
+	regions_open = threads[tid]->n_act;
 }
 
 static void ws_fini(Int exitcode)
@@ -1171,11 +1324,13 @@ static void ws_post_clo_init(void)
 		else if (wsim_opt.cpu_prog >= 0)
 			VG_(umsg)("wsim: branches are predicted on this thread, on CPU %d\n", wsim_opt.cpu_prog);
 		else
-			VG_(umsg)("wsim: branches are predicted on %s\n",
-				  wsim_cond_async() ? "a second host thread" : "this thread");
+			VG_(umsg)("wsim: branches are predicted on %s\n", wsim_cond_where());
 	}
 	wsim_l1_info(False, &l1i_info);
 	wsim_l1_info(True, &l1d_info);
+	/* With a scope, nothing is simulated until a region opens. */
+	scope_full = wsim_opt.scope == WSIM_SCOPE_ALL;
+	scope_start_ms = VG_(read_millisecond_timer)();
 }
 
 static void ws_pre_clo_init(void)

@@ -555,6 +555,62 @@ VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord si
 	cg_data(ic, a, size, True);
 }
 
+/*
+ * Outside the regions with --ws-scope=regions-warm: the caches and prefetchers see every access, so that a
+ * region starts with them as a whole simulation would have them, but nothing is counted (the access is
+ * made on a cost centre of its own, and the totals it moves are put back). The branch predictors are not
+ * trained there.
+ */
+static struct wsim_fn warm_fn;
+static struct wsim_icc warm_icc = { .fn = &warm_fn };
+
+/* The totals an access can move, from the fetch misses to the prefetches (wsim.h's order). */
+#define WARM_FIRST WC_IFETCH_MISS
+#define WARM_N (WC_PF_USED - WC_IFETCH_MISS + 1)
+
+VG_REGPARM(2) void wsim_h_warm_fetch(UWord pc, UWord len)
+{
+	ULong saved[WARM_N];
+	Int k;
+
+	for (k = 0; k < WARM_N; k++)
+		saved[k] = wsim_total[WARM_FIRST + k];
+	warm_icc.addr = pc;
+	warm_icc.len = (UInt)len;
+	if (wsim_cfg.cg)
+		cg_fetch(&warm_icc);
+	else
+		gen_fetch(&warm_icc);
+	for (k = 0; k < WARM_N; k++)
+		wsim_total[WARM_FIRST + k] = saved[k];
+}
+
+static void warm_data(UWord pc, Addr a, UWord size, Bool store)
+{
+	ULong saved[WARM_N];
+	Int k;
+
+	for (k = 0; k < WARM_N; k++)
+		saved[k] = wsim_total[WARM_FIRST + k];
+	warm_icc.addr = pc;
+	if (wsim_cfg.cg)
+		cg_data(&warm_icc, a, size, store);
+	else
+		gen_data(&warm_icc, a, size, store);
+	for (k = 0; k < WARM_N; k++)
+		wsim_total[WARM_FIRST + k] = saved[k];
+}
+
+VG_REGPARM(3) void wsim_h_warm_load(UWord pc, Addr a, UWord size)
+{
+	warm_data(pc, a, size, False);
+}
+
+VG_REGPARM(3) void wsim_h_warm_store(UWord pc, Addr a, UWord size)
+{
+	warm_data(pc, a, size, True);
+}
+
 void wsim_l1_info(Bool data, struct wsim_l1_info *info)
 {
 	const struct cache *c = data ? &L1D : &L1I;
@@ -1043,6 +1099,18 @@ static void kick(void)
 }
 
 /*
+ * One turn of a spin: a pause, and every 256 turns (a few microseconds) the CPU offered to whatever else
+ * waits for it. A spinning thread must not keep the other thread of the pair, or another program, off a
+ * CPU it shares with them: with nothing else runnable, sched_yield returns at once.
+ */
+static inline void spin_once(UInt *spins)
+{
+	__builtin_ia32_pause();
+	if ((++*spins & 255) == 0)
+		wsim_yield();
+}
+
+/*
  * Generated code's side: wait until the predictor thread has done the slots before `target`. It is woken
  * only when there is something to wait for: every region boundary comes here, and a program with markers
  * can cross one every fifty branches (the r1cs-synth example does), where a system call each time took
@@ -1051,7 +1119,7 @@ static void kick(void)
 static void wait_done(UInt target)
 {
 	ULong t0, begin;
-	UInt d;
+	UInt d, spins = 0;
 
 	if ((Int)(__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) - target) >= 0)
 		return;
@@ -1059,7 +1127,7 @@ static void wait_done(UInt target)
 	t0 = begin = __builtin_ia32_rdtsc();
 	while ((Int)(__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) - target) < 0) {
 		if (__builtin_ia32_rdtsc() - t0 < COND_SPIN_TICKS) {
-			__builtin_ia32_pause();
+			spin_once(&spins);
 			continue;
 		}
 		__atomic_store_n(&prod_sleeping.v, 1, __ATOMIC_SEQ_CST);
@@ -1095,14 +1163,14 @@ static void drop_slot(const UWord *slot, UInt n)
 
 static void predictor_thread(void)
 {
-	UInt d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE);
+	UInt d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE), spins = 0;
 
 	for (;;) {
 		ULong t0 = __builtin_ia32_rdtsc(), m;
 
 		while (__atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE) == d) {
 			if (__builtin_ia32_rdtsc() - t0 < COND_SPIN_TICKS) {
-				__builtin_ia32_pause();
+				spin_once(&spins);
 				continue;
 			}
 			__atomic_store_n(&cons_sleeping.v, 1, __ATOMIC_SEQ_CST);
@@ -1123,14 +1191,127 @@ static void predictor_thread(void)
 }
 
 static Int async_cpu = -1; /* the CPU the predictor thread is held to, or -1 (see --ws-cpus) */
+static Long pred_tid;      /* the predictor thread, once started in this process; 0 before */
+static Bool async_auto;    /* --ws-async=auto: async_on follows the load */
+
+/*
+ * --ws-async=auto: the predictor thread only while it pays. It pays where a second CPU is idle: on a busy
+ * one it takes time from the program's thread, or from another program, and the pair is slower than one
+ * thread (1.36x cachegrind's time against 1.05x on a branchy workload with one of two CPUs busy). So the
+ * program's thread predicts on its own at first, and every LOAD_WINDOW_MS (the first after
+ * LOAD_FIRST_MS, which a short program never reaches) looks at the load over the window just past:
+ * - off: the thread comes on when the CPUs this process may use were idle LOAD_IDLE_ON thousandths of
+ *   a CPU or more (/proc/stat: idle and iowait) and the program's thread hardly waited for a CPU;
+ * - on: it goes off (the program's thread waits until it is idle, then predicts on its own) when the
+ *   program's thread waited runnable for a CPU more than LOAD_STOLEN thousandths of the window, or the
+ *   predictor thread more than LOAD_PRED_STOLEN (schedstat's run delay), and may come back on after
+ *   LOAD_HOLD_MS.
+ * The predictor takes the stream in order whichever thread predicts, so switching changes no count. Each
+ * look costs three system calls; every 16 slots the clock is read (a slot holds 4096 branches).
+ */
+#define LOAD_FIRST_MS 100
+#define LOAD_WINDOW_MS 200
+#define LOAD_HOLD_MS 1000
+#define LOAD_IDLE_ON 750
+#define LOAD_STOLEN 100
+#define LOAD_PRED_STOLEN 250
+#define USER_HZ 100 /* /proc/stat's clock ticks per second, on every Linux since 2.6 */
+
+static struct {
+	UInt slots;            /* slots since the clock was last read */
+	Bool looked;           /* the first window is past */
+	UInt since_ms;         /* the window's start */
+	UInt hold_until_ms;    /* not on again before this */
+	Long idle;             /* wsim_idle_ticks() at its start */
+	Long tid, delay;       /* the program's thread then, and its run delay */
+	Long pred_delay;       /* the predictor thread's run delay then, or -1 */
+	UInt on_since_ms;
+	ULong on_ms;           /* for -v: how long the thread predicted */
+	UInt switches;
+} load;
+
+static void load_baseline(UInt now)
+{
+	load.since_ms = now;
+	load.idle = wsim_idle_ticks();
+	load.tid = wsim_gettid();
+	load.delay = wsim_run_delay(load.tid);
+	load.pred_delay = pred_tid ? wsim_run_delay(pred_tid) : -1;
+}
+
+/* Thousandths of a window of `ms` that a run delay moved by (from -1 or a changed thread: 0). */
+static Long stolen(Long before, Long after, UInt ms)
+{
+	return before >= 0 && after >= before ? (after - before) / 1000 / (Long)ms : 0;
+}
+
+static void async_switch(Bool on, UInt now)
+{
+	if (on) {
+		if (!pred_tid && !(pred_tid = wsim_spawn(predictor_thread, async_cpu))) {
+			async_auto = False; /* no thread to be had: this one predicts */
+			return;
+		}
+		async_on = True;
+		load.on_since_ms = now;
+	} else {
+		wsim_cond_quiesce();
+		async_on = False;
+		load.on_ms += now - load.on_since_ms;
+		load.hold_until_ms = now + LOAD_HOLD_MS;
+	}
+	load.switches++;
+}
+
+static void load_look(void)
+{
+	UInt now = VG_(read_millisecond_timer)(), ms = now - load.since_ms;
+	Long idle, tid, delay, pred_delay, idle_pm;
+
+	if (ms < (load.looked ? LOAD_WINDOW_MS : LOAD_FIRST_MS))
+		return;
+	load.looked = True;
+	idle = wsim_idle_ticks();
+	tid = wsim_gettid();
+	delay = wsim_run_delay(tid);
+	pred_delay = pred_tid ? wsim_run_delay(pred_tid) : -1;
+	/* Thousandths of a CPU the allowed CPUs were idle over the window: ticks of 1000 / USER_HZ ms. */
+	idle_pm = idle >= 0 && load.idle >= 0 ? (idle - load.idle) * (1000 / USER_HZ) * 1000 / (Long)ms : -1;
+	if (tid != load.tid)
+		delay = -1; /* another guest thread runs now: its delay says nothing of this window */
+	if (!async_on) {
+		if (now >= load.hold_until_ms && idle_pm >= LOAD_IDLE_ON && stolen(load.delay, delay, ms) < LOAD_STOLEN)
+			async_switch(True, now);
+	} else if (stolen(load.delay, delay, ms) > LOAD_STOLEN ||
+		   stolen(load.pred_delay, pred_delay, ms) > LOAD_PRED_STOLEN) {
+		async_switch(False, now);
+	}
+	load_baseline(now);
+}
+
+/* Every 16 slots, on either path of a full slot: is it time to look at the load? */
+static inline void load_tick(void)
+{
+	if (LIKELY(!async_auto))
+		return;
+	load.slots++;
+	if (UNLIKELY(wsim_opt.async_flip)) {
+		if (load.slots % (UInt)wsim_opt.async_flip == 0)
+			async_switch(!async_on, VG_(read_millisecond_timer)());
+		return;
+	}
+	if ((load.slots & 15) == 0)
+		load_look();
+}
 
 /*
  * Start the predictor thread if asked, worth it and there is a CPU for it; otherwise predict on this one.
- * The thread is held to `cpu` unless it is negative.
+ * The thread is held to `cpu` unless it is negative. With auto, it starts when the load says so.
  */
-void wsim_cond_start(Bool want_async, Int cpu)
+void wsim_cond_start(Int async, Int cpu)
 {
 	UInt a = 0, b, c = 0, d;
+	Bool can = wsim_cfg.cond == WSIM_COND_TAGE && wsim_host_cpus() >= 2;
 
 	/* CLFLUSHOPT is CPUID leaf 7, EBX bit 23, where leaf 7 exists. */
 	__asm__("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
@@ -1141,22 +1322,39 @@ void wsim_cond_start(Bool want_async, Int cpu)
 		have_clflushopt = (b >> 23) & 1;
 	}
 	waited_reset();
-	async_on = want_async && wsim_cfg.cond == WSIM_COND_TAGE && wsim_host_cpus() >= 2 &&
-		   wsim_spawn(predictor_thread, cpu);
 	async_cpu = cpu;
+	/* --ws-cpus names the predictor thread's CPU: that asks for the thread. */
+	if (async == WSIM_ASYNC_AUTO && cpu >= 0)
+		async = WSIM_ASYNC_YES;
+	async_auto = async == WSIM_ASYNC_AUTO && can;
+	async_on = async == WSIM_ASYNC_YES && can && (pred_tid = wsim_spawn(predictor_thread, cpu)) != 0;
+	if (async_auto)
+		load_baseline(load.on_since_ms = VG_(read_millisecond_timer)());
+}
+
+const HChar *wsim_cond_where(void)
+{
+	if (async_auto)
+		return "this thread, and on a second host thread while a CPU is idle enough (--ws-async=auto)";
+	return async_on ? "a second host thread" : "this thread";
 }
 
 /*
  * One line for -v, after a quiesce: how busy the predictor thread was and how long the program's thread
  * waited for it, in milliseconds. Both are TSC ticks, turned into thousandths of the run's ticks (which
- * cannot overflow) and then into its milliseconds.
+ * cannot overflow) and then into its milliseconds. With auto, a line before it says how long the thread
+ * predicted.
  */
 void wsim_cond_report(void)
 {
 	ULong ticks = __builtin_ia32_rdtsc() - waited.start, ms = VG_(read_millisecond_timer)() - waited.start_ms;
 	ULong busy, wait;
 
-	if (!async_on || ticks < 1000)
+	if (async_auto)
+		VG_(umsg)("wsim: the predictor thread predicted for %llu of %llu ms (switched %u times)\n",
+			  load.on_ms + (async_on ? VG_(read_millisecond_timer)() - load.on_since_ms : 0), ms,
+			  load.switches);
+	if (!pred_tid || ticks < 1000)
 		return;
 	busy = ps.busy_ticks / (ticks / 1000);
 	wait = waited.ticks / (ticks / 1000);
@@ -1181,6 +1379,7 @@ void wsim_h_cond_full(void)
 		wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
 		wsim_cond_ptr = start;
 		wsim_unpack();
+		load_tick();
 		return;
 	}
 	ring_n[pub_seq.v % COND_RING] = n;
@@ -1191,6 +1390,7 @@ void wsim_h_cond_full(void)
 		wait_done(pub_seq.v - COND_RING + 1);
 	wsim_cond_ptr = slot_of(pub_seq.v);
 	wsim_unpack();
+	load_tick();
 }
 
 /* Wait until the predictor thread is idle: its tables and counts are then this thread's to read. */
@@ -1236,10 +1436,15 @@ void wsim_cond_forked(void)
 	wsim_cond_marks = 0;
 	async_misses_seen = ps.async_misses;
 	waited_reset();
+	/* The parent's thread is not the child's: with auto, the child starts its own when the load says so. */
+	pred_tid = 0;
+	cons_sleeping.v = prod_sleeping.v = 0;
 	if (async_on) {
-		cons_sleeping.v = prod_sleeping.v = 0;
-		async_on = wsim_spawn(predictor_thread, async_cpu);
+		pred_tid = wsim_spawn(predictor_thread, async_cpu);
+		async_on = pred_tid != 0;
 	}
+	if (async_auto)
+		load_baseline(VG_(read_millisecond_timer)());
 }
 
 /* ---- Indirect branches and returns -------------------------------------------------------------------- */

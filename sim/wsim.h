@@ -130,11 +130,19 @@ extern struct wsim_config wsim_cfg;
 struct wsim_options {
 	const HChar *out;   /* --ws-out: the output file, %p the pid */
 	Int hot;            /* --ws-hot: per-instruction rows for this many of the hottest functions */
-	Bool async;         /* --ws-async: predict on a second host thread where the process may use two CPUs */
+	Int async;          /* --ws-async: WSIM_ASYNC_NO, _YES (where the process may use two CPUs) or _AUTO */
+	Long async_flip;    /* --ws-async-flip: with auto, switch every this many slots (tests); 0: by the load */
+	Int scope;          /* --ws-scope: WSIM_SCOPE_ALL, _REGIONS or _REGIONS_WARM */
 	Int cpu_prog, cpu_pred; /* --ws-cpus: where the two threads run; -1 where the kernel places them */
 	Bool callers;       /* --ws-callers: track calls, and write the calling-context tree */
 	Int max_stacks;     /* --ws-max-stacks: calling contexts kept apart, beyond which callers are dropped */
 };
+
+/*
+ * --ws-scope: simulate the whole program, or only while a region is open (in any thread); outside them the
+ * program runs uninstrumented (regions) or with only the caches simulated and nothing counted (regions-warm).
+ */
+enum { WSIM_SCOPE_ALL, WSIM_SCOPE_REGIONS, WSIM_SCOPE_REGIONS_WARM };
 
 extern struct wsim_options wsim_opt;
 
@@ -171,6 +179,10 @@ VG_REGPARM(3) void wsim_h_cg_load(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_load_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord size);
+/* --ws-scope=regions-warm, outside the regions: the access goes through the caches, and no count moves. */
+VG_REGPARM(2) void wsim_h_warm_fetch(UWord pc, UWord len);
+VG_REGPARM(3) void wsim_h_warm_load(UWord pc, Addr a, UWord size);
+VG_REGPARM(3) void wsim_h_warm_store(UWord pc, Addr a, UWord size);
 /*
  * Conditional branches wait in a slot of a ring (wsim-sim.c), (icc | taken), until the slot fills or
  * someone reads the counts; slots are aligned to their size, so generated code knows a slot is full when
@@ -178,7 +190,11 @@ VG_REGPARM(3) void wsim_h_cg_store_counted(struct wsim_icc *ic, Addr a, UWord si
  */
 #define WSIM_COND_BUF 4096
 extern UWord *wsim_cond_ptr;
-void wsim_cond_start(Bool want_async, Int cpu);
+/* --ws-async: the TAGE predictor on a second host thread never, always (given two CPUs), or while it pays. */
+enum { WSIM_ASYNC_NO, WSIM_ASYNC_YES, WSIM_ASYNC_AUTO };
+void wsim_cond_start(Int async, Int cpu);
+/* Where branches are predicted, for -v. */
+const HChar *wsim_cond_where(void);
 void wsim_tage_site(struct wsim_icc *ic);
 Bool wsim_cond_async(void);
 void wsim_h_cond_full(void);
@@ -289,8 +305,17 @@ Int wsim_calls_fini(struct wsim_node ***out, ULong *n_dropped);
 Int wsim_host_cpus(void);
 Bool wsim_cpu_allowed(Int cpu);
 Bool wsim_pin(Long tid, Int cpu);
-/* Start a thread running fn, held to `cpu` unless it is negative. */
-Bool wsim_spawn(void (*fn)(void), Int cpu);
+/* Start a thread running fn, held to `cpu` unless it is negative: its thread id, or 0. */
+Long wsim_spawn(void (*fn)(void), Int cpu);
+Long wsim_gettid(void);
+void wsim_yield(void);
+/*
+ * The load, for --ws-async=auto, read on the program's thread only: the idle time (idle and iowait) of the
+ * CPUs this process may use, in clock ticks since boot (/proc/stat); how long thread `tid` of this process
+ * has waited runnable for a CPU, in nanoseconds (/proc/self/task/TID/schedstat). -1 when unknown.
+ */
+Long wsim_idle_ticks(void);
+Long wsim_run_delay(Long tid);
 void wsim_futex_wait(UInt *word, UInt val);
 void wsim_futex_wake(UInt *word);
 

@@ -29,5 +29,7 @@ void record_invocation(struct ws_result *r);
 void setup_logging(int verbose);
 
 int cmd_asm_diff(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_sim_job(int argc, char **argv);
 
 #endif

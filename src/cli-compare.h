@@ -3,6 +3,7 @@
 #ifndef WS_CLI_COMPARE_H
 #define WS_CLI_COMPARE_H
 
+#include "measure/measure.h"
 #include "parse-options.h"
 #include "result/result.h"
 
@@ -75,5 +76,11 @@ void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r);
  * status: 0, 1 (an export failed), 3 (the gate tripped).
  */
 int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool functions);
+
+/*
+ * `whyslow compare` with its arguments (argv[0] "compare"); with `supply`, its simulated runs are taken from
+ * runs made elsewhere (whyslow merge) and --plan-jobs is ignored.
+ */
+int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data);
 
 #endif

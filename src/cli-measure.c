@@ -310,6 +310,13 @@ void cli_measure_record(const struct cli_measure *c, struct ws_result *r)
 	st->input = c->input_fd > 0 ? xstrdup(c->input) : NULL;
 	st->input_bytes = c->input_bytes;
 	st->shell = c->shell;
+	if (c->sim_scope && strcmp(c->sim_scope, "all")) {
+		st->sim_scope = xstrdup(c->sim_scope);
+		ws_result_warn(r, "--sim-scope %s: only the inside of the marked regions was simulated, so the simulated "
+			       "whole-program counts are the regions' alone; inside them, instructions are exact, and cache "
+			       "and branch counts differ from a whole simulation by what the state they start from does "
+			       "(README: Region-scoped simulation)", c->sim_scope);
+	}
 }
 
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool decide)
@@ -383,6 +390,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		usage_error("--freq must be positive, not %g", c->freq);
 	if (c->sim_runs == 0)
 		usage_error("--sim-runs expects a positive number of runs");
+	if (c->jobs == 0)
+		usage_error("-j expects a positive number of simulated runs at once");
+	o->jobs_given = c->jobs != SIZE_MAX;
+	o->jobs = o->jobs_given ? c->jobs : 0;
 
 	if (c->events.n) {
 		for (size_t i = 0; i < c->events.n; i++)
@@ -452,6 +463,14 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		o->be.sim_args = c->sim_args;
 	}
 	o->be.sim_hot = 20;
+	if (c->sim_scope) {
+		if (strcmp(c->sim_scope, "all") && strcmp(c->sim_scope, "regions") && strcmp(c->sim_scope, "regions-warm"))
+			usage_error("--sim-scope takes all, regions or regions-warm, not '%s'", c->sim_scope);
+		o->be.sim_scope = c->sim_scope;
+		/* Only the regions are simulated: they are what there is to report. */
+		if (strcmp(c->sim_scope, "all"))
+			o->be.regions = c->regions = true;
+	}
 	o->progress = cli_progress;
 	setup_logging(c->verbose);
 	/* Last, after every usage error: what cannot be read or written fails with 1, before any run. */
@@ -631,7 +650,12 @@ void cli_progress(const struct ws_progress *p, void *data)
 		snprintf(eta, sizeof(eta), ", ~%.0fs left", ceil(p->eta));
 	else
 		eta[0] = '\0';
-	fprintf(stderr, "\r\033[K%s %zu/%zu (%s)%s", p->phase, p->done + 1, p->total, p->program, eta);
+	/* With runs in flight (-j), the count is of runs started: the one just started is among them. */
+	if (p->running > 1)
+		fprintf(stderr, "\r\033[K%s %zu/%zu, %zu at once (%s)%s", p->phase, p->done + p->running, p->total,
+			p->running, p->program, eta);
+	else
+		fprintf(stderr, "\r\033[K%s %zu/%zu (%s)%s", p->phase, p->done + 1, p->total, p->program, eta);
 	fflush(stderr);
 	progress_shown = true;
 }

@@ -29,6 +29,8 @@ struct cli_measure {
 	const char *sim_preset;
 	struct string_list sim_cache;
 	size_t sim_runs;
+	size_t jobs;             /* -j; SIZE_MAX: not given */
+	const char *sim_scope;   /* all, regions or regions-warm; NULL: all */
 	bool regions;
 	bool topdown;
 	char *topdown_reason;    /* why --topdown cannot be counted here, or NULL */
@@ -52,7 +54,7 @@ struct cli_measure {
 };
 
 /* NAN and SIZE_MAX: not given (so that a given 0 is refused, not taken for the default). */
-#define CLI_MEASURE_INIT { .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .freq = NAN, \
+#define CLI_MEASURE_INIT { .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .jobs = SIZE_MAX, .freq = NAN, \
 			   .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN, .input_bytes = NAN }
 
 /* --functions[=EVENT]: opt->value is the struct cli_measure. */
@@ -94,6 +96,9 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL); SIZE in bytes or with K, M, G"), \
 	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
 	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \
+	OPT_STRING(0, "sim-scope", &(c)->sim_scope, "all|regions|regions-warm",                                \
+		   "simulate only inside the marked regions (-warm: caches warmed outside them)"),             \
+	OPT_SIZE('j', "jobs", &(c)->jobs, "N", "simulated runs at once (default: one per CPU; timed runs never overlap)"), \
 	OPT_BOOL(0, "sim-native-time", &(c)->sim_native_time, "with --backend sim: also time native runs"),   \
 	OPT_BOOL(0, "no-randomize-layout", &(c)->no_randomize_layout,                                          \
 		 "no random environment padding in native runs (on by default, seeded, as hyperfine does)"),   \

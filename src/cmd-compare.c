@@ -12,6 +12,7 @@
 #include "builtin.h"
 #include "cli-compare.h"
 #include "cli-measure.h"
+#include "cli-plan.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "measure/measure.h"
@@ -448,8 +449,9 @@ static void record_parameters(const struct params *ps, struct ws_result *r)
 	r->settings.nparameters = ps->n;
 }
 
-int cmd_compare(int argc, char **argv)
+int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data)
 {
+	const char *plan_jobs = NULL;
 	struct cli_measure c = CLI_MEASURE_INIT;
 	struct cli_compare cc = CLI_COMPARE_INIT;
 	struct string_list names = { 0 };
@@ -463,6 +465,8 @@ int cmd_compare(int argc, char **argv)
 		OPT_STRING('D', "parameter-step-size", &params.step, "STEP",
 			   "the step of -P (default 1; decimal bounds need one)"),
 		CLI_MEASURE_OPTIONS(&c),
+		OPT_STRING(0, "plan-jobs", &plan_jobs, "FILE",
+			   "with --backend sim: write each simulation as a command line to FILE instead (see merge)"),
 		CLI_COMPARE_OPTIONS(&cc),
 		OPT_GROUP("Exports"),
 		CLI_COMPARE_EXPORTS(&cc),
@@ -523,6 +527,14 @@ int cmd_compare(int argc, char **argv)
 		if (mo.baseline == SIZE_MAX)
 			usage_error("--reference '%s' names no program", cc.reference);
 	}
+	if (plan_jobs && !supply) {
+		cli_check_output("--plan-jobs", plan_jobs);
+		cli_plan_write(plan_jobs, &c, &mo, progs.v, progs.n, argv, (size_t)argc);
+		status = WS_EXIT_OK;
+		goto out;
+	}
+	mo.supply = supply;
+	mo.supply_data = supply_data;
 	cli_install_signals();
 
 	ws_result_init(&res);
@@ -534,6 +546,7 @@ int cmd_compare(int argc, char **argv)
 	status = ws_result_has_samples(&res) ? cli_compare_finish(&cc, &res, c.functions != NULL) : WS_EXIT_FAIL;
 	status = cli_measure_status(ret, status, &res, c.export_json && status != WS_EXIT_FAIL);
 	ws_result_release(&res);
+out:
 	for (size_t i = 0; i < progs.n; i++) {
 		cli_free_argv(progs.v[i].argv);
 		cli_program_release(&progs.v[i]);
@@ -549,4 +562,9 @@ int cmd_compare(int argc, char **argv)
 	params_release(&params);
 	free(args);
 	return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return compare_main(argc, argv, NULL, NULL);
 }

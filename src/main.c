@@ -29,6 +29,8 @@ static const struct cmd_struct commands[] = {
 	{ "doctor", cmd_doctor, "what this machine can measure and what will disturb it, with fixes" },
 	{ "list", cmd_list, "the metrics, events and simulator presets this machine offers" },
 	{ "asm-diff", cmd_asm_diff, "compare a function's machine code between two binaries" },
+	{ "merge", cmd_merge, "assemble a compare whose simulations ran elsewhere (compare --plan-jobs)" },
+	{ "sim-job", cmd_sim_job, "run one simulation of a plan and print its piece (a line of --plan-jobs)" },
 	{ NULL, NULL, NULL },
 };
 

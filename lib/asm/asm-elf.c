@@ -238,6 +238,11 @@ char *asm_read_build_id(const char *path)
 	return id;
 }
 
+char *ws_asm_build_id(const char *path)
+{
+	return asm_read_build_id(path);
+}
+
 static int read_sections(struct ws_asm_bin *bin)
 {
 	size_t shstrndx, alloc = 0;

@@ -60,6 +60,8 @@ void ws_asm_bin_free(struct ws_asm_bin *bin);
 const char *ws_asm_bin_path(const struct ws_asm_bin *bin);
 /* The GNU build-id as lowercase hex, or NULL when the file has none; borrowed. */
 const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin);
+/* The GNU build-id of the ELF file at `path` as lowercase hex, or NULL (no such file, not ELF, no note); caller frees. */
+char *ws_asm_build_id(const char *path);
 
 /*
  * Name the address `addr` of `bin` for a listing: a function or object symbol ("table", "main+0x1c"), a

@@ -38,6 +38,16 @@ struct ws_backend_opts {
 	const char *sim_preset;
 	char *const *sim_args; /* extra tool options, NULL-terminated or NULL */
 	size_t sim_hot;        /* functions to keep per-instruction counts for */
+	/*
+	 * --sim-scope: NULL or "all" to simulate the whole program; "regions" to simulate only while a region
+	 * is open (outside, the program runs unsimulated); "regions-warm" (outside, only the caches see it).
+	 */
+	const char *sim_scope;
+	/*
+	 * Set by the session before a phase: its runs in flight fill every CPU they may use, so a backend
+	 * starts no helper thread of its own (the simulator's predictor thread).
+	 */
+	bool cpus_full;
 };
 
 /* What a backend is, for the session (lib/measure/measure.c), which never asks for a backend by name. */
@@ -82,6 +92,19 @@ struct ws_backend_ops {
 	 * negative errno when the backend cannot work at all (the message says why).
 	 */
 	int (*setup)(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims);
+	/*
+	 * For a backend whose runs may overlap (deterministic ones: their counts do not depend on timing): make
+	 * and free the state of one run. The session then holds one per run in flight and sets be->run to it
+	 * around that run's prepare() and collect(), which keep there whatever belongs to the run. NULL: the
+	 * backend keeps its run in priv, and its runs never overlap.
+	 */
+	void *(*run_new)(struct ws_backend *be);
+	void (*run_free)(struct ws_backend *be, void *run);
+	/*
+	 * The directory where the current run leaves its raw result for collect(), once prepare() made it, so
+	 * that a run made on another machine can be put there instead (compare --plan-jobs, merge). May be NULL.
+	 */
+	const char *(*run_dir)(struct ws_backend *be);
 	/* Before each run: may wrap argv and add environment entries (the backend owns what it adds). */
 	int (*prepare)(struct ws_backend *be, struct ws_exec *ex);
 	/*
@@ -133,6 +156,7 @@ struct ws_backend {
 	const struct ws_backend_ops *ops;
 	struct ws_backend_opts opts;
 	void *priv;
+	void *run; /* the run prepare() and collect() are about: run_new()'s, or NULL */
 };
 
 /* A backend of `ops` with a copy of `opts` (NULL: all off), ready for its setup(). */

@@ -278,24 +278,35 @@ static int pidfd_for(pid_t pid)
 }
 
 /*
- * Wait for `pid` with the timeout and interrupt rules; SIGINT/SIGTERM are blocked except inside ppoll, so
- * an interrupt can never slip in between checking the flag and going to sleep. Meanwhile what the command
- * writes into `*pipe_r` (if >= 0) is read and discarded, so that it never blocks on a full pipe.
+ * Block SIGINT and SIGTERM, keeping the mask to restore in *old and the one to wait with in *unblocked, so
+ * that an interrupt can only arrive inside ppoll, never between checking the flag and going to sleep.
  */
-static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_hooks *hooks, double t_start,
-		      int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
+static void block_interrupts(sigset_t *old, sigset_t *unblocked)
 {
-	sigset_t block, old, unblocked;
-	int pfd = pidfd_for(pid);
-	int ret = 0;
+	sigset_t block;
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	unblocked = old;
-	sigdelset(&unblocked, SIGINT);
-	sigdelset(&unblocked, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, old);
+	*unblocked = *old;
+	sigdelset(unblocked, SIGINT);
+	sigdelset(unblocked, SIGTERM);
+}
+
+/*
+ * Wait for `pid` with the timeout and interrupt rules; SIGINT/SIGTERM are blocked except inside ppoll
+ * (block_interrupts). Meanwhile what the command writes into `*pipe_r` (if >= 0) is read and discarded, so
+ * that it never blocks on a full pipe.
+ */
+static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_hooks *hooks, double t_start,
+		      int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
+{
+	sigset_t old, unblocked;
+	int pfd = pidfd_for(pid);
+	int ret = 0;
+
+	block_interrupts(&old, &unblocked);
 	for (;;) {
 		double wait_s = hooks && hooks->poll ? 0.1 : 3600;
 		struct pollfd p[2] = { { .fd = pfd, .events = POLLIN }, { .fd = *pipe_r, .events = POLLIN } };
@@ -409,31 +420,23 @@ int ws_run_check(const char *cmd)
 	return -err;
 }
 
-/* The fast path: posix_spawn (vfork + exec), no handshake, for counters armed on ourselves. */
-static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks, char **envp,
-		     struct ws_run_outcome *out)
+/*
+ * posix_spawn (vfork + exec), no handshake, with the streams `st` opened: the child's pid and the time its
+ * clock starts. Returns 0 or the error (said once).
+ */
+static int spawn_child(const struct ws_exec *ex, char **envp, struct streams *st, pid_t *pid, double *t_start)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t def, none;
 	cpu_set_t saved;
-	struct streams st;
-	struct rusage ru;
-	int status = 0, err, ret;
 	bool pinned = false;
-	double t_start;
-	pid_t pid;
+	int err, ret = 0;
 
-	memset(&ru, 0, sizeof(ru));
-	if ((ret = open_streams(ex, &st)) < 0) {
-		close_child_ends(&st);
-		close_fd(&st.pipe_r);
-		return ret;
-	}
 	posix_spawn_file_actions_init(&fa);
 	for (int i = 0; i < 3; i++)
-		if (st.fd[i] >= 0)
-			posix_spawn_file_actions_adddup2(&fa, st.fd[i], i);
+		if (st->fd[i] >= 0)
+			posix_spawn_file_actions_adddup2(&fa, st->fd[i], i);
 	/* Nothing of whyslow's stays open in the command (see child()); after the dup2s that need the streams. */
 	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	posix_spawnattr_init(&attr);
@@ -464,24 +467,42 @@ static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks,
 	 * scheduler next runs us, on a busy machine after much of a short child's life (wall times below its
 	 * CPU time were seen). This counts the exec too, a small cost the same for every variant.
 	 */
-	t_start = ws_now();
-	err = posix_spawnp(&pid, ex->argv[0], &fa, &attr, ex->argv, envp);
+	*t_start = ws_now();
+	err = posix_spawnp(pid, ex->argv[0], &fa, &attr, ex->argv, envp);
 	if (pinned)
 		sched_setaffinity(0, sizeof(saved), &saved);
 	/* Before the wait: the pipe must see its end when the command's last writer goes, not ours. */
-	close_child_ends(&st);
+	close_child_ends(st);
 	if (err) {
 		exec_error(ex->argv[0], err);
 		ret = -err;
-		goto out;
 	}
+out:
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	return ret;
+}
+
+/* The fast path, for counters armed on ourselves. */
+static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks, char **envp,
+		     struct ws_run_outcome *out)
+{
+	struct streams st;
+	struct rusage ru;
+	int status = 0, ret;
+	double t_start;
+	pid_t pid;
+
+	memset(&ru, 0, sizeof(ru));
+	if ((ret = open_streams(ex, &st)) < 0)
+		goto out;
+	if ((ret = spawn_child(ex, envp, &st, &pid, &t_start)) < 0)
+		goto out;
 	ret = wait_child(pid, ex, hooks, t_start, &st.pipe_r, &status, &ru, out);
 	fill_outcome(out, status, &ru);
 out:
 	close_child_ends(&st);
 	close_fd(&st.pipe_r);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
 	return ret;
 }
 
@@ -578,5 +599,226 @@ int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws
 	else
 		ret = run_spawn(ex, hooks, envp, out);
 	free(envp);
+	return ret;
+}
+
+/* A run started by ws_job_start(), until ws_job_wait_any() reaps it. */
+struct ws_job {
+	pid_t pid;
+	int pidfd;      /* -1 without pidfd_open (kernel < 5.3): polled with WNOHANG */
+	int pipe_r;     /* WS_OUTPUT_PIPE: read and discarded while it runs */
+	double t_start, timeout;
+	char *cmd;      /* argv[0], for messages */
+};
+
+/*
+ * Several runs share whyslow's open --input, and an open file's offset is shared by everyone who holds it:
+ * each job reads the file through a description of its own, opened anew from /proc, from its start.
+ */
+static int reopen_input(int fd)
+{
+	char path[64];
+	int own;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	own = open(path, O_RDONLY | O_CLOEXEC);
+	if (own < 0) {
+		own = -errno;
+		ws_error("cannot open the input again for a run of its own (is /proc mounted?): %s", strerror(-own));
+		return own;
+	}
+	if (own <= 2) {
+		int high = fcntl(own, F_DUPFD_CLOEXEC, 3);
+
+		close(own);
+		if (high < 0)
+			return -errno;
+		own = high;
+	}
+	return own;
+}
+
+int ws_job_start(const struct ws_exec *ex, struct ws_job **out)
+{
+	struct ws_exec own = *ex;
+	struct streams st = { .file = -1, .pipe_r = -1, .pipe_w = -1 };
+	struct ws_job *job;
+	char **envp;
+	int ret, input = -1;
+
+	*out = NULL;
+	if (interrupted)
+		return -EINTR;
+	if (ex->input_fd > 2) {
+		if ((input = reopen_input(ex->input_fd)) < 0)
+			return input;
+		own.input_fd = input;
+	}
+	envp = build_env(&own);
+	job = xcalloc(1, sizeof(*job));
+	job->pidfd = job->pipe_r = -1;
+	if ((ret = open_streams(&own, &st)) == 0)
+		ret = spawn_child(&own, envp, &st, &job->pid, &job->t_start);
+	close_child_ends(&st);
+	free(envp);
+	if (input >= 0)
+		close(input);
+	if (ret < 0) {
+		close_fd(&st.pipe_r);
+		free(job);
+		return ret;
+	}
+	job->pipe_r = st.pipe_r;
+	job->pidfd = pidfd_for(job->pid);
+	job->timeout = ex->timeout;
+	job->cmd = xstrdup(ex->argv[0]);
+	*out = job;
+	return 0;
+}
+
+static void job_free(struct ws_job *job)
+{
+	if (job->pidfd >= 0)
+		close(job->pidfd);
+	close_fd(&job->pipe_r);
+	free(job->cmd);
+	free(job);
+}
+
+/* Reap a job that has exited or was just killed, and free it; `out` has its flags set already. */
+static int job_reap(struct ws_job *job, struct ws_run_outcome *out)
+{
+	struct rusage ru;
+	int status = 0, ret = 0;
+
+	memset(&ru, 0, sizeof(ru));
+	drain(&job->pipe_r);
+	while (wait4(job->pid, &status, 0, &ru) < 0) {
+		if (errno != EINTR) {
+			ret = -errno;
+			ws_error("cannot collect the exit status of '%s': %s", job->cmd, strerror(-ret));
+			break;
+		}
+	}
+	out->wall = ws_now() - job->t_start;
+	/* Nothing it started outlives a run we killed. */
+	if (out->timed_out || out->interrupted)
+		kill(-job->pid, SIGKILL);
+	fill_outcome(out, status, &ru);
+	job_free(job);
+	return ret;
+}
+
+void ws_job_kill(struct ws_job *job)
+{
+	struct ws_run_outcome out = { .interrupted = true };
+
+	if (!job)
+		return;
+	kill_group(job->pid);
+	job_reap(job, &out);
+}
+
+int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run_outcome *out)
+{
+	struct pollfd *p = xcalloc(2 * n + 1, sizeof(*p));
+	size_t *owner = xcalloc(2 * n + 1, sizeof(*owner));
+	sigset_t old, unblocked;
+	size_t live = 0;
+	bool done = false;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->exit_code = -1;
+	for (size_t i = 0; i < n; i++)
+		live += jobs[i] != NULL;
+	if (!live) {
+		free(p);
+		free(owner);
+		return -ECHILD;
+	}
+	block_interrupts(&old, &unblocked);
+	while (!done) {
+		double wait_s = 3600, now = ws_now();
+		bool no_pidfd = false;
+		struct timespec ts;
+		size_t np = 0, hit = n;
+		int r;
+
+		if (interrupted) {
+			/* Every job goes: killed and reaped, and none of their counts kept. */
+			for (size_t i = 0; i < n; i++) {
+				ws_job_kill(jobs[i]);
+				jobs[i] = NULL;
+			}
+			out->interrupted = true;
+			ret = -EINTR;
+			break;
+		}
+		for (size_t i = 0; i < n && hit == n; i++) {
+			double left;
+
+			if (!jobs[i] || jobs[i]->timeout <= 0)
+				continue;
+			left = jobs[i]->t_start + jobs[i]->timeout - now;
+			if (left <= 0) {
+				kill_group(jobs[i]->pid);
+				out->timed_out = true;
+				hit = i;
+			} else if (left < wait_s) {
+				wait_s = left;
+			}
+		}
+		for (size_t i = 0; i < n && hit == n; i++) {
+			if (!jobs[i])
+				continue;
+			if (jobs[i]->pidfd >= 0) {
+				p[np] = (struct pollfd){ .fd = jobs[i]->pidfd, .events = POLLIN };
+				owner[np++] = 2 * i;
+			} else {
+				no_pidfd = true;
+			}
+			if (jobs[i]->pipe_r >= 0) {
+				p[np] = (struct pollfd){ .fd = jobs[i]->pipe_r, .events = POLLIN };
+				owner[np++] = 2 * i + 1;
+			}
+		}
+		if (hit == n) {
+			/* No pidfd (kernel < 5.3): look every millisecond, as wait_child() does. */
+			if (no_pidfd && wait_s > 0.001)
+				wait_s = 0.001;
+			ts.tv_sec = (time_t)wait_s;
+			ts.tv_nsec = (long)((wait_s - (double)ts.tv_sec) * 1e9);
+			r = ppoll(p, np, &ts, &unblocked);
+			for (size_t k = 0; r > 0 && k < np; k++) {
+				size_t i = owner[k] / 2;
+
+				if (!p[k].revents)
+					continue;
+				if (owner[k] % 2)
+					drain(&jobs[i]->pipe_r);
+				else if (hit == n)
+					hit = i;
+			}
+			for (size_t i = 0; no_pidfd && hit == n && i < n; i++) {
+				siginfo_t si = { 0 };
+
+				if (jobs[i] && jobs[i]->pidfd < 0 &&
+				    waitid(P_PID, (id_t)jobs[i]->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
+					hit = i;
+			}
+		}
+		if (hit < n) {
+			struct ws_job *job = jobs[hit];
+
+			jobs[hit] = NULL;
+			*which = hit;
+			ret = job_reap(job, out);
+			done = true;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(p);
+	free(owner);
 	return ret;
 }

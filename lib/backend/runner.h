@@ -80,6 +80,29 @@ bool ws_runner_interrupted(void);
 /* Forget an earlier interrupt (tests). */
 void ws_runner_reset(void);
 
+/*
+ * Runs that overlap, for what does not depend on timing (simulations; never a timed run): start a command
+ * and return at once, then wait for whichever of several ends first. A job is spawned as ws_run() spawns
+ * without an attach hook, in its own process group, with the same streams; --input is read through a file
+ * description of the job's own, so that overlapping runs never share an offset.
+ */
+struct ws_job;
+
+/* Start ex->argv. Returns 0 and the job, or the error ws_run() would give (the message said). */
+int ws_job_start(const struct ws_exec *ex, struct ws_job **job);
+
+/*
+ * Wait until one of jobs[0..n) ends (NULL entries are skipped), each under its own ex->timeout: *which is its
+ * index, `out` its outcome (timed_out when killed for its timeout), and jobs[*which] is reaped, freed and set
+ * to NULL. Returns 0, -ECHILD when there is nothing to wait for, the error of collecting its status, or
+ * -EINTR after ws_runner_interrupt(): then every job's process group is killed and reaped, and every entry
+ * is NULL.
+ */
+int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run_outcome *out);
+
+/* Kill a job's process group, reap it and free it (after an error elsewhere); NULL is allowed. */
+void ws_job_kill(struct ws_job *job);
+
 /* Parse a CPU list like "0-3,6" into `set`. Returns 0 or -EINVAL. */
 int ws_parse_cpu_list(const char *s, cpu_set_t *set);
 

@@ -32,6 +32,9 @@ struct phase {
 	bool rusage;       /* record the runner's own metrics (wall-time, ...) from its runs */
 	double time;       /* seconds spent in its runs, for the ETA */
 	size_t done;       /* runs done, warm-up included */
+	size_t jobs;       /* runs at once (-j); 1 for one after another */
+	size_t running;    /* runs in flight now */
+	double started;    /* the sum of their start times (ws_now()), for the ETA */
 };
 
 struct session {
@@ -47,6 +50,7 @@ struct session {
 	size_t done, total;
 	double t0;
 	bool hook_failed;          /* the session stopped because a hook failed, not a run */
+	double *native_rss;        /* per program: the largest max-rss of its native runs, 0 before one */
 };
 
 void ws_machine_probe(struct ws_machine *m)
@@ -86,16 +90,31 @@ static void progress(struct session *s, const char *what, const char *program)
 	p.elapsed = ws_now() - s->t0;
 	p.phase = what;
 	p.program = program;
-	/* A simulated run is an order of magnitude slower than a native one: estimate each phase by its pace. */
+	p.running = 0;
+	/*
+	 * A simulated run is an order of magnitude slower than a native one: estimate each phase by its pace,
+	 * a run's mean duration. With several at once, the runs not started yet share the phase's slots, and
+	 * those in flight have part of theirs behind them.
+	 */
 	p.eta = 0;
 	for (size_t k = 0; k < s->nphases && p.eta >= 0; k++) {
 		const struct phase *q = &s->phases[k];
-		size_t left = s->nprogs * (q->warmup + q->runs) - q->done;
+		size_t left = s->nprogs * (q->warmup + q->runs) - q->done, at_once;
+		double d, work;
 
-		if (left && !q->done)
+		p.running += q->running;
+		if (left && !q->done) {
 			p.eta = -1;
-		else if (left)
-			p.eta += (double)left * (q->time / (double)q->done);
+			continue;
+		}
+		if (!left)
+			continue;
+		d = q->time / (double)q->done;
+		at_once = q->jobs > 1 ? (q->jobs < left ? q->jobs : left) : 1;
+		work = (double)(left - q->running) * d;
+		if (q->running)
+			work += fmax(0, (double)q->running * (d + p.elapsed + s->t0) - q->started);
+		p.eta += work / (double)at_once;
 	}
 	s->o->progress(&p, s->o->progress_data);
 }
@@ -190,93 +209,132 @@ static int layout_pad(const struct session *s, const struct phase *ph, size_t i,
 	return -1;
 }
 
-/*
- * The run itself: the backend's preparation, its counters armed, the run, its values collected. Returns 0,
- * -EINTR, -ECHILD for a failed run that is not ignored, or the runner's error.
- */
-static int measured_run(struct session *s, struct phase *ph, size_t i, bool record, size_t run)
+/* One run, from its preparation until its values are collected (several at once with -j). */
+struct pending {
+	size_t prog, run;          /* program index, run index */
+	bool record;               /* false for warm-up */
+	void *state;               /* the backend's run_new(), or NULL */
+	struct ws_exec ex;
+	char **env;                /* ex.env_add with what native runs add (--sim-cpu-native, layout), or NULL */
+	int pad;                   /* its environment padding (layout_pad), or -1 */
+	char *pad_env;
+	char *output;              /* --output FILE of a run among others: its own file until its collection */
+	struct ws_job *job;        /* while it runs beside others */
+	struct ws_run_outcome out;
+	double t_start;
+	bool finished;
+};
+
+/* The backend's preparation, its counters armed: `r` is ready to run. Returns 0 or a negative errno. */
+static int run_prepare(struct session *s, struct phase *ph, struct pending *r)
 {
 	struct ws_backend *be = ph->be;
 	const struct ws_backend_ops *ops = be->ops;
-	const struct ws_program *prog = &s->progs[i];
-	struct ws_variant *v = &s->res->variants[i];
-	struct ws_exec ex = {
+	const struct ws_program *prog = &s->progs[r->prog];
+	int ret;
+
+	r->ex = (struct ws_exec){
 		.argv = prog->argv,
 		.output = prog->output,
-		.output_path = prog->output_path,
+		.output_path = r->output ? r->output : prog->output_path,
 		.input_fd = s->o->input_fd,
 		.timeout = s->o->timeout * (ops->timeout_factor ? ops->timeout_factor : 1),
 		.cpus = s->o->cpus,
 	};
-	/* Only a backend that must see the child's pid costs the fork-and-hold path; others spawn. */
-	bool held = ops->wants_pid && ops->wants_pid(be);
-	struct ws_run_hooks hooks = { held && ops->attach ? attach_hook : NULL, held && ops->poll ? poll_hook : NULL,
-				      be };
-	struct ws_run_outcome out;
-	struct ws_run_status st;
-	bool failed;
-	int ret;
+	int pad = r->pad = layout_pad(s, ph, r->prog, r->record, r->run);
 
-	int pad = layout_pad(s, ph, i, record, run);
-	char **env = NULL, *pad_env = NULL;
-
-	if (ops->prepare && (ret = ops->prepare(be, &ex)) < 0)
+	if (ops->run_new && !r->state)
+		r->state = ops->run_new(be);
+	be->run = r->state;
+	if (ops->prepare && (ret = ops->prepare(be, &r->ex)) < 0)
 		return ret;
 	if (((ops->traits & WS_BE_NATIVE) && s->native_env[0]) || pad >= 0) {
 		size_t n = 0;
 
-		while (ex.env_add && ex.env_add[n])
+		while (r->ex.env_add && r->ex.env_add[n])
 			n++;
-		env = xcalloc(n + 3, sizeof(*env));
+		r->env = xcalloc(n + 3, sizeof(*r->env));
 		if (n)
-			memcpy(env, ex.env_add, n * sizeof(*env));
+			memcpy(r->env, r->ex.env_add, n * sizeof(*r->env));
 		if ((ops->traits & WS_BE_NATIVE) && s->native_env[0])
-			env[n++] = s->native_env[0];
+			r->env[n++] = s->native_env[0];
 		if (pad >= 0) {
-			pad_env = xasprintf("%s=%*s", WS_LAYOUT_PAD_ENV, pad, "");
-			env[n++] = pad_env;
+			r->pad_env = xasprintf("%s=%*s", WS_LAYOUT_PAD_ENV, pad, "");
+			r->env[n++] = r->pad_env;
 		}
-		ex.env_add = env;
+		r->ex.env_add = r->env;
 	}
 	if (ops->arm && (ret = ops->arm(be)) < 0)
 		return ret;
-	ret = ws_run(&ex, &hooks, &out);
-	free(env);
-	free(pad_env);
-	ph->done++;
-	s->done++;
-	if (ret < 0)
-		return ret;
-	failed = out.exit_code != 0 || out.signal || out.timed_out;
+	return 0;
+}
+
+static void run_release(struct phase *ph, struct pending *r)
+{
+	if (r->job)
+		ws_job_kill(r->job);
+	if (r->output)
+		unlink(r->output);
+	if (r->state && ph->be->ops->run_free)
+		ph->be->ops->run_free(ph->be, r->state);
+	if (ph->be->run == r->state)
+		ph->be->run = NULL;
+	free(r->env);
+	free(r->pad_env);
+	free(r->output);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * A run that has ended: its status judged, its values collected. Returns 0, -ECHILD for a failed run that
+ * is not ignored, or the backend's error.
+ */
+static int run_finish(struct session *s, struct phase *ph, struct pending *r)
+{
+	struct ws_backend *be = ph->be;
+	const struct ws_backend_ops *ops = be->ops;
+	const struct ws_program *prog = &s->progs[r->prog];
+	struct ws_variant *v = &s->res->variants[r->prog];
+	const struct ws_run_outcome *out = &r->out;
+	struct ws_run_status st;
+	bool failed;
+
+	/* The last run's output is the file's, as when they run one after another. */
+	if (r->output && rename(r->output, prog->output_path) < 0)
+		ws_log(WS_LOG_WARN, "cannot put a simulated run's output in '%s': %s", prog->output_path,
+		       strerror(errno));
+	if ((ops->traits & WS_BE_NATIVE) && out->max_rss > s->native_rss[r->prog])
+		s->native_rss[r->prog] = out->max_rss;
+	failed = out->exit_code != 0 || out->signal || out->timed_out;
 	if (failed && (!s->o->ignore_failure ||
-		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out.signal || out.timed_out)))) {
-		char *why = describe_failure(&out);
+		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out->signal || out->timed_out)))) {
+		char *why = describe_failure(out);
 
 		if (!(ops->traits & WS_BE_NATIVE))
 			ws_error("'%s' %s%s%s", prog->name, why, ops->running_where ? ops->running_where : "",
-				 out.signal && ops->crash_hint ? ops->crash_hint : "");
-		else if (!record)
+				 out->signal && ops->crash_hint ? ops->crash_hint : "");
+		else if (!r->record)
 			ws_error("'%s' %s in a warm-up run; use --ignore-failure to keep such runs, or "
 				 "--show-output to see its output",
 				 prog->name, why);
 		else
 			ws_error("'%s' %s (run %zu); use --ignore-failure to keep such runs, or --show-output to "
 				 "see its output",
-				 prog->name, why, run + 1);
+				 prog->name, why, r->run + 1);
 		free(why);
 		return -ECHILD;
 	}
-	if (!record)
+	if (!r->record)
 		return 0;
 	/*
 	 * The runs list is the runs the report counts: the native ones, or the simulated ones when nothing ran
 	 * natively (perf+sim has more native runs than simulated ones, and those are the runs it times).
 	 */
 	if (ph == s->primary) {
-		st.exit_code = out.exit_code;
-		st.signal = out.signal;
-		st.timed_out = out.timed_out;
-		st.env_pad = pad;
+		st.exit_code = out->exit_code;
+		st.signal = out->signal;
+		st.timed_out = out->timed_out;
+		st.env_pad = r->pad;
 		ws_variant_push_run(v, &st);
 	}
 	for (size_t e = 0; ph->rusage && e < s->o->events->n; e++) {
@@ -286,16 +344,49 @@ static int measured_run(struct session *s, struct phase *ph, size_t i, bool reco
 		if (!s->rusage[e])
 			continue;
 		if (!strcmp(name, "wall-time"))
-			val = out.wall;
+			val = out->wall;
 		else if (!strcmp(name, "user-time"))
-			val = out.user;
+			val = out->user;
 		else if (!strcmp(name, "system-time"))
-			val = out.sys;
+			val = out->sys;
 		else
-			val = out.max_rss;
-		ws_push_at(&v->metrics, name, 0, run, val, -1, NAN);
+			val = out->max_rss;
+		ws_push_at(&v->metrics, name, 0, r->run, val, -1, NAN);
 	}
-	return ops->collect ? ops->collect(be, &out, v, run) : 0;
+	be->run = r->state;
+	return ops->collect ? ops->collect(be, out, v, r->run) : 0;
+}
+
+/*
+ * The run itself: the backend's preparation, its counters armed, the run (or, for one made elsewhere, its
+ * result put in place), its values collected. Returns 0, -EINTR, -ECHILD for a failed run that is not
+ * ignored, or the runner's error.
+ */
+static int measured_run(struct session *s, struct phase *ph, size_t i, bool record, size_t run)
+{
+	struct ws_backend *be = ph->be;
+	const struct ws_backend_ops *ops = be->ops;
+	/* Only a backend that must see the child's pid costs the fork-and-hold path; others spawn. */
+	bool held = ops->wants_pid && ops->wants_pid(be);
+	struct ws_run_hooks hooks = { held && ops->attach ? attach_hook : NULL, held && ops->poll ? poll_hook : NULL,
+				      be };
+	struct pending r = { .prog = i, .run = run, .record = record };
+	int ret = run_prepare(s, ph, &r);
+
+	if (!ret) {
+		if (s->o->supply && !(ops->traits & WS_BE_NATIVE)) {
+			memset(&r.out, 0, sizeof(r.out));
+			ret = s->o->supply(s->o->supply_data, i, run, ops->run_dir ? ops->run_dir(be) : NULL, &r.out);
+		} else {
+			ret = ws_run(&r.ex, &hooks, &r.out);
+		}
+		ph->done++;
+		s->done++;
+		if (!ret)
+			ret = run_finish(s, ph, &r);
+	}
+	run_release(ph, &r);
+	return ret;
 }
 
 /*
@@ -738,7 +829,7 @@ static int interleaved_phase(struct session *s, struct phase *ph)
 	return ret;
 }
 
-/* Any other phase: its runs confirm deterministic counts, so program after program, round by round. */
+/* Any other phase, one run at a time: its runs confirm deterministic counts, so program after program, round by round. */
 static int serial_phase(struct session *s, struct phase *ph)
 {
 	int ret = 0;
@@ -752,6 +843,233 @@ static int serial_phase(struct session *s, struct phase *ph)
 	return ret;
 }
 
+/* The CPUs the runs may use: --cpu's, else whyslow's own affinity. */
+static size_t usable_cpus(const struct ws_measure_opts *o)
+{
+	cpu_set_t set;
+
+	if (o->cpus)
+		return (size_t)CPU_COUNT(o->cpus);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (size_t)CPU_COUNT(&set);
+	return 1;
+}
+
+/*
+ * MemAvailable from /proc/meminfo in bytes, or -1 when unknown. WHYSLOW_TEST_MEM_AVAILABLE (bytes) replaces
+ * it: a test interface, as WHYSLOW_TEST_PERF_FAULTS is, so that the limit can be tested on any machine.
+ */
+static double mem_available(void)
+{
+	const char *test = getenv("WHYSLOW_TEST_MEM_AVAILABLE");
+	char *info = NULL, *line;
+	double kib = -1;
+
+	if (test && *test)
+		return strtod(test, NULL);
+	if (ws_read_file("/proc/meminfo", &info, NULL) < 0)
+		return -1;
+	if ((line = strstr(info, "MemAvailable:")))
+		kib = strtod(line + strlen("MemAvailable:"), NULL);
+	free(info);
+	return kib > 0 ? kib * 1024 : -1;
+}
+
+#define MIB (1024.0 * 1024.0)
+
+/*
+ * Runs of a phase that is not native, several at once (-j): their counts do not depend on timing, so they
+ * may overlap. They start in the order a serial phase would run them and are collected strictly in that
+ * order, whatever order they end in, so that the result is the serial one to the byte. The first runs
+ * alone: its peak size (max-rss, the whole process tree under the simulator) is what one run takes, and
+ * the runs in flight never add up to more than the memory available then (MemAvailable, less a tenth kept
+ * free), each counted at its program's largest peak so far (the largest of any program before its first).
+ * A run that fails stops the phase when its turn comes, as it would one run at a time; the runs after it
+ * are killed.
+ */
+/*
+ * At the first simulation's end, which took `peak` bytes at most: lower *jobs to what `budget` holds, or
+ * refuse a number the user gave (-ENOMEM, said with the reason). `name` is the program it simulated.
+ */
+static int fit_jobs(struct session *s, size_t *jobs, size_t total, double peak, double budget, const char *name)
+{
+	size_t fit = *jobs;
+
+	if (budget > 0 && peak > 0) {
+		fit = (size_t)(budget / peak);
+		if (fit < 1)
+			fit = 1;
+	}
+	if (fit < *jobs && s->o->jobs_given && fit < total) {
+		ws_error("-j %zu: a simulation of '%s' took up to %.0f MiB, and %zu at once would need %.0f MiB, more "
+			 "than the %.0f MiB free for them (MemAvailable, less a tenth); give -j %zu or less",
+			 *jobs, name, peak / MIB, *jobs, (double)*jobs * peak / MIB, budget / MIB, fit);
+		return -ENOMEM;
+	}
+	if (fit < *jobs) {
+		ws_log(WS_LOG_INFO, "simulating %zu at a time, not %zu: one took up to %.0f MiB, and %.0f MiB are "
+		       "free for them", fit, *jobs, peak / MIB, budget / MIB);
+		*jobs = fit;
+	}
+	ws_log(WS_LOG_DEBUG, "simulations: up to %zu at once (one took %.0f MiB; %.0f MiB free)", *jobs,
+	       peak / MIB, budget / MIB);
+	return 0;
+}
+
+/* A simulation's size before any has said otherwise: larger than every one measured here (40-110 MiB). */
+#define SIM_GUESS (1024 * MIB)
+
+/*
+ * What a simulation of program `i` is expected to take: the largest peak its simulations reached so far;
+ * before one has ended, twice the peak of its native runs plus 128 MiB (the tool's tables and translations:
+ * 35-90 MiB more than native on seven programs), else the largest simulation of any program, else SIM_GUESS.
+ */
+static double sim_need(const struct session *s, const double *peak, double max_peak, size_t i)
+{
+	if (peak[i] > 0)
+		return peak[i];
+	if (s->native_rss[i] > 0)
+		return 2 * s->native_rss[i] + 128 * MIB;
+	return max_peak > 0 ? max_peak : SIM_GUESS;
+}
+
+/*
+ * Runs of a phase that is not native, several at once (-j): their counts do not depend on timing, so they
+ * may overlap. They start in the order a serial phase would run them and are collected strictly in that
+ * order, whatever order they end in, so that the result is the serial one to the byte. Memory: the runs in
+ * flight never add up to more than the memory available when the phase starts (MemAvailable, less a tenth),
+ * each counted at sim_need(); the first to end says what one takes (max-rss, the whole process tree under
+ * the simulator), and -j is lowered to what fits, or refused if the user gave it. A run that fails stops
+ * the phase when its turn comes, as it would one run at a time; the runs after it are killed.
+ */
+static int parallel_phase(struct session *s, struct phase *ph)
+{
+	const struct ws_measure_opts *o = s->o;
+	size_t total = ph->runs * s->nprogs, next = 0, head = 0, jobs = ph->jobs, cpus = usable_cpus(o);
+	struct pending *r = xcalloc(total + 1, sizeof(*r));
+	struct ws_job **slot = xcalloc(jobs + 1, sizeof(*slot));
+	size_t *slot_run = xcalloc(jobs + 1, sizeof(*slot_run));
+	double *peak = xcalloc(s->nprogs + 1, sizeof(*peak)), *need = xcalloc(total + 1, sizeof(*need));
+	double max_peak = 0, budget = mem_available(), held = 0;
+	bool measured = false, refused = false;
+	int ret = 0;
+
+	if (budget > 0)
+		budget *= 0.9;
+	for (size_t t = 0; t < total; t++) {
+		const struct ws_program *prog = &s->progs[t % s->nprogs];
+
+		r[t] = (struct pending){ .prog = t % s->nprogs, .run = t / s->nprogs, .record = true };
+		/* Each run writes an --output file of its own, which becomes the file when its turn comes. */
+		if (prog->output == WS_OUTPUT_FILE)
+			r[t].output = xasprintf("%s.whyslow-run-%zu", prog->output_path, t);
+	}
+	while (head < total && !ret) {
+		struct ws_run_outcome out;
+		size_t k;
+
+		/* Start what the slots and the memory allow (one at least). */
+		while (!refused && next < total && ph->running < jobs) {
+			struct pending *q = &r[next];
+
+			need[next] = sim_need(s, peak, max_peak, q->prog);
+			if (ph->running && budget > 0 && held + need[next] > budget)
+				break;
+			for (k = 0; slot[k]; k++)
+				;
+			/* With every CPU taken by a run, none has a CPU for a helper thread. */
+			ph->be->opts.cpus_full = jobs >= cpus;
+			if ((ret = run_prepare(s, ph, q)) < 0 || (ret = ws_job_start(&q->ex, &slot[k])) < 0)
+				break;
+			q->t_start = ws_now();
+			slot_run[k] = next++;
+			held += need[slot_run[k]];
+			ph->running++;
+			ph->started += q->t_start;
+			/* After the start, so that the line counts it among those in flight. */
+			progress(s, "simulating", s->progs[q->prog].name);
+		}
+		if (ret)
+			break;
+		/* Collect strictly in order: the next one may have ended while later ones ran. */
+		if (r[head].finished) {
+			ret = run_finish(s, ph, &r[head]);
+			run_release(ph, &r[head]);
+			head++;
+			continue;
+		}
+		if (refused) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = ws_job_wait_any(slot, ph->jobs, &k, &out);
+		if (ret == -EINTR)
+			break;
+		{
+			size_t t = slot_run[k];
+			struct pending *q = &r[t];
+
+			q->out = out;
+			q->finished = true;
+			ph->running--;
+			ph->started -= q->t_start;
+			held -= need[t];
+			ph->time += out.wall;
+			ph->done++;
+			s->done++;
+			if (out.max_rss > peak[q->prog])
+				peak[q->prog] = out.max_rss;
+			if (out.max_rss > max_peak)
+				max_peak = out.max_rss;
+			if (ret < 0)
+				break;
+			/* The first to end says what one takes; the runs that ended before the refusal are kept. */
+			if (!measured) {
+				measured = true;
+				refused = fit_jobs(s, &jobs, total, max_peak, budget, s->progs[q->prog].name) < 0;
+			}
+		}
+	}
+	for (size_t k = 0; k < ph->jobs; k++)
+		ws_job_kill(slot[k]);
+	ph->running = 0;
+	for (size_t t = 0; t < total; t++)
+		run_release(ph, &r[t]);
+	free(peak);
+	free(need);
+	free(slot);
+	free(slot_run);
+	free(r);
+	return ret;
+}
+
+/*
+ * How many runs of phase `ph` may run at once: one for a native phase (timed runs are never disturbed),
+ * for runs made elsewhere, for a backend that keeps its run in priv, and when hooks run around each run
+ * (a --prepare expects its run to follow it alone); else -j, by default one per CPU the runs may use, at
+ * most the phase's runs.
+ */
+static size_t phase_jobs(struct session *s, const struct phase *ph)
+{
+	const struct ws_measure_opts *o = s->o;
+	const struct ws_backend_ops *ops = ph->be->ops;
+	size_t jobs = o->jobs ? o->jobs : usable_cpus(o), runs = ph->runs * s->nprogs;
+	bool hooks = false;
+
+	if (ph->interleaved || (ops->traits & WS_BE_NATIVE) || o->supply || !ops->run_new ||
+	    (ops->wants_pid && ops->wants_pid(ph->be)))
+		return 1;
+	for (size_t i = 0; i < s->nprogs; i++)
+		hooks |= s->progs[i].hooks[WS_HOOK_PREPARE] || s->progs[i].hooks[WS_HOOK_CONCLUDE];
+	if (hooks) {
+		if (o->jobs_given && o->jobs > 1)
+			ws_log(WS_LOG_INFO, "-j %zu: simulated runs go one at a time, as --prepare and --conclude "
+			       "expect their run to be the only one", o->jobs);
+		return 1;
+	}
+	return jobs < runs ? jobs : runs;
+}
+
 int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t nprogs,
 	       const struct ws_measure_opts *o)
 {
@@ -762,9 +1080,10 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	s.t0 = ws_now();
 	/*
 	 * A command that cannot run fails now, in one line, before any set-up or backend says anything; but a
-	 * program with a --setup hook is checked after it, which may be what builds it.
+	 * program with a --setup hook is checked after it, which may be what builds it. Runs made elsewhere
+	 * run nothing here.
 	 */
-	for (size_t i = 0; i < nprogs; i++) {
+	for (size_t i = 0; i < nprogs && !o->supply; i++) {
 		for (size_t k = 0; k < WS_NHOOKS; k++) {
 			if (progs[i].hooks[k] && (ret = ws_run_check(progs[i].hooks[k][0])) < 0) {
 				free(claims);
@@ -783,6 +1102,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		for (size_t k = 0; k < progs[i].nparams; k++)
 			ws_variant_add_param(v, progs[i].params[k].name, progs[i].params[k].value);
 	}
+	s.native_rss = xcalloc(nprogs + 1, sizeof(*s.native_rss));
 	ret = plan(&s, claims);
 	record_settings(&s);
 	if (!ret)
@@ -797,8 +1117,10 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	}
 	if (ret < 0)
 		goto out;
-	for (size_t k = 0; k < s.nphases; k++)
+	for (size_t k = 0; k < s.nphases; k++) {
 		s.total += nprogs * (s.phases[k].warmup + s.phases[k].runs);
+		s.phases[k].jobs = phase_jobs(&s, &s.phases[k]);
+	}
 	/*
 	 * Every program's --setup before the first run of any: the programs are interleaved, so each one's
 	 * first run may come in any order after them.
@@ -811,7 +1133,12 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	for (size_t k = 0; k < s.nphases && !ret; k++) {
 		struct phase *ph = &s.phases[k];
 
-		ret = ph->interleaved ? interleaved_phase(&s, ph) : serial_phase(&s, ph);
+		if (ph->interleaved)
+			ret = interleaved_phase(&s, ph);
+		else if (ph->jobs > 1)
+			ret = parallel_phase(&s, ph);
+		else
+			ret = serial_phase(&s, ph);
 	}
 	for (size_t k = 0; k < s.nphases; k++)
 		if (s.phases[k].be->ops->describe)
@@ -840,6 +1167,7 @@ out:
 		free(claims[e].reason);
 	free(claims);
 	free(s.rusage);
+	free(s.native_rss);
 	free(s.native_env[0]);
 	return ret;
 }

@@ -39,11 +39,19 @@ struct ws_program {
 struct ws_progress {
 	size_t done, total;    /* runs */
 	double elapsed, eta;   /* seconds; eta < 0 when unknown */
+	size_t running;        /* runs in flight at once (simulations with -j); 0 or 1 otherwise */
 	const char *phase;     /* "warm-up", "measuring", "simulating" */
 	const char *program;   /* the program about to run */
 };
 
 typedef void (*ws_progress_fn)(const struct ws_progress *p, void *data);
+
+/*
+ * Runs made elsewhere (whyslow merge): instead of running program `prog`'s run `run` of a phase that is not
+ * native, put its raw result into `dir` (the backend's run_dir()) and its exit status into `out`. Returns
+ * 0 or a negative errno (the message said).
+ */
+typedef int (*ws_supply_fn)(void *data, size_t prog, size_t run, const char *dir, struct ws_run_outcome *out);
 
 struct ws_measure_opts {
 	const char *backend;            /* a backend of the table (backend/backend.h), or "auto" */
@@ -72,6 +80,15 @@ struct ws_measure_opts {
 	const cpu_set_t *cpus;
 	struct ws_backend_opts be;
 	size_t sim_runs;                /* simulated runs per program (3 confirm determinism) */
+	/*
+	 * Simulated runs at once, at most (-j): 0 for one per CPU the runs may use. Never more than memory
+	 * allows: the first simulated run runs alone and its peak size bounds the rest; a number given
+	 * (jobs_given) that memory cannot hold is refused with the reason.
+	 */
+	size_t jobs;
+	bool jobs_given;
+	ws_supply_fn supply;            /* non-native runs made elsewhere, or NULL */
+	void *supply_data;
 	bool native_time;               /* with a backend that is not native: native runs for time as well */
 	/* Native runs with the CPU features the simulator hides masked (GLIBC_TUNABLES), as it runs them. */
 	bool sim_cpu_native;

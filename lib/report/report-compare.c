@@ -411,6 +411,7 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 		fprintf(f, " (preset %s)", r->machine.sim_preset);
 	if (r->settings.sim_cpu_native)
 		fprintf(f, ", native runs with the simulated CPU's features");
+	fputs(scope_note(r), f);
 	fprintf(f, "\n\n");
 	compare_table(f, r, base, &base->metrics, NULL, NULL, o, 1);
 	if (o->regions) {
@@ -553,6 +554,7 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 		fprintf(f, " (preset %s)", r->machine.sim_preset);
 	if (r->settings.sim_cpu_native)
 		fprintf(f, ", native runs with the simulated CPU's features");
+	fputs(scope_note(r), f);
 	fprintf(f, ".\n");
 	for (size_t i = 0; i < r->nexplain; i++)
 		if (r->explain[i].summary)

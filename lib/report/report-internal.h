@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report-internal.h - what the renderers share: the ANSI colours (terminal only), cell texts, run counts. */
+/* report-internal.h - what the renderers share: the ANSI colours (terminal only), cells, run counts, notes. */
 #ifndef WS_REPORT_INTERNAL_H
 #define WS_REPORT_INTERNAL_H
+
+#include "result/result.h"
+
+#include <string.h>
 
 #define C_RESET "\033[0m"
 #define C_DIM "\033[2m"
@@ -32,5 +36,14 @@ size_t ws_report_runs(const struct ws_variant *v);
 
 /* Render into memory with `fn`, then write `path` atomically. Returns 0 or -errno. */
 int ws_report_export(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *));
+
+/* For a header: how much of the programs was simulated (--sim-scope), or "". */
+static inline const char *scope_note(const struct ws_result *r)
+{
+	if (!r->settings.sim_scope)
+		return "";
+	return strcmp(r->settings.sim_scope, "regions-warm") ? ", simulated inside regions only"
+							     : ", simulated inside regions only (caches warmed outside)";
+}
 
 #endif

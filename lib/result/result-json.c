@@ -392,6 +392,8 @@ json_t *ws_result_to_json(const struct ws_result *r)
 	json_object_set_new(settings, "randomize_layout", json_boolean(r->settings.randomize_layout));
 	if (r->settings.layouts > 1)
 		json_object_set_new(settings, "layouts", json_integer((json_int_t)r->settings.layouts));
+	if (r->settings.sim_scope)
+		json_object_set_new(settings, "sim_scope", json_string(r->settings.sim_scope));
 	json_object_set_new(settings, "shell", json_boolean(r->settings.shell));
 	json_object_set_new(settings, "setup", jstrings(r->settings.setup));
 	json_object_set_new(settings, "prepare", jstrings(r->settings.prepare));
@@ -850,6 +852,7 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 				if (json_is_string(x))
 					r->settings.command_line[n++] = xstrdup(json_string_value(x));
 		}
+		r->settings.sim_scope = get_str(settings, "sim_scope");
 		if (json_is_array(ev)) {
 			r->settings.events = xcalloc(json_array_size(ev) + 1, sizeof(char *));
 			json_array_foreach(ev, i, x)

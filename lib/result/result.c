@@ -97,6 +97,7 @@ void ws_settings_release(struct ws_settings *s)
 	strings_free(s->cleanup);
 	strings_free(s->output);
 	free(s->input);
+	free(s->sim_scope);
 	for (size_t i = 0; i < s->nparameters; i++) {
 		free(s->parameters[i].name);
 		strings_free(s->parameters[i].values);

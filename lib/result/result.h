@@ -304,6 +304,7 @@ struct ws_settings {
 	bool sim_cpu_native; /* native runs had the features the simulator hides masked (GLIBC_TUNABLES) */
 	bool randomize_layout; /* native runs had a random environment padding each (runs[].env_pad) */
 	size_t layouts;      /* simulated runs under this many environment sizes (--layouts); 0 or 1: one */
+	char *sim_scope;     /* --sim-scope regions or regions-warm: simulated inside regions only; NULL: whole */
 	/*
 	 * How the programs were run, hyperfine's options as given: each hook once for every program or once per
 	 * program, in order (NULL-terminated; NULL when not given); the same for --output (NULL read as

@@ -39,13 +39,18 @@ struct sim_priv {
 	char *libdir;     /* VALGRIND_LIB: the tool and links to Valgrind's own files */
 	const struct ws_event_list *events;
 	bool *mine;
-	char *outdir;
-	char **argv;      /* the wrapped command of the current run */
-	char **env;       /* what it adds to the environment, NULL-terminated */
 	bool hinted_symbols;
 	struct ws_symbols *syms; /* names the tool's functions as the perf backend names its samples */
+	bool hinted_scope;
 	char *latency;    /* the preset's latencies as the tool wrote them */
 	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
+};
+
+/* One run's own state (be->run): runs may overlap, as their counts do not depend on timing. */
+struct sim_run {
+	char *outdir;     /* where the tool writes one file per process */
+	char **argv;      /* the wrapped command */
+	char **env;       /* what it adds to the environment, NULL-terminated */
 };
 
 /* What each preset's model produces: a two-level hierarchy has no L2, and so on. */
@@ -107,39 +112,61 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 	return 0;
 }
 
-static void remove_outdir(struct sim_priv *p)
+static void remove_outdir(struct sim_run *r)
 {
-	ws_remove_tree(p->outdir);
-	free(p->outdir);
-	p->outdir = NULL;
+	ws_remove_tree(r->outdir);
+	free(r->outdir);
+	r->outdir = NULL;
 }
 
-static void free_run(struct sim_priv *p)
+static void free_strings(char ***v)
 {
-	if (p->argv) {
-		for (char **a = p->argv; *a; a++)
+	if (*v) {
+		for (char **a = *v; *a; a++)
 			free(*a);
-		free(p->argv);
-		p->argv = NULL;
+		free(*v);
+		*v = NULL;
 	}
-	if (p->env) {
-		for (char **e = p->env; *e; e++)
-			free(*e);
-		free(p->env);
-		p->env = NULL;
-	}
+}
+
+static void *sim_run_new(struct ws_backend *be)
+{
+	(void)be;
+	return xcalloc(1, sizeof(struct sim_run));
+}
+
+static void sim_run_free(struct ws_backend *be, void *run)
+{
+	struct sim_run *r = run;
+
+	(void)be;
+	if (!r)
+		return;
+	remove_outdir(r);
+	free_strings(&r->argv);
+	free_strings(&r->env);
+	free(r);
+}
+
+static const char *sim_run_dir(struct ws_backend *be)
+{
+	struct sim_run *r = be->run;
+
+	return r ? r->outdir : NULL;
 }
 
 static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 {
 	struct sim_priv *p = be->priv;
+	struct sim_run *r = be->run;
 	const char *tmp = getenv("TMPDIR");
 	size_t n = 0, extra = 0, k = 0, e = 0, nmarkers = 0;
 	char *dir, **markers = NULL;
 	int ret;
 
-	remove_outdir(p);
-	free_run(p);
+	remove_outdir(r);
+	free_strings(&r->argv);
+	free_strings(&r->env);
 	dir = xasprintf("%s/whyslow-sim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		int err = -errno;
@@ -148,44 +175,49 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 		free(dir);
 		return err;
 	}
-	p->outdir = dir;
+	r->outdir = dir;
 	while (ex->argv[n])
 		n++;
 	if (be->opts.sim_args)
 		while (be->opts.sim_args[extra])
 			extra++;
-	p->argv = xcalloc(n + extra + 11, sizeof(char *));
-	p->argv[k++] = xstrdup(p->valgrind);
-	p->argv[k++] = xstrdup("--tool=wsim");
-	p->argv[k++] = xstrdup("--trace-children=yes");
-	p->argv[k++] = xasprintf("--log-file=%s/valgrind.log", p->outdir);
-	p->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
-	p->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", p->outdir);
-	p->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
+	r->argv = xcalloc(n + extra + 14, sizeof(char *));
+	r->argv[k++] = xstrdup(p->valgrind);
+	r->argv[k++] = xstrdup("--tool=wsim");
+	r->argv[k++] = xstrdup("--trace-children=yes");
+	r->argv[k++] = xasprintf("--log-file=%s/valgrind.log", r->outdir);
+	r->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
+	r->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", r->outdir);
+	r->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
 	/* The debug directory of the test interface: Valgrind looks there for .gnu_debuglink files. */
 	if (getenv("WHYSLOW_DEBUG_DIR") && *getenv("WHYSLOW_DEBUG_DIR"))
-		p->argv[k++] = xasprintf("--extra-debuginfo-path=%s", getenv("WHYSLOW_DEBUG_DIR"));
+		r->argv[k++] = xasprintf("--extra-debuginfo-path=%s", getenv("WHYSLOW_DEBUG_DIR"));
 	/* Call tracking costs time (bench/sim-speed.sh): only when asked for, with --callers. */
-	p->argv[k++] = xstrdup(be->opts.functions && be->opts.callers ? "--ws-callers=yes" : "--ws-callers=no");
+	r->argv[k++] = xstrdup(be->opts.functions && be->opts.callers ? "--ws-callers=yes" : "--ws-callers=no");
+	if (be->opts.sim_scope && strcmp(be->opts.sim_scope, "all"))
+		r->argv[k++] = xasprintf("--ws-scope=%s", be->opts.sim_scope);
+	/* Every CPU has a run of its own: a predictor thread would only take time from one of them. */
+	if (be->opts.cpus_full)
+		r->argv[k++] = xstrdup("--ws-async=no");
 	for (size_t i = 0; i < extra; i++)
-		p->argv[k++] = xstrdup(be->opts.sim_args[i]);
+		r->argv[k++] = xstrdup(be->opts.sim_args[i]);
 	for (size_t i = 0; i < n; i++)
-		p->argv[k++] = xstrdup(ex->argv[i]);
-	p->argv[k] = NULL;
+		r->argv[k++] = xstrdup(ex->argv[i]);
+	r->argv[k] = NULL;
 	/* The markers talk to the tool with client requests: exact counts, nothing perturbed. */
 	if (be->opts.regions && (ret = ws_marker_env_build(WS_MARKERS_SIM, NULL, 0, NULL, &markers)) < 0)
 		return ret;
 	while (markers && markers[nmarkers])
 		nmarkers++;
-	p->env = xcalloc(nmarkers + 2, sizeof(char *));
-	p->env[e++] = xasprintf("VALGRIND_LIB=%s", p->libdir);
+	r->env = xcalloc(nmarkers + 2, sizeof(char *));
+	r->env[e++] = xasprintf("VALGRIND_LIB=%s", p->libdir);
 	/* The marker entries move into the run's environment, which frees them. */
 	for (size_t i = 0; i < nmarkers; i++)
-		p->env[e++] = markers[i];
-	p->env[e] = NULL;
+		r->env[e++] = markers[i];
+	r->env[e] = NULL;
 	free(markers);
-	ex->argv = p->argv;
-	ex->env_add = p->env;
+	ex->argv = r->argv;
+	ex->env_add = r->env;
 	return 0;
 }
 
@@ -623,12 +655,13 @@ static void push_calls(struct ws_variant *v, const struct ws_sim_output *o, size
 static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, struct ws_variant *v, size_t run)
 {
 	struct sim_priv *p = be->priv;
+	struct sim_run *r = be->run;
 	struct ws_sim_output all = WS_SIM_OUTPUT_INIT;
 	const char **names = xcalloc(p->events->n + 1, sizeof(*names));
 	char **keys = NULL;
 	size_t nnames = 0, files = 0;
 	struct dirent *de;
-	DIR *d = opendir(p->outdir);
+	DIR *d = opendir(r->outdir);
 	int ret = 0;
 
 	(void)out;
@@ -639,7 +672,7 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 
 		if (strncmp(de->d_name, "wsim.", 5))
 			continue;
-		path = xasprintf("%s/%s", p->outdir, de->d_name);
+		path = xasprintf("%s/%s", r->outdir, de->d_name);
 		ws_sim_output_init(&one);
 		ret = ws_sim_output_read(&one, path);
 		if (!ret)
@@ -652,7 +685,7 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		closedir(d);
 	if (!ret && !files) {
 		ws_error("the simulator wrote no result for '%s'", v->name);
-		show_log(p->outdir);
+		show_log(r->outdir);
 		ret = -EIO;
 	}
 	if (ret)
@@ -663,6 +696,11 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
 	/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
 	push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
+	if (be->opts.sim_scope && strcmp(be->opts.sim_scope, "all") && !all.nr_regions && !p->hinted_scope) {
+		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
+		       "of it was simulated (mark its regions with include/whyslow.h)", v->name, be->opts.sim_scope);
+		p->hinted_scope = true;
+	}
 	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {
 		struct ws_group *g = ws_group_list_get(&v->regions, all.regions[i].name, NULL);
 
@@ -689,8 +727,9 @@ out:
 	free(keys);
 	ws_sim_output_release(&all);
 	free(names);
-	remove_outdir(p);
-	free_run(p);
+	remove_outdir(r);
+	free_strings(&r->argv);
+	free_strings(&r->env);
 	return ret;
 }
 
@@ -700,8 +739,6 @@ static void sim_teardown(struct ws_backend *be)
 
 	if (!p)
 		return;
-	remove_outdir(p);
-	free_run(p);
 	free(p->valgrind);
 	free(p->libdir);
 	free(p->latency);
@@ -737,6 +774,9 @@ const struct ws_backend_ops ws_backend_sim = {
 	.crash_hint = " (run it with plain valgrind to see where)",
 	.could_count = sim_could_count,
 	.setup = sim_setup,
+	.run_new = sim_run_new,
+	.run_free = sim_run_free,
+	.run_dir = sim_run_dir,
 	.prepare = sim_prepare,
 	.collect = sim_collect,
 	.describe = sim_describe,

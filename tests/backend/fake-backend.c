@@ -12,12 +12,27 @@
  * instructions per word of its command line and a tenth as many branches. The program itself runs
  * natively and its output is ignored: what the test checks is that such counts reach the report, the
  * comparison, the explanation and every renderer without any code outside this file and the table knowing
- * this backend.
+ * this backend. Its runs may overlap (-j): each keeps its word count in a state of its own (be->run).
  */
 struct fake_priv {
 	bool *mine;
+};
+
+struct fake_run {
 	size_t words;
 };
+
+static void *fake_run_new(struct ws_backend *be)
+{
+	(void)be;
+	return xcalloc(1, sizeof(struct fake_run));
+}
+
+static void fake_run_free(struct ws_backend *be, void *run)
+{
+	(void)be;
+	free(run);
+}
 
 static bool fake_could_count(const struct ws_event *ev)
 {
@@ -38,17 +53,17 @@ static int fake_setup(struct ws_backend *be, const struct ws_event_list *events,
 
 static int fake_prepare(struct ws_backend *be, struct ws_exec *ex)
 {
-	struct fake_priv *p = be->priv;
+	struct fake_run *r = be->run;
 
-	for (p->words = 0; ex->argv[p->words]; p->words++)
+	for (r->words = 0; ex->argv[r->words]; r->words++)
 		;
 	return 0;
 }
 
 static int fake_collect(struct ws_backend *be, const struct ws_run_outcome *o, struct ws_variant *v, size_t run)
 {
-	struct fake_priv *p = be->priv;
-	double instructions = 1e6 * (double)p->words;
+	struct fake_run *r = be->run;
+	double instructions = 1e6 * (double)r->words;
 
 	(void)o;
 	/* Marked simulated: not measured here, and deterministic, so compared exactly. */
@@ -73,6 +88,8 @@ const struct ws_backend_ops ws_backend_fake = {
 	.running_where = " under the fake backend",
 	.could_count = fake_could_count,
 	.setup = fake_setup,
+	.run_new = fake_run_new,
+	.run_free = fake_run_free,
 	.prepare = fake_prepare,
 	.collect = fake_collect,
 	.teardown = fake_teardown,

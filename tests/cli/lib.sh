@@ -7,6 +7,7 @@
 #   test_grep [-v] PATTERN FILE            inside a body: grep with the file shown on failure
 #   test_skip_all 'reason'                 skip the whole script (TAP "1..0 # SKIP")
 #   test_have_prereq NAME                  true when a prerequisite holds (SIM, PERF_SW, PMU, VALGRIND)
+#   test_result_variants FILE              a result file's variants and partial flag, for test_cmp
 #   test_done                              print the plan; exit 1 if any test failed
 #
 # Every script runs in its own empty trash directory, so tests may write files freely.
@@ -96,6 +97,16 @@ test_line_count() {
 		cat "$3" >&2
 		return 1
 	fi
+}
+
+# The variants of a result file (every sample of every metric, region, function and hot instruction) and
+# whether it is partial, one key a line: results that must agree to the byte are compared with test_cmp.
+test_result_variants() {
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(json.dumps([d['variants'], d['partial']], sort_keys=True, indent=1))
+" "$1"
 }
 
 test_have_prereq() {

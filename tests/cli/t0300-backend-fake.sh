@@ -54,4 +54,25 @@ test_expect_success 'every renderer draws its result' '
 	fake diff c.json c.json >d.txt
 '
 
+# Each run writes "start" and, a second later, "end": one at a time they alternate, side by side they nest.
+# Memory as large as the guess for two runs needs (WHYSLOW_TEST_MEM_AVAILABLE), whatever this machine has.
+test_expect_success 'its runs overlap with -j, and give the result of one at a time' '
+	for j in 1 2
+	do
+		mkdir d$j &&
+		(cd d$j && WHYSLOW_TEST_MEM_AVAILABLE=100000000000 fake compare --backend fake --sim-runs 2 -j $j -e instructions --export-json ../j$j.json \
+			"sh -c \"echo start >>log; sleep 1; echo end >>log\"" \
+			"sh -c \"echo start >>log; sleep 1; echo end >>log\" two" >/dev/null) || return 1
+	done &&
+	printf "start\nend\nstart\nend\nstart\nend\nstart\nend\n" >want.1 &&
+	test_cmp want.1 d1/log &&
+	head -2 d2/log >first.2 &&
+	printf "start\nstart\n" >want.2 &&
+	test_cmp want.2 first.2 &&
+	test_result_variants j1.json >v1 &&
+	test_result_variants j2.json >v2 &&
+	test_cmp v1 v2 &&
+	jq -e ".variants[1].metrics.instructions.samples == [4000000, 4000000]" j2.json
+'
+
 test_done

@@ -13,10 +13,39 @@ counts() { grep -v '^pid	' "$1" | grep -v '^ppid	'; }
 where() { valgrind -v --tool=wsim "$@" --ws-out=/dev/null /bin/true 2>&1 | sed -n 's/.*wsim: branches are predicted on //p'; }
 
 [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || test_skip_next 'this process may use only one CPU'
-test_expect_success 'with two CPUs, TAGE runs on a second host thread' '
+test_expect_success 'with two CPUs, TAGE runs on a second host thread: while the load allows, or always' '
 	VALGRIND_LIB="$WS_BUILD/sim/vglib" where >got &&
+	echo "this thread, and on a second host thread while a CPU is idle enough (--ws-async=auto)" >want &&
+	test_cmp want got &&
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" where --ws-async=yes >got &&
 	echo "a second host thread" >want &&
 	test_cmp want got
+'
+
+test_expect_success '--ws-async takes yes, no or auto' '
+	test_expect_code 1 wsim --ws-async=maybe --ws-out=/dev/null /bin/true 2>err &&
+	grep "give yes, no or auto" err >/dev/null
+'
+
+# The predictor thread switched on and off every few slots, whatever the load (a debugging option): the
+# stream is predicted in order by one thread or the other, so nothing changes.
+[ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || test_skip_next 'this process may use only one CPU'
+test_expect_success 'auto: switching the thread on and off mid-run changes no count' '
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -v --tool=wsim --ws-async-flip=3 --ws-out=f.flip \
+		"$M/workload" 100000 2>err >/dev/null &&
+	sed -n "s/.*wsim: the predictor thread predicted for [0-9]* of [0-9]* ms (switched \([0-9]*\) times)$/\1/p" \
+		err >switches &&
+	test "$(cat switches)" -gt 20 &&
+	wsim --ws-async=no --ws-out=f.no "$M/workload" 100000 >/dev/null &&
+	counts f.flip >flip &&
+	counts f.no >no &&
+	test_cmp no flip &&
+	mkdir ff.flip ff.no &&
+	wsim --ws-async-flip=2 --ws-out=ff.flip/out.%p "$M/forkexec" 300000 - &&
+	wsim --ws-async=no --ws-out=ff.no/out.%p "$M/forkexec" 300000 - &&
+	cat ff.flip/out.* | grep -v "^p*pid	" | sort >flip &&
+	cat ff.no/out.* | grep -v "^p*pid	" | sort >no &&
+	test_cmp no flip
 '
 
 test_expect_success '--ws-async=no, and the cheaper predictors, stay on the tool thread' '
@@ -31,7 +60,7 @@ test_expect_success '--ws-async=no, and the cheaper predictors, stay on the tool
 
 [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || test_skip_next 'this process may use only one CPU'
 test_expect_success '-v says how busy the predictor thread was and how long the program waited for it' '
-	VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -v --tool=wsim --ws-out=/dev/null \
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -v --tool=wsim --ws-async=yes --ws-out=/dev/null \
 		"$M/branch" 200000 random 2>err >/dev/null &&
 	sed -n "s/.*wsim: of \([0-9]*\) ms, the predictor thread was busy \([0-9]*\) ms and the program.s thread waited for it \([0-9]*\) ms (\([0-9]*\) times)$/\1 \2 \3 \4/p" \
 		err >got &&
@@ -101,8 +130,8 @@ test_expect_success '--ws-cpus: a CPU the process may not use is named' '
 
 # Each program is simulated twice, with the same command line but for yes/no, so the client sees the same
 # environment and runs the same instructions. Not the threads example: which thread runs when changes
-# what the C library executes from run to run, whatever the predictor. (The default is the predictor
-# thread, so t4004 runs that example with it.)
+# what the C library executes from run to run, whatever the predictor. (t4004 runs that example with the
+# default, --ws-async=auto.)
 for prog in "workload 20000" "branch 50000 random" "regions"; do
 	name=${prog%% *}
 	test_expect_success "$name: the same counts with and without the predictor thread" '

@@ -128,6 +128,21 @@ static int record_attach_quiet(void *ctx, pid_t pid)
 	return 0;
 }
 
+/* input.txt, eleven bytes, opened above 2 as the runner requires (whyslow's own streams are never given). */
+static int write_input(void)
+{
+	FILE *f = fopen("input.txt", "w");
+	int fd, high;
+
+	assert_non_null(f);
+	fputs("0123456789\n", f);
+	fclose(f);
+	fd = open("input.txt", O_RDONLY | O_CLOEXEC);
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return high;
+}
+
 /* The input is read from its start on every run, on both paths, though the file was opened once. */
 static void test_input_every_run(void **state)
 {
@@ -136,17 +151,9 @@ static void test_input_every_run(void **state)
 	struct ws_run_hooks hooks = { .attach = NULL };
 	struct ws_exec ex = { .argv = a };
 	struct ws_run_outcome out;
-	FILE *f = fopen("input.txt", "w");
-	int fd;
 
 	(void)state;
-	assert_non_null(f);
-	fputs("0123456789\n", f);
-	fclose(f);
-	fd = open("input.txt", O_RDONLY | O_CLOEXEC);
-	/* Above 2, as the runner requires: whyslow's own streams are never given. */
-	ex.input_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
+	ex.input_fd = write_input();
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(ws_run(&ex, NULL, &out), 0);
 		assert_int_equal(out.exit_code, 0);
@@ -289,6 +296,58 @@ static void test_pinning(void **state)
 	assert_int_equal(out.exit_code, 0);
 }
 
+/* Overlapping jobs end in the order they finish, each with its own status, timeout and view of the input. */
+static void test_jobs(void **state)
+{
+	char *slow[] = { "sh", "-c", "sleep 0.4; test \"$(cat | wc -c)\" = 11", NULL };
+	char *fast[] = { "sh", "-c", "test \"$(cat | wc -c)\" = 11 && exit 5", NULL };
+	char *hang[] = { "sleep", "30", NULL };
+	struct ws_exec ex = { .argv = slow };
+	struct ws_job *jobs[3] = { NULL };
+	struct ws_run_outcome out;
+	size_t which = 99;
+
+	(void)state;
+	ex.input_fd = write_input();
+	assert_int_equal(ws_job_wait_any(jobs, 3, &which, &out), -ECHILD);
+	assert_int_equal(ws_job_start(&ex, &jobs[0]), 0);
+	ex.argv = fast;
+	assert_int_equal(ws_job_start(&ex, &jobs[1]), 0);
+	ex.argv = hang;
+	ex.timeout = 0.8;
+	assert_int_equal(ws_job_start(&ex, &jobs[2]), 0);
+	/* The fast one first, with its own exit status: it read the whole input, though the slow one shares it. */
+	assert_int_equal(ws_job_wait_any(jobs, 3, &which, &out), 0);
+	assert_int_equal(which, 1);
+	assert_null(jobs[1]);
+	assert_int_equal(out.exit_code, 5);
+	assert_int_equal(ws_job_wait_any(jobs, 3, &which, &out), 0);
+	assert_int_equal(which, 0);
+	assert_int_equal(out.exit_code, 0);
+	assert_true(out.wall >= 0.35 && out.max_rss > 0);
+	assert_int_equal(ws_job_wait_any(jobs, 3, &which, &out), 0);
+	assert_int_equal(which, 2);
+	assert_true(out.timed_out);
+	assert_int_equal(out.signal, SIGKILL);
+	assert_true(out.wall >= 0.75 && out.wall < 10);
+	/* An interrupt kills and reaps every job. */
+	ex.timeout = 0;
+	assert_int_equal(ws_job_start(&ex, &jobs[0]), 0);
+	assert_int_equal(ws_job_start(&ex, &jobs[2]), 0);
+	ws_runner_interrupt();
+	assert_int_equal(ws_job_wait_any(jobs, 3, &which, &out), -EINTR);
+	assert_null(jobs[0]);
+	assert_null(jobs[2]);
+	assert_int_equal(ws_job_start(&ex, &jobs[0]), -EINTR);
+	ws_runner_reset();
+	/* A command that cannot run fails at the start, as ws_run() does. */
+	ex.argv = (char *[]){ "/nonexistent/whyslow-test", NULL };
+	assert_int_equal(ws_job_start(&ex, &jobs[0]), -ENOENT);
+	assert_null(jobs[0]);
+	close(ex.input_fd);
+	unlink("input.txt");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +357,7 @@ int main(void)
 		cmocka_unit_test_setup(test_interrupt, setup),    cmocka_unit_test_setup(test_cpu_list, setup),
 		cmocka_unit_test_setup(test_pinning, setup),      cmocka_unit_test_setup(test_input_every_run, setup),
 		cmocka_unit_test_setup(test_output_file, setup),  cmocka_unit_test_setup(test_output_pipe, setup),
+		cmocka_unit_test_setup(test_jobs, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

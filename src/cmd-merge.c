@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd-merge.c - `whyslow merge`: the result of a compare whose simulations ran elsewhere (--plan-jobs). */
+/*
+ * $ whyslow compare --backend sim --plan-jobs jobs.txt './old' './new'
+ * $ parallel < jobs.txt > pieces          # or parallel --sshlogin ..., or a Slurm job array
+ * $ whyslow merge jobs.txt pieces
+ *
+ * Every piece is checked before anything is written: one from another whyslow, another plan or another
+ * build of a program, a duplicate, a missing one or a truncated file is refused in one line, exit 1. Then
+ * the compare runs as it would have here, its simulated runs taken from the pieces: the same report, and
+ * the same result file, counts to the byte.
+ */
+#include "builtin.h"
+#include "cli-compare.h"
+#include "cli-plan.h"
+#include "core/util.h"
+#include "ws-config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const merge_usage[] = {
+	"whyslow merge [options] <plan> <piece file>...",
+	NULL,
+};
+
+struct merge {
+	const char *plan_path;
+	json_t *manifest;
+	const char *plan_id;
+	size_t nprogs, runs;
+	struct piece_list pieces;
+	struct piece **slot;  /* [prog * runs + run] */
+};
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "whyslow merge: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(WS_EXIT_FAIL);
+}
+
+static const char *program_name(const struct merge *m, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(json_object_get(m->manifest, "programs"), i),
+						 "name"));
+}
+
+static void read_manifest(struct merge *m)
+{
+	char *path = xasprintf("%s.manifest", m->plan_path);
+	json_error_t err;
+	json_t *progs, *args;
+	const char *format, *version;
+
+	m->manifest = json_load_file(path, 0, &err);
+	if (!m->manifest) {
+		if (access(path, F_OK) < 0)
+			fail("'%s' has no manifest '%s': give the plan compare --plan-jobs wrote", m->plan_path, path);
+		fail("cannot read the plan's manifest '%s': %s (line %d)", path, err.text, err.line);
+	}
+	format = json_string_value(json_object_get(m->manifest, "format"));
+	version = json_string_value(json_object_get(m->manifest, "whyslow"));
+	m->plan_id = json_string_value(json_object_get(m->manifest, "plan"));
+	progs = json_object_get(m->manifest, "programs");
+	args = json_object_get(m->manifest, "arguments");
+	if (!format || strcmp(format, WS_PLAN_FORMAT) || !m->plan_id || !json_is_array(progs) ||
+	    !json_is_array(args) || !json_is_integer(json_object_get(m->manifest, "runs")))
+		fail("'%s' is not the manifest of a whyslow plan", path);
+	if (!version || strcmp(version, WS_VERSION))
+		fail("the plan was made by whyslow %s, and this is %s: plan and merge with the same whyslow",
+		     version ? version : "(unknown)", WS_VERSION);
+	m->nprogs = json_array_size(progs);
+	m->runs = (size_t)json_integer_value(json_object_get(m->manifest, "runs"));
+	for (size_t i = 0; i < m->nprogs; i++)
+		if (!json_is_string(json_object_get(json_array_get(progs, i), "build_id")) || !program_name(m, i))
+			fail("'%s' is not the manifest of a whyslow plan", path);
+	for (size_t i = 0; i < json_array_size(args); i++)
+		if (!json_is_string(json_array_get(args, i)))
+			fail("'%s' is not the manifest of a whyslow plan", path);
+	free(path);
+}
+
+/* Every piece belongs to this plan and this whyslow, comes once, and none is missing. */
+static void check_pieces(struct merge *m)
+{
+	json_t *progs = json_object_get(m->manifest, "programs");
+
+	m->slot = xcalloc(m->nprogs * m->runs + 1, sizeof(*m->slot));
+	for (size_t i = 0; i < m->pieces.n; i++) {
+		struct piece *p = &m->pieces.v[i];
+		const char *want;
+
+		if (strcmp(p->version, WS_VERSION))
+			fail("%s was made by whyslow %s, and this is %s: run its job with this whyslow", p->source,
+			     p->version, WS_VERSION);
+		if (strcmp(p->plan, m->plan_id))
+			fail("%s belongs to another plan (%s, not %s): give the pieces of %s's jobs", p->source,
+			     p->plan, m->plan_id, m->plan_path);
+		if (p->prog >= m->nprogs || p->run >= m->runs)
+			fail("%s names program %zu run %zu, which the plan does not have", p->source, p->prog, p->run);
+		want = json_string_value(json_object_get(json_array_get(progs, p->prog), "build_id"));
+		if (strcmp(p->build_id, want))
+			fail("%s simulated another build of '%s' (build-id %s, the plan's %s): run its job with the "
+			     "planned binary, or plan again",
+			     p->source, program_name(m, p->prog), p->build_id, want);
+		if (m->slot[p->prog * m->runs + p->run])
+			fail("%s and %s are both run %zu of '%s': give each job's piece once", m->slot[p->prog * m->runs +
+			     p->run]->source, p->source, p->run + 1, program_name(m, p->prog));
+		m->slot[p->prog * m->runs + p->run] = p;
+	}
+	for (size_t k = 0; k < m->runs; k++)
+		for (size_t i = 0; i < m->nprogs; i++)
+			if (!m->slot[i * m->runs + k])
+				fail("no piece for run %zu of '%s' (line %zu of %s): run that job and give its output",
+				     k + 1, program_name(m, i), k * m->nprogs + i + 1, m->plan_path);
+}
+
+/* The session's run of program `prog`, `run`: its piece's files into the run's directory. */
+static int supply(void *data, size_t prog, size_t run, const char *dir, struct ws_run_outcome *out)
+{
+	struct merge *m = data;
+	const struct piece *p = prog < m->nprogs && run < m->runs ? m->slot[prog * m->runs + run] : NULL;
+
+	if (!p || !dir)
+		return fprintf(stderr, "whyslow merge: no piece for run %zu of program %zu\n", run + 1, prog), -ENOENT;
+	for (size_t i = 0; i < p->nfiles; i++) {
+		char *path = xasprintf("%s/%s", dir, p->files[i].name);
+		int err = ws_write_atomic(path, p->files[i].data, p->files[i].len);
+
+		free(path);
+		if (err < 0) {
+			fprintf(stderr, "whyslow merge: cannot put %s's results in '%s': %s\n", p->source, dir,
+				strerror(-err));
+			return err;
+		}
+	}
+	*out = p->out;
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct option_spec options[] = {
+		OPT_END(),
+	};
+	struct merge m = { 0 };
+	json_t *args;
+	char **cargv;
+	size_t ncargv;
+	int n, status;
+
+	n = parse_options(argc, argv, "whyslow merge", merge_usage, options, 0);
+	if (n < 2)
+		usage_error("give the plan compare --plan-jobs wrote, then the files its jobs printed");
+	m.plan_path = argv[0];
+	read_manifest(&m);
+	for (int i = 1; i < n; i++)
+		if (cli_piece_read(argv[i], &m.pieces) < 0)
+			exit(WS_EXIT_FAIL);
+	check_pieces(&m);
+	args = json_object_get(m.manifest, "arguments");
+	ncargv = json_array_size(args);
+	cargv = xcalloc(ncargv + 1, sizeof(*cargv));
+	for (size_t i = 0; i < ncargv; i++)
+		cargv[i] = xstrdup(json_string_value(json_array_get(args, i)));
+	status = compare_main((int)ncargv, cargv, supply, &m);
+	for (size_t i = 0; i < ncargv; i++)
+		free(cargv[i]);
+	free(cargv);
+	for (size_t i = 0; i < m.pieces.n; i++)
+		cli_piece_release(&m.pieces.v[i]);
+	free(m.pieces.v);
+	free(m.slot);
+	json_decref(m.manifest);
+	return status;
+}

@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t4104-sim-plan.sh - compare --plan-jobs, its jobs under GNU parallel, and merge: the local result to the byte.
+. "$WS_SRC/tests/cli/lib.sh"
+
+test_have_prereq SIM || test_skip_all "the simulator tool is not built (valgrind missing)"
+
+C="$WS_BUILD/examples/causes"
+M="$WS_BUILD/examples/micro"
+
+# One line on stderr, exit 1, and no result file.
+refused() {
+	test_expect_code 1 whyslow merge "$@" >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "^whyslow merge: " err &&
+	! test -e merged.json
+}
+
+test_expect_success 'setup: a local compare, and the same as a plan' '
+	cp "$C/arith" prog &&
+	seq 1 3000 | sort -R --random-source=/dev/zero >input &&
+	set -- --backend sim --regions --functions --input input \
+		-n arith "./prog 20000 2" -n regions "$M/regions" -n sort "sort -n" &&
+	whyslow compare "$@" --export-json local.json >local.out &&
+	whyslow compare "$@" --export-json merged.json --plan-jobs jobs.txt 2>plan.err &&
+	test_line_count = 9 jobs.txt &&
+	test -s jobs.txt.manifest &&
+	test_grep "wrote 9 simulations to jobs.txt" plan.err &&
+	! test -e merged.json
+'
+
+command -v parallel >/dev/null 2>&1 || test_skip_next "GNU parallel is not installed (tools/install-deps)"
+test_expect_success 'the jobs under GNU parallel, merged: the local result, counts to the byte' '
+	parallel --will-cite -j 3 <jobs.txt >pieces &&
+	whyslow merge jobs.txt pieces >merged.out &&
+	test_result_variants local.json >want &&
+	test_result_variants merged.json >got &&
+	test_cmp want got &&
+	test_grep "exact" merged.out
+'
+
+test_expect_success 'one job per file, as a Slurm array runs them, in any order' '
+	rm -f merged.json &&
+	for i in 9 8 7 6 5 4 3 2 1
+	do
+		sed -n "${i}p" jobs.txt | sh >piece.$i || return 1
+	done &&
+	whyslow merge jobs.txt piece.* >/dev/null &&
+	test_result_variants merged.json >got &&
+	test_cmp want got
+'
+
+test_expect_success 'merge refuses a missing piece' '
+	rm -f merged.json &&
+	refused jobs.txt piece.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 &&
+	test_grep "no piece for run 3 of .sort. (line 9 of jobs.txt)" err
+'
+
+test_expect_success 'merge refuses a duplicate piece' '
+	refused jobs.txt piece.* piece.4 &&
+	test_grep "are both run 2 of .arith." err
+'
+
+test_expect_success 'merge refuses a truncated file' '
+	head -c $(($(wc -c <piece.5) - 4)) piece.5 >short &&
+	refused jobs.txt piece.1 piece.2 piece.3 piece.4 short piece.6 piece.7 piece.8 piece.9 &&
+	test_grep "short. (piece 1): truncated" err &&
+	head -c 100 pieces >short &&
+	refused jobs.txt short &&
+	: >empty &&
+	refused jobs.txt empty &&
+	test_grep "is empty" err
+'
+
+test_expect_success 'merge refuses a piece of another build of the program' '
+	cp "$C/branch" prog &&
+	sed -n 1p jobs.txt | sh >other.1 2>/dev/null &&
+	cp "$C/arith" prog &&
+	refused jobs.txt other.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 piece.9 &&
+	test_grep "simulated another build of .arith. (build-id [0-9a-f]*, the plan.s [0-9a-f]*)" err
+'
+
+test_expect_success 'merge refuses another whyslow, another plan, and what is not a piece' '
+	sed "s/^version	.*/version	0.0.1/" piece.1 >old.1 &&
+	refused jobs.txt old.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 piece.9 &&
+	test_grep "was made by whyslow 0.0.1" err &&
+	whyslow compare --backend sim --exact --plan-jobs other.txt "./prog 1000 2" "./prog 1000 3" 2>/dev/null &&
+	sed -n 1p other.txt | sh >foreign &&
+	refused jobs.txt foreign piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 piece.9 &&
+	test_grep "belongs to another plan" err &&
+	refused jobs.txt input &&
+	test_grep "not a piece of a whyslow plan" err &&
+	refused input pieces &&
+	test_grep "has no manifest" err
+'
+
+test_expect_success '--plan-jobs spreads simulations only' '
+	test_expect_code 129 whyslow compare --plan-jobs p.txt true false 2>err &&
+	test_grep "need --backend sim" err &&
+	test_expect_code 129 whyslow compare --backend sim --sim-native-time --plan-jobs p.txt true false 2>err &&
+	test_expect_code 129 whyslow compare --backend sim --prepare true --plan-jobs p.txt true false 2>err &&
+	test_grep "cannot carry --setup" err &&
+	test_expect_code 129 whyslow compare --backend sim --show-output --plan-jobs p.txt true false 2>err &&
+	test_expect_code 129 whyslow compare --backend sim --cpu 0 --plan-jobs p.txt true false 2>err &&
+	! test -e p.txt
+'
+
+test_expect_success 'merge and sim-job have -h, and check their arguments' '
+	whyslow merge -h >out && test_grep "whyslow merge" out &&
+	whyslow sim-job -h >out && test_grep "whyslow sim-job" out &&
+	test_expect_code 129 whyslow merge jobs.txt 2>err &&
+	test_expect_code 129 whyslow sim-job --plan 1 -- true 2>err &&
+	test_grep "give all three" err
+'
+
+test_done
