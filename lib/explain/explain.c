@@ -632,6 +632,143 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs)
 	return xasprintf("not significantly different in %s", h->metric);
 }
 
+/* The median of `metric` in the variant over the baseline's, less 1; NAN where either is missing or 0. */
+static double rel_of(const struct ws_variant *b, const struct ws_variant *v, const char *metric)
+{
+	double x = median_of(&b->metrics, metric), y = median_of(&v->metrics, metric);
+
+	return isfinite(x) && isfinite(y) && x != 0 ? y / x - 1 : NAN;
+}
+
+static bool is_simulated(const struct ws_variant *b, const char *metric)
+{
+	const struct ws_metric *m = ws_metric_set_find(&b->metrics, metric);
+
+	return m && (m->flags & WS_M_SIMULATED);
+}
+
+/* CPUs busy on average: CPU time (task-clock, ns) over elapsed time (wall-time, s). */
+static double busy_cpus(const struct ws_variant *x)
+{
+	double tc = median_of(&x->metrics, "task-clock"), wall = median_of(&x->metrics, "wall-time");
+
+	return isfinite(tc) && isfinite(wall) && wall > 0 ? tc / (wall * 1e9) : NAN;
+}
+
+static void add_outside(struct ws_explanation *e, const char *cause, char *evidence)
+{
+	e->outside = xrealloc(e->outside, (e->noutside + 1) * sizeof(*e->outside));
+	e->outside[e->noutside].cause = xstrdup(cause);
+	e->outside[e->noutside].evidence = evidence;
+	e->noutside++;
+}
+
+/*
+ * What the cache and branch model cannot see, with the native evidence for each: time off the CPU
+ * (waiting), CPUs no longer busy (parallelism), CPU time the simulator does not charge (coherence traffic
+ * between cores where threads run, else bandwidth or frequency), and the machine itself (its noise and
+ * outlier warnings). Only candidates whose evidence is there are listed; the order is the order of
+ * how directly the evidence points at them.
+ */
+static void outside_the_model(const struct ws_result *r, const struct ws_variant *b, const struct ws_variant *v,
+			      struct ws_explanation *e)
+{
+	const struct ws_comparison *wc = ws_comparison_find(r, v->name, "wall-time", NULL, NULL);
+	const struct ws_comparison *tcc = ws_comparison_find(r, v->name, "task-clock", NULL, NULL);
+	const struct ws_comparison *csc = ws_comparison_find(r, v->name, "context-switches", NULL, NULL);
+	const struct ws_comparison *coh = ws_comparison_find(r, v->name, "coherence-misses", NULL, NULL);
+	double wall = rel_of(b, v, "wall-time"), tc = rel_of(b, v, "task-clock");
+	double pb = busy_cpus(b), pv = busy_cpus(v);
+	bool wall_moved = significant(wc) && isfinite(wall);
+	bool tc_moved = significant(tcc) && isfinite(tc) && isfinite(wall) && tc * wall > 0 &&
+			fabs(tc) >= 0.5 * fabs(wall);
+	bool threads = (isfinite(pb) && pb > 1.1) || (isfinite(pv) && pv > 1.1);
+
+	if (wall_moved && !tc_moved && isfinite(tc)) {
+		char *cs = NULL;
+
+		if (significant(csc))
+			cs = xasprintf("; context-switches %.0f -> %.0f per run", median_of(&b->metrics, "context-switches"),
+				       median_of(&v->metrics, "context-switches"));
+		add_outside(e, "waiting",
+			    xasprintf("wall-time %+.0f%% but task-clock %+.0f%%: the difference is time off the CPU "
+				      "(sleep, locks, I/O)%s",
+				      100 * wall, 100 * tc, cs ? cs : ""));
+		free(cs);
+	} else if (wall_moved && significant(csc) && rel_of(b, v, "context-switches") * wall > 0) {
+		add_outside(e, "waiting", xasprintf("context-switches %+.0f%% with wall-time %+.0f%%",
+						    100 * rel_of(b, v, "context-switches"), 100 * wall));
+	}
+	if (isfinite(pb) && isfinite(pv) && (pb > 1.1 || pv > 1.1) && fabs(pv / pb - 1) >= 0.1)
+		add_outside(e, "parallelism",
+			    xasprintf("CPUs busy (task-clock over wall-time) %.2f -> %.2f", pb, pv));
+	if (tc_moved) {
+		char *coh_text = NULL;
+
+		if (significant(coh))
+			coh_text = xasprintf("; coherence-misses %.4g -> %.4g (simulated, per-thread cores)",
+					     median_of(&b->metrics, "coherence-misses"),
+					     median_of(&v->metrics, "coherence-misses"));
+		add_outside(e, "unmodelled CPU work",
+			    xasprintf("task-clock %+.0f%%: the extra time is spent on the CPU, in work the simulator "
+				      "does not charge: %s%s",
+				      100 * tc,
+				      threads ? "with threads on several CPUs, coherence traffic (false or true sharing of "
+						"cache lines) comes first, then memory bandwidth and frequency"
+					      : "memory bandwidth, frequency, or instruction costs the preset does not time",
+				      coh_text ? coh_text : ""));
+		free(coh_text);
+	}
+	for (size_t i = 0; i < r->nwarnings; i++)
+		if (strstr(r->warnings[i], "noisy machine") || strstr(r->warnings[i], "frequency") ||
+		    strstr(r->warnings[i], "outlier")) {
+			add_outside(e, "machine", xstrdup(r->warnings[i]));
+			break;
+		}
+}
+
+/*
+ * The reach of the model: in a result with native and simulated runs, the share of the measured
+ * difference (the headline, when measured natively and significant) that the simulated estimate
+ * reproduces. NAN where it does not apply.
+ */
+static void model_reach(const struct ws_result *r, const struct ws_variant *b, const struct ws_variant *v,
+			const struct ws_comparison *h, const char *cyc_metric, struct ws_explanation *e)
+{
+	double est = rel_of(b, v, cyc_metric);
+
+	if (!h || !significant(h) || is_simulated(b, h->metric) || !is_simulated(b, cyc_metric) ||
+	    !isfinite(h->ratio) || h->ratio == 1 || !isfinite(est))
+		return;
+	e->reach_metric = xstrdup(h->metric);
+	e->measured_rel = h->ratio - 1;
+	e->estimated_rel = est;
+	e->reproduced = est / e->measured_rel;
+	if (e->reproduced < WS_REACH)
+		outside_the_model(r, b, v, e);
+}
+
+/* "the simulator reproduces ~3% of this slowdown (estimated-cycles +2.9%); outside its model: waiting (...)" */
+static char *reach_text(const struct ws_explanation *e, const char *cyc_metric)
+{
+	char *out, *list = xstrdup("");
+
+	for (size_t i = 0; i < e->noutside && i < 2; i++) {
+		char *next = xasprintf("%s%s%s (%s)", list, i ? "; " : "", e->outside[i].cause, e->outside[i].evidence);
+
+		free(list);
+		list = next;
+	}
+	out = xasprintf("the simulator reproduces ~%.0f%% of this %s (%s %+.1f%%), so the cause lies outside its "
+			"cache and branch model: %s",
+			fmax(0, 100 * e->reproduced), e->measured_rel > 0 ? "slowdown" : "speed-up", cyc_metric,
+			100 * e->estimated_rel,
+			e->noutside ? list : "nothing measured natively points at one (look at frequency, memory "
+					     "bandwidth, I/O)");
+	free(list);
+	return out;
+}
+
 /* Largest share first; "unexplained" last whatever its size: it is what the model could not name. */
 static int cause_cmp(const void *a, const void *b)
 {
@@ -657,7 +794,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	const struct ws_cost *costs = o->costs;
 	size_t ncosts = o->ncosts, nt = 0;
 	struct term t[16];
-	double dcyc, bmed[16], vmed[16], share[17], lo[17], hi[17];
+	double dcyc, mdiff, bmed[16], vmed[16], share[17], lo[17], hi[17];
 	bool simulated = false;
 	unsigned cyc_flags;
 	struct ws_own *own;
@@ -667,6 +804,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	e = &r->explain[r->nexplain++];
 	memset(e, 0, sizeof(*e));
 	e->variant = xstrdup(v->name);
+	e->measured_rel = e->estimated_rel = e->reproduced = NAN;
 	/* Where the PMU counted top-down, its level 1 says which part of the pipeline the cycles went to. */
 	e->has_topdown = true;
 	for (int k = 0; k < 4; k++) {
@@ -691,6 +829,8 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	}
 	h = headline(r, v, cyc_metric);
 	head = verdict_text(h, runs_of(&b->metrics, h ? h->metric : "wall-time"));
+	if (cyc_metric)
+		model_reach(r, b, v, h, cyc_metric, e);
 	if (!cyc_metric) {
 		e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (a PMU, or the simulator: "
 				       "--backend auto)",
@@ -699,6 +839,14 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		return;
 	}
 	cc = ws_comparison_find(r, v->name, cyc_metric, NULL, NULL);
+	if (!significant(cc) && e->reproduced < WS_REACH) {
+		char *reach = reach_text(e, cyc_metric);
+
+		e->summary = xasprintf("'%s' is %s; %s", v->name, head, reach);
+		free(reach);
+		free(head);
+		return;
+	}
 	if (!significant(cc)) {
 		/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
 		if (h && !strcmp(h->metric, cyc_metric))
@@ -750,6 +898,11 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		share_cis(&sb, &sv, cyc_metric, t, nt, o->seed ^ 0x5eedULL, o->resamples ? o->resamples : 1000, lo, hi);
 	}
 	e->causes = xcalloc(nt + 2, sizeof(*e->causes));
+	/*
+	 * The difference a cause must be material against: the measured one, in the estimate's cycles, where
+	 * the estimate stands in for a native measurement; else the cycle delta itself.
+	 */
+	mdiff = isfinite(e->reproduced) ? e->measured_rel * median_of(&b->metrics, cyc_metric) : dcyc;
 	own = ws_own_new(v, bin_of(r, v, o), o->own);
 	for (size_t i = 0; i <= nt; i++) {
 		struct ws_cause *c;
@@ -763,6 +916,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		c->share_lo = lo[i];
 		c->share_hi = hi[i];
 		c->delta_cycles = share[i] * dcyc;
+		c->material = fabs(c->delta_cycles) >= WS_MATERIAL * fabs(mdiff);
 		{
 			struct located loc;
 
@@ -779,11 +933,23 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	e->alloc = nt + 2;
 	qsort(e->causes, e->ncauses, sizeof(*e->causes), cause_cmp);
 	{
-		const struct ws_cause *top = e->ncauses ? &e->causes[0] : NULL;
+		const struct ws_cause *top = NULL;
+		const struct ws_comparison *tc;
+		char *reach = e->reproduced < WS_REACH ? reach_text(e, cyc_metric) : NULL;
 
-		const struct ws_comparison *tc = top ? ws_comparison_find(r, v->name, top->metric, NULL, NULL) : NULL;
-
-		if (top && strcmp(top->metric, "unexplained"))
+		/* The main cause is the largest material one: a significant but immaterial delta is never blamed. */
+		for (size_t i = 0; i < e->ncauses && !top; i++)
+			if (e->causes[i].material && strcmp(e->causes[i].metric, "unexplained"))
+				top = &e->causes[i];
+		tc = top ? ws_comparison_find(r, v->name, top->metric, NULL, NULL) : NULL;
+		if (reach && top)
+			e->summary = xasprintf("'%s' is %s; %s. Of what it does reproduce (%s %+.3g), the main part is "
+					       "%s: %.0f%%%s%s",
+					       v->name, head, reach, cyc_metric, dcyc, top->metric, 100 * top->share,
+					       top->nwhere ? ", mostly in " : "", top->nwhere ? top->where[0] : "");
+		else if (reach)
+			e->summary = xasprintf("'%s' is %s; %s", v->name, head, reach);
+		else if (top)
 			e->summary = xasprintf("'%s' is %s; %s %+.3g (%s); the main cause is %s: %.0f%% of the "
 					       "difference%s%s%s",
 					       v->name, head, cyc_metric, dcyc, family ? family : "costs from --cost",
@@ -795,6 +961,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		else
 			e->summary = xasprintf("'%s' is %s; %s %+.3g, not accounted for by the counted events", v->name,
 					       head, cyc_metric, dcyc);
+		free(reach);
 	}
 	free(head);
 }

@@ -19,6 +19,19 @@
  * comes from resampling runs, so a noisy cycle count gives a wide share.
  */
 
+/*
+ * Materiality: a cause is blamed only when its cycle delta is at least this share of the measured
+ * difference (the headline's relative difference times the baseline's estimated cycles, where the estimate
+ * stands in for a native measurement; else the cycle delta). A significant delta can be immaterial.
+ */
+#define WS_MATERIAL 0.05
+/*
+ * The model's reach: when the simulated estimate reproduces less than this share of a significant measured
+ * difference, the summary says so first and lists the candidates outside the model with their native
+ * evidence (waiting, parallelism, CPU work the simulator does not charge, the machine).
+ */
+#define WS_REACH 0.5
+
 struct ws_explain_opts {
 	const struct ws_cost *costs; /* cycles per event from --cost; NULL to choose (simulator or defaults) */
 	size_t ncosts;

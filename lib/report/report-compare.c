@@ -2,6 +2,7 @@
 /* report-compare.c - the comparison as a terminal table, Markdown (for pull requests) and CSV. */
 #include "compare/compare.h"
 #include "core/util.h"
+#include "explain/explain.h"
 #include "explain/own.h"
 #include "report/report-internal.h"
 #include "report/report.h"
@@ -313,9 +314,10 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 }
 
 /*
- * The explanation, after the tables: a verdict line per variant, then its causes by share. Causes under
- * 1% of the difference stay in the result file (the shares sum to 1) but are counted on one line here, and
- * only causes of 5% or more get their next step printed.
+ * The explanation, after the tables: a verdict line per variant, what lies outside the model when the
+ * simulator does not reproduce the measured difference, then the material causes by share. Immaterial
+ * causes (under WS_MATERIAL of the measured difference) stay in the result file, since the shares sum to 1,
+ * and are counted on one line here.
  */
 static void explain_section(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
 {
@@ -336,11 +338,13 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 					100 * e->topdown_var[k]);
 			fputc('\n', f);
 		}
+		for (size_t j = 0; j < e->noutside; j++)
+			fprintf(f, "   outside the model: %s: %s\n", e->outside[j].cause, e->outside[j].evidence);
 		for (size_t j = 0; j < e->ncauses; j++) {
 			const struct ws_cause *c = &e->causes[j];
 			char ci[48] = "";
 
-			if (fabs(c->share) < 0.01) {
+			if (!c->material) {
 				minor++;
 				continue;
 			}
@@ -354,7 +358,7 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 				free(where);
 			}
 			fputc('\n', f);
-			if (c->next_step && fabs(c->share) >= 0.05) {
+			if (c->next_step) {
 				char *next = ws_report_shorten_names(o, r, c->next_step);
 
 				fprintf(f, "   %19s %snext: %s%s\n", "", o->color ? C_DIM : "", next, o->color ? C_RESET : "");
@@ -362,7 +366,8 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 			}
 		}
 		if (minor)
-			fprintf(f, "   %s(%zu more under 1%% each)%s\n", o->color ? C_DIM : "", minor, o->color ? C_RESET : "");
+			fprintf(f, "   %s(%zu more, immaterial: each under %.0f%% of the measured difference)%s\n",
+				o->color ? C_DIM : "", minor, 100 * WS_MATERIAL, o->color ? C_RESET : "");
 	}
 }
 
@@ -556,9 +561,13 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 		fprintf(f, ", native runs with the simulated CPU's features");
 	fputs(scope_note(r), f);
 	fprintf(f, ".\n");
-	for (size_t i = 0; i < r->nexplain; i++)
+	for (size_t i = 0; i < r->nexplain; i++) {
 		if (r->explain[i].summary)
 			fprintf(f, "%s- **%s**: %s\n", i ? "" : "\n", r->explain[i].variant, r->explain[i].summary);
+		for (size_t j = 0; j < r->explain[i].noutside; j++)
+			fprintf(f, "  - outside the model, %s: %s\n", r->explain[i].outside[j].cause,
+				r->explain[i].outside[j].evidence);
+	}
 	md_folded_table(f, r, base, &base->metrics, NULL);
 	for (size_t i = 0; i < base->regions.n; i++)
 		md_folded_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name);

@@ -11,6 +11,7 @@
  */
 #include "compare/compare.h"
 #include "core/util.h"
+#include "explain/explain.h"
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
@@ -586,7 +587,7 @@ static void causes_plot(struct page *p, const struct ws_explanation *e)
 			pos += c->share;
 		else
 			neg += c->share;
-		if (fabs(c->share) < 0.01) {
+		if (!c->material) {
 			minor++;
 			continue;
 		}
@@ -607,16 +608,17 @@ static void causes_plot(struct page *p, const struct ws_explanation *e)
 	fprintf(title.f, "What explains the difference of %s: each cause's share of the cycle delta, with its 95%% CI",
 		e->variant);
 	text_open(&desc);
-	fprintf(desc.f, "Stacked bar of the shares (they sum to 100%%, unexplained included); then one row per cause "
-		"of 1%% or more:");
+	fprintf(desc.f, "Stacked bar of the shares (they sum to 100%%, unexplained included); then one row per "
+		"material cause:");
 	for (size_t j = 0; j < e->ncauses; j++) {
-		if (!isfinite(e->causes[j].share) || fabs(e->causes[j].share) < 0.01)
+		if (!isfinite(e->causes[j].share) || !e->causes[j].material)
 			continue;
 		cause_share_text(share, sizeof(share), &e->causes[j]);
 		fprintf(desc.f, " %s %s;", e->causes[j].metric, share);
 	}
 	if (minor)
-		fprintf(desc.f, " %zu more under 1%% each.", minor);
+		fprintf(desc.f, " %zu more, immaterial (each under %.0f%% of the measured difference).", minor,
+			100 * WS_MATERIAL);
 	fputs("<figure>", f);
 	svg_begin(p, W, H, &title, &desc);
 
@@ -654,7 +656,7 @@ static void causes_plot(struct page *p, const struct ws_explanation *e)
 		const struct ws_cause *c = &e->causes[j];
 		double cy = y + rowh / 2.0;
 
-		if (!isfinite(c->share) || fabs(c->share) < 0.01)
+		if (!isfinite(c->share) || !c->material)
 			continue;
 		cause_share_text(share, sizeof(share), c);
 		fprintf(f, "<g class=\"cause %s\" data-variant=\"", cause_class(p, c->metric, cls, sizeof(cls)));
@@ -673,8 +675,8 @@ static void causes_plot(struct page *p, const struct ws_explanation *e)
 	}
 	fputs("</svg>", f);
 	if (minor)
-		fprintf(f, "<p class=\"muted\">%zu more cause%s under 1%% each, in the bar but not listed.</p>", minor,
-			minor == 1 ? "" : "s");
+		fprintf(f, "<p class=\"muted\">%zu more cause%s, immaterial (each under %.0f%% of the measured "
+			"difference), in the bar but not listed.</p>", minor, minor == 1 ? "" : "s", 100 * WS_MATERIAL);
 	fputs("</figure>\n", f);
 }
 
@@ -706,12 +708,23 @@ static void verdict_section(struct page *p)
 			esc(f, e->summary);
 			fputs("</p>\n", f);
 		}
+		if (e && e->noutside) {
+			fputs("<ul class=\"outside\">\n", f);
+			for (size_t j = 0; j < e->noutside; j++) {
+				fputs("<li><b>Outside the model</b>, ", f);
+				esc(f, e->outside[j].cause);
+				fputs(": ", f);
+				esc(f, e->outside[j].evidence);
+				fputs("</li>\n", f);
+			}
+			fputs("</ul>\n", f);
+		}
 		if (e) {
 			causes_plot(p, e);
 			for (size_t j = 0; j < e->ncauses; j++) {
 				const struct ws_cause *c = &e->causes[j];
 
-				if (!c->next_step || !(fabs(c->share) >= 0.05))
+				if (!c->next_step || !c->material)
 					continue;
 				fputs("<p><b>Next</b> (", f);
 				esc(f, c->metric);

@@ -307,9 +307,23 @@ static json_t *explanation_to_json(const struct ws_explanation *e)
 		json_object_set_new(co, "where", where);
 		if (c->next_step)
 			json_object_set_new(co, "next_step", jstr(c->next_step));
+		json_object_set_new(co, "material", json_boolean(c->material));
 		json_array_append_new(causes, co);
 	}
 	json_object_set_new(o, "causes", causes);
+	if (e->reach_metric) {
+		json_t *reach = json_object(), *outside = json_array();
+
+		json_object_set_new(reach, "metric", jstr(e->reach_metric));
+		json_object_set_new(reach, "measured", jnum(e->measured_rel));
+		json_object_set_new(reach, "estimated", jnum(e->estimated_rel));
+		json_object_set_new(reach, "reproduced", jnum(e->reproduced));
+		for (size_t i = 0; i < e->noutside; i++)
+			json_array_append_new(outside, json_pack("{s:o,s:o}", "cause", jstr(e->outside[i].cause),
+								 "evidence", jstr(e->outside[i].evidence)));
+		json_object_set_new(reach, "outside", outside);
+		json_object_set_new(o, "reach", reach);
+	}
 	if (e->has_topdown) {
 		json_t *td = json_object(), *b = json_object(), *v = json_object();
 
@@ -943,6 +957,31 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		memset(e, 0, sizeof(*e));
 		e->variant = get_str(x, "variant");
 		e->summary = get_str(x, "summary");
+		e->measured_rel = e->estimated_rel = e->reproduced = NAN;
+		{
+			const json_t *reach = json_object_get(x, "reach"), *out;
+			size_t k;
+
+			if (json_is_object(reach)) {
+				e->reach_metric = get_str(reach, "metric");
+				e->measured_rel = get_num(reach, "measured", NAN);
+				e->estimated_rel = get_num(reach, "estimated", NAN);
+				e->reproduced = get_num(reach, "reproduced", NAN);
+				json_array_foreach(json_object_get(reach, "outside"), k, out) {
+					char *cause = get_str(out, "cause"), *evidence = get_str(out, "evidence");
+
+					if (!cause || !evidence) {
+						free(cause);
+						free(evidence);
+						continue;
+					}
+					e->outside = xrealloc(e->outside, (e->noutside + 1) * sizeof(*e->outside));
+					e->outside[e->noutside].cause = cause;
+					e->outside[e->noutside].evidence = evidence;
+					e->noutside++;
+				}
+			}
+		}
 		{
 			const json_t *td = json_object_get(x, "topdown");
 
@@ -971,6 +1010,10 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 			get_pair(co, "share_ci", &c->share_lo, &c->share_hi);
 			c->delta_cycles = get_num(co, "delta_cycles", NAN);
 			c->next_step = get_str(co, "next_step");
+			/* Results written before materiality blamed every significant cause. */
+			c->material = json_is_boolean(json_object_get(co, "material"))
+					      ? json_is_true(json_object_get(co, "material"))
+					      : true;
 			if (json_is_array(where)) {
 				c->where = xcalloc(json_array_size(where) + 1, sizeof(char *));
 				json_array_foreach(where, k, w)

@@ -230,6 +230,12 @@ void ws_explanation_release(struct ws_explanation *e)
 		free(c->next_step);
 	}
 	free(e->causes);
+	free(e->reach_metric);
+	for (size_t i = 0; i < e->noutside; i++) {
+		free(e->outside[i].cause);
+		free(e->outside[i].evidence);
+	}
+	free(e->outside);
 }
 
 void ws_result_release(struct ws_result *r)

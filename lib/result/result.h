@@ -236,6 +236,17 @@ struct ws_cause {
 	char **where;          /* regions and functions, largest first */
 	size_t nwhere;
 	char *next_step;       /* one concrete suggestion; may be NULL */
+	/*
+	 * Whether its delta is at least WS_MATERIAL of the measured difference (explain/explain.h). An
+	 * immaterial cause stays in the result, so that the shares still sum to 1, but is never blamed.
+	 */
+	bool material;
+};
+
+/* A candidate cause outside the cache and branch model, and the natively measured evidence for it. */
+struct ws_outside {
+	char *cause;    /* "waiting", "parallelism", "unmodelled CPU work", "machine" */
+	char *evidence; /* one sentence of figures */
 };
 
 struct ws_explanation {
@@ -246,6 +257,16 @@ struct ws_explanation {
 	double topdown_base[4], topdown_var[4];
 	struct ws_cause *causes;
 	size_t ncauses, alloc;
+	/*
+	 * In a result with native and simulated runs: the measured relative difference (the headline's, e.g.
+	 * wall-time +0.96), the simulated estimate's (estimated-cycles), and the share of the one the other
+	 * reproduces. NAN where not compared (one kind of run only, or no significant measured difference).
+	 */
+	char *reach_metric;
+	double measured_rel, estimated_rel, reproduced;
+	/* What lies outside the model, with its evidence; filled when the model reproduces too little. */
+	struct ws_outside *outside;
+	size_t noutside;
 };
 
 /* Cycles per event, for the explanation: the simulator preset's latencies, or a CPU family's defaults. */

@@ -138,6 +138,15 @@ static void build(struct ws_result *r)
 	r->explain[0].causes[0].where = xcalloc(1, sizeof(char *));
 	r->explain[0].causes[0].where[0] = xstrdup("lc_insert");
 	r->explain[0].causes[0].nwhere = 1;
+	r->explain[0].causes[0].material = false;
+	r->explain[0].reach_metric = xstrdup("wall-time");
+	r->explain[0].measured_rel = 0.958;
+	r->explain[0].estimated_rel = -4.2e-6;
+	r->explain[0].reproduced = -4.2e-6 / 0.958;
+	r->explain[0].outside = xcalloc(1, sizeof(struct ws_outside));
+	r->explain[0].noutside = 1;
+	r->explain[0].outside[0].cause = xstrdup("waiting");
+	r->explain[0].outside[0].evidence = xstrdup("wall-time +96% but task-clock +1%");
 }
 
 static void test_round_trip(void **state)
@@ -245,6 +254,13 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.nexplain, 1);
 	assert_string_equal(b.explain[0].causes[0].where[0], "lc_insert");
 	assert_float_equal(b.explain[0].causes[0].share_hi, 0.8, 0);
+	assert_false(b.explain[0].causes[0].material);
+	assert_string_equal(b.explain[0].reach_metric, "wall-time");
+	assert_float_equal(b.explain[0].measured_rel, 0.958, 0);
+	assert_float_equal(b.explain[0].reproduced, -4.2e-6 / 0.958, 0);
+	assert_int_equal(b.explain[0].noutside, 1);
+	assert_string_equal(b.explain[0].outside[0].cause, "waiting");
+	assert_string_equal(b.explain[0].outside[0].evidence, "wall-time +96% but task-clock +1%");
 	ws_result_release(&a);
 	ws_result_release(&b);
 }
