@@ -899,10 +899,14 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	}
 	e->causes = xcalloc(nt + 2, sizeof(*e->causes));
 	/*
-	 * The difference a cause must be material against: the measured one, in the estimate's cycles, where
-	 * the estimate stands in for a native measurement; else the cycle delta itself.
+	 * The difference a cause must be material against: where the estimate stands in for a native
+	 * measurement, the larger of the measured one (in the estimate's cycles, significant or not: an
+	 * inconclusive +5% still says the difference is not a few hundred cycles) and the estimate's; else the
+	 * cycle delta itself.
 	 */
-	mdiff = isfinite(e->reproduced) ? e->measured_rel * median_of(&b->metrics, cyc_metric) : dcyc;
+	mdiff = fabs(dcyc);
+	if (h && isfinite(h->ratio) && !is_simulated(b, h->metric) && is_simulated(b, cyc_metric))
+		mdiff = fmax(mdiff, fabs(h->ratio - 1) * median_of(&b->metrics, cyc_metric));
 	own = ws_own_new(v, bin_of(r, v, o), o->own);
 	for (size_t i = 0; i <= nt; i++) {
 		struct ws_cause *c;
@@ -958,6 +962,10 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 					       tc && tc->layout_sensitive ? " (layout-sensitive: its change is less than its "
 									    "spread across environment sizes)"
 									  : "");
+		else if (e->ncauses && strcmp(e->causes[0].metric, "unexplained"))
+			e->summary = xasprintf("'%s' is %s; %s %+.3g: no counted event's delta is material against the "
+					       "measured difference (%s)", v->name, head, cyc_metric, dcyc,
+					       h ? h->metric : cyc_metric);
 		else
 			e->summary = xasprintf("'%s' is %s; %s %+.3g, not accounted for by the counted events", v->name,
 					       head, cyc_metric, dcyc);

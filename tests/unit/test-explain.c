@@ -592,6 +592,43 @@ static void test_immaterial_cause_is_kept_not_blamed(void **state)
 	ws_result_release(&r);
 }
 
+/*
+ * An inconclusive native difference still bounds what is material: wall-time +5% (not significant at this
+ * spread) against an estimate that moves by -351 cycles of 40 M, 300 of them LLC misses. Nothing is blamed.
+ */
+static void test_inconclusive_native_bounds_materiality(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_explanation *e;
+	struct ws_rng rng;
+
+	(void)state;
+	ws_rng_seed(&rng, 13);
+	pair(&r, &b, &v, "false");
+	add_costs(&r);
+	r.machine.costs = xrealloc(r.machine.costs, 3 * sizeof(struct ws_cost));
+	r.machine.costs[2] = (struct ws_cost){ xstrdup("LLC-load-misses"), 100 };
+	r.machine.ncosts = 3;
+	noisy(&b->metrics, "wall-time", 48e-3, 0.4, &rng);
+	noisy(&v->metrics, "wall-time", 50e-3, 0.4, &rng);
+	sim(&b->metrics, "estimated-cycles", 40000351);
+	sim(&v->metrics, "estimated-cycles", 40000000);
+	sim(&b->metrics, "instructions", 30000000);
+	sim(&v->metrics, "instructions", 29999949);
+	sim(&b->metrics, "LLC-load-misses", 595);
+	sim(&v->metrics, "LLC-load-misses", 592);
+	analyse(&r);
+	e = &r.explain[0];
+	assert_non_null(strstr(e->summary, "inconclusive"));
+	assert_true(isnan(e->reproduced)); /* no significant measured difference to reproduce */
+	for (size_t i = 0; i < e->ncauses; i++)
+		assert_false(e->causes[i].material);
+	assert_null(strstr(e->summary, "main cause"));
+	assert_non_null(strstr(e->summary, "material"));
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_unreproduced_slowdown_points_outside),
 		cmocka_unit_test(test_waiting_is_not_blamed_on_caches),
 		cmocka_unit_test(test_immaterial_cause_is_kept_not_blamed),
+		cmocka_unit_test(test_inconclusive_native_bounds_materiality),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
