@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t7002-explain-reach.sh - native time with simulated counts: a slowdown the model cannot see is said to be
+# outside it, with its native evidence, and no cache or branch delta is blamed for it.
+. "$WS_SRC/tests/cli/lib.sh"
+
+test_have_prereq SIM || test_skip_all "the simulator tool is not built (valgrind missing)"
+test_have_prereq PERF_SW || test_skip_all "perf_event_open refuses software events here"
+
+T="$WS_BUILD/examples/threads"
+
+test_expect_success 'a lock held while sleeping: waiting, outside the model, nothing blamed' '
+	whyslow compare --backend auto -r 8 --export-json wait.json \
+		-n quick "$T/waiting quick 100" -n held "$T/waiting held 100" >wait.out 2>wait.err &&
+	python3 - wait.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert d["machine"]["backend"] == "perf+sim", d["machine"]["backend"]
+	e = d["explain"][0]
+	reach = e["reach"]
+	assert reach["metric"] == "wall-time", reach
+	assert reach["measured"] > 1, reach          # 100 x 2 ms of sleep on a program of a few ms
+	assert reach["reproduced"] < 0.5, reach
+	assert reach["outside"][0]["cause"] == "waiting", reach["outside"]
+	assert "time off the CPU" in reach["outside"][0]["evidence"], reach["outside"]
+	assert "context-switches" in reach["outside"][0]["evidence"], reach["outside"]
+	assert not [c for c in e["causes"] if c["material"]], e["causes"]
+	assert "reproduces ~" in e["summary"] and "main cause" not in e["summary"], e["summary"]
+	EOF
+	test_grep "outside the model: waiting: wall-time" wait.out &&
+	test_grep "the simulator reproduces ~" wait.out &&
+	! grep -q "next:" wait.out
+'
+
+test_expect_success 'the reach and materiality survive the result file' '
+	whyslow report wait.json >again.out &&
+	test_grep "outside the model: waiting" again.out &&
+	whyslow report --markdown wait.json >again.md &&
+	test_grep "outside the model, waiting" again.md
+'
+
+test_done
