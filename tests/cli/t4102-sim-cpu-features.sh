@@ -13,7 +13,12 @@ export XDG_CACHE_HOME
 
 avx512=
 grep -qw avx512f /proc/cpuinfo && avx512=1
+# Where a PMU counts, --backend auto measures natively alone: no simulated runs to mix with.
+mixed=1
+test_have_prereq PMU && mixed=
+no_mix='this host has a PMU: --backend auto does not run the simulator beside it'
 
+test "$mixed" || test_skip_next "$no_mix"
 test_expect_success 'a mixed report records both feature lists in machine' '
 	whyslow compare -r 2 -w 0 -e wall-time,instructions --export-json mixed.json \
 		-n a "$P 50" -n b "$P 60" >out 2>err &&
@@ -30,7 +35,7 @@ test_expect_success 'doctor lists avx512f among the features the simulator hides
 	test_grep "fix: --sim-cpu-native" doc
 '
 
-test "$avx512" || test_skip_next 'this CPU has no AVX-512'
+if test -z "$avx512"; then test_skip_next 'this CPU has no AVX-512'; elif test -z "$mixed"; then test_skip_next "$no_mix"; fi
 test_expect_success 'a compare that mixes native and simulated runs of a memcpy program warns, once' '
 	whyslow compare -r 2 -w 0 --functions -n a "$P 50" -n b "$P 60" >out 2>err &&
 	test_grep "warning: the simulator hides CPU features this machine has (.*avx512f" out &&
@@ -60,6 +65,7 @@ test_expect_success 'a native profile against a simulated one: the two memcpys a
 	test_grep -v "memcpy/memmove ran as" out2
 '
 
+test "$mixed" || test_skip_next "$no_mix"
 test_expect_success 'a host with exactly the simulated features gets no warning (faked host list)' '
 	sim=$(jq -r ".machine.cpu_features.simulated | join(\",\")" mixed.json) &&
 	WHYSLOW_TEST_HOST_CPU_FEATURES=$sim whyslow compare -r 2 -w 0 -e wall-time,instructions \
@@ -68,6 +74,7 @@ test_expect_success 'a host with exactly the simulated features gets no warning 
 	test_grep -v "simulator shows" out
 '
 
+test "$mixed" || test_skip_next "$no_mix"
 test_expect_success 'a host lacking a feature the simulator shows is told so (faked host list)' '
 	WHYSLOW_TEST_HOST_CPU_FEATURES=sse2 whyslow compare -r 2 -w 0 -e wall-time,instructions \
 		--export-json lack.json -n a "$P 50" -n b "$P 60" >out &&
