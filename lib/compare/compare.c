@@ -112,6 +112,24 @@ struct cell_at {
 	bool inclusive;
 };
 
+
+/*
+ * Simulated counts of a program that is not deterministic (threads interleave differently in each run, so
+ * their counts wobble by more than WS_EXACT_SPREAD) are still not noisy in the way timings are: the
+ * simulator adds no noise of its own. Three runs cannot make a rank test significant (p >= 0.1), so such
+ * counts are compared by their ranges, as exact ones are, when the ranges lie far apart: the gap between
+ * them at least WS_SIM_APART times the wider range (docs/statistics.md, 3).
+ */
+static bool sim_far_apart(const struct ws_metric *bm, const struct ws_metric *vm)
+{
+	double wide, gap;
+
+	if (!(bm->flags & vm->flags & WS_M_SIMULATED) || !bm->sum.n || !vm->sum.n)
+		return false;
+	wide = fmax(bm->sum.max - bm->sum.min, vm->sum.max - vm->sum.min);
+	gap = fmax(vm->sum.min - bm->sum.max, bm->sum.min - vm->sum.max);
+	return gap > 0 && gap >= WS_SIM_APART * wide;
+}
 static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const struct ws_variant *base,
 		     const struct ws_variant *v, const struct ws_metric *bm, const struct ws_metric *vm,
 		     const struct cell_at *at)
@@ -134,7 +152,7 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 	c.inclusive = at->inclusive;
 	c.p = c.p_adjusted = c.ratio = c.ci_lo = c.ci_hi = NAN;
 	c.verdict = WS_VERDICT_NONE;
-	if (nx && ny && (bm->flags & WS_M_EXACT) && (vm->flags & WS_M_EXACT)) {
+	if (nx && ny && ((bm->flags & vm->flags & WS_M_EXACT) || sim_far_apart(bm, vm))) {
 		/*
 		 * Deterministic counts: the values are the answer, there is nothing to test (docs/statistics.md, 3). For
 		 * counts that wobble within WS_EXACT_SPREAD, the medians are compared, the "CI" spans the
@@ -551,24 +569,27 @@ static void warn_out_of_play(struct ws_result *r, const struct ws_variant *base,
 }
 
 /* The smallest run count among the baseline's and every variant's samples of the comparisons in `family`. */
-static size_t family_min_runs(struct ws_result *r, enum ws_family family)
+static size_t family_min_runs(struct ws_result *r, enum ws_family family, bool *simulated)
 {
 	const struct ws_variant *base = ws_result_baseline(r);
 	size_t min_n = SIZE_MAX;
 
+	*simulated = false;
 	for (size_t i = 0; i < r->ncomparisons; i++) {
 		const struct ws_comparison *c = &r->comparisons[i];
 		const struct ws_variant *v = ws_result_find_variant(r, c->variant);
-		const struct ws_metric *mb, *mv;
+		const struct ws_metric *m[2];
 
 		if (c->family != family || !v)
 			continue;
-		mb = compared_metric(base, c);
-		mv = compared_metric(v, c);
-		if (mb && mb->sum.n < min_n)
-			min_n = mb->sum.n;
-		if (mv && mv->sum.n < min_n)
-			min_n = mv->sum.n;
+		m[0] = compared_metric(base, c);
+		m[1] = compared_metric(v, c);
+		for (int k = 0; k < 2; k++)
+			if (m[k] && m[k]->sum.n <= min_n) {
+				/* The fewest runs may be the simulated ones, which -r does not set. */
+				*simulated = (m[k]->sum.n < min_n ? false : *simulated) || (m[k]->flags & WS_M_SIMULATED);
+				min_n = m[k]->sum.n;
+			}
 	}
 	return min_n;
 }
@@ -579,7 +600,7 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 	const char *primary;
 	size_t *idx, *fam, m, nfam, in_play, max_sec, min_n;
 	double *p, *adj;
-	bool *is_primary, *closed;
+	bool *is_primary, *closed, sim_n;
 
 	for (size_t i = 0; i < r->ncomparisons; i++)
 		ws_comparison_release(&r->comparisons[i]);
@@ -642,20 +663,21 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 		r->comparisons[i].verdict = decide(&r->comparisons[i], o);
 	warn_out_of_play(r, base, primary);
 	/* Can this many runs ever reach significance, in either family? */
-	min_n = family_min_runs(r, WS_FAMILY_PRIMARY);
+	min_n = family_min_runs(r, WS_FAMILY_PRIMARY, &sim_n);
 	if (in_play && min_n != SIZE_MAX && min_p(min_n, o->paired) >= o->alpha / (double)in_play) {
 		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
 			       "for the %zu primary tests (%s) of this report: nothing can be significant; use at least "
-			       "%zu runs (-r)",
+			       "%zu runs (%s)",
 			       min_n, min_p(min_n, o->paired), o->alpha / (double)in_play, in_play, primary,
-			       runs_needed(o->alpha, in_play, o->paired));
-	} else if (max_sec && (min_n = family_min_runs(r, WS_FAMILY_SECONDARY)) != SIZE_MAX &&
+			       runs_needed(o->alpha, in_play, o->paired), sim_n ? "--sim-runs" : "-r");
+	} else if (max_sec && (min_n = family_min_runs(r, WS_FAMILY_SECONDARY, &sim_n)) != SIZE_MAX &&
 		   min_p(min_n, o->paired) >= o->alpha / (double)(in_play * max_sec)) {
 		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
 			       "for a variant's %zu secondary tests (all but the primary %s): none of them can be "
-			       "significant; use at least %zu runs (-r)",
+			       "significant; use at least %zu runs (%s)",
 			       min_n, min_p(min_n, o->paired), o->alpha / (double)(in_play * max_sec), max_sec, primary,
-			       runs_needed(o->alpha, in_play * max_sec, o->paired));
+			       runs_needed(o->alpha, in_play * max_sec, o->paired),
+			       sim_n ? "--sim-runs, for the simulated counts that are not exact" : "-r");
 	}
 	return 0;
 }

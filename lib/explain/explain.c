@@ -851,6 +851,12 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
 		if (h && !strcmp(h->metric, cyc_metric))
 			e->summary = xasprintf("'%s' is %s: nothing to blame", v->name, head);
+		else if (cc && cc->gate_closed && isfinite(cc->ratio))
+			/* Gatekept, not found equal: say what it would take to test it. */
+			e->summary = xasprintf("'%s' is %s; %s %+.1f%% was not tested, as the primary metric %s does "
+					       "not differ significantly: more runs (-r) or --primary %s would test it",
+					       v->name, head, cyc_metric, 100 * (cc->ratio - 1),
+					       h ? h->metric : "", cyc_metric);
 		else
 			e->summary = xasprintf("'%s' is %s; %s does not differ significantly: nothing to blame",
 					       v->name, head, cyc_metric);

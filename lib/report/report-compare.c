@@ -432,7 +432,7 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 	fputc('\n', f);
 	unsupported_footer(f, base, o);
 	fprintf(f, " %slegend: %s; ~ not significant (%s-adjusted p >= %g%s); ≈ within the noise threshold (±%g%%); "
-		"exact: deterministic counts%s\n",
+		"exact: simulated counts, deterministic or far apart%s\n",
 		o->color ? C_DIM : "", estimate_legend(r), r->settings.fdr ? "BH" : "Holm", r->settings.alpha,
 		gate_legend(r), 100 * r->settings.noise, o->color ? C_RESET : "");
 	if (r->partial)
@@ -571,8 +571,8 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 	md_folded_table(f, r, base, &base->metrics, NULL);
 	for (size_t i = 0; i < base->regions.n; i++)
 		md_folded_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name);
-	fprintf(f, "\n%c%s; ~ not significant (%s-adjusted p >= %g%s); ≈ within ±%g%%; exact: deterministic "
-		"simulated counts.\n",
+	fprintf(f, "\n%c%s; ~ not significant (%s-adjusted p >= %g%s); ≈ within ±%g%%; exact: simulated "
+		"counts, deterministic or far apart.\n",
 		toupper((unsigned char)estimate_legend(r)[0]), estimate_legend(r) + 1, r->settings.fdr ? "BH" : "Holm",
 		r->settings.alpha, gate_legend(r), 100 * r->settings.noise);
 	if (r->nwarnings > 3)

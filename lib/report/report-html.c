@@ -912,7 +912,7 @@ static void changes_section(struct page *p)
 		fprintf(p->f, "<p class=\"muted\">%zu comparisons of functions are significant too; the functions that "
 			"moved most are in <a href=\"#where\">Where</a>.</p>\n", functions);
 	fprintf(p->f, "<p class=\"muted\">Median ratio to the baseline with its 95%% bootstrap CI; ~ not significant "
-		"(%s-adjusted p &gt;= %g); ≈ within the noise threshold (±%g%%); exact: deterministic counts.</p>\n",
+		"(%s-adjusted p &gt;= %g); ≈ within the noise threshold (±%g%%); exact: simulated counts, deterministic or far apart.</p>\n",
 		r->settings.fdr ? "BH" : "Holm", r->settings.alpha, 100 * r->settings.noise);
 	fputs("</section>\n", p->f);
 	free(rows);

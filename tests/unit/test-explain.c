@@ -629,6 +629,82 @@ static void test_inconclusive_native_bounds_materiality(void **state)
 	ws_result_release(&r);
 }
 
+/* Three simulated runs with the given values: counts that wobble, as a threaded program's do. */
+static void sim3(struct ws_metric_set *s, const char *name, double a, double b, double c)
+{
+	struct ws_metric *m = ws_metric_set_get(s, name, WS_M_SIMULATED);
+
+	ws_metric_push(m, a, -1);
+	ws_metric_push(m, b, -1);
+	ws_metric_push(m, c, -1);
+}
+
+/*
+ * The gate: the primary (wall-time) is inconclusive, so an estimate whose runs wobble and overlap is not
+ * tested. The summary says it was not tested and how to test it, not that the estimate does not differ.
+ */
+static void test_gatekept_estimate_says_untested(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_explanation *e;
+	struct ws_rng rng;
+
+	(void)state;
+	ws_rng_seed(&rng, 14);
+	pair(&r, &b, &v, "v");
+	add_costs(&r);
+	noisy(&b->metrics, "wall-time", 0.11, 0.9, &rng);
+	noisy(&v->metrics, "wall-time", 0.12, 0.9, &rng);
+	sim3(&b->metrics, "estimated-cycles", 400e6, 423e6, 450e6);
+	sim3(&v->metrics, "estimated-cycles", 440e6, 470e6, 500e6);
+	analyse(&r);
+	e = &r.explain[0];
+	assert_non_null(strstr(e->summary, "inconclusive"));
+	assert_non_null(strstr(e->summary, "estimated-cycles +11.1% was not tested"));
+	assert_non_null(strstr(e->summary, "--primary estimated-cycles"));
+	ws_result_release(&r);
+}
+
+/*
+ * Counts that wobble by 0.2% (GNU sort's threads under the simulator: 423.0-423.9 M estimated cycles) but
+ * lie far apart from the variant's (796.7-797.4 M) are compared by their ranges: changed, and explained,
+ * even with three runs, which no rank test could make significant.
+ */
+static void test_far_apart_simulated_ranges_compare(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_comparison *c;
+	const struct ws_explanation *e;
+	struct ws_rng rng;
+
+	(void)state;
+	ws_rng_seed(&rng, 15);
+	pair(&r, &b, &v, "utf8");
+	add_costs(&r);
+	noisy(&b->metrics, "wall-time", 0.37, 0.05, &rng);
+	noisy(&v->metrics, "wall-time", 0.60, 0.05, &rng);
+	sim3(&b->metrics, "estimated-cycles", 423020711, 423339583, 423920241);
+	sim3(&v->metrics, "estimated-cycles", 796746506, 797257833, 797365586);
+	sim3(&b->metrics, "instructions", 314318533, 314318907, 314321664);
+	sim3(&v->metrics, "instructions", 668706509, 668707604, 668708150);
+	/* Overlapping wobbles are not far apart: left to the rank test. */
+	sim3(&b->metrics, "branch-misses", 1000, 1100, 1200);
+	sim3(&v->metrics, "branch-misses", 1150, 1250, 1350);
+	analyse(&r);
+	c = ws_comparison_find(&r, "utf8", "estimated-cycles", NULL, NULL);
+	assert_non_null(c);
+	assert_true(c->exact);
+	assert_int_equal(c->verdict, WS_VERDICT_CHANGED);
+	c = ws_comparison_find(&r, "utf8", "branch-misses", NULL, NULL);
+	assert_false(c->exact);
+	e = &r.explain[0];
+	assert_non_null(strstr(e->summary, "main cause is instructions"));
+	assert_true(cause(e, "instructions")->material);
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -647,6 +723,8 @@ int main(void)
 		cmocka_unit_test(test_waiting_is_not_blamed_on_caches),
 		cmocka_unit_test(test_immaterial_cause_is_kept_not_blamed),
 		cmocka_unit_test(test_inconclusive_native_bounds_materiality),
+		cmocka_unit_test(test_gatekept_estimate_says_untested),
+		cmocka_unit_test(test_far_apart_simulated_ranges_compare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
