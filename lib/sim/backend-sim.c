@@ -31,7 +31,7 @@
 /* Per-function metrics kept: what the explanation decomposes cycles into. */
 static const char *const fn_metrics[] = {
 	"estimated-cycles", "instructions", "branch-misses", "L1-dcache-load-misses", "L1-icache-load-misses",
-	"L2-load-misses", "L2-icache-misses", "LLC-load-misses", "LLC-icache-misses",
+	"L2-load-misses", "L2-icache-misses", "LLC-load-misses", "LLC-icache-misses", "coherence-misses",
 };
 
 struct sim_priv {
@@ -54,7 +54,7 @@ struct sim_run {
 };
 
 /* What each preset's model produces: a two-level hierarchy has no L2, and so on. */
-static bool preset_produces(const char *preset, const char *metric)
+static bool preset_produces(const char *preset, size_t cores, const char *metric)
 {
 	const struct wsim_preset *p = wsim_preset_find(preset);
 
@@ -64,6 +64,8 @@ static bool preset_produces(const char *preset, const char *metric)
 		return p->ras > 0;
 	if (strstr(metric, "prefetches"))
 		return p->pf_nextline || p->pf_stride;
+	if (!strcmp(metric, "coherence-misses"))
+		return (cores ? cores : (size_t)p->cores) > 1;
 	return true;
 }
 
@@ -98,7 +100,7 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 
 		if (claims[i].claimed || !(ev->simulable || ev->kind == WS_EVENT_SIM))
 			continue;
-		if (!preset_produces(preset, ev->name)) {
+		if (!preset_produces(preset, be->opts.sim_cores, ev->name)) {
 			free(claims[i].reason);
 			claims[i].reason = xasprintf("not modelled by the %s preset", preset);
 			continue;
@@ -181,7 +183,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	if (be->opts.sim_args)
 		while (be->opts.sim_args[extra])
 			extra++;
-	r->argv = xcalloc(n + extra + 14, sizeof(char *));
+	r->argv = xcalloc(n + extra + 15, sizeof(char *));
 	r->argv[k++] = xstrdup(p->valgrind);
 	r->argv[k++] = xstrdup("--tool=wsim");
 	r->argv[k++] = xstrdup("--trace-children=yes");
@@ -189,6 +191,8 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	r->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	r->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", r->outdir);
 	r->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
+	if (be->opts.sim_cores)
+		r->argv[k++] = xasprintf("--ws-cores=%zu", be->opts.sim_cores);
 	/* The debug directory of the test interface: Valgrind looks there for .gnu_debuglink files. */
 	if (getenv("WHYSLOW_DEBUG_DIR") && *getenv("WHYSLOW_DEBUG_DIR"))
 		r->argv[k++] = xasprintf("--extra-debuginfo-path=%s", getenv("WHYSLOW_DEBUG_DIR"));
@@ -224,7 +228,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 /* The preset's latencies, "L2=14,L3=50,memory=250,mispredict=13" (or LL= for two levels), as costs. */
 static void record_costs(struct ws_machine *m, const char *latency)
 {
-	double l2 = NAN, l3 = NAN, ll = NAN, mem = NAN, pen = NAN;
+	double l2 = NAN, l3 = NAN, ll = NAN, mem = NAN, pen = NAN, core = NAN;
 	char *copy, *save = NULL, *tok;
 	size_t n = 0;
 
@@ -249,9 +253,11 @@ static void record_costs(struct ws_machine *m, const char *latency)
 			mem = v;
 		else if (!strcmp(tok, "mispredict"))
 			pen = v;
+		else if (!strcmp(tok, "core"))
+			core = v;
 	}
 	free(copy);
-	m->costs = xcalloc(8, sizeof(*m->costs));
+	m->costs = xcalloc(9, sizeof(*m->costs));
 #define COST(name, v)                                                     \
 	do {                                                              \
 		if (isfinite(v)) {                                        \
@@ -277,8 +283,19 @@ static void record_costs(struct ws_machine *m, const char *latency)
 		COST("LLC-load-misses", mem - l3);
 		COST("LLC-icache-misses", mem - l3);
 	}
+	/* A coherence miss: the line from another core's caches (with --sim-cores above one). */
+	COST("coherence-misses", core);
 #undef COST
 	m->ncosts = n;
+}
+
+/* Whether the user's event list asked for `name` from this backend. */
+static bool claimed(const struct sim_priv *p, const char *name)
+{
+	for (size_t i = 0; i < p->events->n; i++)
+		if (p->mine[i] && !strcmp(p->events->v[i].name, name))
+			return true;
+	return false;
 }
 
 /* The valgrind log's last lines, for a run that wrote no result. */
@@ -696,6 +713,9 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
 	/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
 	push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
+	/* And so are coherence misses, where cores were modelled: the first suspect of a parallel slowdown. */
+	if (ws_sim_has(&all, WS_SIM_COHERENCE_MISSES) && !claimed(p, "coherence-misses"))
+		push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "coherence-misses" }, 1, run);
 	if (be->opts.sim_scope && strcmp(be->opts.sim_scope, "all") && !all.nr_regions && !p->hinted_scope) {
 		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
 		       "of it was simulated (mark its regions with include/whyslow.h)", v->name, be->opts.sim_scope);

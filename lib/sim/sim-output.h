@@ -104,6 +104,7 @@ enum ws_sim_counter {
 	WS_SIM_LLC_ICACHE_MISSES,
 	WS_SIM_PREFETCHES,
 	WS_SIM_PREFETCHES_USED,
+	WS_SIM_COHERENCE_MISSES,
 	WS_SIM_NR_COUNTERS
 };
 
@@ -141,6 +142,34 @@ struct ws_sim_region {
 	struct ws_sim_counts counts;
 };
 
+/* One core of a line in the contention report: what its thread did there. Byte offsets in the line. */
+struct ws_sim_line_core {
+	int core;
+	unsigned thread; /* the tool's thread number (1 is the main thread) */
+	uint64_t reads, writes, misses;
+	int read_lo, read_hi, write_lo, write_hi; /* -1 when it made no such access */
+};
+
+/* A line with coherence misses (format 3): where, the variable holding it, the functions that touch it. */
+struct ws_sim_line {
+	uint64_t addr;      /* of its first byte, in the process */
+	char *symbol;       /* the data symbol of its first byte accessed, NULL when none */
+	uint64_t symbol_addr;
+	uint64_t misses;
+	char **functions;   /* names as the function rows give them */
+	size_t nr_functions;
+	struct ws_sim_line_core *cores;
+	size_t nr_cores;
+	unsigned process;   /* which file of the sum it came from, 0 first */
+};
+
+/* A virtual core's counts (format 3, where more than one core ran), summed over processes by core number. */
+struct ws_sim_core {
+	int id;
+	unsigned threads;
+	struct ws_sim_counts counts;
+};
+
 struct ws_sim_config_item {
 	char *key;
 	char *value;
@@ -166,6 +195,10 @@ struct ws_sim_output {
 	uint64_t stacks_dropped; /* functions with contexts past its limit, summed over processes */
 	struct ws_sim_node *nodes; /* parents first */
 	size_t nr_nodes, alloc_nodes;
+	struct ws_sim_line *lines; /* the contention report: hottest first in each process */
+	size_t nr_lines, alloc_lines;
+	struct ws_sim_core *cores;
+	size_t nr_cores, alloc_cores;
 };
 
 #define WS_SIM_OUTPUT_INIT { 0 }
