@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,6 +288,76 @@ static void record_costs(struct ws_machine *m, const char *latency)
 	COST("coherence-misses", core);
 #undef COST
 	m->ncosts = n;
+}
+
+/* Whether two byte ranges (-1: none) share a byte. */
+static bool overlap(int alo, int ahi, int blo, int bhi)
+{
+	return alo >= 0 && blo >= 0 && alo <= bhi && blo <= ahi;
+}
+
+/*
+ * The tool's contended lines as the result keeps them, and its per-core counts. The verdict looks at the
+ * threads that missed on the line: false sharing when none of them wrote a byte another of them used.
+ */
+static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
+{
+	static const size_t max_lines = 16;
+	size_t n = o->nr_lines < max_lines ? o->nr_lines : max_lines;
+
+	v->contention = n ? xcalloc(n, sizeof(*v->contention)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_sim_line *l = &o->lines[i];
+		struct ws_contention *c = &v->contention[v->ncontention++];
+		long shift = l->symbol ? (long)(l->addr - l->symbol_addr) : 0;
+		bool shared = false;
+
+		c->address = xasprintf("0x%" PRIx64, l->addr);
+		c->variable = l->symbol ? xstrdup(l->symbol) : NULL;
+		c->from_variable = l->symbol != NULL;
+		c->coherence_misses = (double)l->misses;
+		c->functions = l->nr_functions ? xcalloc(l->nr_functions, sizeof(*c->functions)) : NULL;
+		for (size_t k = 0; k < l->nr_functions; k++)
+			c->functions[c->nfunctions++] = ws_sym_demangle(l->functions[k]);
+		c->threads = l->nr_cores ? xcalloc(l->nr_cores, sizeof(*c->threads)) : NULL;
+		for (size_t k = 0; k < l->nr_cores; k++) {
+			const struct ws_sim_line_core *x = &l->cores[k];
+			struct ws_contention_thread *t = &c->threads[c->nthreads++];
+
+			t->thread = x->thread;
+			t->core = x->core;
+			t->reads = (double)x->reads;
+			t->writes = (double)x->writes;
+			t->coherence_misses = (double)x->misses;
+			t->read_lo = x->read_lo < 0 ? -1 : (int)(x->read_lo + shift);
+			t->read_hi = x->read_lo < 0 ? -1 : (int)(x->read_hi + shift);
+			t->write_lo = x->write_lo < 0 ? -1 : (int)(x->write_lo + shift);
+			t->write_hi = x->write_lo < 0 ? -1 : (int)(x->write_hi + shift);
+			for (size_t j = 0; j < k; j++) {
+				const struct ws_sim_line_core *y = &l->cores[j];
+
+				if (!x->misses || !y->misses)
+					continue;
+				if (overlap(x->write_lo, x->write_hi, y->write_lo, y->write_hi) ||
+				    overlap(x->write_lo, x->write_hi, y->read_lo, y->read_hi) ||
+				    overlap(y->write_lo, y->write_hi, x->read_lo, x->read_hi))
+					shared = true;
+			}
+		}
+		c->false_sharing = !shared;
+	}
+	v->cores = o->nr_cores ? xcalloc(o->nr_cores, sizeof(*v->cores)) : NULL;
+	for (size_t i = 0; i < o->nr_cores; i++) {
+		struct ws_core_counts *c = &v->cores[v->ncores++];
+		uint64_t x;
+
+		c->core = o->cores[i].id;
+		c->threads = o->cores[i].threads;
+		c->instructions = ws_sim_get(o, &o->cores[i].counts, "instructions", &x) ? NAN : (double)x;
+		c->estimated_cycles = ws_sim_get(o, &o->cores[i].counts, "estimated-cycles", &x) ? NAN : (double)x;
+		c->l1d_misses = ws_sim_get(o, &o->cores[i].counts, "L1-dcache-load-misses", &x) ? NAN : (double)x;
+		c->coherence_misses = ws_sim_get(o, &o->cores[i].counts, "coherence-misses", &x) ? NAN : (double)x;
+	}
 }
 
 /* Whether the user's event list asked for `name` from this backend. */
@@ -716,6 +787,9 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	/* And so are coherence misses, where cores were modelled: the first suspect of a parallel slowdown. */
 	if (ws_sim_has(&all, WS_SIM_COHERENCE_MISSES) && !claimed(p, "coherence-misses"))
 		push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "coherence-misses" }, 1, run);
+	/* The contention report and the per-core counts: the first run's, as with the stacks. */
+	if (run == 0 && !v->ncontention && !v->ncores)
+		keep_contention(v, &all);
 	if (be->opts.sim_scope && strcmp(be->opts.sim_scope, "all") && !all.nr_regions && !p->hinted_scope) {
 		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
 		       "of it was simulated (mark its regions with include/whyslow.h)", v->name, be->opts.sim_scope);
