@@ -1290,8 +1290,16 @@ static void ws_fini(Int exitcode)
 	UInt i;
 
 	wsim_cond_flush();
-	if (VG_(clo_verbosity) > 1)
+	if (VG_(clo_verbosity) > 1) {
+		ULong watched, unwatched, dropped;
+
 		wsim_cond_report();
+		wsim_lines_stats(&watched, &unwatched, &dropped);
+		if (wsim_cores_used() > 1)
+			VG_(umsg)("wsim: %d cores ran; %llu lines were watched for sharing (%llu of them given up as "
+				  "not contended), %llu more were shared but not watched (no room)\n",
+				  wsim_cores_used(), watched, unwatched, dropped);
+	}
 	VG_(HT_ResetIter)(sb_table);
 	while ((sb = VG_(HT_Next)(sb_table)))
 		sb_fold(sb);

@@ -1594,8 +1594,8 @@ VG_REGPARM(2) void wsim_h_ret(struct wsim_icc *ic, UWord target)
 #define WL_MAX 4096   /* lines watched at most; more shared lines are left alone (counted) */
 #define WL_CORES 8    /* cores tracked per line */
 #define WL_FNS 8      /* functions named per line */
-#define EPOCH_BITS 12
-#define RING 512      /* epochs of history per core and line: 2M instructions of skew between cores */
+#define EPOCH_BITS 14
+#define RING 1024     /* epochs of history per core and line: 16M instructions of skew between cores */
 
 struct core {
 	Bool used;
@@ -1624,6 +1624,9 @@ struct wcore {
 struct wline {
 	UWord block;
 	ULong misses;
+	ULong watched_at; /* core_switches when it was watched */
+	Int last_core;    /* the core of its latest access */
+	Bool alternated;  /* a second core accessed it since it was watched */
 	Bool written;
 	Int n_cores, n_fns;
 	struct wcore c[WL_CORES];
@@ -1637,7 +1640,10 @@ static UWord **ll_tags;   /* per CCX */
 static UWord *dir;
 static struct wline **wl_tab; /* open addressing, 2 x WL_MAX slots */
 static Int wl_n;
-static ULong wl_dropped;
+static ULong wl_dropped, wl_ever, wl_unwatched;
+static ULong core_switches; /* changes of the running core */
+/* A watched line that no second core touched, or none wrote, over this many switches goes back inline. */
+#define UNWATCH_SWITCHES 8
 static UInt coh_cap;
 
 static UWord *tags_new(const struct cache *c)
@@ -1725,6 +1731,7 @@ void wsim_core_switch(Int c, UInt tid)
 		OUTER[0].tags = to->l2;
 	OUTER[n_outer - 1].tags = ll_tags[c / wsim_cfg.ccx_cores];
 	cur_core = c;
+	core_switches++;
 	coh_on = True;
 }
 
@@ -1845,6 +1852,9 @@ static void watch(UWord block, Int other)
 	}
 	w = VG_(calloc)("wsim.line", 1, sizeof(*w));
 	w->block = block;
+	w->watched_at = core_switches;
+	w->last_core = cur_core;
+	wl_ever++;
 	for (i = wl_hash(block) & (2 * WL_MAX - 1); wl_tab[i]; i = (i + 1) & (2 * WL_MAX - 1))
 		;
 	wl_tab[i] = w;
@@ -1855,6 +1865,42 @@ static void watch(UWord block, Int other)
 	x->holds = True;
 	l1_mark(core_l1d(other), block, True);
 	l1_mark(L1D.tags, block, True);
+}
+
+/*
+ * Stop watching a line that turned out not to be contended: the marks go, the line is forgotten, and the
+ * directory names the running core, so that another core's next fill watches it again. Backward-shift
+ * deletion keeps the probe sequences whole.
+ */
+static void unwatch(struct wline *w)
+{
+	UWord i, j, k, mask = 2 * WL_MAX - 1;
+	Int c;
+
+	/* The running core keeps the line, as if it now held it exclusively; the others lose their copies. */
+	for (c = 0; c < w->n_cores; c++) {
+		if (w->c[c].core != cur_core && w->c[c].holds)
+			core_invalidate(w->c[c].core, w->block);
+		l1_mark(core_l1d(w->c[c].core), w->block, False);
+		if (w->c[c].ring)
+			VG_(free)(w->c[c].ring);
+	}
+	dir[wl_hash(w->block) & (((UWord)1 << DIR_BITS) - 1)] = (w->block << DIR_CORE_BITS) | (UWord)(cur_core + 1);
+	for (i = wl_hash(w->block) & mask; wl_tab[i] != w; i = (i + 1) & mask)
+		;
+	wl_tab[i] = NULL;
+	for (j = (i + 1) & mask; wl_tab[j]; j = (j + 1) & mask) {
+		k = wl_hash(wl_tab[j]->block) & mask;
+		/* Move the entry back into the hole unless its home lies cyclically in (i, j]. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		wl_tab[i] = wl_tab[j];
+		wl_tab[j] = NULL;
+		i = j;
+	}
+	wl_n--;
+	wl_unwatched++;
+	VG_(free)(w);
 }
 
 /* The running core filled `block` into L1d: a line another core filled last is shared. */
@@ -1981,6 +2027,18 @@ static __attribute__((noinline)) void coh_data(struct wsim_icc *ic, Addr a, UWor
 	missed = gen_data_body(ic, a, size, store);
 	if (w) {
 		l1_mark(L1D.tags, b, True);
+		if (w->last_core != cur_core) {
+			w->alternated = True;
+			w->last_core = cur_core;
+		}
+		/*
+		 * A handoff (one core used the line, then another alone), or data only read: nothing to bounce.
+		 * Counted in switches of core, since Valgrind runs one thread a whole time slice.
+		 */
+		if (core_switches - w->watched_at >= UNWATCH_SWITCHES && !w->misses && (!w->alternated || !w->written)) {
+			unwatch(w);
+			return;
+		}
 		if (rmw)
 			coh_access(w, ic, a, size, False);
 		coh_access(w, ic, a, size, store || rmw);
@@ -2044,9 +2102,10 @@ Int wsim_lines(struct wsim_line **out, Int max)
 	return n;
 }
 
-void wsim_lines_stats(ULong *watched, ULong *dropped)
+void wsim_lines_stats(ULong *watched, ULong *unwatched, ULong *dropped)
 {
-	*watched = (ULong)wl_n;
+	*watched = wl_ever;
+	*unwatched = wl_unwatched;
 	*dropped = wl_dropped;
 }
 

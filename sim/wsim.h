@@ -388,8 +388,8 @@ struct wsim_line {
 };
 
 Int wsim_lines(struct wsim_line **out, Int max);
-/* Lines watched for sharing and lines left unwatched for want of room, for -v and the output. */
-void wsim_lines_stats(ULong *watched, ULong *dropped);
+/* Lines watched for sharing, those given up as not contended, and those left alone for want of room (-v). */
+void wsim_lines_stats(ULong *watched, ULong *unwatched, ULong *dropped);
 
 /* wsim-output.c */
 ULong wsim_estimated_cycles(const ULong *c);
