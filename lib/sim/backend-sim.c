@@ -805,6 +805,9 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts, names, nnames, run);
 		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
 			    (const char *const[]){ "estimated-cycles" }, 1, run);
+		if (ws_sim_has(&all, WS_SIM_COHERENCE_MISSES) && !claimed(p, "coherence-misses"))
+			push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
+				    (const char *const[]){ "coherence-misses" }, 1, run);
 	}
 	/* Every process of the run wrote its counts: a region or function they do not name counted nothing. */
 	if (be->opts.regions)
