@@ -10,7 +10,8 @@
 # wsim --ws-cores=1 (every thread on one hierarchy, as before cores) and under cachegrind --cache-sim=yes, in
 # ROUNDS rounds (default 5) whose order rotates. Prints the median elapsed and CPU (user + system) seconds
 # of each, and the ratios of cores to one core and to cachegrind. The target: at most 1.05x one core for
-# the single-threaded program.
+# the single-threaded program. With BEFORE=DIR (a build tree of whyslow from before cores, e.g. the main
+# branch's), its wsim runs too, and a last table gives the ratios of cores and of one core to it.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 : "${BUILD:=build}"
@@ -22,6 +23,10 @@ vglib="$BUILD/sim/vglib"
 need_time sim-threads
 need_wsim sim-threads "$BUILD/examples/threads/sharing"
 need_wsim sim-threads "$BUILD/examples/micro/workload"
+if [ -n "${BEFORE:-}" ] && [ ! -x "$BEFORE/sim/wsim-amd64-linux" ]; then
+	echo "sim-threads: BEFORE=$BEFORE holds no built wsim; left out"
+	BEFORE=
+fi
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -34,6 +39,7 @@ run() {
 	cores) set -- env VALGRIND_LIB="$vglib" valgrind -q --tool=wsim --ws-out="$tmp/out" "$@" ;;
 	one) set -- env VALGRIND_LIB="$vglib" valgrind -q --tool=wsim --ws-cores=1 --ws-out="$tmp/out" "$@" ;;
 	cachegrind) set -- valgrind -q --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$tmp/cg" "$@" ;;
+	before) set -- env VALGRIND_LIB="$BEFORE/sim/vglib" valgrind -q --tool=wsim --ws-out="$tmp/out" "$@" ;;
 	esac
 	/usr/bin/time -f "%e %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
 		{ echo "sim-threads: a run failed: $*" >&2; cat "$tmp/err" >&2; exit 1; }
@@ -47,10 +53,10 @@ median_of() {
 bench() {
 	name=$1
 	shift
-	rm -f "$tmp/cores" "$tmp/one" "$tmp/cachegrind"
+	rm -f "$tmp/cores" "$tmp/one" "$tmp/cachegrind" "$tmp/before"
 	r=0
 	while [ "$r" -lt "$rounds" ]; do
-		for tool in $(rotate "$r" cores one cachegrind); do
+		for tool in $(rotate "$r" cores one cachegrind ${BEFORE:+before}); do
 			run "$tool" "$@" || exit 1
 		done
 		r=$((r + 1))
@@ -63,6 +69,12 @@ bench() {
 		"$(awk -v a="$cc" -v b="$oc" 'BEGIN { print a / b }')" \
 		"$(awk -v a="$ce" -v b="$ge" 'BEGIN { print a / b }')" \
 		"$(awk -v a="$cc" -v b="$gc" 'BEGIN { print a / b }')"
+	if [ -n "${BEFORE:-}" ]; then
+		be=$(median_of "$tmp/before" 1) bc=$(median_of "$tmp/before" 2)
+		printf '%-34s before %s/%s s: cores %5.2fx/%5.2fx, one core %5.2fx/%5.2fx\n' "" "$be" "$bc" \
+			"$(awk -v a="$ce" -v b="$be" 'BEGIN { print a / b }')" "$(awk -v a="$cc" -v b="$bc" 'BEGIN { print a / b }')" \
+			"$(awk -v a="$oe" -v b="$be" 'BEGIN { print a / b }')" "$(awk -v a="$oc" -v b="$bc" 'BEGIN { print a / b }')"
+	fi
 }
 
 echo "median of $rounds rotated rounds; seconds elapsed/CPU; ratios elapsed/CPU"

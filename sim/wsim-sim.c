@@ -2011,20 +2011,27 @@ static void coh_access(struct wline *w, struct wsim_icc *ic, Addr a, UWord size,
 
 static __attribute__((noinline)) void coh_data(struct wsim_icc *ic, Addr a, UWord size, Bool store, Bool rmw)
 {
-	UWord b = a >> L1D.line_bits;
-	struct wline *w;
+	UWord b = a >> L1D.line_bits, b2 = (a + size - 1) >> L1D.line_bits;
+	struct wline *w = wl_find(b), *w2 = b2 != b ? wl_find(b2) : NULL;
 	Bool missed;
 
-	/* Warming outside the regions moves no count, and no line. */
-	if (ic->fn == &warm_fn) {
-		gen_data_body(ic, a, size, store);
-		return;
-	}
-	w = wl_find(b);
-	/* Without its mark for the look-up, so that it is not taken for an unused prefetch. */
+	/*
+	 * Without their marks for the look-up, so that they are not taken for unused prefetches; only the line
+	 * of the first byte is counted (an access straddling two lines is rare, and one access).
+	 */
 	if (w)
 		l1_mark(L1D.tags, b, False);
+	if (w2)
+		l1_mark(L1D.tags, b2, False);
 	missed = gen_data_body(ic, a, size, store);
+	if (w2)
+		l1_mark(L1D.tags, b2, True);
+	/* Warming outside the regions moves no count, and no line. */
+	if (ic->fn == &warm_fn) {
+		if (w)
+			l1_mark(L1D.tags, b, True);
+		return;
+	}
 	if (w) {
 		l1_mark(L1D.tags, b, True);
 		if (w->last_core != cur_core) {
