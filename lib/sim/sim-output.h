@@ -4,7 +4,7 @@
 #define WS_SIM_OUTPUT_H
 
 /*
- * THE FILE FORMAT (version WSIM_FORMAT_VERSION, 2)
+ * THE FILE FORMAT (version WSIM_FORMAT_VERSION, 3)
  *
  * wsim (sim/) writes one file per process it ran (--ws-out, default wsim.out.%p), under a temporary name
  * renamed into place at exit, so a reader sees a whole file or none. It is text, one record per line, fields
@@ -24,6 +24,14 @@
  *	region	NAME	ENTRIES	V ...            one per region (client requests from the marker library)
  *	hot	ID	ADDRESS	EXECUTIONS	L1D-MISSES	MISPREDICTS   one per executed instruction of the
  *	                                     hottest functions (--ws-hot, default 20), ID as above
+ *	core	ID	THREADS	V ...               where more than one virtual core ran threads: each one's counts
+ *	line	ADDRESS	SYMBOL	SYMBOL-ADDRESS	MISSES	FUNCTIONS   one per contended line (coherence misses),
+ *	                                     most first, at most 32; SYMBOL the data symbol holding its first
+ *	                                     byte accessed and its address, or "-" twice; FUNCTIONS the IDs
+ *	                                     of the functions that touched it, comma-separated, or "-"
+ *	line-core	CORE	THREAD	READS	WRITES	READ-BYTES	WRITE-BYTES	MISSES   after its line, one per core
+ *	                                     that used it: the thread, its accesses, the byte spans (FIRST-LAST
+ *	                                     offsets in the line, or "-") and its share of the misses
  *	stacks	LIMIT	DROPPED                  with --ws-callers: the limit of calling contexts
  *	                                     (--ws-max-stacks) and how many functions had contexts past it
  *	node	ID	PARENT	FUNCTION	V ...       with --ws-callers, one per calling context: the events of
@@ -36,7 +44,8 @@
  * Config keys: preset (zen4, golden-cove, cachegrind); L1i, L1d (SIZE,ASSOC,LINE in bytes, ways, bytes);
  * L2, L3, or LL alone for the two-level cachegrind preset (SIZE,ASSOC,LINE,inclusive|non-inclusive);
  * prefetch (nextline,stride | nextline | stride | none); conditional (tage | gshare | bimodal-cachegrind);
- * gshare-bits; indirect (ENTRIES,KIND); return-stack (ENTRIES | none); latency (the estimate's weights).
+ * gshare-bits; indirect (ENTRIES,KIND); return-stack (ENTRIES | none); latency (the estimate's weights,
+ * with core=N, a coherence miss, when there are cores); cores (CORES,CORES-PER-LAST-LEVEL).
  *
  * COUNTERS carry whyslow's metric names (lib/result/metrics.c). The `counters` line lists only what the configured
  * model produces: with two levels (cachegrind) there is no L2-misses, without a return-address stack no
@@ -56,14 +65,18 @@
  *   LLC-*-misses           demand misses in the last level (L3, or LL), by kind
  *   prefetches             lines the L1d prefetchers brought in (prefetches of lines already present excluded)
  *   prefetches-used        prefetched lines a demand access hit before they were evicted
+ *   coherence-misses       with more than one core: accesses to a line another core wrote, as the threads
+ *                          would interleave on concurrent cores (docs/simulator.md, Coherence)
  *   estimated-cycles       an ESTIMATE: instructions + for each load or fetch missing L1 the latency of the
  *                          level that had it + the mispredict penalty per mispredicted branch (config latency)
+ *                          + the cross-core latency per coherence miss
  * Prefetch lookups are not demand accesses and count in no *-misses counter.
  *
  * CALLING CONTEXTS (docs/simulator.md, Call stacks): every event of the process is in exactly one node, so
  * the nodes of a function add up to its row, and all nodes to the total. No path has a function twice
  * (recursion stays in the outermost activation's node), so a node's counts plus its descendants' are the
- * inclusive counts of that activation. Version 1 files (no call tracking) are still read.
+ * inclusive counts of that activation. Version 1 files (no call tracking) and version 2 (no cores) are still
+ * read.
  *
  * HOT ADDRESSES are ELF virtual addresses in OBJECT (the function row's), that is the runtime address minus
  * the object's load bias, so they match `objdump -d OBJECT`. Code with no object keeps its runtime address.
