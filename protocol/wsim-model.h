@@ -12,7 +12,7 @@
  */
 
 /* The version of the tool's per-process result file (its format: lib/sim/sim-output.h). */
-#define WSIM_FORMAT_VERSION 2
+#define WSIM_FORMAT_VERSION 3
 
 /* The preset used when none is asked for. */
 #define WSIM_PRESET_DEFAULT "zen4"
@@ -49,7 +49,17 @@ struct wsim_preset {
 	int ras;       /* return-address stack entries; 0: returns are not modelled */
 	/* Estimated cycles: latency of a hit in each outer level and in memory, and the mispredict penalty. */
 	unsigned lat_outer[WSIM_MAX_OUTER], lat_mem, mispredict;
+	/*
+	 * Cores: how many (threads get one each, round-robin beyond), how many share one last level (a CCX),
+	 * and the latency of a line moving from another core's private cache (a coherence miss). One core
+	 * models every thread on one hierarchy, as the tool did before it had cores.
+	 */
+	int cores, ccx_cores;
+	unsigned lat_core;
 };
+
+/* --sim-cores: at most this many virtual cores. */
+#define WSIM_MAX_CORES 256
 
 /*
  * Every preset, the default first. Each is one line per part, so that docs/simulator.md can be checked
@@ -65,6 +75,8 @@ static const struct wsim_preset wsim_presets[] = {
 		.pf_nextline = 1, .pf_stride = 1,
 		.cond = WSIM_COND_TAGE, .ind_bits = 12, .ras = 32,
 		.lat_outer = { 14, 50 }, .lat_mem = 350, .mispredict = 13,
+		/* A Ryzen 9 7950X: two CCDs of 8 cores, each with its 32M L3. */
+		.cores = 16, .ccx_cores = 8, .lat_core = 100,
 	},
 	{
 		/*
@@ -78,6 +90,8 @@ static const struct wsim_preset wsim_presets[] = {
 		.pf_nextline = 1, .pf_stride = 1,
 		.cond = WSIM_COND_TAGE, .ind_bits = 12, .ras = 32,
 		.lat_outer = { 15, 65 }, .lat_mem = 400, .mispredict = 17,
+		/* The i9-12900K's 8 P-cores around one L3. */
+		.cores = 8, .ccx_cores = 8, .lat_core = 150,
 	},
 	{
 		/*
@@ -91,6 +105,8 @@ static const struct wsim_preset wsim_presets[] = {
 		.outer = { { 8388608, 16, 64, 0 } }, .n_outer = 1,
 		.cond = WSIM_COND_BIMODAL, .ras = 0, /* and cachegrind's 512-entry indirect table, fixed */
 		.lat_outer = { 10 }, .lat_mem = 110, .mispredict = 10,
+		/* cachegrind feeds every thread to one cache. */
+		.cores = 1, .ccx_cores = 1, .lat_core = 0,
 	},
 };
 

@@ -44,6 +44,7 @@ static Long clo_ras = -1;             /* -1: the preset's */
 static Long clo_ind_entries = -1;     /* -1: the preset's */
 static Long clo_hot = 20;
 static Long clo_max_stacks = 100000;
+static Long clo_cores = -1;           /* -1: the preset's */
 
 static Bool is_pow2(Long x)
 {
@@ -161,6 +162,7 @@ Bool wsim_config_option(const HChar *arg)
 		wsim_opt.cpu_pred = (Int)q;
 	} else if VG_BOOL_CLO (arg, "--ws-callers", wsim_opt.callers) {
 	} else if VG_BINT_CLO (arg, "--ws-max-stacks", clo_max_stacks, 1, 10000000) {
+	} else if VG_BINT_CLO (arg, "--ws-cores", clo_cores, 1, WSIM_MAX_CORES) {
 	} else if VG_STR_CLO (arg, "--ws-scope", spec) {
 		static const HChar *const scopes[] = { "all", "regions", "regions-warm", NULL }; /* WSIM_SCOPE_* */
 
@@ -198,7 +200,9 @@ void wsim_config_usage(void)
 		"                                   to CPU Q, for CPUs of unequal speed [where the kernel puts them]\n"
 		"    --ws-callers=yes|no            track calls: count per calling context, for callers, inclusive\n"
 		"                                   counts and stacks; the other counts are the same [no]\n"
-		"    --ws-max-stacks=N              calling contexts kept apart; more lose their callers [100000]\n");
+		"    --ws-max-stacks=N              calling contexts kept apart; more lose their callers [100000]\n"
+		"    --ws-cores=N                   virtual cores: each thread on one of its own (round-robin\n"
+		"                                   beyond N), private L1/L2, coherence misses [the preset's]\n");
 }
 
 void wsim_config_debug_usage(void)
@@ -282,6 +286,15 @@ void wsim_config_finish(void)
 			VG_(exit)(1);
 		}
 		c->ind_bits = VG_(log2)((UInt)clo_ind_entries);
+	}
+
+	c->cores = clo_cores > 0 ? (Int)clo_cores : h.cores;
+	c->ccx_cores = h.ccx_cores;
+	c->lat_core = h.lat_core;
+	if (c->cg && c->cores > 1) {
+		/* cachegrind feeds every thread to one cache, and this preset counts what it counts. */
+		VG_(fmsg)("--ws-cores: the cachegrind preset models one core\n");
+		VG_(exit)(1);
 	}
 
 	c->min_line = c->l1i.line < c->l1d.line ? c->l1i.line : c->l1d.line;

@@ -314,6 +314,7 @@ struct ist {
 	Bool cs_after_call;
 	/* The latest data event was a load that a store of the same size to the same address would join. */
 	Bool last_load;
+	IRDirty *last_di;
 	IRExpr *last_ea;
 	Int last_size;
 };
@@ -519,7 +520,7 @@ static Int clip_size(Int size)
 	return size > wsim_cfg.min_line ? wsim_cfg.min_line : size;
 }
 
-static void emit_data(struct ist *s, IRExpr *ea, Int size, Bool store)
+static IRDirty *emit_data(struct ist *s, IRExpr *ea, Int size, Bool store)
 {
 	IRExpr **args = mkIRExprVec_3(mkIRExpr_HWord((HWord)s->icc), ea, mkIRExpr_HWord((HWord)size));
 	IRTemp guard = emit_not_mru(s, &l1d_info, ea, size);
@@ -530,13 +531,14 @@ static void emit_data(struct ist *s, IRExpr *ea, Int size, Bool store)
 	else
 		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_load, 3, args) : CALL(s, wsim_h_load, 3, args);
 	set_guard(di, guard);
+	return di;
 }
 
 static void add_load(struct ist *s, IRExpr *ea, Int size)
 {
 	size = clip_size(size);
 	cur_contrib(s)->loads++;
-	emit_data(s, ea, size, False);
+	s->last_di = emit_data(s, ea, size, False);
 	s->last_load = True;
 	s->last_ea = ea;
 	s->last_size = size;
@@ -550,8 +552,11 @@ static void add_store(struct ist *s, IRExpr *ea, Int size)
 		 * A read-modify-write. cachegrind counts it as the read alone; the full model counts the store
 		 * too, a certain hit on the line the read just brought in.
 		 */
-		if (!wsim_cfg.cg)
+		if (!wsim_cfg.cg) {
 			cur_contrib(s)->stores++;
+			/* The load tells the coherence model that it writes too (the same counts otherwise). */
+			s->last_di->cee = mkIRCallee(3, "wsim_h_rmw", VG_(fnptr_to_fnentry)((void *)wsim_h_rmw));
+		}
 		s->last_load = False;
 		return;
 	}
@@ -998,6 +1003,7 @@ struct active {
 };
 
 struct wsim_thread {
+	Int core; /* the virtual core it runs on (wsim-sim.c), given in creation order */
 	ULong acc[WC_N];
 	struct active *act;
 	Int n_act, cap_act;
@@ -1008,6 +1014,7 @@ static UInt n_threads_alloc;
 static ThreadId cur_tid;
 static ULong base[WC_N];
 static Int threads_seen;
+static Int next_core;
 
 static struct wsim_thread *thread_of(ThreadId tid)
 {
@@ -1021,6 +1028,7 @@ static struct wsim_thread *thread_of(ThreadId tid)
 	}
 	if (!threads[tid]) {
 		threads[tid] = VG_(calloc)("wsim.thread", 1, sizeof(struct wsim_thread));
+		threads[tid]->core = next_core++ % wsim_cfg.cores;
 		threads_seen++;
 	}
 	return threads[tid];
@@ -1045,8 +1053,18 @@ static void switch_to(ThreadId tid)
 	for (k = 0; k < WC_N; k++)
 		base[k] = wsim_total[k];
 	cur_tid = tid;
-	thread_of(tid);
 	wsim_calls_thread(tid);
+	wsim_core_switch(thread_of(tid)->core, tid);
+}
+
+/* A new thread: its core (the next one) starts no earlier than its creator's clock. */
+static void thread_created(ThreadId parent, ThreadId child)
+{
+	/* The first thread has no parent. */
+	if (parent == VG_INVALID_THREADID)
+		return;
+	totals_catch_up();
+	wsim_core_created(thread_of(parent)->core, thread_of(child)->core);
 }
 
 static void start_client_code(ThreadId tid, ULong blocks_done)
@@ -1224,6 +1242,7 @@ static void atfork_child(ThreadId tid)
 	wsim_cond_forked();
 	VG_(memset)(wsim_packed, 0, sizeof(wsim_packed));
 	VG_(memset)(wsim_total, 0, sizeof(wsim_total));
+	wsim_core_forked();
 	VG_(memset)(base, 0, sizeof(base));
 	VG_(HT_ResetIter)(fn_table);
 	while ((fn = VG_(HT_Next)(fn_table)))
@@ -1271,8 +1290,16 @@ static void ws_fini(Int exitcode)
 	UInt i;
 
 	wsim_cond_flush();
-	if (VG_(clo_verbosity) > 1)
+	if (VG_(clo_verbosity) > 1) {
+		ULong watched, unwatched, dropped;
+
 		wsim_cond_report();
+		wsim_lines_stats(&watched, &unwatched, &dropped);
+		if (wsim_cores_used() > 1)
+			VG_(umsg)("wsim: %d cores ran; %llu lines were watched for sharing (%llu of them given up as "
+				  "not contended), %llu more were shared but not watched (no room)\n",
+				  wsim_cores_used(), watched, unwatched, dropped);
+	}
 	VG_(HT_ResetIter)(sb_table);
 	while ((sb = VG_(HT_Next)(sb_table)))
 		sb_fold(sb);
@@ -1287,6 +1314,25 @@ static void ws_fini(Int exitcode)
 	tables.regions = ht_array(region_table, &tables.n_regions);
 	tables.iccs = ht_array(icc_table, &tables.n_iccs);
 	tables.threads = threads_seen;
+	tables.n_cores = 0;
+	tables.core_c = NULL;
+	tables.core_threads = NULL;
+	if (wsim_cores_used() > 1) {
+		tables.n_cores = wsim_cfg.cores;
+		tables.core_c = VG_(calloc)("wsim.cores", wsim_cfg.cores, sizeof(*tables.core_c));
+		tables.core_threads = VG_(calloc)("wsim.cores", wsim_cfg.cores, sizeof(Int));
+		for (i = 0; i < n_threads_alloc; i++) {
+			ULong now[WC_N];
+			Int k;
+
+			if (!threads[i])
+				continue;
+			thread_now(i, now);
+			tables.core_threads[threads[i]->core]++;
+			for (k = 0; k < WC_N; k++)
+				tables.core_c[threads[i]->core][k] += now[k];
+		}
+	}
 	tables.n_nodes = wsim_calls_fini(&tables.nodes, &tables.dropped);
 	wsim_write_output(exitcode, &tables);
 	if (tables.nodes)
@@ -1297,6 +1343,10 @@ static void ws_fini(Int exitcode)
 		VG_(free)(tables.regions);
 	if (tables.iccs)
 		VG_(free)(tables.iccs);
+	if (tables.core_c) {
+		VG_(free)(tables.core_c);
+		VG_(free)(tables.core_threads);
+	}
 }
 
 static void ws_post_clo_init(void)
@@ -1350,6 +1400,7 @@ static void ws_pre_clo_init(void)
 	VG_(needs_command_line_options)(wsim_config_option, wsim_config_usage, wsim_config_debug_usage);
 	VG_(needs_client_requests)(handle_client_request);
 	VG_(track_start_client_code)(start_client_code);
+	VG_(track_pre_thread_ll_create)(thread_created);
 	VG_(atfork)(atfork_parent, NULL, atfork_child);
 }
 

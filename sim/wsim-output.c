@@ -2,6 +2,7 @@
 /* wsim-output.c - writes wsim's per-process result file (format: lib/sim/sim-output.h), atomically. */
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -51,10 +52,11 @@ ULong wsim_estimated_cycles(const ULong *c)
 	} else {
 		cyc += (ULong)g->lat_outer[0] * (l1 - ll);
 	}
-	return cyc + (ULong)g->lat_mem * ll;
+	/* A coherence miss: the line comes from another core's caches (0 with one core). */
+	return cyc + (ULong)g->lat_mem * ll + (ULong)g->lat_core * c[WC_COH_MISS];
 }
 
-enum presence { ALWAYS, WITH_L2, WITH_RAS, WITH_PREFETCH };
+enum presence { ALWAYS, WITH_L2, WITH_RAS, WITH_PREFETCH, WITH_CORES };
 
 struct metric {
 	const HChar *name;
@@ -90,6 +92,7 @@ static const struct metric metrics[] = {
 	{ "LLC-icache-misses", WC_LL_IFETCH_MISS, NULL, ALWAYS },
 	{ "prefetches", WC_PF, NULL, WITH_PREFETCH },
 	{ "prefetches-used", WC_PF_USED, NULL, WITH_PREFETCH },
+	{ "coherence-misses", WC_COH_MISS, NULL, WITH_CORES },
 };
 
 #define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
@@ -103,6 +106,8 @@ static Bool metric_present(const struct metric *m)
 		return wsim_cfg.ras > 0;
 	case WITH_PREFETCH:
 		return wsim_cfg.pf_nextline || wsim_cfg.pf_stride;
+	case WITH_CORES:
+		return wsim_cfg.cores > 1;
 	case ALWAYS:
 		break;
 	}
@@ -245,7 +250,11 @@ static void out_header(struct out *o, Int exitcode, Int threads)
 			     g->lat_mem, g->mispredict);
 	else
 		VG_(sprintf)(tmp, "LL=%u,memory=%u,mispredict=%u", g->lat_outer[0], g->lat_mem, g->mispredict);
+	if (g->cores > 1)
+		VG_(sprintf)(tmp + VG_(strlen)(tmp), ",core=%u", g->lat_core);
 	out_config(o, "latency", tmp);
+	VG_(sprintf)(tmp, "%d,%d", g->cores, g->ccx_cores < g->cores ? g->ccx_cores : g->cores);
+	out_config(o, "cores", tmp);
 
 	out_puts(o, "command");
 	out_field(o, VG_(args_the_exename) ? VG_(args_the_exename) : "???");
@@ -366,6 +375,96 @@ static void out_nodes(struct out *o, struct wsim_tables *t, const Bool *keep)
 	}
 }
 
+/* Each used core's counts, where more than one ran: `core ID THREADS counts`. */
+static void out_cores(struct out *o, struct wsim_tables *t)
+{
+	HChar tmp[64];
+	Int c;
+
+	for (c = 0; c < t->n_cores; c++) {
+		if (!t->core_threads[c])
+			continue;
+		VG_(sprintf)(tmp, "core\t%d\t%d", c, t->core_threads[c]);
+		out_puts(o, tmp);
+		out_counts(o, t->core_c[c]);
+		out_putc(o, '\n');
+	}
+}
+
+static void out_range(struct out *o, Int lo, Int hi)
+{
+	HChar tmp[32];
+
+	if (lo < 0)
+		VG_(strcpy)(tmp, "-");
+	else
+		VG_(sprintf)(tmp, "%d-%d", lo, hi);
+	out_field(o, tmp);
+}
+
+/*
+ * The contention report, hottest line first: `line ADDRESS SYMBOL SYMBOL-ADDRESS MISSES FUNCTIONS`, the
+ * variable being the data symbol holding the line's first byte accessed; then one `line-core CORE THREAD
+ * READS WRITES READ-BYTES WRITE-BYTES MISSES` per core that accessed it, bytes as offsets in the line.
+ */
+#define MAX_LINES 32
+
+static void out_lines(struct out *o)
+{
+	struct wsim_line *v;
+	Int n = wsim_lines(&v, MAX_LINES), i, j;
+	HChar tmp[96];
+
+	for (i = 0; i < n; i++) {
+		const struct wsim_line *l = &v[i];
+		DiEpoch ep = VG_(current_DiEpoch)();
+		const HChar *sym = NULL;
+		PtrdiffT symoff = 0;
+		Int first = 1 << 30;
+		Addr at;
+
+		for (j = 0; j < l->n_cores; j++) {
+			if (l->cores[j].rlo >= 0 && l->cores[j].rlo < first)
+				first = l->cores[j].rlo;
+			if (l->cores[j].wlo >= 0 && l->cores[j].wlo < first)
+				first = l->cores[j].wlo;
+		}
+		at = l->addr + (first < (1 << 30) ? first : 0);
+		VG_(sprintf)(tmp, "line\t0x%lx", (UWord)l->addr);
+		out_puts(o, tmp);
+		if (VG_(get_datasym_and_offset)(ep, at, &sym, &symoff) && sym && *sym) {
+			out_field(o, sym);
+			VG_(sprintf)(tmp, "0x%lx", (UWord)(at - symoff));
+			out_field(o, tmp);
+		} else {
+			out_field(o, "-");
+			out_field(o, "-");
+		}
+		out_u64(o, l->misses);
+		tmp[0] = '\0';
+		for (j = 0; j < l->n_fns; j++)
+			if (l->fns[j]->id >= 0 && VG_(strlen)(tmp) < sizeof(tmp) - 16)
+				VG_(sprintf)(tmp + VG_(strlen)(tmp), "%s%d", tmp[0] ? "," : "", l->fns[j]->id);
+		out_field(o, tmp[0] ? tmp : "-");
+		out_putc(o, '\n');
+		for (j = 0; j < l->n_cores; j++) {
+			const struct wsim_line_core *c = &l->cores[j];
+
+			VG_(sprintf)(tmp, "line-core\t%d\t%u", c->core, c->tid);
+			out_puts(o, tmp);
+			out_u64(o, c->reads);
+			out_u64(o, c->writes);
+			out_range(o, c->rlo, c->rhi);
+			out_range(o, c->wlo, c->whi);
+			out_u64(o, c->misses);
+			out_putc(o, '\n');
+		}
+		VG_(free)(l->cores);
+	}
+	if (v)
+		VG_(free)(v);
+}
+
 static void out_rows(struct out *o, struct wsim_tables *t)
 {
 	struct wsim_fn **fns = t->fns;
@@ -419,6 +518,8 @@ static void out_rows(struct out *o, struct wsim_tables *t)
 		out_u64(o, ic->bmiss);
 		out_putc(o, '\n');
 	}
+	out_cores(o, t);
+	out_lines(o);
 	if (keep) {
 		out_nodes(o, t, keep);
 		VG_(free)(keep);

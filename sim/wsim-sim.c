@@ -431,7 +431,14 @@ HOT void count_depth(struct wsim_fn *fn, Int depth, enum wsim_counter l2, enum w
 		CNT(fn, ll);
 }
 
-HOT void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
+/* The running thread's tid, for the contention report. */
+static UInt line_tid;
+static struct wsim_fn warm_fn;
+static Bool coh_on; /* a second core has run: lines found in two cores' caches are watched */
+static __attribute__((noinline)) void coh_data(struct wsim_icc *ic, Addr a, UWord size, Bool store, Bool rmw);
+
+/* An access on the running core; True when it missed L1d. */
+HOT Bool gen_data_body(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 {
 	struct wsim_fn *fn = ic->fn;
 	UWord b1 = a >> L1D.line_bits, b2 = (a + size - 1) >> L1D.line_bits, victim;
@@ -458,7 +465,7 @@ HOT void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 			ic->dmiss++;
 			count_depth(fn, depth, WC_L2_STORE_MISS, WC_LL_STORE_MISS);
 		}
-		return;
+		return depth >= 0;
 	}
 	if (depth >= 0) {
 		CNT(fn, WC_LOAD_MISS);
@@ -469,6 +476,17 @@ HOT void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 	}
 	if ((depth >= 0 || pf1 || pf2) && (wsim_cfg.pf_nextline || wsim_cfg.pf_stride))
 		prefetch_trigger(ic, a, depth < 0);
+	return depth >= 0;
+}
+
+HOT void gen_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
+{
+	/* One core, or a single thread so far: nothing can be shared, and nothing else is done. */
+	if (UNLIKELY(coh_on)) {
+		coh_data(ic, a, size, store, False);
+		return;
+	}
+	gen_data_body(ic, a, size, store);
 }
 
 HOT void gen_fetch(struct wsim_icc *ic)
@@ -514,6 +532,14 @@ VG_REGPARM(3) void wsim_h_load(struct wsim_icc *ic, Addr a, UWord size)
 VG_REGPARM(3) void wsim_h_store(struct wsim_icc *ic, Addr a, UWord size)
 {
 	gen_data(ic, a, size, True);
+}
+
+VG_REGPARM(3) void wsim_h_rmw(struct wsim_icc *ic, Addr a, UWord size)
+{
+	if (UNLIKELY(coh_on))
+		coh_data(ic, a, size, False, True);
+	else
+		gen_data_body(ic, a, size, False);
 }
 
 VG_REGPARM(3) void wsim_h_load_counted(struct wsim_icc *ic, Addr a, UWord size)
@@ -1537,6 +1563,559 @@ VG_REGPARM(2) void wsim_h_ret(struct wsim_icc *ic, UWord target)
 	}
 }
 
+/* ---- Virtual cores and coherence ---------------------------------------------------------------------- */
+
+/*
+ * With --ws-cores above one, each thread runs on a virtual core of its own (round-robin beyond the count):
+ * private L1i, L1d, L2 and prefetcher state per core, a last level shared by the cores of one CCX. The
+ * branch predictors stay shared. Generated code tests the running core's L1 inline at fixed addresses, so
+ * a switch of core copies the L1 tags out and the new core's in (64 KB for zen4, at a thread switch,
+ * every 100000 blocks at most); the outer levels are switched by pointer.
+ *
+ * Coherence. A line a core fills into its L1d while the directory (a direct-mapped table of the last core
+ * to fill each line) names another is shared from then on, and "watched": its tags in every core's L1d
+ * carry the low bit, which fails the inline test, so every access to it reaches coh_data(). There a write
+ * invalidates the line in the other cores' L1d and L2, whose next access misses, and the access is counted
+ * by the interleaving model below. Lines used by one core at a time stay on the inline path.
+ *
+ * Valgrind runs one thread at a time for a whole time slice, so two threads never touch a line "at once",
+ * and invalidation alone gives one miss per slice where hardware would bounce the line thousands of times.
+ * The model puts each core's accesses on its own clock (the instructions it ran; a new thread's core starts
+ * at its creator's clock) and cuts it into epochs of 2^EPOCH_BITS instructions. Within one epoch the
+ * accesses of the cores to a line are taken as interleaved evenly: a core making n accesses while the
+ * other cores make W writes misses min(n, W) times, at most cap times, cap = epoch / (2 x the cross-core
+ * latency), as the line cannot move faster than once per latency, each way in turn. Each core keeps, per
+ * watched line that was written, a ring of its last RING epochs' counts, so the slices of different cores
+ * that cover the same epochs meet whichever ran first; the count is kept up to date as either side's
+ * accesses arrive.
+ */
+#define DIR_BITS 20
+#define DIR_CORE_BITS 9
+#define WL_MAX 4096   /* lines watched at most; more shared lines are left alone (counted) */
+#define WL_CORES 8    /* cores tracked per line */
+#define WL_FNS 8      /* functions named per line */
+#define EPOCH_BITS 14
+#define RING 1024     /* epochs of history per core and line: 16M instructions of skew between cores */
+
+struct core {
+	Bool used;
+	UWord *l1i, *l1d; /* its L1 tags while another core runs */
+	UWord *l2;        /* three levels: its L2's tags (OUTER[0].tags while it runs) */
+	struct stride_ent *stride;
+	UWord recent_miss[4];
+	UInt recent_next;
+	ULong clock;      /* instructions it ran, up to the start of its slice while it runs */
+};
+
+struct eslot {
+	UInt epoch1; /* the epoch + 1 whose counts these are; 0: none */
+	UShort n, w; /* accesses and writes in it */
+};
+
+struct wcore {
+	Int core;
+	UInt tid;
+	Bool holds;   /* may have the line in its private caches */
+	ULong reads, writes, misses;
+	Int rlo, rhi, wlo, whi;
+	struct eslot *ring; /* once the line is written */
+};
+
+struct wline {
+	UWord block;
+	ULong misses;
+	ULong watched_at; /* core_switches when it was watched */
+	Int last_core;    /* the core of its latest access */
+	Bool alternated;  /* a second core accessed it since it was watched */
+	Bool written;
+	Int n_cores, n_fns;
+	struct wcore c[WL_CORES];
+	struct wsim_fn *fns[WL_FNS];
+};
+
+static struct core *cores;
+static Int cur_core, n_used;
+static ULong slice_instr; /* the instruction total when the running core's slice began */
+static UWord **ll_tags;   /* per CCX */
+static UWord *dir;
+static struct wline **wl_tab; /* open addressing, 2 x WL_MAX slots */
+static Int wl_n;
+static ULong wl_dropped, wl_ever, wl_unwatched;
+static ULong core_switches; /* changes of the running core */
+/* A watched line that no second core touched, or none wrote, over this many switches goes back inline. */
+#define UNWATCH_SWITCHES 8
+static UInt coh_cap;
+
+static UWord *tags_new(const struct cache *c)
+{
+	UWord n = (UWord)c->sets * c->assoc, i;
+	UWord *t = VG_(malloc)("wsim.core", n * sizeof(UWord));
+
+	for (i = 0; i < n; i++)
+		t[i] = NONE;
+	return t;
+}
+
+static inline ULong instr_now(void)
+{
+	return wsim_total[WC_INSTR] + (wsim_packed[0] & 0xffffffffULL);
+}
+
+static ULong core_now(Int c)
+{
+	return c == cur_core ? cores[c].clock + (instr_now() - slice_instr) : cores[c].clock;
+}
+
+static void core_bring_up(Int c)
+{
+	struct core *k = &cores[c];
+	Int x = c / wsim_cfg.ccx_cores;
+
+	if (k->used)
+		return;
+	k->used = True;
+	n_used++;
+	k->l1i = tags_new(&L1I);
+	k->l1d = tags_new(&L1D);
+	if (n_outer == 2)
+		k->l2 = c == 0 ? OUTER[0].tags : tags_new(&OUTER[0]);
+	k->stride = VG_(calloc)("wsim.core", STRIDE_ENTRIES, sizeof(struct stride_ent));
+	if (!ll_tags[x])
+		ll_tags[x] = tags_new(&OUTER[n_outer - 1]);
+}
+
+static void cores_init(void)
+{
+	if (wsim_cfg.cores <= 1)
+		return;
+	cores = VG_(calloc)("wsim.cores", wsim_cfg.cores, sizeof(struct core));
+	ll_tags = VG_(calloc)("wsim.cores", (wsim_cfg.cores + wsim_cfg.ccx_cores - 1) / wsim_cfg.ccx_cores,
+			      sizeof(UWord *));
+	ll_tags[0] = OUTER[n_outer - 1].tags;
+	core_bring_up(0);
+	coh_cap = (1u << EPOCH_BITS) / (2 * (wsim_cfg.lat_core ? wsim_cfg.lat_core : 1));
+	if (coh_cap < 1)
+		coh_cap = 1;
+}
+
+void wsim_core_switch(Int c, UInt tid)
+{
+	struct core *from, *to;
+	ULong now;
+	UWord n;
+
+	line_tid = tid;
+	if (!cores)
+		return;
+	now = instr_now();
+	from = &cores[cur_core];
+	from->clock += now - slice_instr;
+	slice_instr = now;
+	if (c == cur_core)
+		return;
+	core_bring_up(c);
+	to = &cores[c];
+	n = (UWord)L1I.sets * L1I.assoc;
+	VG_(memcpy)(from->l1i, L1I.tags, n * sizeof(UWord));
+	VG_(memcpy)(L1I.tags, to->l1i, n * sizeof(UWord));
+	n = (UWord)L1D.sets * L1D.assoc;
+	VG_(memcpy)(from->l1d, L1D.tags, n * sizeof(UWord));
+	VG_(memcpy)(L1D.tags, to->l1d, n * sizeof(UWord));
+	VG_(memcpy)(from->stride, stride_tab, sizeof(stride_tab));
+	VG_(memcpy)(stride_tab, to->stride, sizeof(stride_tab));
+	VG_(memcpy)(from->recent_miss, recent_miss, sizeof(recent_miss));
+	VG_(memcpy)(recent_miss, to->recent_miss, sizeof(recent_miss));
+	from->recent_next = recent_next;
+	recent_next = to->recent_next;
+	if (n_outer == 2)
+		OUTER[0].tags = to->l2;
+	OUTER[n_outer - 1].tags = ll_tags[c / wsim_cfg.ccx_cores];
+	cur_core = c;
+	core_switches++;
+	coh_on = True;
+}
+
+void wsim_core_created(Int parent, Int child)
+{
+	ULong t;
+
+	if (!cores || child == cur_core)
+		return;
+	core_bring_up(child);
+	t = core_now(parent);
+	if (cores[child].clock < t)
+		cores[child].clock = t;
+}
+
+void wsim_core_forked(void)
+{
+	slice_instr = 0;
+}
+
+Int wsim_cores_used(void)
+{
+	return cores ? n_used : 1;
+}
+
+ULong wsim_core_clock(Int c)
+{
+	if (!cores)
+		return c == 0 ? wsim_total[WC_INSTR] : 0;
+	return cores[c].used ? core_now(c) : 0;
+}
+
+/* Core c's L1d tags, wherever they are now. */
+static UWord *core_l1d(Int c)
+{
+	return c == cur_core ? L1D.tags : cores[c].l1d;
+}
+
+/* Set (on) or clear the watch bit of `block` in an L1d's tags, if the line is there. */
+static void l1_mark(UWord *tags, UWord block, Bool on)
+{
+	struct cache t = L1D;
+	UWord *set;
+	ULong m;
+
+	t.tags = tags;
+	set = set_of(&t, block);
+	m = match_ways(set, t.assoc, (block << 1) | 1);
+	if (m)
+		set[__builtin_ctzll(m) / 2] = (block << 1) | (on ? 1 : 0);
+}
+
+/* A write elsewhere: the line leaves core c's private caches. */
+static void core_invalidate(Int c, UWord block)
+{
+	struct cache t;
+
+	if (c == cur_core)
+		return;
+	t = L1D;
+	t.tags = cores[c].l1d;
+	gen_invalidate(&t, block);
+	if (n_outer == 2) {
+		t = OUTER[0];
+		t.tags = cores[c].l2;
+		gen_invalidate(&t, (block << L1D.line_bits) >> OUTER[0].line_bits);
+	}
+}
+
+static inline UWord wl_hash(UWord block)
+{
+	return (block * 0x9E3779B97F4A7C15ULL) >> 40;
+}
+
+static struct wline *wl_find(UWord block)
+{
+	UWord i;
+
+	if (!wl_n)
+		return NULL;
+	for (i = wl_hash(block) & (2 * WL_MAX - 1);; i = (i + 1) & (2 * WL_MAX - 1)) {
+		struct wline *w = wl_tab[i];
+
+		if (!w)
+			return NULL;
+		if (w->block == block)
+			return w;
+	}
+}
+
+static struct wcore *wl_core(struct wline *w, Int core)
+{
+	struct wcore *x;
+	Int i;
+
+	for (i = 0; i < w->n_cores; i++)
+		if (w->c[i].core == core)
+			return &w->c[i];
+	if (w->n_cores == WL_CORES)
+		return NULL;
+	x = &w->c[w->n_cores++];
+	x->core = core;
+	x->rlo = x->wlo = -1;
+	x->rhi = x->whi = -1;
+	return x;
+}
+
+/* The line is in the caches of the running core and of `other`: watch it from now on. */
+static void watch(UWord block, Int other)
+{
+	struct wline *w;
+	struct wcore *x;
+	UWord i;
+
+	if (wl_n == WL_MAX) {
+		wl_dropped++;
+		return;
+	}
+	w = VG_(calloc)("wsim.line", 1, sizeof(*w));
+	w->block = block;
+	w->watched_at = core_switches;
+	w->last_core = cur_core;
+	wl_ever++;
+	for (i = wl_hash(block) & (2 * WL_MAX - 1); wl_tab[i]; i = (i + 1) & (2 * WL_MAX - 1))
+		;
+	wl_tab[i] = w;
+	wl_n++;
+	x = wl_core(w, other);
+	x->holds = True;
+	x = wl_core(w, cur_core);
+	x->holds = True;
+	l1_mark(core_l1d(other), block, True);
+	l1_mark(L1D.tags, block, True);
+}
+
+/*
+ * Stop watching a line that turned out not to be contended: the marks go, the line is forgotten, and the
+ * directory names the running core, so that another core's next fill watches it again. Backward-shift
+ * deletion keeps the probe sequences whole.
+ */
+static void unwatch(struct wline *w)
+{
+	UWord i, j, k, mask = 2 * WL_MAX - 1;
+	Int c;
+
+	/* The running core keeps the line, as if it now held it exclusively; the others lose their copies. */
+	for (c = 0; c < w->n_cores; c++) {
+		if (w->c[c].core != cur_core && w->c[c].holds)
+			core_invalidate(w->c[c].core, w->block);
+		l1_mark(core_l1d(w->c[c].core), w->block, False);
+		if (w->c[c].ring)
+			VG_(free)(w->c[c].ring);
+	}
+	dir[wl_hash(w->block) & (((UWord)1 << DIR_BITS) - 1)] = (w->block << DIR_CORE_BITS) | (UWord)(cur_core + 1);
+	for (i = wl_hash(w->block) & mask; wl_tab[i] != w; i = (i + 1) & mask)
+		;
+	wl_tab[i] = NULL;
+	for (j = (i + 1) & mask; wl_tab[j]; j = (j + 1) & mask) {
+		k = wl_hash(wl_tab[j]->block) & mask;
+		/* Move the entry back into the hole unless its home lies cyclically in (i, j]. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		wl_tab[i] = wl_tab[j];
+		wl_tab[j] = NULL;
+		i = j;
+	}
+	wl_n--;
+	wl_unwatched++;
+	VG_(free)(w);
+}
+
+/* The running core filled `block` into L1d: a line another core filled last is shared. */
+static void dir_fill(UWord block)
+{
+	UWord *e = &dir[wl_hash(block) & (((UWord)1 << DIR_BITS) - 1)];
+	UWord me = (block << DIR_CORE_BITS) | (UWord)(cur_core + 1);
+
+	if (*e && (*e >> DIR_CORE_BITS) == block && *e != me)
+		watch(block, (Int)(*e & ((1 << DIR_CORE_BITS) - 1)) - 1);
+	*e = me;
+}
+
+static inline ULong min3(ULong a, ULong b, ULong c)
+{
+	ULong m = a < b ? a : b;
+
+	return m < c ? m : c;
+}
+
+static void range_add(Int *lo, Int *hi, Int from, Int to)
+{
+	if (*lo < 0 || from < *lo)
+		*lo = from;
+	if (to > *hi)
+		*hi = to;
+}
+
+/* An access of the running core to a watched line. */
+static void coh_access(struct wline *w, struct wsim_icc *ic, Addr a, UWord size, Bool store)
+{
+	struct wcore *x = wl_core(w, cur_core);
+	Int line = 1 << L1D.line_bits, off = (Int)(a & (line - 1)), end = off + (Int)size - 1, i;
+	struct eslot *s;
+	ULong e, wo = 0, old, d;
+	UInt tag;
+
+	if (!x)
+		return;
+	x->tid = line_tid;
+	x->holds = True;
+	if (end >= line)
+		end = line - 1;
+	if (store) {
+		x->writes++;
+		range_add(&x->wlo, &x->whi, off, end);
+		w->written = True;
+		for (i = 0; i < w->n_cores; i++)
+			if (&w->c[i] != x && w->c[i].holds) {
+				core_invalidate(w->c[i].core, w->block);
+				w->c[i].holds = False;
+			}
+	} else {
+		x->reads++;
+		range_add(&x->rlo, &x->rhi, off, end);
+	}
+	for (i = 0; i < w->n_fns && w->fns[i] != ic->fn; i++)
+		;
+	if (i == w->n_fns && i < WL_FNS)
+		w->fns[w->n_fns++] = ic->fn;
+	if (!w->written)
+		return;
+	if (!x->ring)
+		x->ring = VG_(calloc)("wsim.line", RING, sizeof(struct eslot));
+	e = core_now(cur_core) >> EPOCH_BITS;
+	tag = (UInt)e + 1;
+	s = &x->ring[e % RING];
+	if (s->epoch1 != tag) {
+		s->epoch1 = tag;
+		s->n = s->w = 0;
+	}
+	/* The other cores' writes in this epoch: this access misses while it is not outnumbered by them. */
+	for (i = 0; i < w->n_cores; i++) {
+		struct wcore *y = &w->c[i];
+
+		if (y != x && y->ring && y->ring[e % RING].epoch1 == tag)
+			wo += y->ring[e % RING].w;
+	}
+	old = min3(s->n, wo, coh_cap);
+	if (s->n < 0xffff)
+		s->n++;
+	d = min3(s->n, wo, coh_cap) - old;
+	x->misses += d;
+	/* A write: each other core that accessed the line in this epoch may now miss once more. */
+	if (store) {
+		for (i = 0; i < w->n_cores; i++) {
+			struct wcore *y = &w->c[i];
+			struct eslot *t;
+			ULong wy, dy;
+
+			if (y == x || !y->ring || (t = &y->ring[e % RING])->epoch1 != tag)
+				continue;
+			wy = wo - t->w + s->w;
+			dy = min3(t->n, wy + 1, coh_cap) - min3(t->n, wy, coh_cap);
+			y->misses += dy;
+			d += dy;
+		}
+		if (s->w < 0xffff)
+			s->w++;
+	}
+	if (d) {
+		w->misses += d;
+		wsim_total[WC_COH_MISS] += d;
+		ic->fn->c[WC_COH_MISS] += d;
+		wsim_cs_node->c[WC_COH_MISS] += d;
+	}
+}
+
+static __attribute__((noinline)) void coh_data(struct wsim_icc *ic, Addr a, UWord size, Bool store, Bool rmw)
+{
+	UWord b = a >> L1D.line_bits, b2 = (a + size - 1) >> L1D.line_bits;
+	struct wline *w = wl_find(b), *w2 = b2 != b ? wl_find(b2) : NULL;
+	Bool missed;
+
+	/*
+	 * Without their marks for the look-up, so that they are not taken for unused prefetches; only the line
+	 * of the first byte is counted (an access straddling two lines is rare, and one access).
+	 */
+	if (w)
+		l1_mark(L1D.tags, b, False);
+	if (w2)
+		l1_mark(L1D.tags, b2, False);
+	missed = gen_data_body(ic, a, size, store);
+	if (w2)
+		l1_mark(L1D.tags, b2, True);
+	/* Warming outside the regions moves no count, and no line. */
+	if (ic->fn == &warm_fn) {
+		if (w)
+			l1_mark(L1D.tags, b, True);
+		return;
+	}
+	if (w) {
+		l1_mark(L1D.tags, b, True);
+		if (w->last_core != cur_core) {
+			w->alternated = True;
+			w->last_core = cur_core;
+		}
+		/*
+		 * A handoff (one core used the line, then another alone), or data only read: nothing to bounce.
+		 * Counted in switches of core, since Valgrind runs one thread a whole time slice.
+		 */
+		if (core_switches - w->watched_at >= UNWATCH_SWITCHES && !w->misses && (!w->alternated || !w->written)) {
+			unwatch(w);
+			return;
+		}
+		if (rmw)
+			coh_access(w, ic, a, size, False);
+		coh_access(w, ic, a, size, store || rmw);
+	} else if (missed) {
+		dir_fill(b);
+	}
+}
+
+static Int wline_cmp(const void *pa, const void *pb)
+{
+	const struct wline *a = *(const struct wline *const *)pa, *b = *(const struct wline *const *)pb;
+
+	if (a->misses != b->misses)
+		return a->misses > b->misses ? -1 : 1;
+	return a->block < b->block ? -1 : a->block > b->block;
+}
+
+Int wsim_lines(struct wsim_line **out, Int max)
+{
+	struct wline **v;
+	struct wsim_line *r;
+	Int n = 0, i, j, k;
+
+	*out = NULL;
+	if (!wl_n)
+		return 0;
+	v = VG_(malloc)("wsim.lines", wl_n * sizeof(*v));
+	for (i = 0; i < 2 * WL_MAX; i++)
+		if (wl_tab[i] && wl_tab[i]->misses)
+			v[n++] = wl_tab[i];
+	VG_(ssort)(v, n, sizeof(*v), wline_cmp);
+	if (n > max)
+		n = max;
+	r = n ? VG_(calloc)("wsim.lines", n, sizeof(*r)) : NULL;
+	for (i = 0; i < n; i++) {
+		r[i].addr = v[i]->block << L1D.line_bits;
+		r[i].misses = v[i]->misses;
+		r[i].cores = VG_(calloc)("wsim.lines", WL_CORES, sizeof(struct wsim_line_core));
+		for (j = 0, k = 0; j < v[i]->n_cores; j++) {
+			const struct wcore *x = &v[i]->c[j];
+
+			if (!x->reads && !x->writes)
+				continue;
+			r[i].cores[k].core = x->core;
+			r[i].cores[k].tid = x->tid;
+			r[i].cores[k].reads = x->reads;
+			r[i].cores[k].writes = x->writes;
+			r[i].cores[k].misses = x->misses;
+			r[i].cores[k].rlo = x->rlo;
+			r[i].cores[k].rhi = x->rhi;
+			r[i].cores[k].wlo = x->wlo;
+			r[i].cores[k].whi = x->whi;
+			k++;
+		}
+		r[i].n_cores = k;
+		r[i].n_fns = v[i]->n_fns;
+		r[i].fns = v[i]->fns;
+	}
+	VG_(free)(v);
+	*out = r;
+	return n;
+}
+
+void wsim_lines_stats(ULong *watched, ULong *unwatched, ULong *dropped)
+{
+	*watched = wl_ever;
+	*unwatched = wl_unwatched;
+	*dropped = wl_dropped;
+}
+
 void wsim_sim_init(void)
 {
 	Int i;
@@ -1547,6 +2126,11 @@ void wsim_sim_init(void)
 	n_outer = wsim_cfg.n_outer;
 	for (i = 0; i < n_outer; i++)
 		cache_init(&OUTER[i], &wsim_cfg.outer[i], NULL);
+	if (wsim_cfg.cores > 1 && !wsim_cfg.cg) {
+		cores_init();
+		dir = VG_(calloc)("wsim.dir", (UWord)1 << DIR_BITS, sizeof(UWord));
+		wl_tab = VG_(calloc)("wsim.lines", 2 * WL_MAX, sizeof(*wl_tab));
+	}
 
 	if (wsim_cfg.cond == WSIM_COND_GSHARE) {
 		n = (UWord)1 << wsim_cfg.gshare_bits;

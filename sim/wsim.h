@@ -35,6 +35,7 @@ enum wsim_counter {
 	WC_IND_MISS,
 	WC_RET,            /* returns (only with a return-address stack) */
 	WC_RET_MISS,
+	WC_COH_MISS,       /* coherence misses: a line another core wrote, by the interleaving model (wsim-sim.c) */
 	WC_N
 };
 
@@ -121,6 +122,9 @@ struct wsim_config {
 	/* Estimated cycles: latency of a hit in each outer level and in memory, and the mispredict penalty. */
 	UInt lat_outer[WSIM_MAX_OUTER], lat_mem, mispredict;
 	Int min_line;  /* smallest line size: longer accesses are clipped to it, as cachegrind does */
+	/* Virtual cores (--ws-cores): threads run on cores of their own; 1 is every thread on one hierarchy. */
+	Int cores, ccx_cores;
+	UInt lat_core; /* a coherence miss: a line from another core's private caches */
 };
 
 /* wsim-config.c: the configuration, written there alone (options, then wsim_config_finish()), read by all. */
@@ -172,6 +176,8 @@ void wsim_sim_init(void);
 VG_REGPARM(1) void wsim_h_fetch(struct wsim_icc *ic);
 VG_REGPARM(3) void wsim_h_load(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_store(struct wsim_icc *ic, Addr a, UWord size);
+/* The load of a read-modify-write, whose store is a certain hit: a load, and a write for coherence. */
+VG_REGPARM(3) void wsim_h_rmw(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_load_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_store_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(1) void wsim_h_cg_fetch(struct wsim_icc *ic);
@@ -343,7 +349,47 @@ struct wsim_tables {
 	struct wsim_node **nodes; /* with --ws-callers: the calling contexts, parents first */
 	Int n_nodes;
 	ULong dropped;            /* functions with a context past --ws-max-stacks */
+	/* With virtual cores: each used core's counts (the sum of its threads'), and its threads. */
+	Int n_cores;
+	ULong (*core_c)[WC_N];
+	Int *core_threads;
 };
+
+/*
+ * Virtual cores (wsim-sim.c): the running thread's core changes at a thread switch (after the branch ring
+ * is flushed and the totals are exact); a new thread's core starts no earlier than its creator's clock.
+ */
+void wsim_core_switch(Int core, UInt tid);
+void wsim_core_created(Int parent_core, Int child_core);
+/* In a forked child, after the totals are zeroed. */
+void wsim_core_forked(void);
+/* The cores that ran client code, and each one's instructions (its virtual clock). */
+Int wsim_cores_used(void);
+ULong wsim_core_clock(Int core);
+
+/*
+ * The contention report: the watched lines with coherence misses, hottest first, at most `max`.
+ * A line's per-core part names the thread that last used that core on it.
+ */
+struct wsim_line_core {
+	Int core;
+	UInt tid;
+	ULong reads, writes, misses;
+	Int rlo, rhi, wlo, whi; /* byte offsets in the line, -1 when none */
+};
+
+struct wsim_line {
+	Addr addr; /* of the line's first byte */
+	ULong misses;
+	Int n_cores;
+	struct wsim_line_core *cores;
+	Int n_fns;
+	struct wsim_fn **fns;
+};
+
+Int wsim_lines(struct wsim_line **out, Int max);
+/* Lines watched for sharing, those given up as not contended, and those left alone for want of room (-v). */
+void wsim_lines_stats(ULong *watched, ULong *unwatched, ULong *dropped);
 
 /* wsim-output.c */
 ULong wsim_estimated_cycles(const ULong *c);

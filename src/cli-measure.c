@@ -463,6 +463,13 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		o->be.sim_args = c->sim_args;
 	}
 	o->be.sim_hot = 20;
+	if (c->sim_cores) {
+		if (c->sim_cores > WSIM_MAX_CORES)
+			usage_error("--sim-cores takes 1 to %d cores, not %zu", WSIM_MAX_CORES, c->sim_cores);
+		if (c->sim_cores > 1 && wsim_preset_find(o->be.sim_preset)->cg)
+			usage_error("--sim-cores: the cachegrind preset models one core; use --sim-cores 1 or another preset");
+		o->be.sim_cores = c->sim_cores;
+	}
 	if (c->sim_scope) {
 		if (strcmp(c->sim_scope, "all") && strcmp(c->sim_scope, "regions") && strcmp(c->sim_scope, "regions-warm"))
 			usage_error("--sim-scope takes all, regions or regions-warm, not '%s'", c->sim_scope);

@@ -28,6 +28,7 @@ struct cli_measure {
 	const char *seed;
 	const char *sim_preset;
 	struct string_list sim_cache;
+	size_t sim_cores;
 	size_t sim_runs;
 	size_t jobs;             /* -j; SIZE_MAX: not given */
 	const char *sim_scope;   /* all, regions or regions-warm; NULL: all */
@@ -94,6 +95,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_GROUP("Simulator"),                                                                                 \
 	OPT_STRING(0, "sim-preset", &(c)->sim_preset, "NAME", "the simulated machine (default " WSIM_PRESET_DEFAULT "; see 'whyslow list')"), \
 	OPT_LIST(0, "sim-cache", &(c)->sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level (L1i, L1d, L2, L3, LL); SIZE in bytes or with K, M, G"), \
+	OPT_SIZE(0, "sim-cores", &(c)->sim_cores, "N", "virtual cores: a thread on each, private L1/L2, coherence misses (default: the preset's)"), \
 	OPT_SIZE(0, "sim-runs", &(c)->sim_runs, "N", "simulated runs per program (default 3, which confirm determinism)"), \
 	OPT_BOOL(0, "exact", &(c)->exact, "simulate each program once: its counts are deterministic"),         \
 	OPT_STRING(0, "sim-scope", &(c)->sim_scope, "all|regions|regions-warm",                                \

@@ -191,6 +191,8 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 				fputs(" --sim-cache", f);
 				put_word(f, c->sim_cache.v[j]);
 			}
+			if (c->sim_cores)
+				fprintf(f, " --sim-cores %zu", c->sim_cores);
 			if (c->regions)
 				fputs(" --regions", f);
 			if (c->sim_scope) {

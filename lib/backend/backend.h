@@ -38,6 +38,7 @@ struct ws_backend_opts {
 	const char *sim_preset;
 	char *const *sim_args; /* extra tool options, NULL-terminated or NULL */
 	size_t sim_hot;        /* functions to keep per-instruction counts for */
+	size_t sim_cores;      /* --sim-cores: virtual cores; 0: the preset's */
 	/*
 	 * --sim-scope: NULL or "all" to simulate the whole program; "regions" to simulate only while a region
 	 * is open (outside, the program runs unsimulated); "regions-warm" (outside, only the caches see it).

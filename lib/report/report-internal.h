@@ -37,6 +37,12 @@ size_t ws_report_runs(const struct ws_variant *v);
 /* Render into memory with `fn`, then write `path` atomically. Returns 0 or -errno. */
 int ws_report_export(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *));
 
+/*
+ * The simulator's per-core counts and contended lines of `v` (report-threads.c), under a heading naming
+ * `label` (a variant's name, or NULL), indented by `indent`. Prints nothing when it has neither.
+ */
+void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, bool color, int indent);
+
 /* For a header: how much of the programs was simulated (--sim-scope), or "". */
 static inline const char *scope_note(const struct ws_result *r)
 {

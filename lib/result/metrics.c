@@ -58,6 +58,8 @@ static const struct ws_metric_info registry[] = {
 	{ "prefetches", WS_UNIT_COUNT, WS_LOWER_BETTER, SIM, false, "prefetches issued by the modelled prefetchers" },
 	{ "prefetches-used", WS_UNIT_COUNT, WS_HIGHER_BETTER, SIM, false,
 	  "prefetched lines used before eviction" },
+	{ "coherence-misses", WS_UNIT_COUNT, WS_LOWER_BETTER, SIM, false,
+	  "accesses to a line another core wrote, with threads interleaved finely (simulator, --sim-cores)" },
 	{ "ipc", WS_UNIT_RATIO, WS_HIGHER_BETTER, DER, false, "instructions per cycle" },
 	{ "branch-miss-rate", WS_UNIT_RATIO, WS_LOWER_BETTER, DER, false, "branch-misses / branches" },
 	{ "L1-dcache-miss-rate", WS_UNIT_RATIO, WS_LOWER_BETTER, DER, false,

@@ -131,6 +131,41 @@ static json_t *metrics_to_json(const struct ws_metric_set *set)
 	return o;
 }
 
+static json_t *jrange(int lo, int hi)
+{
+	return lo < 0 ? json_null() : json_pack("[i,i]", lo, hi);
+}
+
+static json_t *contention_to_json(const struct ws_variant *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->ncontention; i++) {
+		const struct ws_contention *c = &v->contention[i];
+		json_t *fns = json_array(), *threads = json_array();
+
+		for (size_t k = 0; k < c->nfunctions; k++)
+			json_array_append_new(fns, jstr(c->functions[k]));
+		for (size_t k = 0; k < c->nthreads; k++) {
+			const struct ws_contention_thread *t = &c->threads[k];
+
+			json_array_append_new(threads, json_pack("{s:i,s:i,s:o,s:o,s:o,s:o,s:o}", "thread", (int)t->thread,
+								 "core", t->core, "reads", jsample(t->reads), "writes",
+								 jsample(t->writes), "coherence-misses",
+								 jsample(t->coherence_misses), "read_bytes",
+								 jrange(t->read_lo, t->read_hi), "write_bytes",
+								 jrange(t->write_lo, t->write_hi)));
+		}
+		json_array_append_new(a, json_pack("{s:o,s:o,s:s,s:o,s:s,s:o,s:o}", "address", jstr(c->address),
+						   "variable", c->variable ? jstr(c->variable) : json_null(),
+						   "bytes_from", c->from_variable ? "variable" : "line",
+						   "coherence-misses", jsample(c->coherence_misses), "verdict",
+						   c->false_sharing ? "false-sharing" : "true-sharing", "functions", fns,
+						   "threads", threads));
+	}
+	return a;
+}
+
 static json_t *variant_to_json(const struct ws_variant *v)
 {
 	json_t *o = json_object(), *runs = json_array(), *regions = json_object(), *fns = json_array();
@@ -254,6 +289,22 @@ static json_t *variant_to_json(const struct ws_variant *v)
 		}
 		json_object_set_new(o, "stacks", json_pack("{s:o,s:I,s:o}", "metric", jstr(v->stacks_metric), "runs",
 							   (json_int_t)v->stacks_runs, "folded", st));
+	}
+	if (v->ncontention)
+		json_object_set_new(o, "contention", contention_to_json(v));
+	if (v->ncores) {
+		json_t *cores = json_array();
+
+		for (size_t i = 0; i < v->ncores; i++) {
+			const struct ws_core_counts *c = &v->cores[i];
+
+			json_array_append_new(cores, json_pack("{s:i,s:i,s:o,s:o,s:o,s:o}", "core", c->core, "threads",
+							       (int)c->threads, "instructions", jsample(c->instructions),
+							       "estimated-cycles", jsample(c->estimated_cycles),
+							       "L1-dcache-load-misses", jsample(c->l1d_misses),
+							       "coherence-misses", jsample(c->coherence_misses)));
+		}
+		json_object_set_new(o, "sim_cores", cores);
 	}
 	return o;
 }
@@ -615,6 +666,79 @@ static void stacks_from_json(const json_t *so, struct ws_variant *v)
 	}
 }
 
+static void range_from_json(const json_t *r, int *lo, int *hi)
+{
+	*lo = *hi = -1;
+	if (json_is_array(r) && json_array_size(r) == 2 && json_is_integer(json_array_get(r, 0)) &&
+	    json_is_integer(json_array_get(r, 1))) {
+		*lo = (int)json_integer_value(json_array_get(r, 0));
+		*hi = (int)json_integer_value(json_array_get(r, 1));
+	}
+}
+
+static void contention_from_json(const json_t *a, struct ws_variant *v)
+{
+	const json_t *x;
+	size_t i;
+
+	if (!json_is_array(a) || !json_array_size(a))
+		return;
+	v->contention = xcalloc(json_array_size(a), sizeof(*v->contention));
+	json_array_foreach(a, i, x) {
+		struct ws_contention *c = &v->contention[v->ncontention++];
+		const json_t *fns = json_object_get(x, "functions"), *th = json_object_get(x, "threads"), *y;
+		const char *verdict = json_string_value(json_object_get(x, "verdict"));
+		const char *from = json_string_value(json_object_get(x, "bytes_from"));
+		size_t k;
+
+		c->address = get_str(x, "address");
+		c->variable = get_str(x, "variable");
+		c->from_variable = from && !strcmp(from, "variable");
+		c->coherence_misses = get_num(x, "coherence-misses", 0);
+		c->false_sharing = verdict && !strcmp(verdict, "false-sharing");
+		if (json_is_array(fns) && json_array_size(fns)) {
+			c->functions = xcalloc(json_array_size(fns), sizeof(*c->functions));
+			json_array_foreach(fns, k, y)
+				if (json_is_string(y))
+					c->functions[c->nfunctions++] = xstrdup(json_string_value(y));
+		}
+		if (json_is_array(th) && json_array_size(th)) {
+			c->threads = xcalloc(json_array_size(th), sizeof(*c->threads));
+			json_array_foreach(th, k, y) {
+				struct ws_contention_thread *t = &c->threads[c->nthreads++];
+
+				t->thread = (unsigned)get_num(y, "thread", 0);
+				t->core = (int)get_num(y, "core", 0);
+				t->reads = get_num(y, "reads", 0);
+				t->writes = get_num(y, "writes", 0);
+				t->coherence_misses = get_num(y, "coherence-misses", 0);
+				range_from_json(json_object_get(y, "read_bytes"), &t->read_lo, &t->read_hi);
+				range_from_json(json_object_get(y, "write_bytes"), &t->write_lo, &t->write_hi);
+			}
+		}
+	}
+}
+
+static void cores_from_json(const json_t *a, struct ws_variant *v)
+{
+	const json_t *x;
+	size_t i;
+
+	if (!json_is_array(a) || !json_array_size(a))
+		return;
+	v->cores = xcalloc(json_array_size(a), sizeof(*v->cores));
+	json_array_foreach(a, i, x) {
+		struct ws_core_counts *c = &v->cores[v->ncores++];
+
+		c->core = (int)get_num(x, "core", 0);
+		c->threads = (unsigned)get_num(x, "threads", 0);
+		c->instructions = get_num(x, "instructions", 0);
+		c->estimated_cycles = get_num(x, "estimated-cycles", 0);
+		c->l1d_misses = get_num(x, "L1-dcache-load-misses", 0);
+		c->coherence_misses = get_num(x, "coherence-misses", 0);
+	}
+}
+
 static int variant_from_json(const json_t *vo, struct ws_result *r, const char *source, size_t idx)
 {
 	const json_t *name = json_object_get(vo, "name"), *x, *runs, *regions, *fns, *hot;
@@ -721,6 +845,8 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 		}
 	}
 	stacks_from_json(json_object_get(vo, "stacks"), v);
+	contention_from_json(json_object_get(vo, "contention"), v);
+	cores_from_json(json_object_get(vo, "sim_cores"), v);
 	hot = json_object_get(vo, "hot_code");
 	if (json_is_array(hot)) {
 		json_array_foreach(hot, i, x) {

@@ -291,6 +291,7 @@ void ws_result_release(struct ws_result *r)
 		}
 		free(v->stacks);
 		free(v->stacks_metric);
+		ws_variant_contention_release(v);
 	}
 	free(r->variants);
 	for (size_t i = 0; i < r->ncomparisons; i++)
@@ -742,4 +743,24 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 	for (size_t i = 0; i < r->nvariants; i++)
 		for (size_t j = 0; j < r->variants[i].functions.n; j++)
 			prune_callers(r, r->variants[i].functions.v[j].name, min_share);
+}
+
+void ws_variant_contention_release(struct ws_variant *v)
+{
+	for (size_t i = 0; i < v->ncontention; i++) {
+		struct ws_contention *c = &v->contention[i];
+
+		free(c->address);
+		free(c->variable);
+		for (size_t k = 0; k < c->nfunctions; k++)
+			free(c->functions[k]);
+		free(c->functions);
+		free(c->threads);
+	}
+	free(v->contention);
+	v->contention = NULL;
+	v->ncontention = 0;
+	free(v->cores);
+	v->cores = NULL;
+	v->ncores = 0;
 }

@@ -146,6 +146,38 @@ struct ws_stack {
 	double count;            /* of the variant's stacks_metric, in this stack's innermost frame */
 };
 
+/* One virtual core's simulated counts. */
+struct ws_core_counts {
+	int core;
+	unsigned threads;
+	double instructions, estimated_cycles, l1d_misses, coherence_misses;
+};
+
+/* One thread's part in a contended line: what it read and wrote there, as byte offsets from `base`. */
+struct ws_contention_thread {
+	unsigned thread;         /* the simulator's thread number: 1 is the main thread */
+	int core;                /* its virtual core */
+	double reads, writes, coherence_misses;
+	int read_lo, read_hi, write_lo, write_hi; /* -1 when it made no such access */
+};
+
+/*
+ * A cache line with coherence misses, from the simulator's contention report (its first run): the
+ * variable holding it (a data symbol) or its address, the functions that touch it, each thread's bytes,
+ * and the verdict: false sharing when the threads that missed there wrote bytes no other of them used.
+ */
+struct ws_contention {
+	char *address;           /* of the line, "0x..." (in the process; ASLR makes it vary) */
+	char *variable;          /* the data symbol of its first byte accessed, NULL when none */
+	bool from_variable;      /* the byte offsets count from the variable's start, else from the line's */
+	double coherence_misses;
+	bool false_sharing;
+	char **functions;
+	size_t nfunctions;
+	struct ws_contention_thread *threads;
+	size_t nthreads;
+};
+
 struct ws_variant {
 	char *name;
 	char *command;           /* as the user wrote it */
@@ -168,7 +200,16 @@ struct ws_variant {
 	size_t stacks_runs;
 	struct ws_stack *stacks;
 	size_t nstacks, alloc_stacks;
+	/* The simulator's contended lines, hottest first (with --sim-cores above one); may be empty. */
+	struct ws_contention *contention;
+	size_t ncontention;
+	/* The simulator's per-core counts (its first run), where more than one core ran: core i's metrics. */
+	struct ws_core_counts *cores;
+	size_t ncores;
 };
+
+/* Frees a variant's contention report and per-core counts. */
+void ws_variant_contention_release(struct ws_variant *v);
 
 /* verdict of one comparison cell; see docs/statistics.md, 8. */
 enum ws_verdict {

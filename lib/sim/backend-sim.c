@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@
 /* Per-function metrics kept: what the explanation decomposes cycles into. */
 static const char *const fn_metrics[] = {
 	"estimated-cycles", "instructions", "branch-misses", "L1-dcache-load-misses", "L1-icache-load-misses",
-	"L2-load-misses", "L2-icache-misses", "LLC-load-misses", "LLC-icache-misses",
+	"L2-load-misses", "L2-icache-misses", "LLC-load-misses", "LLC-icache-misses", "coherence-misses",
 };
 
 struct sim_priv {
@@ -54,7 +55,7 @@ struct sim_run {
 };
 
 /* What each preset's model produces: a two-level hierarchy has no L2, and so on. */
-static bool preset_produces(const char *preset, const char *metric)
+static bool preset_produces(const char *preset, size_t cores, const char *metric)
 {
 	const struct wsim_preset *p = wsim_preset_find(preset);
 
@@ -64,6 +65,8 @@ static bool preset_produces(const char *preset, const char *metric)
 		return p->ras > 0;
 	if (strstr(metric, "prefetches"))
 		return p->pf_nextline || p->pf_stride;
+	if (!strcmp(metric, "coherence-misses"))
+		return (cores ? cores : (size_t)p->cores) > 1;
 	return true;
 }
 
@@ -98,7 +101,7 @@ static int sim_setup(struct ws_backend *be, const struct ws_event_list *events, 
 
 		if (claims[i].claimed || !(ev->simulable || ev->kind == WS_EVENT_SIM))
 			continue;
-		if (!preset_produces(preset, ev->name)) {
+		if (!preset_produces(preset, be->opts.sim_cores, ev->name)) {
 			free(claims[i].reason);
 			claims[i].reason = xasprintf("not modelled by the %s preset", preset);
 			continue;
@@ -181,7 +184,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	if (be->opts.sim_args)
 		while (be->opts.sim_args[extra])
 			extra++;
-	r->argv = xcalloc(n + extra + 14, sizeof(char *));
+	r->argv = xcalloc(n + extra + 15, sizeof(char *));
 	r->argv[k++] = xstrdup(p->valgrind);
 	r->argv[k++] = xstrdup("--tool=wsim");
 	r->argv[k++] = xstrdup("--trace-children=yes");
@@ -189,6 +192,8 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	r->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	r->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", r->outdir);
 	r->argv[k++] = xasprintf("--ws-hot=%zu", be->opts.sim_hot);
+	if (be->opts.sim_cores)
+		r->argv[k++] = xasprintf("--ws-cores=%zu", be->opts.sim_cores);
 	/* The debug directory of the test interface: Valgrind looks there for .gnu_debuglink files. */
 	if (getenv("WHYSLOW_DEBUG_DIR") && *getenv("WHYSLOW_DEBUG_DIR"))
 		r->argv[k++] = xasprintf("--extra-debuginfo-path=%s", getenv("WHYSLOW_DEBUG_DIR"));
@@ -224,7 +229,7 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 /* The preset's latencies, "L2=14,L3=50,memory=250,mispredict=13" (or LL= for two levels), as costs. */
 static void record_costs(struct ws_machine *m, const char *latency)
 {
-	double l2 = NAN, l3 = NAN, ll = NAN, mem = NAN, pen = NAN;
+	double l2 = NAN, l3 = NAN, ll = NAN, mem = NAN, pen = NAN, core = NAN;
 	char *copy, *save = NULL, *tok;
 	size_t n = 0;
 
@@ -249,9 +254,11 @@ static void record_costs(struct ws_machine *m, const char *latency)
 			mem = v;
 		else if (!strcmp(tok, "mispredict"))
 			pen = v;
+		else if (!strcmp(tok, "core"))
+			core = v;
 	}
 	free(copy);
-	m->costs = xcalloc(8, sizeof(*m->costs));
+	m->costs = xcalloc(9, sizeof(*m->costs));
 #define COST(name, v)                                                     \
 	do {                                                              \
 		if (isfinite(v)) {                                        \
@@ -277,8 +284,91 @@ static void record_costs(struct ws_machine *m, const char *latency)
 		COST("LLC-load-misses", mem - l3);
 		COST("LLC-icache-misses", mem - l3);
 	}
+	/* A coherence miss: the line from another core's caches (with --sim-cores above one). */
+	COST("coherence-misses", core);
 #undef COST
 	m->ncosts = n;
+}
+
+/* Whether two byte ranges (-1: none) share a byte. */
+static bool overlap(int alo, int ahi, int blo, int bhi)
+{
+	return alo >= 0 && blo >= 0 && alo <= bhi && blo <= ahi;
+}
+
+/*
+ * The tool's contended lines as the result keeps them, and its per-core counts. The verdict looks at the
+ * threads that had more than 1% of the line's misses: false sharing when none of them wrote a byte another
+ * of them used.
+ */
+static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
+{
+	static const size_t max_lines = 16;
+	size_t n = o->nr_lines < max_lines ? o->nr_lines : max_lines;
+
+	v->contention = n ? xcalloc(n, sizeof(*v->contention)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct ws_sim_line *l = &o->lines[i];
+		struct ws_contention *c = &v->contention[v->ncontention++];
+		long shift = l->symbol ? (long)(l->addr - l->symbol_addr) : 0;
+		bool shared = false;
+
+		c->address = xasprintf("0x%" PRIx64, l->addr);
+		c->variable = l->symbol ? xstrdup(l->symbol) : NULL;
+		c->from_variable = l->symbol != NULL;
+		c->coherence_misses = (double)l->misses;
+		c->functions = l->nr_functions ? xcalloc(l->nr_functions, sizeof(*c->functions)) : NULL;
+		for (size_t k = 0; k < l->nr_functions; k++)
+			c->functions[c->nfunctions++] = ws_sym_demangle(l->functions[k]);
+		c->threads = l->nr_cores ? xcalloc(l->nr_cores, sizeof(*c->threads)) : NULL;
+		for (size_t k = 0; k < l->nr_cores; k++) {
+			const struct ws_sim_line_core *x = &l->cores[k];
+			struct ws_contention_thread *t = &c->threads[c->nthreads++];
+
+			t->thread = x->thread;
+			t->core = x->core;
+			t->reads = (double)x->reads;
+			t->writes = (double)x->writes;
+			t->coherence_misses = (double)x->misses;
+			t->read_lo = x->read_lo < 0 ? -1 : (int)(x->read_lo + shift);
+			t->read_hi = x->read_lo < 0 ? -1 : (int)(x->read_hi + shift);
+			t->write_lo = x->write_lo < 0 ? -1 : (int)(x->write_lo + shift);
+			t->write_hi = x->write_lo < 0 ? -1 : (int)(x->write_hi + shift);
+			for (size_t j = 0; j < k; j++) {
+				const struct ws_sim_line_core *y = &l->cores[j];
+
+				/* A thread with a trace of the misses (the main thread reading the results) does not count. */
+				if (x->misses * 100 <= l->misses || y->misses * 100 <= l->misses)
+					continue;
+				if (overlap(x->write_lo, x->write_hi, y->write_lo, y->write_hi) ||
+				    overlap(x->write_lo, x->write_hi, y->read_lo, y->read_hi) ||
+				    overlap(y->write_lo, y->write_hi, x->read_lo, x->read_hi))
+					shared = true;
+			}
+		}
+		c->false_sharing = !shared;
+	}
+	v->cores = o->nr_cores ? xcalloc(o->nr_cores, sizeof(*v->cores)) : NULL;
+	for (size_t i = 0; i < o->nr_cores; i++) {
+		struct ws_core_counts *c = &v->cores[v->ncores++];
+		uint64_t x;
+
+		c->core = o->cores[i].id;
+		c->threads = o->cores[i].threads;
+		c->instructions = ws_sim_get(o, &o->cores[i].counts, "instructions", &x) ? NAN : (double)x;
+		c->estimated_cycles = ws_sim_get(o, &o->cores[i].counts, "estimated-cycles", &x) ? NAN : (double)x;
+		c->l1d_misses = ws_sim_get(o, &o->cores[i].counts, "L1-dcache-load-misses", &x) ? NAN : (double)x;
+		c->coherence_misses = ws_sim_get(o, &o->cores[i].counts, "coherence-misses", &x) ? NAN : (double)x;
+	}
+}
+
+/* Whether the user's event list asked for `name` from this backend. */
+static bool claimed(const struct sim_priv *p, const char *name)
+{
+	for (size_t i = 0; i < p->events->n; i++)
+		if (p->mine[i] && !strcmp(p->events->v[i].name, name))
+			return true;
+	return false;
 }
 
 /* The valgrind log's last lines, for a run that wrote no result. */
@@ -696,6 +786,12 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
 	/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
 	push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
+	/* And so are coherence misses, where cores were modelled: the first suspect of a parallel slowdown. */
+	if (ws_sim_has(&all, WS_SIM_COHERENCE_MISSES) && !claimed(p, "coherence-misses"))
+		push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "coherence-misses" }, 1, run);
+	/* The contention report and the per-core counts: the first run's, as with the stacks. */
+	if (run == 0 && !v->ncontention && !v->ncores)
+		keep_contention(v, &all);
 	if (be->opts.sim_scope && strcmp(be->opts.sim_scope, "all") && !all.nr_regions && !p->hinted_scope) {
 		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
 		       "of it was simulated (mark its regions with include/whyslow.h)", v->name, be->opts.sim_scope);
@@ -709,6 +805,9 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts, names, nnames, run);
 		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
 			    (const char *const[]){ "estimated-cycles" }, 1, run);
+		if (ws_sim_has(&all, WS_SIM_COHERENCE_MISSES) && !claimed(p, "coherence-misses"))
+			push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
+				    (const char *const[]){ "coherence-misses" }, 1, run);
 	}
 	/* Every process of the run wrote its counts: a region or function they do not name counted nothing. */
 	if (be->opts.regions)

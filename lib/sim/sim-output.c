@@ -37,6 +37,7 @@ static const char *const counter_names[WS_SIM_NR_COUNTERS] = {
 	[WS_SIM_LLC_ICACHE_MISSES] = "LLC-icache-misses",
 	[WS_SIM_PREFETCHES] = "prefetches",
 	[WS_SIM_PREFETCHES_USED] = "prefetches-used",
+	[WS_SIM_COHERENCE_MISSES] = "coherence-misses",
 };
 
 const char *ws_sim_counter_name(enum ws_sim_counter c)
@@ -89,6 +90,18 @@ static void function_release(struct ws_sim_function *f)
 	free(f->insns);
 }
 
+static void lines_release(struct ws_sim_output *o)
+{
+	for (size_t i = 0; i < o->nr_lines; i++) {
+		free(o->lines[i].symbol);
+		for (size_t j = 0; j < o->lines[i].nr_functions; j++)
+			free(o->lines[i].functions[j]);
+		free(o->lines[i].functions);
+		free(o->lines[i].cores);
+	}
+	free(o->lines);
+}
+
 void ws_sim_output_release(struct ws_sim_output *o)
 {
 	for (size_t i = 0; i < o->nr_config; i++) {
@@ -106,10 +119,34 @@ void ws_sim_output_release(struct ws_sim_output *o)
 		free(o->regions[i].name);
 	free(o->regions);
 	free(o->nodes);
+	lines_release(o);
+	free(o->cores);
 	ws_sim_output_init(o);
 }
 
 /* ---- Parsing ---------------------------------------------------------------------------------------------- */
+
+/* "LO-HI" or "-" (none) */
+static int parse_range(const char *s, int *lo, int *hi)
+{
+	char *end;
+	long a, b;
+
+	if (!strcmp(s, "-")) {
+		*lo = *hi = -1;
+		return 0;
+	}
+	a = strtol(s, &end, 10);
+	if (end == s || *end != '-')
+		return -EINVAL;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || a < 0 || b < a || b > 4095)
+		return -EINVAL;
+	*lo = (int)a;
+	*hi = (int)b;
+	return 0;
+}
 
 struct parser {
 	const char *source;
@@ -386,6 +423,73 @@ static int parse_record(struct parser *p, struct ws_sim_output *o)
 		n->parent = strcmp(p->field[2], "-") ? (long)parent : -1;
 		n->function = strcmp(p->field[3], "-") ? (long)fn : -1;
 		o->nr_nodes++;
+	} else if (!strcmp(type, "core")) {
+		struct ws_sim_core *c;
+		uint64_t id, threads;
+
+		if (p->nr_fields < 3)
+			return bad(p, "'core' record has %zu fields, expected at least 3", p->nr_fields);
+		if ((err = parse_u64(p, p->field[1], "core", &id)) ||
+		    (err = parse_u64(p, p->field[2], "thread count", &threads)))
+			return err;
+		WS_ALLOC_GROW(o->cores, o->nr_cores + 1, o->alloc_cores);
+		c = &o->cores[o->nr_cores];
+		if ((err = parse_counts(p, 3, &c->counts)))
+			return err;
+		c->id = (int)id;
+		c->threads = (unsigned)threads;
+		o->nr_cores++;
+	} else if (!strcmp(type, "line")) {
+		struct ws_sim_line *l;
+		uint64_t addr, symaddr = 0, misses;
+		char *ids, *save = NULL, *tok;
+
+		if ((err = need_fields(p, 6)) || (err = parse_addr(p, p->field[1], &addr)) ||
+		    (strcmp(p->field[3], "-") && (err = parse_addr(p, p->field[3], &symaddr))) ||
+		    (err = parse_u64(p, p->field[4], "coherence misses", &misses)))
+			return err;
+		WS_ALLOC_GROW(o->lines, o->nr_lines + 1, o->alloc_lines);
+		l = &o->lines[o->nr_lines++];
+		memset(l, 0, sizeof(*l));
+		l->addr = addr;
+		l->symbol = strcmp(p->field[2], "-") ? xstrdup(p->field[2]) : NULL;
+		l->symbol_addr = symaddr;
+		l->misses = misses;
+		ids = xstrdup(p->field[5]);
+		for (tok = strtok_r(ids, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			uint64_t id;
+
+			if (!strcmp(tok, "-"))
+				continue;
+			if ((err = parse_u64(p, tok, "function id", &id)) || id >= o->nr_functions) {
+				free(ids);
+				return err ? err : bad(p, "line touched by function %s, which has no row", tok);
+			}
+			l->functions = xrealloc(l->functions, (l->nr_functions + 1) * sizeof(*l->functions));
+			l->functions[l->nr_functions++] = xstrdup(o->functions[id].name);
+		}
+		free(ids);
+	} else if (!strcmp(type, "line-core")) {
+		struct ws_sim_line *l;
+		struct ws_sim_line_core c;
+		uint64_t core, thread;
+
+		if (!o->nr_lines)
+			return bad(p, "'line-core' record before any 'line'");
+		if ((err = need_fields(p, 8)) || (err = parse_u64(p, p->field[1], "core", &core)) ||
+		    (err = parse_u64(p, p->field[2], "thread", &thread)) ||
+		    (err = parse_u64(p, p->field[3], "reads", &c.reads)) ||
+		    (err = parse_u64(p, p->field[4], "writes", &c.writes)) ||
+		    (err = parse_u64(p, p->field[7], "coherence misses", &c.misses)))
+			return err;
+		if (parse_range(p->field[5], &c.read_lo, &c.read_hi) ||
+		    parse_range(p->field[6], &c.write_lo, &c.write_hi))
+			return bad(p, "byte ranges must be LO-HI or -");
+		c.core = (int)core;
+		c.thread = (unsigned)thread;
+		l = &o->lines[o->nr_lines - 1];
+		l->cores = xrealloc(l->cores, (l->nr_cores + 1) * sizeof(*l->cores));
+		l->cores[l->nr_cores++] = c;
 	} else if (!strcmp(type, "end")) {
 		if ((err = need_fields(p, 1)))
 			return err;
@@ -601,6 +705,46 @@ static int same_model(const struct ws_sim_output *a, const struct ws_sim_output 
 	return 1;
 }
 
+/* The contention report's lines of `s` after those of `d`, from process `process` of the sum. */
+static void lines_append(struct ws_sim_output *d, const struct ws_sim_output *s, unsigned process)
+{
+	for (size_t i = 0; i < s->nr_lines; i++) {
+		const struct ws_sim_line *f = &s->lines[i];
+		struct ws_sim_line *t;
+
+		WS_ALLOC_GROW(d->lines, d->nr_lines + 1, d->alloc_lines);
+		t = &d->lines[d->nr_lines++];
+		*t = *f;
+		t->symbol = f->symbol ? xstrdup(f->symbol) : NULL;
+		t->functions = f->nr_functions ? xcalloc(f->nr_functions, sizeof(*t->functions)) : NULL;
+		for (size_t j = 0; j < f->nr_functions; j++)
+			t->functions[j] = xstrdup(f->functions[j]);
+		t->cores = f->nr_cores ? xmalloc(f->nr_cores * sizeof(*t->cores)) : NULL;
+		if (f->nr_cores)
+			memcpy(t->cores, f->cores, f->nr_cores * sizeof(*t->cores));
+		t->process = f->process + process;
+	}
+}
+
+/* Per-core counts of `s` added into `d`'s, by core number. */
+static void cores_add(struct ws_sim_output *d, const struct ws_sim_output *s)
+{
+	for (size_t j = 0; j < s->nr_cores; j++) {
+		size_t i;
+
+		for (i = 0; i < d->nr_cores && d->cores[i].id != s->cores[j].id; i++)
+			;
+		if (i == d->nr_cores) {
+			WS_ALLOC_GROW(d->cores, d->nr_cores + 1, d->alloc_cores);
+			memset(&d->cores[i], 0, sizeof(d->cores[i]));
+			d->cores[i].id = s->cores[j].id;
+			d->nr_cores++;
+		}
+		d->cores[i].threads += s->cores[j].threads;
+		counts_add(&d->cores[i].counts, &s->cores[j].counts);
+	}
+}
+
 static void output_copy(struct ws_sim_output *d, const struct ws_sim_output *s)
 {
 	*d = *s;
@@ -630,6 +774,12 @@ static void output_copy(struct ws_sim_output *d, const struct ws_sim_output *s)
 	d->alloc_nodes = s->nr_nodes;
 	if (s->nr_nodes)
 		memcpy(d->nodes, s->nodes, s->nr_nodes * sizeof(*d->nodes));
+	d->lines = NULL;
+	d->nr_lines = d->alloc_lines = 0;
+	lines_append(d, s, 0);
+	d->cores = NULL;
+	d->nr_cores = d->alloc_cores = 0;
+	cores_add(d, s);
 }
 
 /* Calling contexts by (parent, function): open addressing over node indexes, for merging process trees. */
@@ -711,6 +861,8 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 		return -EINVAL;
 	}
 	counts_add(&dst->total, &src->total);
+	lines_append(dst, src, dst->processes);
+	cores_add(dst, src);
 	dst->threads += src->threads;
 	dst->processes += src->processes;
 

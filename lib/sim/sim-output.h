@@ -4,7 +4,7 @@
 #define WS_SIM_OUTPUT_H
 
 /*
- * THE FILE FORMAT (version WSIM_FORMAT_VERSION, 2)
+ * THE FILE FORMAT (version WSIM_FORMAT_VERSION, 3)
  *
  * wsim (sim/) writes one file per process it ran (--ws-out, default wsim.out.%p), under a temporary name
  * renamed into place at exit, so a reader sees a whole file or none. It is text, one record per line, fields
@@ -24,6 +24,14 @@
  *	region	NAME	ENTRIES	V ...            one per region (client requests from the marker library)
  *	hot	ID	ADDRESS	EXECUTIONS	L1D-MISSES	MISPREDICTS   one per executed instruction of the
  *	                                     hottest functions (--ws-hot, default 20), ID as above
+ *	core	ID	THREADS	V ...               where more than one virtual core ran threads: each one's counts
+ *	line	ADDRESS	SYMBOL	SYMBOL-ADDRESS	MISSES	FUNCTIONS   one per contended line (coherence misses),
+ *	                                     most first, at most 32; SYMBOL the data symbol holding its first
+ *	                                     byte accessed and its address, or "-" twice; FUNCTIONS the IDs
+ *	                                     of the functions that touched it, comma-separated, or "-"
+ *	line-core	CORE	THREAD	READS	WRITES	READ-BYTES	WRITE-BYTES	MISSES   after its line, one per core
+ *	                                     that used it: the thread, its accesses, the byte spans (FIRST-LAST
+ *	                                     offsets in the line, or "-") and its share of the misses
  *	stacks	LIMIT	DROPPED                  with --ws-callers: the limit of calling contexts
  *	                                     (--ws-max-stacks) and how many functions had contexts past it
  *	node	ID	PARENT	FUNCTION	V ...       with --ws-callers, one per calling context: the events of
@@ -36,7 +44,8 @@
  * Config keys: preset (zen4, golden-cove, cachegrind); L1i, L1d (SIZE,ASSOC,LINE in bytes, ways, bytes);
  * L2, L3, or LL alone for the two-level cachegrind preset (SIZE,ASSOC,LINE,inclusive|non-inclusive);
  * prefetch (nextline,stride | nextline | stride | none); conditional (tage | gshare | bimodal-cachegrind);
- * gshare-bits; indirect (ENTRIES,KIND); return-stack (ENTRIES | none); latency (the estimate's weights).
+ * gshare-bits; indirect (ENTRIES,KIND); return-stack (ENTRIES | none); latency (the estimate's weights,
+ * with core=N, a coherence miss, when there are cores); cores (CORES,CORES-PER-LAST-LEVEL).
  *
  * COUNTERS carry whyslow's metric names (lib/result/metrics.c). The `counters` line lists only what the configured
  * model produces: with two levels (cachegrind) there is no L2-misses, without a return-address stack no
@@ -56,14 +65,18 @@
  *   LLC-*-misses           demand misses in the last level (L3, or LL), by kind
  *   prefetches             lines the L1d prefetchers brought in (prefetches of lines already present excluded)
  *   prefetches-used        prefetched lines a demand access hit before they were evicted
+ *   coherence-misses       with more than one core: accesses to a line another core wrote, as the threads
+ *                          would interleave on concurrent cores (docs/simulator.md, Coherence)
  *   estimated-cycles       an ESTIMATE: instructions + for each load or fetch missing L1 the latency of the
  *                          level that had it + the mispredict penalty per mispredicted branch (config latency)
+ *                          + the cross-core latency per coherence miss
  * Prefetch lookups are not demand accesses and count in no *-misses counter.
  *
  * CALLING CONTEXTS (docs/simulator.md, Call stacks): every event of the process is in exactly one node, so
  * the nodes of a function add up to its row, and all nodes to the total. No path has a function twice
  * (recursion stays in the outermost activation's node), so a node's counts plus its descendants' are the
- * inclusive counts of that activation. Version 1 files (no call tracking) are still read.
+ * inclusive counts of that activation. Version 1 files (no call tracking) and version 2 (no cores) are still
+ * read.
  *
  * HOT ADDRESSES are ELF virtual addresses in OBJECT (the function row's), that is the runtime address minus
  * the object's load bias, so they match `objdump -d OBJECT`. Code with no object keeps its runtime address.
@@ -104,6 +117,7 @@ enum ws_sim_counter {
 	WS_SIM_LLC_ICACHE_MISSES,
 	WS_SIM_PREFETCHES,
 	WS_SIM_PREFETCHES_USED,
+	WS_SIM_COHERENCE_MISSES,
 	WS_SIM_NR_COUNTERS
 };
 
@@ -141,6 +155,34 @@ struct ws_sim_region {
 	struct ws_sim_counts counts;
 };
 
+/* One core of a line in the contention report: what its thread did there. Byte offsets in the line. */
+struct ws_sim_line_core {
+	int core;
+	unsigned thread; /* the tool's thread number (1 is the main thread) */
+	uint64_t reads, writes, misses;
+	int read_lo, read_hi, write_lo, write_hi; /* -1 when it made no such access */
+};
+
+/* A line with coherence misses (format 3): where, the variable holding it, the functions that touch it. */
+struct ws_sim_line {
+	uint64_t addr;      /* of its first byte, in the process */
+	char *symbol;       /* the data symbol of its first byte accessed, NULL when none */
+	uint64_t symbol_addr;
+	uint64_t misses;
+	char **functions;   /* names as the function rows give them */
+	size_t nr_functions;
+	struct ws_sim_line_core *cores;
+	size_t nr_cores;
+	unsigned process;   /* which file of the sum it came from, 0 first */
+};
+
+/* A virtual core's counts (format 3, where more than one core ran), summed over processes by core number. */
+struct ws_sim_core {
+	int id;
+	unsigned threads;
+	struct ws_sim_counts counts;
+};
+
 struct ws_sim_config_item {
 	char *key;
 	char *value;
@@ -166,6 +208,10 @@ struct ws_sim_output {
 	uint64_t stacks_dropped; /* functions with contexts past its limit, summed over processes */
 	struct ws_sim_node *nodes; /* parents first */
 	size_t nr_nodes, alloc_nodes;
+	struct ws_sim_line *lines; /* the contention report: hottest first in each process */
+	size_t nr_lines, alloc_lines;
+	struct ws_sim_core *cores;
+	size_t nr_cores, alloc_cores;
 };
 
 #define WS_SIM_OUTPUT_INIT { 0 }

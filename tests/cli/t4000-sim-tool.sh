@@ -47,7 +47,7 @@ test_expect_success 'the result file is named for the pid, complete, and renamed
 	f=named/$(cat files) &&
 	case "$f" in named/wsim.out.[0-9]*) ;; *) echo "unexpected name $f"; false ;; esac &&
 	test "$(grep "^pid" "$f" | cut -f2)" = "${f#named/wsim.out.}" &&
-	head -n 1 "$f" | grep -q "^wsim	2$" &&
+	head -n 1 "$f" | grep -q "^wsim	3$" &&
 	tail -n 1 "$f" | grep -q "^end$" &&
 	dump "$f" >/dev/null
 '
@@ -58,7 +58,7 @@ test_expect_success 'an output that is not a regular file is written to, not rep
 	wsim --ws-out="$PWD/pipe" "$M/ping" >/dev/null &&
 	wait &&
 	test -p pipe &&
-	head -n 1 from-pipe | grep -q "^wsim	2$" &&
+	head -n 1 from-pipe | grep -q "^wsim	3$" &&
 	tail -n 1 from-pipe | grep -q "^end$" &&
 	ls >files &&
 	test_grep -v "pipe.tmp" files
@@ -71,10 +71,11 @@ test_expect_success 'zen4 produces every counter, with its geometry in the heade
 		conditional-branch-misses indirect-branches indirect-branch-misses return-branches \
 		return-branch-misses L1-dcache-loads L1-dcache-load-misses L1-dcache-stores \
 		L1-dcache-store-misses L1-icache-loads L1-icache-load-misses L2-misses LLC-loads \
-		LLC-load-misses LLC-store-misses LLC-icache-misses prefetches prefetches-used; do
+		LLC-load-misses LLC-store-misses LLC-icache-misses prefetches prefetches-used coherence-misses; do
 		grep -qx -e "$m" names || { echo "missing $m"; return 1; }
 	done &&
-	test_line_count = 25 names &&
+	test_line_count = 26 names &&
+	test_grep "^config	cores	16,8$" z.out &&
 	test_grep "^config	L1d	32768,8,64$" z.out &&
 	test_grep "^config	L2	1048576,8,64,inclusive$" z.out &&
 	test_grep "^config	L3	33554432,16,64,non-inclusive$" z.out &&
@@ -84,7 +85,8 @@ test_expect_success 'zen4 produces every counter, with its geometry in the heade
 test_expect_success 'what a model does not produce is absent, not zero' '
 	wsim --ws-preset=cachegrind --ws-out=cg.out "$M/ping" >/dev/null &&
 	counters cg.out >names &&
-	! grep -qx -e L2-misses -e return-branches -e return-branch-misses -e prefetches -e prefetches-used names &&
+	! grep -qx -e L2-misses -e return-branches -e return-branch-misses -e prefetches -e prefetches-used \
+		-e coherence-misses names &&
 	grep -qx LLC-load-misses names &&
 	test_grep "^config	LL	8388608,16,64,non-inclusive$" cg.out &&
 	! total cg.out L2-misses &&

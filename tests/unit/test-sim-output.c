@@ -150,7 +150,7 @@ static void test_malformed(void **state)
 {
 	(void)state;
 	expect_malformed("wsim\t1\n", "cachegrind\t1\n", 1, "not a wsim result file");
-	expect_malformed("wsim\t1\n", "wsim\t3\n", 1, "format version 3");
+	expect_malformed("wsim\t1\n", "wsim\t4\n", 1, "format version 4");
 	expect_malformed("wsim\t1\n", "wsim\t0\n", 1, "format version 0");
 	expect_malformed("total\t1000\t5000\t10\t77\n", "total\t1000\t5000\t10\n", 11, "has 3 values");
 	expect_malformed("total\t1000\t5000", "total\t1000\t5x00", 11, "'5x00' is not an unsigned");
@@ -221,6 +221,97 @@ static const char second_cg[] =
 	"hot\t1\t0x1130\t7\t1\t2\n"
 	"hot\t1\t0x1120\t1\t0\t0\n"
 	"end\n";
+
+/* Format 3: per-core counts and the contention report. */
+static const char threads_file[] =
+	"wsim\t3\n"
+	"config\tpreset\tzen4\n"
+	"config\tcores\t16,8\n"
+	"threads\t3\n"
+	"counters\tinstructions\tcoherence-misses\n"
+	"total\t1000\t50\n"
+	"function\t0\tw\t/src/s.c\t/bin/s\t900\t50\n"
+	"function\t1\tmain\t/src/s.c\t/bin/s\t100\t0\n"
+	"core\t0\t1\t100\t0\n"
+	"core\t1\t1\t450\t10\n"
+	"core\t2\t1\t450\t40\n"
+	"line\t0x4040\tshared\t0x4040\t50\t0,1\n"
+	"line-core\t1\t2\t100\t100\t0-7\t0-7\t25\n"
+	"line-core\t2\t3\t100\t100\t8-15\t8-15\t25\n"
+	"line-core\t0\t1\t1\t0\t0-15\t-\t0\n"
+	"line\t0x5000\t-\t-\t2\t-\n"
+	"end\n";
+
+static void test_threads(void **state)
+{
+	struct ws_sim_output a, sum = WS_SIM_OUTPUT_INIT;
+	const struct ws_sim_line *l;
+
+	(void)state;
+	assert_int_equal(ws_sim_output_parse(&a, threads_file, strlen(threads_file), "t"), 0);
+	assert_int_equal(a.version, 3);
+	assert_true(ws_sim_has(&a, WS_SIM_COHERENCE_MISSES));
+	assert_int_equal(a.nr_cores, 3);
+	assert_int_equal(a.cores[2].id, 2);
+	assert_int_equal(a.cores[2].counts.v[WS_SIM_COHERENCE_MISSES], 40);
+	assert_int_equal(a.nr_lines, 2);
+	l = &a.lines[0];
+	assert_int_equal(l->addr, 0x4040);
+	assert_string_equal(l->symbol, "shared");
+	assert_int_equal(l->symbol_addr, 0x4040);
+	assert_int_equal(l->misses, 50);
+	assert_int_equal(l->nr_functions, 2);
+	assert_string_equal(l->functions[0], "w");
+	assert_string_equal(l->functions[1], "main");
+	assert_int_equal(l->nr_cores, 3);
+	assert_int_equal(l->cores[1].thread, 3);
+	assert_int_equal(l->cores[1].write_lo, 8);
+	assert_int_equal(l->cores[1].write_hi, 15);
+	assert_int_equal(l->cores[2].write_lo, -1);
+	assert_null(a.lines[1].symbol);
+	assert_int_equal(a.lines[1].nr_functions, 0);
+	assert_int_equal(a.lines[1].nr_cores, 0);
+	/* Two processes: per-core counts add up by core, lines are kept apart with their process. */
+	assert_int_equal(ws_sim_output_add(&sum, &a), 0);
+	assert_int_equal(ws_sim_output_add(&sum, &a), 0);
+	assert_int_equal(sum.nr_cores, 3);
+	assert_int_equal(sum.cores[1].counts.v[WS_SIM_INSTRUCTIONS], 900);
+	assert_int_equal(sum.cores[1].threads, 2);
+	assert_int_equal(sum.nr_lines, 4);
+	assert_int_equal(sum.lines[2].process, 1);
+	assert_string_equal(sum.lines[2].symbol, "shared");
+	assert_int_equal(sum.lines[2].cores[0].write_hi, 7);
+	ws_sim_output_release(&sum);
+	ws_sim_output_release(&a);
+	assert_int_equal(a.nr_lines, 0);
+}
+
+static void test_threads_malformed(void **state)
+{
+	static const struct {
+		const char *from, *to, *what;
+	} cases[] = {
+		{ "line-core\t1\t2\t100\t100\t0-7", "line-core\t1\t2\t100\t100\t7-0", "byte ranges" },
+		{ "line\t0x4040\tshared\t0x4040\t50\t0,1", "line\t0x4040\tshared\t0x4040\t50\t0,9", "no row" },
+		{ "line\t0x4040", "line-core\t1\t2\t1\t1\t-\t-\t0\nline\t0x4040", "before any 'line'" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[4096];
+		const char *at = strstr(threads_file, cases[i].from);
+		struct ws_sim_output o;
+
+		assert_non_null(at);
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - threads_file), threads_file, cases[i].to,
+			 at + strlen(cases[i].from));
+		n_errors = 0;
+		assert_int_equal(ws_sim_output_parse(&o, buf, strlen(buf), "bad"), -EINVAL);
+		assert_int_equal(n_errors, 1);
+		if (!strstr(last_error, cases[i].what))
+			fail_msg("expected '%s', got '%s'", cases[i].what, last_error);
+	}
+}
 
 static void test_add(void **state)
 {
@@ -391,6 +482,8 @@ int main(void)
 		cmocka_unit_test_setup(test_add, setup),
 		cmocka_unit_test_setup(test_add_different_models, setup),
 		cmocka_unit_test_setup(test_calls, setup),
+		cmocka_unit_test_setup(test_threads, setup),
+		cmocka_unit_test_setup(test_threads_malformed, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

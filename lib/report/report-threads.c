@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report-threads.c - the simulator's threads in the terminal reports: per-core counts and the contended lines. */
+#include "report/report-internal.h"
+
+#include <math.h>
+
+/* "bytes 0-7" of a range, or NULL-ish "" when the thread made no such access. */
+static void range(FILE *f, const char *what, int lo, int hi, bool *any)
+{
+	if (lo < 0)
+		return;
+	fprintf(f, "%s%s bytes %d-%d", *any ? ", " : "", what, lo, hi);
+	*any = true;
+}
+
+void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, bool color, int indent)
+{
+	const char *b = color ? C_BOLD : "", *d = color ? C_DIM : "", *z = color ? C_RESET : "";
+
+	if (v->ncores > 1) {
+		fprintf(f, "\n%*s%scores%s%s%s (simulated, one thread each, round-robin beyond the count)\n", indent, "", b,
+			label ? " of " : "", label ? label : "", z);
+		for (size_t i = 0; i < v->ncores; i++) {
+			const struct ws_core_counts *c = &v->cores[i];
+
+			fprintf(f, "%*s  core %-3d %u thread%s  %15.0f instructions  %15.0f estimated-cycles", indent, "",
+				c->core, c->threads, c->threads == 1 ? " " : "s", c->instructions, c->estimated_cycles);
+			if (!isnan(c->coherence_misses))
+				fprintf(f, "  %12.0f coherence-misses", c->coherence_misses);
+			fputc('\n', f);
+		}
+		fprintf(f, "%*s  %sa coherence miss is charged to the thread whose access finds it, which may be the "
+			"second of the two%s\n", indent, "", d, z);
+	}
+	if (!v->ncontention)
+		return;
+	fprintf(f, "\n%*s%scontention%s%s%s (simulated: lines with coherence misses, hottest first)\n", indent, "", b,
+		label ? " in " : "", label ? label : "", z);
+	for (size_t i = 0; i < v->ncontention; i++) {
+		const struct ws_contention *c = &v->contention[i];
+
+		fprintf(f, "%*s  %s on %s%s%s (line %s): %.0f coherence misses", indent, "",
+			c->false_sharing ? "false sharing" : "true sharing", b, c->variable ? c->variable : c->address, z,
+			c->address, c->coherence_misses);
+		for (size_t k = 0; k < c->nfunctions; k++)
+			fprintf(f, "%s%s", k ? ", " : ", in ", c->functions[k]);
+		fputc('\n', f);
+		for (size_t k = 0; k < c->nthreads; k++) {
+			const struct ws_contention_thread *t = &c->threads[k];
+			bool any = false;
+
+			fprintf(f, "%*s    thread %u (core %d): ", indent, "", t->thread, t->core);
+			range(f, "writes", t->write_lo, t->write_hi, &any);
+			range(f, "reads", t->read_lo, t->read_hi, &any);
+			fprintf(f, "%s; %.0f coherence misses%s\n", c->from_variable ? " of it" : " of the line",
+				t->coherence_misses, "");
+		}
+		if (c->false_sharing)
+			fprintf(f, "%*s    %sthe threads use different bytes of one line: pad or align them onto lines of "
+				"their own%s\n", indent, "", d, z);
+	}
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t4108-sim-contention.sh - whyslow with a core per thread: coherence-misses, contention[] and its verdicts, per-core counts, --sim-cores.
+. "$WS_SRC/tests/cli/lib.sh"
+
+test_have_prereq SIM || test_skip_all 'wsim is not built (it needs the valgrind package)'
+
+T="$WS_BUILD/examples/threads"
+R="$WS_BUILD/examples/r1cs-synth/r1cs-synth-vec"
+N=4000000
+
+# FILE: the first variant's hottest contended line as "variable verdict bytes...", bytes of the threads that missed.
+line() {
+	python3 - "$1" "${2:-0}" <<-\EOF
+	import json, sys
+	v = json.load(open(sys.argv[1]))["variants"][int(sys.argv[2])]
+	c = v["contention"][0]
+	assert c["bytes_from"] == "variable", c
+	spans = sorted("%d-%d" % tuple(t["write_bytes"]) for t in c["threads"] if t["write_bytes"] and t["coherence-misses"] > 0)
+	print(c["variable"], c["verdict"], " ".join(spans), " ".join(sorted(set(c["functions"]) & {"w"})))
+	EOF
+}
+# FILE I METRIC: the median of a whole-process metric of variant I.
+median() {
+	python3 -c "import json, sys; print(int(json.load(open(sys.argv[1]))['variants'][int(sys.argv[2])]['metrics'][sys.argv[3]]['median']))" "$@"
+}
+
+test_expect_success 'false sharing: coherence-misses 100 times private, the line named shared, bytes 0-7 and 8-15' '
+	whyslow compare --backend sim --exact -n private "$T/sharing private $N" -n false "$T/sharing false $N" \
+		--export-json c.json >out &&
+	p=$(median c.json 0 coherence-misses) &&
+	f=$(median c.json 1 coherence-misses) &&
+	test "$f" -ge $((100 * (p > 0 ? p : 1))) &&
+	test "$(line c.json 1)" = "shared false-sharing 0-7 8-15 w" &&
+	test_grep "false sharing on shared" out &&
+	test_grep "thread [0-9]* (core [0-9]*): writes bytes 0-7" out &&
+	test_grep "thread [0-9]* (core [0-9]*): writes bytes 8-15" out
+'
+
+test_expect_success 'true sharing: the same bytes written by both threads, told apart' '
+	whyslow stat --backend sim --exact --export-json t.json "$T/sharing" true $N >out &&
+	test "$(line t.json)" = "shared true-sharing 0-7 0-7 w" &&
+	test_grep "true sharing on shared" out &&
+	! test_grep "false sharing" out
+'
+
+test_expect_success 'the contention report survives the JSON round trip (report)' '
+	whyslow report c.json >again &&
+	test_grep "false sharing on shared" again
+'
+
+test_expect_success 'r1cs-synth --threads 2: the same digest under the simulator, per-core counts shown' '
+	"$R" --threads 2 --constraints 5000 | grep "^digest" >native &&
+	VALGRIND_LIB="$WS_BUILD/sim/vglib" valgrind -q --tool=wsim --ws-out=r.out "$R" --threads 2 --constraints 5000 |
+		grep "^digest" >simulated &&
+	test_cmp native simulated &&
+	whyslow stat --backend sim --exact --export-json r.json "$R" --threads 2 --constraints 5000 >out &&
+	test_grep "cores (simulated" out &&
+	test_grep "core 1 " out && test_grep "core 2 " out &&
+	python3 -c "import json, sys; c = json.load(open(sys.argv[1]))[\"variants\"][0][\"sim_cores\"]; assert len(c) == 3 and all(x[\"instructions\"] > 0 for x in c), c" r.json
+'
+
+test_expect_success '--sim-cores 1: every thread on one core, no coherence-misses, no contention' '
+	whyslow stat --backend sim --exact --sim-cores 1 --export-json one.json "$T/sharing" false 200000 >out &&
+	! test_grep "coherence-misses" out &&
+	! test_grep "contention" out &&
+	python3 -c "import json, sys; v = json.load(open(sys.argv[1]))[\"variants\"][0]; assert \"contention\" not in v and \"sim_cores\" not in v" one.json
+'
+
+test_expect_success '--sim-cores: the cachegrind preset has one core; at most 256' '
+	test_expect_code 129 whyslow stat --backend sim --sim-preset cachegrind --sim-cores 2 true 2>err &&
+	test_grep "cachegrind preset models one core" err &&
+	test_line_count = 1 err &&
+	test_expect_code 129 whyslow stat --backend sim --sim-cores 300 true 2>err &&
+	test_grep "1 to 256" err
+'
+
+test_done
