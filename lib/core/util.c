@@ -405,3 +405,19 @@ char *ws_join_command(char *const *argv)
 	fclose(f);
 	return out;
 }
+
+char *ws_escape_ctl(const char *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	fclose(f);
+	return out;
+}

@@ -89,4 +89,10 @@ bool ws_same_file(const char *a, const char *b);
  */
 char *ws_join_command(char *const *argv);
 
+/*
+ * `s` with its control bytes (below 0x20, and DEL) written as \xNN, for a message that quotes what a file
+ * or the user gave: an escape sequence must not reach the terminal. NULL reads as "". The caller frees it.
+ */
+char *ws_escape_ctl(const char *s);
+
 #endif

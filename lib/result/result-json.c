@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -453,6 +454,26 @@ json_t *ws_result_to_json(const struct ws_result *r)
 
 /* --- reading --- */
 
+/*
+ * Refuse a file with one error line: what it quotes from the file (names, jansson's "near '...'") is the
+ * file's, so its control bytes are escaped before they reach a terminal. Returns -EINVAL.
+ */
+static int __attribute__((format(printf, 1, 2))) refuse(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *esc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	esc = ws_escape_ctl(msg ? msg : "invalid result file");
+	ws_error("%s", esc);
+	free(esc);
+	free(msg);
+	return -EINVAL;
+}
+
 static char *get_str(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
@@ -753,6 +774,70 @@ static char **get_strings(const json_t *o, const char *key)
 	return v;
 }
 
+/*
+ * Where comparison `c` reads its metric in variant `v` (the whole process, a region, a function, its inclusive
+ * metrics or one caller's): NULL after refusing the file, naming comparisons[i]'s field that does not resolve.
+ */
+static const struct ws_metric_set *comparison_set(const struct ws_variant *v, const struct ws_comparison *c,
+						  size_t i, const char *source)
+{
+	const struct ws_group *g;
+
+	if (c->region && c->function) {
+		refuse("%s: comparisons[%zu] names both a region and a function; give one", source, i);
+		return NULL;
+	}
+	if (c->region) {
+		if (!(g = ws_group_list_find(&v->regions, c->region))) {
+			refuse("%s: comparisons[%zu].region names '%s', which is not in the regions of variant '%s'",
+			       source, i, c->region, v->name);
+			return NULL;
+		}
+		return &g->metrics;
+	}
+	if (!c->function)
+		return &v->metrics;
+	if (!(g = ws_group_list_find(&v->functions, c->function))) {
+		refuse("%s: comparisons[%zu].function names '%s', which is not in the functions of variant '%s'",
+		       source, i, c->function, v->name);
+		return NULL;
+	}
+	if (c->inclusive)
+		return &g->inclusive;
+	if (!c->caller)
+		return &g->metrics;
+	if (!(g = ws_group_list_find(&g->callers, c->caller))) {
+		refuse("%s: comparisons[%zu].caller names '%s', which is not among the callers of '%s' in variant '%s'",
+		       source, i, c->caller, c->function, v->name);
+		return NULL;
+	}
+	return &g->metrics;
+}
+
+/*
+ * A loaded result is checked once, here, so that the renderers and diff can trust the model: every name a
+ * comparison (JSON entry `i`) gives resolves, on both sides, to what it names. Returns 0 or -EINVAL.
+ */
+static int check_comparison(struct ws_result *r, const struct ws_comparison *c, size_t i, const char *source)
+{
+	const char *side[2] = { c->baseline, c->variant }, *field[2] = { "baseline", "variant" };
+
+	for (int k = 0; k < 2; k++) {
+		const struct ws_variant *v = ws_result_find_variant(r, side[k]);
+		const struct ws_metric_set *set;
+
+		if (!v)
+			return refuse("%s: comparisons[%zu].%s names '%s', which is not in variants[]", source, i,
+				      field[k], side[k]);
+		if (!(set = comparison_set(v, c, i, source)))
+			return -EINVAL;
+		if (!ws_metric_set_find(set, c->metric))
+			return refuse("%s: comparisons[%zu].metric names '%s', which variant '%s' does not have there",
+				      source, i, c->metric, v->name);
+	}
+	return 0;
+}
+
 int ws_result_from_json(const json_t *root, struct ws_result *r, const char *source)
 {
 	const json_t *schema, *variants, *x, *settings, *machine, *arr;
@@ -930,6 +1015,8 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		if (!c->variant || !c->baseline || !c->metric) {
 			r->ncomparisons--;
 			ws_comparison_release(c);
+		} else if ((ret = check_comparison(r, c, i, source)) < 0) {
+			return ret;
 		}
 	}
 	arr = json_object_get(root, "explain");
@@ -956,6 +1043,9 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		}
 		if (!e->variant)
 			e->variant = xstrdup("?");
+		else if (!ws_result_find_variant(r, e->variant))
+			return refuse("%s: explain[%zu].variant names '%s', which is not in variants[]", source, i,
+				      e->variant);
 		json_array_foreach(causes, j, co) {
 			struct ws_cause *c;
 			const json_t *where = json_object_get(co, "where"), *w;
@@ -1020,9 +1110,14 @@ int ws_result_load(const char *path, struct ws_result *r)
 	else
 		root = json_load_file(path, 0, &err);
 	if (!root) {
-		if (err.line < 1)
-			return ws_error("cannot read '%s': %s", path, err.text), -ENOENT;
-		return ws_error("%s:%d: invalid JSON: %s", path, err.line, err.text), -EINVAL;
+		if (err.line < 1) {
+			char *esc = ws_escape_ctl(err.text);
+
+			ws_error("cannot read '%s': %s", path, esc);
+			free(esc);
+			return -ENOENT;
+		}
+		return refuse("%s:%d: invalid JSON: %s", path, err.line, err.text);
 	}
 	ret = ws_result_from_json(root, r, path);
 	json_decref(root);
