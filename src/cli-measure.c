@@ -9,6 +9,7 @@
 #include "perf/topdown.h"
 #include "report/report.h"
 #include "result/derive.h"
+#include "result/result-json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,13 +43,38 @@ int cli_export_folded(const struct ws_result *r, const char *path)
 	return err;
 }
 
+void cli_rescue(const struct ws_result *r)
+{
+	char *path = ws_result_rescue(r);
+
+	if (path)
+		fprintf(stderr, "%s: the measurement is saved in '%s' (whyslow report reads it)\n", current_command(),
+			path);
+	else
+		fprintf(stderr, "%s: the measurement could not be saved in TMPDIR, the current directory or HOME "
+			"either\n", current_command());
+	free(path);
+}
+
+/* What an export is expected to take, reserved by cli_check_output(): a small result unless told more. */
+static size_t export_estimate = 16 * 1024;
+
+void cli_export_estimate(const struct cli_measure *c, const struct ws_measure_opts *o, size_t nprogs)
+{
+	size_t runs = o->runs_auto ? o->max_runs : o->runs;
+	/* The events, plus the times and derived metrics whyslow adds; a sample takes about 24 bytes. */
+	size_t metrics = c->ev.n + 12;
+
+	export_estimate = 16 * 1024 + nprogs * (4096 + metrics * (runs * 24 + 512));
+}
+
 void cli_check_output(const char *opt, const char *path)
 {
 	int err;
 
 	if (!path)
 		return;
-	err = ws_check_writable(path);
+	err = ws_check_writable(path, export_estimate);
 	if (err) {
 		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
 			opt, path, strerror(-err));

@@ -74,6 +74,7 @@ int cmd_stat(int argc, char **argv)
 	if (export_folded && c.export_json && ws_same_file(export_folded, c.export_json))
 		usage_error("--export-json and --export-folded name one file, '%s': one export would replace the "
 			    "other", export_folded);
+	cli_export_estimate(&c, &mo, 1);
 	cli_check_output("--export-json", c.export_json);
 	cli_check_output("--export-html", export_html);
 	cli_check_output("--export-folded", export_folded);
@@ -111,6 +112,9 @@ int cmd_stat(int argc, char **argv)
 		}
 		if (export_folded && cli_export_folded(&res, export_folded) < 0)
 			status = WS_EXIT_FAIL;
+		/* An export failed and no result file holds the runs: keep them (the failed JSON rescued itself). */
+		if (status == WS_EXIT_FAIL && !c.export_json)
+			cli_rescue(&res);
 	}
 	status = cli_measure_status(ret, status, &res, saved);
 	ws_result_release(&res);

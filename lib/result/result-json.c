@@ -1072,26 +1072,81 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 	return 0;
 }
 
-int ws_result_save(const struct ws_result *r, const char *path)
+/* The file's text, newline-terminated (caller frees), or NULL. */
+static char *serialise(const struct ws_result *r, size_t *len)
 {
 	json_t *root = ws_result_to_json(r);
 	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-	int ret;
 
 	json_decref(root);
 	if (!text)
-		return ws_error("cannot serialise the result"), -ENOMEM;
-	{
-		size_t len = strlen(text);
+		return NULL;
+	*len = strlen(text);
+	text = xrealloc(text, *len + 2);
+	text[(*len)++] = '\n';
+	text[*len] = '\0';
+	return text;
+}
 
-		text = xrealloc(text, len + 2);
-		text[len] = '\n';
-		text[len + 1] = '\0';
-		ret = ws_write_atomic(path, text, len + 1);
+/* Where a result goes when its own path cannot take it, in order; *n of them (the strings are the env's). */
+static size_t rescue_dirs(const char *dirs[3])
+{
+	const char *tmp = getenv("TMPDIR"), *home = getenv("HOME");
+	size_t n = 0;
+
+	dirs[n++] = tmp && *tmp ? tmp : "/tmp";
+	dirs[n++] = ".";
+	if (home && *home)
+		dirs[n++] = home;
+	return n;
+}
+
+/* Write `text` to the first rescue directory that takes it; its path (caller frees), or NULL. */
+static char *rescue_text(const char *text, size_t len)
+{
+	const char *dirs[3];
+	size_t n = rescue_dirs(dirs);
+	char *out = NULL;
+
+	for (size_t i = 0; i < n && !out; i++)
+		if (ws_write_new(dirs[i], "whyslow-rescued", text, len, &out) < 0)
+			out = NULL;
+	return out;
+}
+
+char *ws_result_rescue(const struct ws_result *r)
+{
+	size_t len;
+	char *text = serialise(r, &len), *out;
+
+	if (!text)
+		return NULL;
+	out = rescue_text(text, len);
+	free(text);
+	return out;
+}
+
+int ws_result_save(const struct ws_result *r, const char *path)
+{
+	size_t len;
+	char *text = serialise(r, &len), *rescued;
+	int ret;
+
+	if (!text)
+		return ws_error("cannot serialise the result"), -ENOMEM;
+	ret = ws_write_atomic(path, text, len);
+	if (ret < 0) {
+		/* Nothing measured is lost: a full disk, EIO or a directory removed meanwhile leaves a copy elsewhere. */
+		rescued = rescue_text(text, len);
+		if (rescued)
+			ws_error("cannot write '%s': %s; the result is saved in '%s' instead", path, strerror(-ret),
+				 rescued);
+		else
+			ws_error("cannot write '%s': %s, nor a copy in TMPDIR, the current directory or HOME", path,
+				 strerror(-ret));
+		free(rescued);
 	}
 	free(text);
-	if (ret < 0)
-		ws_error("cannot write '%s': %s", path, strerror(-ret));
 	return ret;
 }
 
