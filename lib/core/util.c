@@ -508,3 +508,22 @@ char *ws_escape_ctl(const char *s)
 	fclose(f);
 	return out;
 }
+
+const char *ws_not_regular(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st.st_mode))
+		return "a character device";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	return "not a regular file";
+}

@@ -98,6 +98,13 @@ bool ws_same_file(const char *a, const char *b);
 char *ws_join_command(char *const *argv);
 
 /*
+ * What `path` is when it exists and is not a regular file ("a directory", "a FIFO", "a character device",
+ * ...), for "cannot read PATH: it is a FIFO"; NULL for a regular file or one that cannot be looked at (the
+ * open says why). An input file is checked so before it is opened: opening a FIFO without a writer blocks.
+ */
+const char *ws_not_regular(const char *path);
+
+/*
  * `s` with its control bytes (below 0x20, and DEL) written as \xNN, for a message that quotes what a file
  * or the user gave: an escape sequence must not reach the terminal. NULL reads as "". The caller frees it.
  */

@@ -54,11 +54,15 @@ const struct ws_cost *ws_cost_defaults(const char *cpu, size_t *n, const char **
 int ws_cost_load(const char *path, struct ws_cost **out, size_t *n)
 {
 	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err), *v;
+	json_t *root, *v;
 	const char *k;
 
 	*out = NULL;
 	*n = 0;
+	/* A FIFO without a writer would block for ever. */
+	if (ws_not_regular(path))
+		return ws_error("cannot read cost table '%s': it is %s, not a file", path, ws_not_regular(path)), -EINVAL;
+	root = json_load_file(path, 0, &err);
 	if (!root)
 		return ws_error("cannot read cost table '%s': %s", path, err.text), -EINVAL;
 	if (!json_is_object(root)) {

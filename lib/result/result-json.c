@@ -1152,14 +1152,23 @@ int ws_result_save(const struct ws_result *r, const char *path)
 
 int ws_result_load(const char *path, struct ws_result *r)
 {
+	const char *kind;
 	json_error_t err;
 	json_t *root;
 	struct stat st;
 	int ret;
 
-	/* jansson reads a directory as an empty file: say what it is instead of "invalid JSON". */
-	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return ws_error("cannot read '%s': it is a directory, not a result file", path), -EISDIR;
+	/*
+	 * jansson reads a directory as an empty file, and a FIFO without a writer would block for ever: a result
+	 * file is a regular file, or "-" for stdin, and anything else is refused at once.
+	 */
+	if (strcmp(path, "-") && (kind = ws_not_regular(path))) {
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return ws_error("cannot read '%s': it is a directory, not a result file", path), -EISDIR;
+		return ws_error("cannot read '%s': it is %s, not a result file (give a regular file, or - for stdin)",
+				path, kind),
+		       -EINVAL;
+	}
 	if (!strcmp(path, "-"))
 		root = json_loadf(stdin, 0, &err);
 	else
