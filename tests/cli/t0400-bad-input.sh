@@ -24,6 +24,7 @@ test_expect_success 'setup' '
 	sample a.json a 1,2,3,4,5 &&
 	sample b.json b 2,3,4,5,6 &&
 	sample other.json b 2,3,4,5,6 &&
+	printf "{\"machine\":{\"cpu\":\"X\"},\"variants\":[{\"name\":\"x\",\"metrics\":{\"t\":{\"samples\":[1,2,3]}}}]}\n" >cpu-x.json &&
 	"$WHYSLOW" diff a.json b.json --export-json c.json >/dev/null &&
 	ok=$(cmp_of b a t) &&
 	with_comparisons bad-variant.json "$ok,$(cmp_of x a t)" &&
