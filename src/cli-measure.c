@@ -56,6 +56,9 @@ void cli_rescue(const struct ws_result *r)
 	free(path);
 }
 
+/* perf's default kernel.perf_event_max_sample_rate: -F's limit unless the sysctl is raised above it. */
+#define CLI_MAX_FREQ 100000.0
+
 /* What an export is expected to take, reserved by cli_check_output(): a small result unless told more. */
 static size_t export_estimate = 16 * 1024;
 
@@ -399,8 +402,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		o->cpus = &c->cpuset;
 	}
 	if (c->seed) {
-		if (parse_size(c->seed, &n) < 0)
-			usage_error("--seed expects a non-negative integer, not '%s'", c->seed);
+		/* At most 2^63 - 1: the result file keeps it as a JSON integer, which is signed. */
+		if (parse_size(c->seed, &n) < 0 || n > INT64_MAX)
+			usage_error("--seed expects an integer from 0 to 9223372036854775807 (2^63 - 1), not '%s'",
+				    c->seed);
 		o->seed = n;
 	} else {
 		struct timespec ts;
@@ -412,8 +417,20 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	}
 	if (c->sim_preset && !wsim_preset_find(c->sim_preset))
 		unknown_preset(c->sim_preset);
-	if (!isnan(c->freq) && !(c->freq > 0))
-		usage_error("--freq must be positive, not %g", c->freq);
+	if (!isnan(c->freq)) {
+		/*
+		 * Whole hertz, up to the kernel's sampling limit: perf's default for it (100 kHz), or the sysctl where
+		 * raised above. Between a limit the kernel lowered itself and this one, the profiler lowers the rate
+		 * with a note (lib/perf/profile.c); beyond it a rate is a mistake, not one to round down silently.
+		 */
+		char *line = ws_read_line("/proc/sys/kernel/perf_event_max_sample_rate");
+		double limit = line && strtod(line, NULL) > CLI_MAX_FREQ ? strtod(line, NULL) : CLI_MAX_FREQ;
+
+		free(line);
+		if (!(c->freq >= 1 && c->freq <= limit && c->freq == floor(c->freq)))
+			usage_error("--freq expects whole Hz from 1 to %.0f (kernel.perf_event_max_sample_rate), not %.17g",
+				    limit, c->freq);
+	}
 	if (c->sim_runs == 0)
 		usage_error("--sim-runs expects a positive number of runs");
 	if (c->jobs == 0)
