@@ -43,6 +43,25 @@ int cli_export_folded(const struct ws_result *r, const char *path)
 	return err;
 }
 
+void cli_check_tmpdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+
+	if (!tmp || !*tmp)
+		return;
+	if (stat(tmp, &st) < 0) {
+		fprintf(stderr, "%s: TMPDIR '%s': %s; make that directory, or unset TMPDIR for /tmp\n",
+			current_command(), tmp, strerror(errno));
+		exit(WS_EXIT_FAIL);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: TMPDIR '%s' is not a directory; point it at one, or unset it for /tmp\n",
+			current_command(), tmp);
+		exit(WS_EXIT_FAIL);
+	}
+}
+
 void cli_rescue(const struct ws_result *r)
 {
 	char *path = ws_result_rescue(r);

@@ -164,6 +164,12 @@ int cli_measure_status(int ret, int status, const struct ws_result *r, bool save
  */
 void cli_check_output(const char *opt, const char *path);
 
+/*
+ * The simulator's and the markers' per-run files go to $TMPDIR: one that names no directory is one line and
+ * exit 1 before the first run, naming TMPDIR, not a failure in the middle of the session.
+ */
+void cli_check_tmpdir(void);
+
 /* How much cli_check_output() reserves: the estimated size of a result of `nprogs` programs measured so. */
 void cli_export_estimate(const struct cli_measure *c, const struct ws_measure_opts *o, size_t nprogs);
 

@@ -51,6 +51,9 @@ int cmd_stat(int argc, char **argv)
 	n = parse_options(argc, argv, "whyslow stat", stat_usage, options, PARSE_STOP_AT_NON_OPTION);
 	if (n == 0)
 		usage_error("no command given: whyslow stat [options] -- <command> [<args>...]");
+	/* As compare refuses a command string that splits into no words: nothing to run is the user's slip. */
+	if (!*argv[0])
+		usage_error("the command is empty: give the program to run, e.g. whyslow stat -- ./prog");
 	if (c.shell) {
 		if (n != 1)
 			usage_error("with --shell, give the command as one string");
@@ -78,6 +81,7 @@ int cmd_stat(int argc, char **argv)
 	cli_check_output("--export-json", c.export_json);
 	cli_check_output("--export-html", export_html);
 	cli_check_output("--export-folded", export_folded);
+	cli_check_tmpdir();
 	cli_install_signals();
 
 	ws_result_init(&res);

@@ -696,9 +696,15 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	h = headline(r, v, cyc_metric);
 	head = verdict_text(h, runs_of(&b->metrics, h ? h->metric : "wall-time"));
 	if (!cyc_metric) {
-		e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (a PMU, or the simulator: "
-				       "--backend auto)",
-				       v->name, head);
+		/* The simulator was in the plan but the session stopped first: say that, not to ask for it. */
+		if (r->partial && r->machine.backend && strstr(r->machine.backend, "sim"))
+			e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (the session stopped "
+					       "before the simulated runs: %s)",
+					       v->name, head, r->partial_reason ? r->partial_reason : "stopped early");
+		else
+			e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (a PMU, or the "
+					       "simulator: --backend auto)",
+					       v->name, head);
 		free(head);
 		return;
 	}
