@@ -200,6 +200,7 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.own = c->own_patterns,
 	};
 	int status = WS_EXIT_OK, err;
+	bool json_failed = false;
 
 	if (c->primary) {
 		/* Said in the words of the option given, with the reason the backend gave for not counting it. */
@@ -224,8 +225,9 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		free_binaries(bins, r->nvariants);
 	}
 	ws_report_compare(stdout, r, &ro);
+	/* ws_result_save() rescues the result itself when its path fails. */
 	if (c->export_json && ws_result_save(r, c->export_json) < 0)
-		status = WS_EXIT_FAIL;
+		json_failed = true;
 	if (c->export_csv && (err = ws_export_csv(r, c->export_csv)) < 0) {
 		ws_error("cannot write '%s': %s", c->export_csv, strerror(-err));
 		status = WS_EXIT_FAIL;
@@ -239,6 +241,10 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		status = WS_EXIT_FAIL;
 	}
 	if (c->export_folded && (err = cli_export_folded(r, c->export_folded)) < 0)
+		status = WS_EXIT_FAIL;
+	if (status == WS_EXIT_FAIL && c->measured && !c->export_json)
+		cli_rescue(r);
+	if (json_failed)
 		status = WS_EXIT_FAIL;
 	if (!isnan(c->fail_if_slower) && status == WS_EXIT_OK)
 		status = gate(c, r, &co);

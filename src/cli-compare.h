@@ -29,6 +29,7 @@ struct cli_compare {
 	const char *cost;    /* --cost FILE */
 	struct ws_cost *costs; /* its table, read by cli_compare_check() */
 	size_t ncosts;
+	bool measured;           /* compare, not diff: a failed export leaves a rescue copy of the result */
 	struct string_list own;  /* --own PATTERN... */
 	char **own_patterns;     /* the same, NULL-terminated, or NULL (cli_compare_check()) */
 };

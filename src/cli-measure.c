@@ -9,6 +9,7 @@
 #include "perf/topdown.h"
 #include "report/report.h"
 #include "result/derive.h"
+#include "result/result-json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,13 +43,60 @@ int cli_export_folded(const struct ws_result *r, const char *path)
 	return err;
 }
 
+void cli_check_tmpdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+
+	if (!tmp || !*tmp)
+		return;
+	if (stat(tmp, &st) < 0) {
+		fprintf(stderr, "%s: TMPDIR '%s': %s; make that directory, or unset TMPDIR for /tmp\n",
+			current_command(), tmp, strerror(errno));
+		exit(WS_EXIT_FAIL);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: TMPDIR '%s' is not a directory; point it at one, or unset it for /tmp\n",
+			current_command(), tmp);
+		exit(WS_EXIT_FAIL);
+	}
+}
+
+void cli_rescue(const struct ws_result *r)
+{
+	char *path = ws_result_rescue(r);
+
+	if (path)
+		fprintf(stderr, "%s: the measurement is saved in '%s' (whyslow report reads it)\n", current_command(),
+			path);
+	else
+		fprintf(stderr, "%s: the measurement could not be saved in TMPDIR, the current directory or HOME "
+			"either\n", current_command());
+	free(path);
+}
+
+/* perf's default kernel.perf_event_max_sample_rate: -F's limit unless the sysctl is raised above it. */
+#define CLI_MAX_FREQ 100000.0
+
+/* What an export is expected to take, reserved by cli_check_output(): a small result unless told more. */
+static size_t export_estimate = 16 * 1024;
+
+void cli_export_estimate(const struct cli_measure *c, const struct ws_measure_opts *o, size_t nprogs)
+{
+	size_t runs = o->runs_auto ? o->max_runs : o->runs;
+	/* The events, plus the times and derived metrics whyslow adds; a sample takes about 24 bytes. */
+	size_t metrics = c->ev.n + 12;
+
+	export_estimate = 16 * 1024 + nprogs * (4096 + metrics * (runs * 24 + 512));
+}
+
 void cli_check_output(const char *opt, const char *path)
 {
 	int err;
 
 	if (!path)
 		return;
-	err = ws_check_writable(path);
+	err = ws_check_writable(path, export_estimate);
 	if (err) {
 		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
 			opt, path, strerror(-err));
@@ -373,8 +421,10 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		o->cpus = &c->cpuset;
 	}
 	if (c->seed) {
-		if (parse_size(c->seed, &n) < 0)
-			usage_error("--seed expects a non-negative integer, not '%s'", c->seed);
+		/* At most 2^63 - 1: the result file keeps it as a JSON integer, which is signed. */
+		if (parse_size(c->seed, &n) < 0 || n > INT64_MAX)
+			usage_error("--seed expects an integer from 0 to 9223372036854775807 (2^63 - 1), not '%s'",
+				    c->seed);
 		o->seed = n;
 	} else {
 		struct timespec ts;
@@ -386,8 +436,20 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	}
 	if (c->sim_preset && !wsim_preset_find(c->sim_preset))
 		unknown_preset(c->sim_preset);
-	if (!isnan(c->freq) && !(c->freq > 0))
-		usage_error("--freq must be positive, not %g", c->freq);
+	if (!isnan(c->freq)) {
+		/*
+		 * Whole hertz, up to the kernel's sampling limit: perf's default for it (100 kHz), or the sysctl where
+		 * raised above. Between a limit the kernel lowered itself and this one, the profiler lowers the rate
+		 * with a note (lib/perf/profile.c); beyond it a rate is a mistake, not one to round down silently.
+		 */
+		char *line = ws_read_line("/proc/sys/kernel/perf_event_max_sample_rate");
+		double limit = line && strtod(line, NULL) > CLI_MAX_FREQ ? strtod(line, NULL) : CLI_MAX_FREQ;
+
+		free(line);
+		if (!(c->freq >= 1 && c->freq <= limit && c->freq == floor(c->freq)))
+			usage_error("--freq expects whole Hz from 1 to %.0f (kernel.perf_event_max_sample_rate), not %.17g",
+				    limit, c->freq);
+	}
 	if (c->sim_runs == 0)
 		usage_error("--sim-runs expects a positive number of runs");
 	if (c->jobs == 0)

@@ -160,8 +160,26 @@ void cli_result_prepare(struct ws_result *r, const struct cli_measure *c);
  */
 int cli_measure_status(int ret, int status, const struct ws_result *r, bool saved);
 
-/* Check that `path` (if set) can be written later; on failure one line and exit 1. */
+/*
+ * Check that `path` (if set) can be written later, with the space the export is expected to take reserved
+ * where the filesystem allows (a full disk is found before the runs); on failure one line and exit 1.
+ */
 void cli_check_output(const char *opt, const char *path);
+
+/*
+ * The simulator's and the markers' per-run files go to $TMPDIR: one that names no directory is one line and
+ * exit 1 before the first run, naming TMPDIR, not a failure in the middle of the session.
+ */
+void cli_check_tmpdir(void);
+
+/* How much cli_check_output() reserves: the estimated size of a result of `nprogs` programs measured so. */
+void cli_export_estimate(const struct cli_measure *c, const struct ws_measure_opts *o, size_t nprogs);
+
+/*
+ * A measurement whose exports failed and that no result file holds: write it to a rescue file
+ * (ws_result_rescue()) and say where, in one line.
+ */
+void cli_rescue(const struct ws_result *r);
 
 /* --export-folded: write r's call stacks to `path`; one line and a negative errno when there are none. */
 int cli_export_folded(const struct ws_result *r, const char *path);

@@ -501,6 +501,7 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data)
 	/* Stacks come with the callers: asking for them asks for those. */
 	c.callers |= cc.export_folded != NULL;
 	cli_measure_finish(&c, &mo, true);
+	cli_export_estimate(&c, &mo, progs.n);
 	cli_compare_check(&cc, c.export_json, NULL, 0);
 	if (cc.primary && !ws_metric_info(cc.primary)) {
 		/* Not the registry's: then it must be one of -e's events, or it is found missing only after the runs. */
@@ -535,6 +536,8 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data)
 	}
 	mo.supply = supply;
 	mo.supply_data = supply_data;
+	cc.measured = true;
+	cli_check_tmpdir();
 	cli_install_signals();
 
 	ws_result_init(&res);

@@ -133,6 +133,45 @@ static void take_variants(struct ws_result *to, struct ws_result *from, const ch
 			       from->partial_reason ? from->partial_reason : "stopped early");
 }
 
+/*
+ * --metric and --primary must name a metric of the results: checked once they are read, and before any
+ * warning about them, as a usage error (129). A metric that is there but was not measured is the
+ * measurement's fault, said later with its reason (cli_compare_finish(), exit 1).
+ */
+static void check_metric_names(const struct cli_compare *cc, const struct ws_result *all)
+{
+	const char *opt = cc->metric ? "--metric" : "--primary", *name = cc->metric ? cc->metric : cc->primary;
+	const struct ws_variant *b = NULL;
+	char *have = NULL;
+
+	if (!name)
+		return;
+	for (size_t i = 0; i < all->nvariants; i++) {
+		if (ws_metric_set_find(&all->variants[i].metrics, name))
+			return;
+		if (all->variants[i].baseline)
+			b = &all->variants[i];
+	}
+	if (!b)
+		b = &all->variants[0];
+	for (size_t i = 0; i < b->metrics.n && i < 6; i++) {
+		char *next = xasprintf("%s%s%s", have ? have : "", have ? ", " : "", b->metrics.v[i].name);
+
+		free(have);
+		have = next;
+	}
+	usage_error("%s '%s' is not a metric of these results (the baseline has %s%s)", opt, name,
+		    have ? have : "none", b->metrics.n > 6 ? ", ..." : "");
+}
+
+/* Progress while reading, on a terminal only: a file of 10^6 runs takes a second to read. */
+static void reading(const char *file, size_t i, size_t n)
+{
+	struct ws_progress p = { .done = i, .total = n, .eta = -1, .phase = "reading", .program = file };
+
+	cli_progress(&p, NULL);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct cli_compare cc = CLI_COMPARE_INIT;
@@ -148,9 +187,9 @@ int cmd_diff(int argc, char **argv)
 		CLI_COMPARE_EXPORTS(&cc),
 		OPT_END(),
 	};
-	struct ws_result all;
+	struct ws_result all, *rs;
 	struct ws_settings first; /* how the first file's programs were run, which the others are checked against */
-	int n, status;
+	int n, status = WS_EXIT_FAIL;
 
 	n = parse_options(argc, argv, "whyslow diff", diff_usage, options, 0);
 	if (n < 2)
@@ -160,41 +199,41 @@ int cmd_diff(int argc, char **argv)
 
 	ws_result_init(&all);
 	memset(&first, 0, sizeof(first));
+	rs = xcalloc((size_t)n, sizeof(*rs));
+	for (int i = 0; i < n; i++)
+		ws_result_init(&rs[i]);
+	/* Read every file first: a usage error (a name the files do not have) comes before any warning. */
 	for (int i = 0; i < n; i++) {
-		struct ws_result r;
-
-		ws_result_init(&r);
-		if (ws_result_load(argv[i], &r) < 0) {
-			ws_result_release(&r);
-			ws_result_release(&all);
-			ws_settings_release(&first);
-			cli_compare_release(&cc);
-			return WS_EXIT_FAIL;
+		reading(argv[i], (size_t)i, (size_t)n);
+		if (ws_result_load(argv[i], &rs[i]) < 0) {
+			cli_progress_done();
+			goto out;
 		}
-		if (i == 0) {
-			/* The first file's machine and settings describe the comparison. */
-			all.machine = r.machine;
-			memset(&r.machine, 0, sizeof(r.machine));
-			all.settings.seed = r.settings.seed;
-			all.settings.runs = r.settings.runs;
-			all.settings.warmup = r.settings.warmup;
-			first = r.settings;
-			memset(&r.settings, 0, sizeof(r.settings));
-		} else if (fingerprint_check(&all, &r, argv[0], argv[i], strict) < 0) {
-			ws_result_release(&r);
-			ws_result_release(&all);
-			ws_settings_release(&first);
-			cli_compare_release(&cc);
-			return WS_EXIT_FAIL;
-		} else {
-			settings_check(&first, &r.settings, argv[0], argv[i]);
-		}
-		take_variants(&all, &r, argv[i]);
-		ws_result_release(&r);
 	}
+	cli_progress_done();
+	/* The first file's machine and settings describe the comparison. */
+	all.machine = rs[0].machine;
+	memset(&rs[0].machine, 0, sizeof(rs[0].machine));
+	all.settings.seed = rs[0].settings.seed;
+	all.settings.runs = rs[0].settings.runs;
+	all.settings.warmup = rs[0].settings.warmup;
+	first = rs[0].settings;
+	memset(&rs[0].settings, 0, sizeof(rs[0].settings));
+	for (int i = 0; i < n; i++)
+		take_variants(&all, &rs[i], argv[i]);
 	cli_compare_pick_baseline(&cc, &all);
+	check_metric_names(&cc, &all);
+	for (int i = 1; i < n; i++) {
+		if (fingerprint_check(&all, &rs[i], argv[0], argv[i], strict) < 0)
+			goto out;
+		settings_check(&first, &rs[i].settings, argv[0], argv[i]);
+	}
 	cli_result_prepare(&all, NULL);
 	status = cli_compare_finish(&cc, &all, functions);
+out:
+	for (int i = 0; i < n; i++)
+		ws_result_release(&rs[i]);
+	free(rs);
 	ws_result_release(&all);
 	ws_settings_release(&first);
 	cli_compare_release(&cc);

@@ -65,6 +65,8 @@ static void read_manifest(struct merge *m)
 	json_t *progs, *args;
 	const char *format, *version;
 
+	if (ws_not_regular(path))
+		fail("cannot read the plan's manifest '%s': it is %s", path, ws_not_regular(path));
 	m->manifest = json_load_file(path, 0, &err);
 	if (!m->manifest) {
 		if (access(path, F_OK) < 0)

@@ -51,6 +51,9 @@ int cmd_stat(int argc, char **argv)
 	n = parse_options(argc, argv, "whyslow stat", stat_usage, options, PARSE_STOP_AT_NON_OPTION);
 	if (n == 0)
 		usage_error("no command given: whyslow stat [options] -- <command> [<args>...]");
+	/* As compare refuses a command string that splits into no words: nothing to run is the user's slip. */
+	if (!*argv[0])
+		usage_error("the command is empty: give the program to run, e.g. whyslow stat -- ./prog");
 	if (c.shell) {
 		if (n != 1)
 			usage_error("with --shell, give the command as one string");
@@ -74,9 +77,11 @@ int cmd_stat(int argc, char **argv)
 	if (export_folded && c.export_json && ws_same_file(export_folded, c.export_json))
 		usage_error("--export-json and --export-folded name one file, '%s': one export would replace the "
 			    "other", export_folded);
+	cli_export_estimate(&c, &mo, 1);
 	cli_check_output("--export-json", c.export_json);
 	cli_check_output("--export-html", export_html);
 	cli_check_output("--export-folded", export_folded);
+	cli_check_tmpdir();
 	cli_install_signals();
 
 	ws_result_init(&res);
@@ -111,6 +116,9 @@ int cmd_stat(int argc, char **argv)
 		}
 		if (export_folded && cli_export_folded(&res, export_folded) < 0)
 			status = WS_EXIT_FAIL;
+		/* An export failed and no result file holds the runs: keep them (the failed JSON rescued itself). */
+		if (status == WS_EXIT_FAIL && !c.export_json)
+			cli_rescue(&res);
 	}
 	status = cli_measure_status(ret, status, &res, saved);
 	ws_result_release(&res);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,12 +181,46 @@ static int help(const char *topic)
 	return WS_EXIT_FAIL;
 }
 
+/*
+ * At exit, as coreutils' close_stdout: what was printed must have reached stdout. A write that failed
+ * earlier (ferror), the last flush or the close failing (a full disk, /dev/full, EIO, an NFS quota seen only
+ * at close) is one line and exit 1, whatever the command returned: a report that was not written is not a
+ * success. A reader that went away (EPIPE, `| head`) ends us as SIGPIPE would have, silently. A stdout that
+ * was closed before we started (EBADF) with nothing written to it is not an error.
+ */
+static void close_stdout(void)
+{
+	bool failed = ferror(stdout) != 0;
+	int err = 0;
+
+	if (fflush(stdout) != 0) {
+		failed = true;
+		err = errno;
+	}
+	if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+		failed = true;
+		err = errno;
+	}
+	if (!failed)
+		return;
+	if (err == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
+	if (err)
+		fprintf(stderr, "whyslow: error: cannot write to standard output: %s\n", strerror(err));
+	else
+		fprintf(stderr, "whyslow: error: cannot write to standard output\n");
+	_exit(WS_EXIT_FAIL);
+}
+
 int main(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;
 
 	setup_logging(0);
 	save_invocation(argc, argv);
+	atexit(close_stdout);
 	/*
 	 * A child that dies before it is released closes the pipe we write "go" to: that must be an error
 	 * we report, not a SIGPIPE that kills us with the runs unsaved. And a SIGCHLD ignored by whoever

@@ -200,6 +200,9 @@ int parse_options(int argc, char **argv, const char *cmd, const char *const *usa
 			exit(0);
 		}
 		if (c == '?') {
+			/* A long option that takes no value, given one (--shell=x): getopt gives its val in optopt. */
+			if (optopt >= 0x100 && by_index[optopt - 0x100])
+				usage_error("option '--%s' takes no value", by_index[optopt - 0x100]->long_name);
 			if (optopt)
 				usage_error("unknown option '-%c'", optopt);
 			usage_error("unknown option '%s'", argv[optind - 1]);

@@ -165,6 +165,10 @@ int ws_asm_counts_load(const char *path, const struct ws_asm_bin *bin, struct ws
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (ws_not_regular(path)) {
+		ws_error("%s: it is %s, not a result file", path, ws_not_regular(path));
+		return -EINVAL;
+	}
 	root = json_load_file(path, 0, &jerr);
 	if (!root) {
 		FILE *f = fopen(path, "re");

@@ -586,6 +586,12 @@ int ws_asm_bin_open(const char *path, struct ws_asm_bin **out)
 	bin->fd = -1;
 	bin->path = xstrdup(path);
 	bin->real = realpath(path, NULL);
+	/* Opening a FIFO without a writer would block for ever: a binary is a regular file. */
+	if (ws_not_regular(path) && stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		ret = -EINVAL;
+		ws_error("%s: it is %s, not a binary", path, ws_not_regular(path));
+		goto error;
+	}
 	bin->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (bin->fd < 0) {
 		ret = -errno;

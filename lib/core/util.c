@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -226,14 +227,55 @@ static int write_in_place(const char *path, const char *p, size_t len)
 }
 
 /*
+ * The file a write to `path` must replace: `path` itself, or through symbolic links the file they end at,
+ * whether it exists (realpath) or not (a dangling link names the file to make: its target, relative to
+ * the link's directory). NULL when `path` is no link and does not exist, or the chain loops. Caller frees.
+ */
+static char *link_target(const char *path)
+{
+	char *cur = realpath(path, NULL), *next;
+	struct stat st;
+
+	if (cur)
+		return cur;
+	cur = xstrdup(path);
+	for (int hops = 0; lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		char buf[PATH_MAX];
+		ssize_t n = readlink(cur, buf, sizeof(buf) - 1);
+
+		if (n < 0 || hops >= 40) {
+			free(cur);
+			return NULL;
+		}
+		buf[n] = '\0';
+		if (buf[0] == '/') {
+			next = xstrdup(buf);
+		} else {
+			char *dir = dir_of(cur);
+
+			next = xasprintf("%s/%s", dir, buf);
+			free(dir);
+		}
+		free(cur);
+		cur = next;
+	}
+	if (!strcmp(cur, path)) {
+		free(cur);
+		return NULL;
+	}
+	return cur;
+}
+
+/*
  * The temporary file that replaces `path`: beside the file it names, through a symbolic link the file the
- * link points to (*real, NULL when the path does not resolve; caller frees both). A template for mkstemp.
+ * link points to (*real, made or not; NULL when `path` is not a link and does not exist; caller frees
+ * both), so that the link stays a link. A template for mkstemp.
  */
 static char *temp_for(const char *path, char **real)
 {
 	char *dir, *tmp;
 
-	*real = realpath(path, NULL);
+	*real = link_target(path);
 	if (*real)
 		path = *real;
 	dir = dir_of(path);
@@ -264,12 +306,20 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 		goto out;
 	}
 	err = write_all(fd, p, len);
-	/* mkstemp makes the file 0600; a result file is ordinary data, readable like any other. */
+	/*
+	 * mkstemp makes the file 0600. The file replaced keeps its mode and owner (as far as we may give it
+	 * that owner); a new one is ordinary data, readable like any other: 0666 minus the umask.
+	 */
 	if (!err) {
-		mode_t mask = umask(0);
+		mode_t mask = umask(0), mode = 0666 & ~mask;
 
 		umask(mask);
-		if (fchmod(fd, 0666 & ~mask) < 0 || fsync(fd) < 0)
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			mode = st.st_mode & 07777;
+			if (fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
+				err = -errno;
+		}
+		if (!err && (fchmod(fd, mode) < 0 || fsync(fd) < 0))
 			err = -errno;
 	}
 	if (close(fd) < 0 && !err)
@@ -284,7 +334,7 @@ out:
 	return err;
 }
 
-int ws_check_writable(const char *path)
+int ws_check_writable(const char *path, size_t reserve)
 {
 	struct stat st;
 	char *tmp, *real;
@@ -323,12 +373,49 @@ int ws_check_writable(const char *path)
 			free(dir);
 		}
 	} else {
+		/*
+		 * An empty file fits on a full disk: reserve what the write will need, so that a full filesystem
+		 * is found now and not after the runs. A filesystem without fallocate (EOPNOTSUPP) or that
+		 * cannot say (EINVAL) is let through: only the empty file was checked there.
+		 */
+		int fa = reserve ? posix_fallocate(fd, 0, (off_t)reserve) : 0;
+
+		if (fa == ENOSPC || fa == EDQUOT || fa == EFBIG || fa == EIO)
+			err = -fa;
 		close(fd);
 		unlink(tmp);
 	}
 	free(tmp);
 	free(real);
 	return err;
+}
+
+int ws_write_new(const char *dir, const char *stem, const void *buf, size_t len, char **out)
+{
+	char *path = xasprintf("%s/%s-XXXXXX.json", dir, stem);
+	mode_t mask = umask(0);
+	int fd, err;
+
+	umask(mask);
+	*out = NULL;
+	fd = mkstemps(path, 5);
+	if (fd < 0) {
+		err = -errno;
+		free(path);
+		return err;
+	}
+	err = write_all(fd, buf, len);
+	if (!err && (fchmod(fd, 0666 & ~mask) < 0 || fsync(fd) < 0))
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (err) {
+		unlink(path);
+		free(path);
+		return err;
+	}
+	*out = path;
+	return 0;
 }
 
 void ws_remove_tree(const char *dir)
@@ -404,4 +491,39 @@ char *ws_join_command(char *const *argv)
 	}
 	fclose(f);
 	return out;
+}
+
+char *ws_escape_ctl(const char *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	fclose(f);
+	return out;
+}
+
+const char *ws_not_regular(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st.st_mode))
+		return "a character device";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	return "not a regular file";
 }

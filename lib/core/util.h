@@ -72,10 +72,18 @@ char *ws_find_in_path(const char *prog);
 
 /*
  * Check, before any measurement, that `path` can later be written by ws_write_atomic: by making (and
- * removing) the temporary file it would make, or for a device or FIFO by access(). Returns 0 or -errno
- * (ENOENT, EACCES, EISDIR, ENAMETOOLONG, ...).
+ * removing) the temporary file it would make, with `reserve` bytes (the write's estimated size; 0: none)
+ * allocated in it where the filesystem allows (posix_fallocate: a full disk is found before the runs), or
+ * for a device or FIFO by access(). Returns 0 or -errno (ENOENT, EACCES, EISDIR, ENAMETOOLONG, ENOSPC,
+ * EDQUOT, ...).
  */
-int ws_check_writable(const char *path);
+int ws_check_writable(const char *path, size_t reserve);
+
+/*
+ * Write `len` bytes to a new file `dir`/`stem`-XXXXXX.json (unique, never replacing one), fsync'd, mode
+ * 0666 minus the umask; *out gets its path (caller frees). Returns 0 or -errno (and *out NULL).
+ */
+int ws_write_new(const char *dir, const char *stem, const void *buf, size_t len, char **out);
 
 /*
  * Whether two paths name one regular file, existing or to be made (by device and inode, or by real
@@ -88,5 +96,18 @@ bool ws_same_file(const char *a, const char *b);
  * character special to the shell are single-quoted. The caller frees it.
  */
 char *ws_join_command(char *const *argv);
+
+/*
+ * What `path` is when it exists and is not a regular file ("a directory", "a FIFO", "a character device",
+ * ...), for "cannot read PATH: it is a FIFO"; NULL for a regular file or one that cannot be looked at (the
+ * open says why). An input file is checked so before it is opened: opening a FIFO without a writer blocks.
+ */
+const char *ws_not_regular(const char *path);
+
+/*
+ * `s` with its control bytes (below 0x20, and DEL) written as \xNN, for a message that quotes what a file
+ * or the user gave: an escape sequence must not reach the terminal. NULL reads as "". The caller frees it.
+ */
+char *ws_escape_ctl(const char *s);
 
 #endif

@@ -54,11 +54,15 @@ const struct ws_cost *ws_cost_defaults(const char *cpu, size_t *n, const char **
 int ws_cost_load(const char *path, struct ws_cost **out, size_t *n)
 {
 	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err), *v;
+	json_t *root, *v;
 	const char *k;
 
 	*out = NULL;
 	*n = 0;
+	/* A FIFO without a writer would block for ever. */
+	if (ws_not_regular(path))
+		return ws_error("cannot read cost table '%s': it is %s, not a file", path, ws_not_regular(path)), -EINVAL;
+	root = json_load_file(path, 0, &err);
 	if (!root)
 		return ws_error("cannot read cost table '%s': %s", path, err.text), -EINVAL;
 	if (!json_is_object(root)) {
@@ -832,9 +836,15 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	if (cyc_metric)
 		model_reach(r, b, v, h, cyc_metric, e);
 	if (!cyc_metric) {
-		e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (a PMU, or the simulator: "
-				       "--backend auto)",
-				       v->name, head);
+		/* The simulator was in the plan but the session stopped first: say that, not to ask for it. */
+		if (r->partial && r->machine.backend && strstr(r->machine.backend, "sim"))
+			e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (the session stopped "
+					       "before the simulated runs: %s)",
+					       v->name, head, r->partial_reason ? r->partial_reason : "stopped early");
+		else
+			e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (a PMU, or the "
+					       "simulator: --backend auto)",
+					       v->name, head);
 		free(head);
 		return;
 	}

@@ -1143,6 +1143,30 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	for (size_t k = 0; k < s.nphases; k++)
 		if (s.phases[k].be->ops->describe)
 			s.phases[k].be->ops->describe(s.phases[k].be, &res->machine);
+	/*
+	 * A session stopped before a phase ran (Ctrl-C during the native runs of auto, before the simulated
+	 * ones) has nothing of what only that phase counts: those metrics are there, unsupported with the
+	 * reason, not missing as though never asked for.
+	 */
+	if (ret < 0) {
+		char *why = ret == -EINTR ? xstrdup("interrupted before the runs that count it")
+					  : xasprintf("the session stopped (%s) before the runs that count it",
+						      ret == -ECHILD ? (s.hook_failed ? "a hook failed" : "a run failed")
+								     : strerror(-ret));
+
+		for (size_t e = 0; e < o->events->n; e++) {
+			if (!claims[e].claimed)
+				continue;
+			for (size_t i = 0; i < nprogs; i++) {
+				const struct ws_metric *m = ws_metric_set_find(&res->variants[i].metrics,
+									       o->events->v[e].name);
+
+				if (!m || (!m->n && !(m->flags & WS_M_UNSUPPORTED)))
+					ws_metric_set_unsupported(&res->variants[i].metrics, o->events->v[e].name, why);
+			}
+		}
+		free(why);
+	}
 	if (ret == -EINTR) {
 		res->partial = true;
 		res->partial_reason = xstrdup("interrupted");

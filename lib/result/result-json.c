@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -518,6 +519,26 @@ json_t *ws_result_to_json(const struct ws_result *r)
 
 /* --- reading --- */
 
+/*
+ * Refuse a file with one error line: what it quotes from the file (names, jansson's "near '...'") is the
+ * file's, so its control bytes are escaped before they reach a terminal. Returns -EINVAL.
+ */
+static int __attribute__((format(printf, 1, 2))) refuse(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *esc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	esc = ws_escape_ctl(msg ? msg : "invalid result file");
+	ws_error("%s", esc);
+	free(esc);
+	free(msg);
+	return -EINVAL;
+}
+
 static char *get_str(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
@@ -893,6 +914,70 @@ static char **get_strings(const json_t *o, const char *key)
 	return v;
 }
 
+/*
+ * Where comparison `c` reads its metric in variant `v` (the whole process, a region, a function, its inclusive
+ * metrics or one caller's): NULL after refusing the file, naming comparisons[i]'s field that does not resolve.
+ */
+static const struct ws_metric_set *comparison_set(const struct ws_variant *v, const struct ws_comparison *c,
+						  size_t i, const char *source)
+{
+	const struct ws_group *g;
+
+	if (c->region && c->function) {
+		refuse("%s: comparisons[%zu] names both a region and a function; give one", source, i);
+		return NULL;
+	}
+	if (c->region) {
+		if (!(g = ws_group_list_find(&v->regions, c->region))) {
+			refuse("%s: comparisons[%zu].region names '%s', which is not in the regions of variant '%s'",
+			       source, i, c->region, v->name);
+			return NULL;
+		}
+		return &g->metrics;
+	}
+	if (!c->function)
+		return &v->metrics;
+	if (!(g = ws_group_list_find(&v->functions, c->function))) {
+		refuse("%s: comparisons[%zu].function names '%s', which is not in the functions of variant '%s'",
+		       source, i, c->function, v->name);
+		return NULL;
+	}
+	if (c->inclusive)
+		return &g->inclusive;
+	if (!c->caller)
+		return &g->metrics;
+	if (!(g = ws_group_list_find(&g->callers, c->caller))) {
+		refuse("%s: comparisons[%zu].caller names '%s', which is not among the callers of '%s' in variant '%s'",
+		       source, i, c->caller, c->function, v->name);
+		return NULL;
+	}
+	return &g->metrics;
+}
+
+/*
+ * A loaded result is checked once, here, so that the renderers and diff can trust the model: every name a
+ * comparison (JSON entry `i`) gives resolves, on both sides, to what it names. Returns 0 or -EINVAL.
+ */
+static int check_comparison(struct ws_result *r, const struct ws_comparison *c, size_t i, const char *source)
+{
+	const char *side[2] = { c->baseline, c->variant }, *field[2] = { "baseline", "variant" };
+
+	for (int k = 0; k < 2; k++) {
+		const struct ws_variant *v = ws_result_find_variant(r, side[k]);
+		const struct ws_metric_set *set;
+
+		if (!v)
+			return refuse("%s: comparisons[%zu].%s names '%s', which is not in variants[]", source, i,
+				      field[k], side[k]);
+		if (!(set = comparison_set(v, c, i, source)))
+			return -EINVAL;
+		if (!ws_metric_set_find(set, c->metric))
+			return refuse("%s: comparisons[%zu].metric names '%s', which variant '%s' does not have there",
+				      source, i, c->metric, v->name);
+	}
+	return 0;
+}
+
 int ws_result_from_json(const json_t *root, struct ws_result *r, const char *source)
 {
 	const json_t *schema, *variants, *x, *settings, *machine, *arr;
@@ -1070,6 +1155,8 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		if (!c->variant || !c->baseline || !c->metric) {
 			r->ncomparisons--;
 			ws_comparison_release(c);
+		} else if ((ret = check_comparison(r, c, i, source)) < 0) {
+			return ret;
 		}
 	}
 	arr = json_object_get(root, "explain");
@@ -1121,6 +1208,9 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 		}
 		if (!e->variant)
 			e->variant = xstrdup("?");
+		else if (!ws_result_find_variant(r, e->variant))
+			return refuse("%s: explain[%zu].variant names '%s', which is not in variants[]", source, i,
+				      e->variant);
 		json_array_foreach(causes, j, co) {
 			struct ws_cause *c;
 			const json_t *where = json_object_get(co, "where"), *w;
@@ -1151,47 +1241,116 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 	return 0;
 }
 
-int ws_result_save(const struct ws_result *r, const char *path)
+/* The file's text, newline-terminated (caller frees), or NULL. */
+static char *serialise(const struct ws_result *r, size_t *len)
 {
 	json_t *root = ws_result_to_json(r);
 	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
-	int ret;
 
 	json_decref(root);
 	if (!text)
-		return ws_error("cannot serialise the result"), -ENOMEM;
-	{
-		size_t len = strlen(text);
+		return NULL;
+	*len = strlen(text);
+	text = xrealloc(text, *len + 2);
+	text[(*len)++] = '\n';
+	text[*len] = '\0';
+	return text;
+}
 
-		text = xrealloc(text, len + 2);
-		text[len] = '\n';
-		text[len + 1] = '\0';
-		ret = ws_write_atomic(path, text, len + 1);
+/* Where a result goes when its own path cannot take it, in order; *n of them (the strings are the env's). */
+static size_t rescue_dirs(const char *dirs[3])
+{
+	const char *tmp = getenv("TMPDIR"), *home = getenv("HOME");
+	size_t n = 0;
+
+	dirs[n++] = tmp && *tmp ? tmp : "/tmp";
+	dirs[n++] = ".";
+	if (home && *home)
+		dirs[n++] = home;
+	return n;
+}
+
+/* Write `text` to the first rescue directory that takes it; its path (caller frees), or NULL. */
+static char *rescue_text(const char *text, size_t len)
+{
+	const char *dirs[3];
+	size_t n = rescue_dirs(dirs);
+	char *out = NULL;
+
+	for (size_t i = 0; i < n && !out; i++)
+		if (ws_write_new(dirs[i], "whyslow-rescued", text, len, &out) < 0)
+			out = NULL;
+	return out;
+}
+
+char *ws_result_rescue(const struct ws_result *r)
+{
+	size_t len;
+	char *text = serialise(r, &len), *out;
+
+	if (!text)
+		return NULL;
+	out = rescue_text(text, len);
+	free(text);
+	return out;
+}
+
+int ws_result_save(const struct ws_result *r, const char *path)
+{
+	size_t len;
+	char *text = serialise(r, &len), *rescued;
+	int ret;
+
+	if (!text)
+		return ws_error("cannot serialise the result"), -ENOMEM;
+	ret = ws_write_atomic(path, text, len);
+	if (ret < 0) {
+		/* Nothing measured is lost: a full disk, EIO or a directory removed meanwhile leaves a copy elsewhere. */
+		rescued = rescue_text(text, len);
+		if (rescued)
+			ws_error("cannot write '%s': %s; the result is saved in '%s' instead", path, strerror(-ret),
+				 rescued);
+		else
+			ws_error("cannot write '%s': %s, nor a copy in TMPDIR, the current directory or HOME", path,
+				 strerror(-ret));
+		free(rescued);
 	}
 	free(text);
-	if (ret < 0)
-		ws_error("cannot write '%s': %s", path, strerror(-ret));
 	return ret;
 }
 
 int ws_result_load(const char *path, struct ws_result *r)
 {
+	const char *kind;
 	json_error_t err;
 	json_t *root;
 	struct stat st;
 	int ret;
 
-	/* jansson reads a directory as an empty file: say what it is instead of "invalid JSON". */
-	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return ws_error("cannot read '%s': it is a directory, not a result file", path), -EISDIR;
+	/*
+	 * jansson reads a directory as an empty file, and a FIFO without a writer would block for ever: a result
+	 * file is a regular file, or "-" for stdin, and anything else is refused at once.
+	 */
+	if (strcmp(path, "-") && (kind = ws_not_regular(path))) {
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			return ws_error("cannot read '%s': it is a directory, not a result file", path), -EISDIR;
+		return ws_error("cannot read '%s': it is %s, not a result file (give a regular file, or - for stdin)",
+				path, kind),
+		       -EINVAL;
+	}
 	if (!strcmp(path, "-"))
 		root = json_loadf(stdin, 0, &err);
 	else
 		root = json_load_file(path, 0, &err);
 	if (!root) {
-		if (err.line < 1)
-			return ws_error("cannot read '%s': %s", path, err.text), -ENOENT;
-		return ws_error("%s:%d: invalid JSON: %s", path, err.line, err.text), -EINVAL;
+		if (err.line < 1) {
+			char *esc = ws_escape_ctl(err.text);
+
+			ws_error("cannot read '%s': %s", path, esc);
+			free(esc);
+			return -ENOENT;
+		}
+		return refuse("%s:%d: invalid JSON: %s", path, err.line, err.text);
 	}
 	ret = ws_result_from_json(root, r, path);
 	json_decref(root);

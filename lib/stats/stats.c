@@ -111,18 +111,103 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A double's bits as an unsigned key in the same order (negative values flipped whole, others signed). */
+static inline uint64_t sort_key(double x)
+{
+	uint64_t u;
+
+	memcpy(&u, &x, sizeof(u));
+	return u & (1ULL << 63) ? ~u : u | (1ULL << 63);
+}
+
+static inline double from_key(uint64_t u)
+{
+	double x;
+
+	u = u & (1ULL << 63) ? u & ~(1ULL << 63) : ~u;
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
+#define RADIX_BITS 11
+#define RADIX_BUCKETS (1u << RADIX_BITS)
+
+void ws_sort_doubles(double *v, size_t n)
+{
+	uint64_t *k, *tmp, *src, *dst;
+	size_t *count;
+
+	/*
+	 * A least-significant-digit radix sort over the keys, 11 bits a pass, passes where every key has the
+	 * same digit skipped: O(n), where qsort's n log n compares through a function pointer made diff of
+	 * 10^6 runs take a minute. Small arrays go to qsort, whose setup costs less.
+	 */
+	if (n < 512) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		return;
+	}
+	k = xmalloc(n * sizeof(*k));
+	tmp = xmalloc(n * sizeof(*tmp));
+	count = xmalloc(RADIX_BUCKETS * sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		k[i] = sort_key(v[i]);
+	src = k;
+	dst = tmp;
+	for (unsigned shift = 0; shift < 64; shift += RADIX_BITS) {
+		size_t sum = 0;
+		uint64_t first = (src[0] >> shift) & (RADIX_BUCKETS - 1);
+		bool same = true;
+
+		memset(count, 0, RADIX_BUCKETS * sizeof(*count));
+		for (size_t i = 0; i < n; i++) {
+			uint64_t d = (src[i] >> shift) & (RADIX_BUCKETS - 1);
+
+			count[d]++;
+			same &= d == first;
+		}
+		if (same)
+			continue;
+		for (size_t b = 0; b < RADIX_BUCKETS; b++) {
+			size_t c = count[b];
+
+			count[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & (RADIX_BUCKETS - 1)]++] = src[i];
+		{
+			uint64_t *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = from_key(src[i]);
+	free(count);
+	free(tmp);
+	free(k);
+}
+
 static double *sorted_copy(const double *x, size_t n)
 {
 	double *s = xmalloc(n * sizeof(*s));
 
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	ws_sort_doubles(s, n);
 	return s;
 }
 
 static double median_sorted(const double *s, size_t n)
 {
 	return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+static void select_kth(double *v, size_t lo, size_t hi, size_t k);
+
+double ws_median_sorted(const double *s, size_t n)
+{
+	return n ? median_sorted(s, n) : NAN;
 }
 
 double ws_median(const double *x, size_t n)
@@ -137,29 +222,51 @@ double ws_median(const double *x, size_t n)
 	return m;
 }
 
-double ws_mad(const double *x, size_t n)
+double ws_mad_sorted(const double *s, size_t n)
 {
 	double med, *d, m;
 
 	if (!n)
 		return NAN;
-	med = ws_median(x, n);
+	med = median_sorted(s, n);
 	d = xmalloc(n * sizeof(*d));
 	for (size_t i = 0; i < n; i++)
-		d[i] = fabs(x[i] - med);
-	m = ws_median(d, n);
+		d[i] = fabs(s[i] - med);
+	/* The median of the deviations by selection, in O(n): the upper middle, then the largest below it. */
+	select_kth(d, 0, n, n / 2);
+	m = d[n / 2];
+	if (n % 2 == 0) {
+		double below = d[0];
+
+		for (size_t i = 1; i < n / 2; i++)
+			if (d[i] > below)
+				below = d[i];
+		m = 0.5 * (below + m);
+	}
 	free(d);
 	return m;
 }
 
-int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi)
+double ws_mad(const double *x, size_t n)
+{
+	double *s, m;
+
+	if (!n)
+		return NAN;
+	s = sorted_copy(x, n);
+	m = ws_mad_sorted(s, n);
+	free(s);
+	return m;
+}
+
+int ws_median_ci_sorted(const double *s, size_t n, double conf, double *lo, double *hi)
 {
 	/*
 	 * The median lies between order statistics x(j) and x(n+1-j) (1-based) with probability
 	 * 1 - 2 P(Bin(n, 1/2) <= j - 1). Take the largest j that keeps the coverage >= conf. The binomial
 	 * terms C(n, k) / 2^n are carried as logarithms: 2^-n underflows past n = 1074 and C(n, k) overflows.
 	 */
-	double *s, tail = 0.0, log_term = (double)n * log(0.5);
+	double tail = 0.0, log_term = (double)n * log(0.5);
 	size_t j = 0;
 
 	*lo = *hi = NAN;
@@ -175,11 +282,23 @@ int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi)
 	}
 	if (j == 0)
 		return -1;
-	s = sorted_copy(x, n);
 	*lo = s[j - 1];
 	*hi = s[n - j];
-	free(s);
 	return 0;
+}
+
+int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi)
+{
+	double *s;
+	int ret;
+
+	*lo = *hi = NAN;
+	if (n == 0)
+		return -1;
+	s = sorted_copy(x, n);
+	ret = ws_median_ci_sorted(s, n, conf, lo, hi);
+	free(s);
+	return ret;
 }
 
 double ws_modified_z(double x, double median, double mad)
@@ -196,8 +315,13 @@ size_t ws_outliers(const double *x, size_t n, bool *flags)
 
 	if (!n)
 		return 0;
-	med = ws_median(x, n);
-	mad = ws_mad(x, n);
+	{
+		double *s = sorted_copy(x, n);
+
+		med = median_sorted(s, n);
+		mad = ws_mad_sorted(s, n);
+		free(s);
+	}
 	for (size_t i = 0; i < n; i++) {
 		bool out = fabs(ws_modified_z(x[i], med, mad)) > 3.5;
 
@@ -215,43 +339,33 @@ double ws_phi(double z)
 	return 0.5 * erfc(-z / M_SQRT2);
 }
 
-struct tagged {
-	double v;
-	bool first; /* from the first sample (x) */
-};
-
-static int cmp_tagged(const void *a, const void *b)
-{
-	return cmp_double(&((const struct tagged *)a)->v, &((const struct tagged *)b)->v);
-}
-
 /*
  * Midranks of the pooled sample: returns R1, the first sample's rank sum, and sets *tie_term to
- * sum(t^3 - t) over the tie groups (0 when there are no ties).
+ * sum(t^3 - t) over the tie groups (0 when there are no ties). Both samples are sorted, then walked
+ * together one group of equal values at a time.
  */
 static double pooled_rank_sum(const double *x, size_t nx, const double *y, size_t ny, double *tie_term)
 {
-	size_t N = nx + ny;
-	struct tagged *p = xmalloc(N * sizeof(*p));
+	double *sx = sorted_copy(x, nx), *sy = sorted_copy(y, ny);
 	double r1 = 0.0, tt = 0.0;
+	size_t i = 0, j = 0, rank = 0;
 
-	for (size_t i = 0; i < nx; i++)
-		p[i] = (struct tagged){ x[i], true };
-	for (size_t i = 0; i < ny; i++)
-		p[nx + i] = (struct tagged){ y[i], false };
-	qsort(p, N, sizeof(*p), cmp_tagged);
-	for (size_t i = 0, j; i < N; i = j) {
-		size_t in_x = 0;
-		double t;
+	while (i < nx || j < ny) {
+		double v = j >= ny || (i < nx && sx[i] < sy[j]) ? sx[i] : sy[j];
+		size_t in_x = 0, t;
 
-		for (j = i; j < N && p[j].v == p[i].v; j++)
-			in_x += p[j].first;
-		/* Ranks i+1 .. j share their mean. */
-		t = (double)(j - i);
-		r1 += (double)in_x * 0.5 * (double)(i + 1 + j);
-		tt += t * t * t - t;
+		while (i < nx && sx[i] == v)
+			i++, in_x++;
+		t = in_x;
+		while (j < ny && sy[j] == v)
+			j++, t++;
+		/* Ranks rank+1 .. rank+t share their mean. */
+		r1 += (double)in_x * 0.5 * (double)(2 * rank + 1 + t);
+		tt += (double)t * (double)t * (double)t - (double)t;
+		rank += t;
 	}
-	free(p);
+	free(sy);
+	free(sx);
 	*tie_term = tt;
 	return r1;
 }
@@ -725,91 +839,164 @@ int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, e
 /* Windows that small are finished by gathering them: a sweep of every row costs more than the window. */
 #define KTH_GATHER 64
 
+/* Pivots drawn from the windows per round: the pair bracketing the answer is chosen among them. */
+#define KTH_SAMPLE 4096
+
+struct kth_rows {
+	const double *a, *b;
+	size_t m, n;
+	bool triangle;
+	size_t *lo, *hi;   /* each row's window */
+};
+
+static inline size_t kth_first(const struct kth_rows *r, size_t i)
+{
+	return r->triangle ? r->n - 1 - i : 0;
+}
+
+/*
+ * Count the entries < p (into lt[i], as a column index) and <= p (le[i]) of every row, in one sweep: the
+ * number of row i's entries below p only grows with i (a ascending, and rounding is monotone), so one
+ * pointer crosses all rows. Returns the totals in *n_lt and *n_le.
+ */
+static void kth_count(const struct kth_rows *r, double p, size_t *lt, size_t *le, size_t *n_lt, size_t *n_le)
+{
+	const double *a = r->a, *b = r->b;
+	size_t n = r->n, j = 0, jle = 0;
+
+	*n_lt = *n_le = 0;
+	for (size_t i = 0; i < r->m; i++) {
+		size_t first = kth_first(r, i);
+
+		/* j counts row i's entries < p, jle those <= p, which are at least as many. */
+		while (j < n && b[j] - a[i] < p)
+			j++;
+		if (jle < j)
+			jle = j;
+		while (jle < n && b[jle] - a[i] <= p)
+			jle++;
+		lt[i] = j > first ? j : first;
+		le[i] = jle > first ? jle : first;
+		*n_lt += lt[i] - first;
+		*n_le += le[i] - first;
+	}
+}
+
 /*
  * The k-th smallest (0-based) of the m n differences b[j] - a[i], a and b sorted ascending, without forming
  * them (after Monahan 1984, ACM TOMS algorithm 616). Row i is b[0] - a[i] <= ... <= b[n-1] - a[i], and
  * keeps a window [lo[i], hi[i]) of the columns that may still hold the answer: those left of it are known
- * to be smaller, those right of it larger. A pivot drawn uniformly from the windows is counted against
- * every row in one sweep, and the windows shrink past it on the side the answer is not: an expected
- * O(log(m n)) sweeps of O(m + n) each, where sorting the differences would take O(m n log(m n)) time and
- * m n memory (a thousand runs a side would be 8 MB). The pivots come from a fixed seed, but the answer
- * does not depend on them. With `triangle` (m == n), row i holds only the columns j >= n - 1 - i: with
- * b = d/2 and a[i] = -d[n-1-i]/2 these are the Walsh averages (d[i'] + d[j]) / 2, i' <= j, of the
- * signed-rank test's interval (halving is exact, so the sums are those of (d[i'] + d[j]) / 2 to the bit).
+ * to be smaller, those right of it larger. Each round draws KTH_SAMPLE entries uniformly from the windows
+ * and takes two of them that should bracket the answer, as Floyd and Rivest's selection does: the ones
+ * whose ranks in the sample lie a few standard errors either side of the answer's expected rank. Each is
+ * counted against every row in one sweep, and the windows shrink to what lies between them (or past the
+ * one that missed): a window shrinks by a factor of about sqrt(KTH_SAMPLE) a round, so that 10^6 values a
+ * side take a handful of sweeps of O(m + n), where sorting the differences would take O(m n log(m n)) time
+ * and m n memory. The pivots come from a fixed seed, but the answer does not depend on them. With
+ * `triangle` (m == n), row i holds only the columns j >= n - 1 - i: with b = d/2 and a[i] = -d[n-1-i]/2
+ * these are the Walsh averages (d[i'] + d[j]) / 2, i' <= j, of the signed-rank test's interval (halving is
+ * exact, so the sums are those of (d[i'] + d[j]) / 2 to the bit).
  */
 static double kth_difference(const double *a, size_t m, const double *b, size_t n, bool triangle, size_t k)
 {
-	size_t *lo = xmalloc(m * sizeof(*lo)), *hi = xmalloc(m * sizeof(*hi));
-	size_t *lt = xmalloc(m * sizeof(*lt)), *le = xmalloc(m * sizeof(*le));
+	struct kth_rows r = { a, b, m, n, triangle, xmalloc(m * sizeof(size_t)), xmalloc(m * sizeof(size_t)) };
+	size_t *lt[2] = { xmalloc(m * sizeof(size_t)), xmalloc(m * sizeof(size_t)) };
+	size_t *le[2] = { xmalloc(m * sizeof(size_t)), xmalloc(m * sizeof(size_t)) };
+	size_t *start = xmalloc((m + 1) * sizeof(*start)); /* prefix sums of the windows' widths */
+	double *sample = xmalloc(KTH_SAMPLE * sizeof(*sample));
 	size_t below = 0, active = 0;
 	struct ws_rng rng;
-	double answer;
+	double answer = NAN;
 
 	ws_rng_seed(&rng, 616);
 	for (size_t i = 0; i < m; i++) {
-		lo[i] = triangle ? n - 1 - i : 0;
-		hi[i] = n;
-		active += hi[i] - lo[i];
+		r.lo[i] = kth_first(&r, i);
+		r.hi[i] = n;
+		active += r.hi[i] - r.lo[i];
 	}
 	for (;;) {
-		size_t pick, n_lt = 0, n_le = 0, i, j, jle;
-		double p;
+		size_t want = k - below, ns, pos[2], n_lt[2], n_le[2], i, j;
+		double p[2], spread;
 
 		if (active <= KTH_GATHER + m) {
 			/* Few candidates left: the answer is the (k - below)-th smallest of them. */
-			double *v = xmalloc(active * sizeof(*v));
+			double *v = xmalloc((active ? active : 1) * sizeof(*v));
 			size_t nv = 0;
 
 			for (i = 0; i < m; i++)
-				for (j = lo[i]; j < hi[i]; j++)
+				for (j = r.lo[i]; j < r.hi[i]; j++)
 					v[nv++] = b[j] - a[i];
-			select_kth(v, 0, nv, k - below);
-			answer = v[k - below];
+			select_kth(v, 0, nv, want);
+			answer = v[want];
 			free(v);
 			break;
 		}
-		pick = rng_below(&rng, active);
-		for (i = 0; pick >= hi[i] - lo[i]; i++)
-			pick -= hi[i] - lo[i];
-		p = b[lo[i] + pick] - a[i];
-		/*
-		 * The number of row i's entries below p only grows with i (a ascending, and rounding is
-		 * monotone), so one pointer sweeps all rows.
-		 */
-		for (i = 0, j = 0, jle = 0; i < m; i++) {
-			size_t first = triangle ? n - 1 - i : 0;
+		start[0] = 0;
+		for (i = 0; i < m; i++)
+			start[i + 1] = start[i] + (r.hi[i] - r.lo[i]);
+		ns = KTH_SAMPLE;
+		for (size_t s = 0; s < ns; s++) {
+			size_t pick = rng_below(&rng, active), l = 0, h = m;
 
-			/* j counts row i's entries < p, jle those <= p, which are at least as many. */
-			while (j < n && b[j] - a[i] < p)
-				j++;
-			if (jle < j)
-				jle = j;
-			while (jle < n && b[jle] - a[i] <= p)
-				jle++;
-			lt[i] = j > first ? j : first;
-			le[i] = jle > first ? jle : first;
-			n_lt += lt[i] - first;
-			n_le += le[i] - first;
+			/* The row whose window holds entry `pick`: start[l] <= pick < start[l + 1]. */
+			while (h - l > 1) {
+				size_t mid = l + (h - l) / 2;
+
+				if (start[mid] <= pick)
+					l = mid;
+				else
+					h = mid;
+			}
+			sample[s] = b[r.lo[l] + (pick - start[l])] - a[l];
 		}
-		if (k >= n_lt && k < n_le) {
-			answer = p;
-			break;
+		ws_sort_doubles(sample, ns);
+		/* The answer's expected rank in the sample, and three standard errors of it either side. */
+		spread = 3.0 * sqrt((double)ns * ((double)want / (double)active) *
+				    (1.0 - (double)want / (double)active)) + 1.0;
+		{
+			double at = (double)want / (double)active * (double)ns;
+
+			pos[0] = at - spread <= 0 ? 0 : (size_t)(at - spread);
+			pos[1] = at + spread >= (double)(ns - 1) ? ns - 1 : (size_t)(at + spread);
 		}
-		/* The answer is below p: drop everything >= p. Or above it: drop everything <= p. */
+		for (int t = 0; t < 2; t++) {
+			p[t] = sample[pos[t]];
+			kth_count(&r, p[t], lt[t], le[t], &n_lt[t], &n_le[t]);
+			if (k >= n_lt[t] && k < n_le[t]) {
+				answer = p[t];
+				goto done;
+			}
+		}
+		/* Drop everything >= p[0] when the answer is below it, everything <= p[1] when above; else both sides. */
 		below = active = 0;
 		for (i = 0; i < m; i++) {
-			if (k < n_lt && hi[i] > lt[i])
-				hi[i] = lt[i];
-			else if (k >= n_le && lo[i] < le[i])
-				lo[i] = le[i];
-			below += lo[i] - (triangle ? n - 1 - i : 0);
-			active += hi[i] - lo[i];
+			if (k < n_lt[0]) {
+				if (r.hi[i] > lt[0][i])
+					r.hi[i] = lt[0][i];
+			} else if (k >= n_le[1]) {
+				if (r.lo[i] < le[1][i])
+					r.lo[i] = le[1][i];
+			} else {
+				if (r.lo[i] < le[0][i])
+					r.lo[i] = le[0][i];
+				if (r.hi[i] > lt[1][i])
+					r.hi[i] = lt[1][i];
+			}
+			if (r.hi[i] < r.lo[i])
+				r.hi[i] = r.lo[i];
+			below += r.lo[i] - kth_first(&r, i);
+			active += r.hi[i] - r.lo[i];
 		}
 	}
-	free(le);
-	free(lt);
-	free(hi);
-	free(lo);
+done:
+	free(sample);
+	free(start);
+	free(le[1]);
+	free(le[0]);
+	free(lt[1]);
+	free(lt[0]);
+	free(r.hi);
+	free(r.lo);
 	return answer;
 }
 
@@ -870,7 +1057,7 @@ static double *sorted_logs(const double *x, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		s[i] = log(x[i]);
-	qsort(s, n, sizeof(*s), cmp_double);
+	ws_sort_doubles(s, n);
 	return s;
 }
 
@@ -989,7 +1176,7 @@ int ws_hodges_lehmann_paired(const double *d, size_t n, double alpha, struct ws_
 			;
 		tie_term += (double)(j - i) * (double)(j - i) * (double)(j - i) - (double)(j - i);
 	}
-	qsort(s, m, sizeof(*s), cmp_double);
+	ws_sort_doubles(s, m);
 	a = xmalloc(m * sizeof(*a));
 	b = xmalloc(m * sizeof(*b));
 	for (size_t i = 0; i < m; i++) {

@@ -37,6 +37,8 @@ void ws_welford_add(struct ws_welford *w, double x);
 double ws_welford_stddev(const struct ws_welford *w);
 
 double ws_median(const double *x, size_t n);
+/* Sort ascending in place, in O(n) (a radix sort of the values' bits); NANs are the caller's to drop. */
+void ws_sort_doubles(double *v, size_t n);
 /* Median absolute deviation from the median, unscaled. */
 double ws_mad(const double *x, size_t n);
 /*
@@ -45,6 +47,10 @@ double ws_mad(const double *x, size_t n);
  * Returns 0, or -1 (and NANs) when n is too small for `conf` (n < 6 at 0.95).
  */
 int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi);
+/* The same three of values already sorted ascending (ws_sort_doubles()): no copy, no sort. */
+double ws_median_sorted(const double *s, size_t n);
+double ws_mad_sorted(const double *s, size_t n);
+int ws_median_ci_sorted(const double *s, size_t n, double conf, double *lo, double *hi);
 /* Modified z-score 0.6745 (x - median) / MAD (Iglewicz & Hoaglin); 0 when MAD is 0 and x == median. */
 double ws_modified_z(double x, double median, double mad);
 /* Count samples with |modified z| > 3.5; flags[i] set for each (flags may be NULL). */

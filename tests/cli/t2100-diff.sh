@@ -231,4 +231,16 @@ test_expect_success 'report of a stat result shows the stat table; usage errors'
 	test_expect_code 129 whyslow report 2>err
 '
 
+test_expect_success 'diff shows its progress on a terminal only, and clears it' '
+	sample_file a.json a "[2,1,3,5]" &&
+	sample_file b.json b "[12,11,13,15]" &&
+	whyslow diff a.json b.json >out 2>err &&
+	test_line_count = 0 err &&
+	if command -v script >/dev/null 2>&1; then
+		script -qec "\"$WHYSLOW\" diff a.json b.json >/dev/null" /dev/null >tty &&
+		test_grep "reading 2/2 (b.json)" tty &&
+		tail -c 4 tty | od -c | test_grep "033   \[   K" -
+	fi
+'
+
 test_done

@@ -112,12 +112,15 @@ static void build(struct ws_result *r)
 	v->hot[0].insns = xcalloc(1, sizeof(struct ws_hot_insn));
 	v->hot[0].n = v->hot[0].alloc = 1;
 	v->hot[0].insns[0] = (struct ws_hot_insn){ 0x401230, 100, 3, 1 };
-	ws_result_add_variant(r, "sv4", "./prog --lc smallvec4");
+	v = ws_result_add_variant(r, "sv4", "./prog --lc smallvec4");
+	/* The comparison below reads the region's metric on both sides: a file's names must resolve. */
+	g = ws_group_list_get(&v->regions, "enforce", NULL);
+	ws_metric_push(ws_metric_set_get(&g->metrics, "instructions", WS_M_SIMULATED), 46, -1);
 	ws_result_summarize(r);
 
 	r->comparisons = xcalloc(1, sizeof(*r->comparisons));
 	r->ncomparisons = r->alloc_comparisons = 1;
-	r->comparisons[0] = (struct ws_comparison){ xstrdup("sv4"), xstrdup("vec"), xstrdup("cycles"),
+	r->comparisons[0] = (struct ws_comparison){ xstrdup("sv4"), xstrdup("vec"), xstrdup("instructions"),
 						    xstrdup("enforce"), NULL, 1.098, 1.089, 1.106, 1e-4, 1e-3,
 						    WS_VERDICT_SLOWER, false };
 	r->comparisons[0].estimate = WS_ESTIMATE_HL;
@@ -387,6 +390,80 @@ static void test_refusals(void **state)
 	ws_log_set(NULL, NULL);
 }
 
+/* Two variants, a and b, with a metric t, a region r and a function f called from m; then `comparisons`. */
+static int load_with_comparisons(const char *comparisons, struct ws_result *r)
+{
+	char *text = xasprintf(
+		"{\"variants\":["
+		"{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2]}},"
+		"\"regions\":{\"r\":{\"metrics\":{\"t\":{\"samples\":[1,2]}}}},"
+		"\"functions\":[{\"name\":\"f\",\"metrics\":{\"t\":{\"samples\":[1]}},"
+		"\"callers\":[{\"name\":\"m\",\"metrics\":{\"t\":{\"samples\":[1]}}}]}]},"
+		"{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[3,4]}},"
+		"\"regions\":{\"r\":{\"metrics\":{\"t\":{\"samples\":[1,2]}}}},"
+		"\"functions\":[{\"name\":\"f\",\"metrics\":{\"t\":{\"samples\":[1]}},"
+		"\"callers\":[{\"name\":\"m\",\"metrics\":{\"t\":{\"samples\":[1]}}}]}]}],"
+		"\"comparisons\":[%s]}",
+		comparisons);
+	int ret = load_string(text, r);
+
+	free(text);
+	return ret;
+}
+
+/* Every name a comparison gives is resolved at load, or the file is refused naming the field. */
+static void test_references(void **state)
+{
+	static const struct {
+		const char *cmp, *error;
+	} cases[] = {
+		{ "{\"variant\":\"x\",\"baseline\":\"a\",\"metric\":\"t\"}",
+		  "test: comparisons[1].variant names 'x', which is not in variants[]" },
+		{ "{\"variant\":\"b\",\"baseline\":\"y\",\"metric\":\"t\"}",
+		  "test: comparisons[1].baseline names 'y', which is not in variants[]" },
+		{ "{\"variant\":\"b\",\"baseline\":\"a\",\"metric\":\"t\",\"region\":\"q\"}",
+		  "test: comparisons[1].region names 'q', which is not in the regions of variant 'a'" },
+		{ "{\"variant\":\"b\",\"baseline\":\"a\",\"metric\":\"t\",\"function\":\"g\"}",
+		  "test: comparisons[1].function names 'g', which is not in the functions of variant 'a'" },
+		{ "{\"variant\":\"b\",\"baseline\":\"a\",\"metric\":\"t\",\"function\":\"f\",\"caller\":\"z\"}",
+		  "test: comparisons[1].caller names 'z', which is not among the callers of 'f' in variant 'a'" },
+		{ "{\"variant\":\"b\",\"baseline\":\"a\",\"metric\":\"u\"}",
+		  "test: comparisons[1].metric names 'u', which variant 'a' does not have there" },
+		{ "{\"variant\":\"b\\u001b[31m\",\"baseline\":\"a\",\"metric\":\"t\"}",
+		  "test: comparisons[1].variant names 'b\\x1b[31m', which is not in variants[]" },
+	};
+	struct ws_result r;
+
+	(void)state;
+	ws_log_set(capture, NULL);
+	/* What compare writes resolves: the whole process, a region, a function and a caller. */
+	assert_int_equal(load_with_comparisons(
+				 "{\"variant\":\"b\",\"baseline\":\"a\",\"metric\":\"t\"},"
+				 "{\"variant\":\"b\",\"baseline\":\"a\",\"metric\":\"t\",\"region\":\"r\"},"
+				 "{\"variant\":\"b\",\"baseline\":\"a\",\"metric\":\"t\",\"function\":\"f\",\"caller\":\"m\"}",
+				 &r),
+			 0);
+	assert_int_equal(r.ncomparisons, 3);
+	ws_result_release(&r);
+	/* An entry without a variant, baseline or metric is dropped (the reader is lenient); indices stay the file's. */
+	assert_int_equal(load_with_comparisons("{\"variant\":\"b\",\"metric\":\"t\"},"
+					       "{\"variant\":\"q\",\"baseline\":\"a\",\"metric\":\"t\"}",
+					       &r),
+			 -EINVAL);
+	assert_string_equal(last_error, "test: comparisons[1].variant names 'q', which is not in variants[]");
+	ws_result_release(&r);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *cmp = xasprintf("{\"variant\":\"b\",\"baseline\":\"a\",\"metric\":\"t\"},%s", cases[i].cmp);
+
+		last_error[0] = '\0';
+		assert_int_equal(load_with_comparisons(cmp, &r), -EINVAL);
+		assert_string_equal(last_error, cases[i].error);
+		ws_result_release(&r);
+		free(cmp);
+	}
+	ws_log_set(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_calls),
 		cmocka_unit_test(test_minimal_file),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_references),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

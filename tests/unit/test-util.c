@@ -65,13 +65,19 @@ static void test_write_atomic(void **state)
 	umask(mask);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0666 & ~mask);
-	/* Under a umask of 077 the above cannot tell 0600 apart; a known umask can. */
+	/* Under a umask of 077 the above cannot tell 0600 apart; a known umask can, for a new file. */
+	unlink(path);
 	umask(027);
 	err = ws_write_atomic(path, "third\n", 6);
 	umask(mask);
 	assert_int_equal(err, 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0640);
+	/* A file replaced keeps its mode, whatever the umask: a private 0600 result stays private. */
+	assert_int_equal(chmod(path, 0604), 0);
+	assert_int_equal(ws_write_atomic(path, "fourth\n", 7), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0604);
 	free(buf);
 	unlink(path);
 	rmdir(dir);
@@ -94,7 +100,7 @@ static void test_write_special_files(void **state)
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	rd = open(fifo, O_RDWR | O_NONBLOCK); /* a reader, so the write does not block */
 	assert_true(rd >= 0);
-	assert_int_equal(ws_check_writable(fifo), 0);
+	assert_int_equal(ws_check_writable(fifo, 0), 0);
 	assert_int_equal(ws_write_atomic(fifo, "x", 1), 0);
 	assert_int_equal(stat(fifo, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
@@ -116,6 +122,17 @@ static void test_write_special_files(void **state)
 	free(buf);
 	unlink(link);
 	unlink(target);
+	/* A dangling link names the file to make: the file is made, and the link stays. */
+	assert_int_equal(symlink("target.json", link), 0);
+	assert_int_equal(ws_check_writable(link, 4096), 0);
+	assert_int_equal(ws_write_atomic(link, "made", 4), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(ws_read_file(target, &buf, NULL), 0);
+	assert_string_equal(buf, "made");
+	free(buf);
+	unlink(link);
+	unlink(target);
 	rmdir(dir);
 	free(link);
 	free(target);
@@ -128,16 +145,16 @@ static void test_check_writable(void **state)
 
 	(void)state;
 	p = xasprintf("%s/new.json", dir);
-	assert_int_equal(ws_check_writable(p), 0);
+	assert_int_equal(ws_check_writable(p, 0), 0);
 	free(p);
 	p = xasprintf("%s/missing-dir/new.json", dir);
-	assert_int_equal(ws_check_writable(p), -ENOENT);
+	assert_int_equal(ws_check_writable(p, 0), -ENOENT);
 	free(p);
-	assert_int_equal(ws_check_writable(dir), -EISDIR);
+	assert_int_equal(ws_check_writable(dir, 0), -EISDIR);
 	if (geteuid() != 0) {
 		chmod(dir, 0500);
 		p = xasprintf("%s/new.json", dir);
-		assert_int_equal(ws_check_writable(p), -EACCES);
+		assert_int_equal(ws_check_writable(p, 0), -EACCES);
 		free(p);
 		chmod(dir, 0700);
 	}

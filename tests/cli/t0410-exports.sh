@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0410-exports.sh - nothing measured is lost: a full disk found before the runs, a failed export rescued to
+# TMPDIR, the current directory or HOME; exports through symbolic links; a repeated option's last value wins.
+. "$WS_SRC/tests/cli/lib.sh"
+
+# whyslow-fake measures without a PMU or valgrind, and runs the hooks: --cleanup breaks the export path.
+fake() { "$WS_BUILD/tests/whyslow-fake" "$@"; }
+
+mkdir rescue
+TMPDIR=$trash/rescue
+export TMPDIR
+
+# The rescue file a message names: the path between "saved in '" and the next quote.
+rescued() { sed -n "s/.*saved in '\([^']*\)'.*/\1/p" "$1"; }
+
+test_expect_success 'a result whose directory is removed during the runs is rescued to TMPDIR' '
+	mkdir d &&
+	test_expect_code 1 fake stat -r 2 --backend fake --export-json d/r.json --cleanup "rm -rf d" -- true >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "cannot write .d/r.json.: No such file or directory; the result is saved in .$TMPDIR/whyslow-rescued-.*\.json. instead" err &&
+	f=$(rescued err) &&
+	jq -e ".variants[0].runs | length == 2" "$f" &&
+	rm "$f"
+'
+
+test_expect_success 'compare: a failed CSV export with no result file asked for rescues the measurement' '
+	mkdir d &&
+	test_expect_code 1 fake compare -r 2 --backend fake --export-csv d/r.csv --cleanup "rm -rf d" true "true a" >out 2>err &&
+	test_grep "cannot write .d/r.csv.: No such file or directory" err &&
+	test_grep "^whyslow compare: the measurement is saved in .$TMPDIR/whyslow-rescued-" err &&
+	f=$(rescued err) &&
+	jq -e "[.variants[].runs | length] == [2, 2] and (.comparisons | length) > 0" "$f" &&
+	rm "$f"
+'
+
+test_expect_success 'diff computes from files: a failed export is an error, and nothing is rescued' '
+	printf "{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2,3]}}}]}\n" >a.json &&
+	printf "{\"variants\":[{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[2,3,4]}}}]}\n" >b.json &&
+	ls rescue >before &&
+	test_expect_code 1 whyslow diff a.json b.json --export-csv /dev/full >out 2>err &&
+	ls rescue >after &&
+	test_cmp before after
+'
+
+test_expect_success 'an export through a symbolic link replaces its target, which keeps its mode and owner' '
+	mkdir t &&
+	echo old >t/target.json &&
+	chmod 600 t/target.json &&
+	{ [ "$(id -u)" != 0 ] || chown 1:1 t/target.json; } &&
+	stat -c "%a %u %g" t/target.json >expect &&
+	ln -s t/target.json link.json &&
+	fake stat -r 2 --backend fake --export-json link.json -- true >out &&
+	test -L link.json &&
+	stat -c "%a %u %g" t/target.json >actual &&
+	test_cmp expect actual &&
+	jq -e ".variants[0].runs | length == 2" t/target.json &&
+	ls -A t >files &&
+	echo target.json >expect &&
+	test_cmp expect files
+'
+
+test_expect_success 'a dangling link, or a chain of links, makes its target and stays a link' '
+	ln -s t/new.json dangling.json &&
+	ln -s dangling.json chain.json &&
+	fake compare -r 2 --backend fake --export-json chain.json --export-csv dangling.json.csv true "true a" >out &&
+	test -L chain.json && test -L dangling.json &&
+	test -f t/new.json &&
+	jq -e ".variants | length == 2" t/new.json &&
+	rm -f t/new.json &&
+	ln -s t/new.csv dangling.csv &&
+	fake compare -r 2 --backend fake --export-csv dangling.csv true "true a" >out &&
+	test -L dangling.csv && test -f t/new.csv
+'
+
+test_expect_success 'a repeated single-value option: the last one wins (--export-json, -r)' '
+	fake stat -r 5 -r 2 --backend fake --export-json first.json --export-json second.json -- true >out &&
+	test_expect_code 1 test -e first.json &&
+	jq -e ".variants[0].runs | length == 2" second.json
+'
+
+# A small filesystem of our own to fill: only root may mount one.
+if [ "$(id -u)" = 0 ] && mkdir small && mount -t tmpfs -o size=64k tmpfs small 2>/dev/null; then
+	trap 'umount "$trash/small" 2>/dev/null' EXIT
+	have_small=1
+else
+	have_small=
+fi
+
+fill() { dd if=/dev/zero of=small/fill bs=4k >/dev/null 2>&1 || :; }
+
+[ -n "$have_small" ] || test_skip_next 'mounting a 64 KiB tmpfs needs root'
+test_expect_success 'a full filesystem is found before the runs: one line, exit 1, no run made' '
+	fill &&
+	test_expect_code 1 fake stat -r 2 --backend fake --export-json small/r.json --prepare "touch ran" -- true >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "^whyslow stat: cannot write --export-json .small/r.json.: No space left on device; fix the path before measuring" err &&
+	test_expect_code 1 test -e ran &&
+	rm small/fill
+'
+
+[ -n "$have_small" ] || test_skip_next 'mounting a 64 KiB tmpfs needs root'
+test_expect_success 'a filesystem that fills during the runs: the result is rescued, to the current directory when TMPDIR is full too' '
+	test_expect_code 1 env TMPDIR="$trash/small" "$WS_BUILD/tests/whyslow-fake" stat -r 2 --backend fake \
+		--export-json small/r.json --cleanup "sh -c \"dd if=/dev/zero of=small/fill bs=4k 2>/dev/null; true\"" -- true >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "cannot write .small/r.json.: No space left on device; the result is saved in .\./whyslow-rescued-" err &&
+	f=$(rescued err) &&
+	jq -e ".variants[0].runs | length == 2" "$f" &&
+	rm "$f" small/fill
+'
+
+[ -n "$have_small" ] || test_skip_next 'mounting a 64 KiB tmpfs needs root'
+test_expect_success 'a report to a full filesystem is an error, not an empty file and exit 0' '
+	fake compare -r 2 --backend fake --export-json c.json true "true a" >out &&
+	fill &&
+	for f in "" --csv --markdown --html; do
+		test_expect_code 1 whyslow report $f c.json >small/report 2>err &&
+		test_grep "^whyslow: error: cannot write to standard output: No space left on device" err || return 1
+	done &&
+	test_expect_code 1 fake stat -r 2 --backend fake -- true >small/report 2>err &&
+	test_grep "cannot write to standard output: No space left on device" err &&
+	rm small/fill
+'
+
+test_done

@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0430-messages.sh - what a session that ended short says: interrupted during the native runs of --backend
+# auto, the simulated metrics are there, unsupported with the reason; --runs auto at its budget says so.
+. "$WS_SRC/tests/cli/lib.sh"
+
+# Wait up to 60 s for a file to appear.
+wait_for() {
+	i=0
+	while [ ! -e "$1" ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -e "$1" ]
+}
+
+test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
+test_expect_success 'Ctrl-C during the native runs of auto: the simulated metrics have a reason, not nothing' '
+	"$WHYSLOW" compare --backend auto -r 20 -w 0 -e wall-time,instructions --prepare "touch started" \
+		--export-json i.json "sleep 0.2" "sleep 0.21" >out 2>err &
+	pid=$! &&
+	wait_for started &&
+	sleep 0.5 &&
+	kill -INT $pid &&
+	{ wait $pid; test $? = 130; } &&
+	jq -e ".partial and .partial_reason == \"interrupted\"" i.json &&
+	jq -e "[.variants[].metrics.instructions.unsupported] == [\"interrupted before the runs that count it\", \"interrupted before the runs that count it\"]" i.json &&
+	jq -e ".variants[0].metrics[\"wall-time\"].samples | length > 0" i.json &&
+	test_grep "not measured: instructions (interrupted before the runs that count it)" out &&
+	test_grep -v "backend auto)" out &&
+	test_grep "the session stopped before the simulated runs: interrupted" out
+'
+
+test_have_prereq PERF_SW || test_skip_next 'needs perf software events (perf_event_open)'
+test_expect_success '--runs auto that spends its budget says the target was not reached' '
+	"$WHYSLOW" stat --runs auto --max-runs 3 --target-ci 0.0001 --backend perf -e task-clock \
+		--export-json s.json -- sh -c ":" >out 2>err &&
+	test_grep "warning: --runs auto stopped at 3 rounds (--max-runs) before the CI reached" out &&
+	jq -e "[.warnings[] | select(startswith(\"--runs auto stopped at 3 rounds\"))] | length == 1" s.json
+'
+
+test_done
