@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz-command.c - libFuzzer target: compare's command line up to the programs it would run: -L and -P
+ * joined and parsed, hyperfine's parameters expanded into every command and hook, each split into words.
+ *
+ * The input is compare's arguments, one per line (a NUL also ends one). The code under test is the program's
+ * (src/), whose usage errors exit: this file includes src/cmd-compare.c for its static functions, and the
+ * fuzzer is linked with --wrap=exit so that an exit inside the target returns here (fuzz_exit_jump).
+ * A usage error leaves what the parse had allocated, as a process about to exit may; so each input first
+ * runs with leak detection off, and one that ends without a usage error runs again with it on.
+ */
+#include "fuzz.h"
+
+#include "../src/cmd-compare.c"
+
+#include <sanitizer/lsan_interface.h>
+#include <setjmp.h>
+
+static jmp_buf exit_jump;
+static bool in_target;
+
+void __wrap_exit(int status) __attribute__((noreturn));
+void __real_exit(int status) __attribute__((noreturn));
+
+void __wrap_exit(int status)
+{
+	if (in_target)
+		longjmp(exit_jump, 1);
+	__real_exit(status);
+}
+
+/* What main.c gives the commands; main.c itself is not linked (it has main()). */
+void setup_logging(int verbose)
+{
+	(void)verbose;
+}
+
+void record_invocation(struct ws_result *r)
+{
+	(void)r;
+}
+
+/* Enough programs to exercise every path; more only cost time (compare itself sets no bound here). */
+#define FUZZ_MAX_PROGRAMS 256
+
+/* compare_main() up to the runs: returns normally, or through exit_jump on a usage error. */
+static void compare_programs(int argc, char **argv)
+{
+	struct cli_measure c = CLI_MEASURE_INIT;
+	struct string_list names = { 0 };
+	struct params params = { 0 };
+	struct option_spec options[] = {
+		OPT_LIST('n', "name", &names, "NAME", ""),
+		OPT_CALLBACK('L', "parameter-list", &params, "VAR a,b,c", "", parameter_cb),
+		OPT_CALLBACK('P', "parameter-scan", &params, "VAR MIN MAX", "", scan_cb),
+		OPT_STRING('D', "parameter-step-size", &params.step, "STEP", ""),
+		CLI_MEASURE_OPTIONS(&c),
+		OPT_END(),
+	};
+	struct program_list progs = { 0 };
+	char **args;
+	int nargs, n;
+	size_t combos = 1;
+
+	args = join_parameter_lists(&params, argc, argv, &nargs);
+	n = parse_options(nargs, args, "whyslow compare", compare_usage, options, 0);
+	for (size_t i = 0; i < params.n; i++)
+		if (params.v[i].min)
+			scan_values(&params.v[i], params.step);
+	for (size_t i = 0; i < params.n && combos <= FUZZ_MAX_PROGRAMS; i++)
+		combos *= params.v[i].n ? params.v[i].n : 1;
+	if (n > 0 && combos * (size_t)n <= FUZZ_MAX_PROGRAMS)
+		expand(&progs, &params, args, (size_t)n, &names, &c);
+	for (size_t i = 0; i < progs.n; i++) {
+		cli_free_argv(progs.v[i].argv);
+		cli_program_release(&progs.v[i]);
+		free((struct ws_param *)progs.v[i].params);
+	}
+	for (size_t i = 0; i < progs.nowned; i++)
+		free(progs.owned[i]);
+	free(progs.v);
+	free(progs.owned);
+	string_list_clear(&names);
+	cli_measure_release(&c);
+	params_release(&params);
+	free(args);
+}
+
+/* Each argument on its own, as a command and a hook are split (cli_split_command) or kept for sh -c. */
+static void split_each(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		cli_free_argv(cli_command_argv(argv[i], false));
+		cli_free_argv(cli_command_argv(argv[i], true));
+	}
+}
+
+/* Returns true when compare_programs() ended without a usage error. */
+static bool run_once(int argc, char **argv)
+{
+	/* getopt permutes its argv: each run gets a fresh copy of the pointers. */
+	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
+	volatile bool ok = false;
+
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	in_target = true;
+	if (!setjmp(exit_jump)) {
+		compare_programs(argc, copy);
+		ok = true;
+	}
+	in_target = false;
+	free(copy);
+	return ok;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_setup();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_string(data, size), **argv;
+	int argc = 1;
+	size_t alloc = 0;
+
+	/* argv[0] is the command's name, as getopt expects; then one argument per line. */
+	argv = NULL;
+	WS_ALLOC_GROW(argv, 2, alloc);
+	argv[0] = "compare";
+	for (char *p = text, *end = text + size; p <= end; argc++) {
+		char *nl = p;
+
+		while (nl < end && *nl != '\n' && *nl != '\0')
+			nl++;
+		*nl = '\0';
+		WS_ALLOC_GROW(argv, (size_t)argc + 2, alloc);
+		argv[argc] = p;
+		p = nl + 1;
+	}
+	argv[argc] = NULL;
+
+	split_each(argc, argv);
+	__lsan_disable();
+	bool ok = run_once(argc, argv);
+	__lsan_enable();
+	if (ok)
+		run_once(argc, argv);
+	free(argv);
+	free(text);
+	return 0;
+}
