@@ -30,7 +30,8 @@ if [ -z "$bin" ]; then
 	fi
 	rm -rf "$probe"
 	# The fuzz tests run side by side: one configures and builds at a time, the others then find it built.
-	if ! flock "$fb.lock" sh -c '
+	mkdir -p "$fb" || exit 1
+	if ! flock "$fb/check.lock" sh -c '
 		{ [ -f "$1/build.ninja" ] || CC=clang meson setup "$1" "$2" -Dfuzz=true -Dsim=disabled -Dman=disabled \
 			--buildtype=debugoptimized; } && ninja -C "$1" "fuzz/fuzz-$3"' sh "$fb" "$WS_SRC" "$t" >"$WS_BUILD/fuzz-$t-build.log" 2>&1
 	then
