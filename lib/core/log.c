@@ -24,7 +24,7 @@ void ws_log_set(ws_log_fn fn, void *data)
 	log_data = data;
 }
 
-static void vlog(enum ws_log_level level, const char *fmt, va_list ap)
+static __attribute__((format(printf, 2, 0))) void vlog(enum ws_log_level level, const char *fmt, va_list ap)
 {
 	char buf[2048];
 

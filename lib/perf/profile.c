@@ -454,6 +454,15 @@ static uint64_t frames_hash(const struct frame *f, size_t n)
 	return h;
 }
 
+/* Field by field, not memcmp(): the padding after `obj` is whatever the stack held (memcheck). */
+static bool frames_equal(const struct frame *a, const struct frame *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].obj != b[i].obj || a[i].addr != b[i].addr)
+			return false;
+	return true;
+}
+
 static size_t *stk_slot(struct ws_profile *p, const struct frame *f, size_t n, uint64_t h)
 {
 	size_t mask = p->stk_cap - 1, i = h & mask;
@@ -461,7 +470,7 @@ static size_t *stk_slot(struct ws_profile *p, const struct frame *f, size_t n, u
 	while (p->stk_slots[i]) {
 		const struct stk *k = &p->stks[p->stk_slots[i] - 1];
 
-		if (k->hash == h && k->n == n && !memcmp(k->f, f, n * sizeof(*f)))
+		if (k->hash == h && k->n == n && frames_equal(k->f, f, n))
 			break;
 		i = (i + 1) & mask;
 	}

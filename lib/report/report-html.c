@@ -353,14 +353,32 @@ static double label_width(const char *s)
 	return w;
 }
 
+/*
+ * The ticks at the multiples of `step` in [d0 - eps, d1 + eps]: *first is the multiple of the first, the
+ * count is returned, at most 64. Counted, not stepped with t += step: where the values are huge and their
+ * span tiny, step is below their precision and such a loop never ends.
+ */
+static size_t tick_count(double d0, double d1, double step, double eps, double *first)
+{
+	double lo = ceil((d0 - eps) / step), hi = floor((d1 + eps) / step);
+
+	*first = lo;
+	if (!(step > 0) || !isfinite(lo) || !isfinite(hi) || hi < lo)
+		return 0;
+	return hi - lo >= 63 ? 64 : (size_t)(hi - lo) + 1;
+}
+
 /* A tick step whose labels fit side by side along `pixels`, at most `target` of them. */
 static double fit_step(const struct scale *s, int target, double pixels, enum tick_kind k, const char *metric)
 {
 	for (; target > 1; target--) {
-		double step = nice_step(s->d1 - s->d0, target), eps = step * 1e-9, need = 0;
+		double step = nice_step(s->d1 - s->d0, target), eps = step * 1e-9, need = 0, first;
+		size_t n = tick_count(s->d0, s->d1, step, eps, &first);
 		char lbl[64];
 
-		for (double t = ceil((s->d0 - eps) / step) * step; t <= s->d1 + eps; t += step) {
+		for (size_t i = 0; i < n; i++) {
+			double t = (first + (double)i) * step;
+
 			tick_label(lbl, sizeof(lbl), k, metric, fabs(t) < eps ? 0 : t);
 			need += label_width(lbl) + 14;
 		}
@@ -380,16 +398,19 @@ static void axis(FILE *f, const struct scale *s, bool horizontal, double at, dou
 	double step = horizontal ? fit_step(s, 6, fabs(s->r1 - s->r0), k, metric) : nice_step(s->d1 - s->d0, 4);
 	double eps = step * 1e-9;
 	char lbl[64], prev[64] = "";
+	double first;
+	size_t n;
 
 	if (k == TICK_RUN && step < 1)
 		step = 1;
+	n = tick_count(s->d0, s->d1, step, eps, &first);
 	fputs("<g class=\"ax\">", f);
 	if (horizontal)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", s->r0, at, s->r1, at);
 	else
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", at, s->r0, at, s->r1);
-	for (double t = ceil((s->d0 - eps) / step) * step; t <= s->d1 + eps; t += step) {
-		double v = fabs(t) < eps ? 0 : t, pos = sc(s, v);
+	for (size_t i = 0; i < n; i++) {
+		double t = (first + (double)i) * step, v = fabs(t) < eps ? 0 : t, pos = sc(s, v);
 
 		tick_label(lbl, sizeof(lbl), k, metric, v);
 		if (!strcmp(lbl, prev))

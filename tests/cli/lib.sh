@@ -24,6 +24,15 @@ rm -rf "$trash"
 mkdir -p "$trash"
 cd "$trash" || exit 1
 
+# WS_MEMCHECK=1 (make test-memcheck): whyslow runs under Valgrind's memcheck, through tests/cli/memcheck.sh,
+# wherever a test names "$WHYSLOW" or calls whyslow. Valgrind by its path: some tests empty PATH.
+if [ "${WS_MEMCHECK:-0}" = 1 ] && [ "${WS_MEMCHECK_BIN:-}" = "" ]; then
+	WS_VALGRIND=$(command -v valgrind) || { echo "1..0 # SKIP WS_MEMCHECK=1 needs valgrind"; exit 0; }
+	WS_MEMCHECK_BIN=$WHYSLOW
+	WHYSLOW=$WS_SRC/tests/cli/memcheck.sh
+	export WS_VALGRIND WS_MEMCHECK_BIN WHYSLOW
+fi
+
 whyslow() { "$WHYSLOW" "$@"; }
 
 test_count=0
