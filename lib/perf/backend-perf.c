@@ -104,12 +104,17 @@ static bool is_topdown_metric(const struct perf_priv *p, size_t i)
 	return p->slots != SIZE_MAX && ws_topdown_is_slots_metric(p->events->v[i].name);
 }
 
-/* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
-static void layout(struct perf_priv *p, int cap)
+/*
+ * Lay out the counters: software events alone, hardware ones in groups of at most the PMU's counters per core
+ * PMU. The capacity is asked for only when there are hardware events: libpfm4 learns it at its start-up,
+ * which runs cpuid for every PMU it knows, and each cpuid traps to the hypervisor in a VM (5 ms a start-up
+ * of whyslow on the 2-core KVM guest, for a session that counts software events only).
+ */
+static void layout(struct perf_priv *p)
 {
 	unsigned types[2];
 	const char *names[2];
-	int ntypes = ws_perf_hybrid_pmus(types, names, 2);
+	int ntypes = ws_perf_hybrid_pmus(types, names, 2), cap = 0;
 
 	p->hybrid = ntypes > 0;
 	p->nc = 0;
@@ -131,6 +136,9 @@ static void layout(struct perf_priv *p, int cap)
 	 * On a hybrid CPU a generic hardware event must name its core PMU in the upper config bits, and the
 	 * task is counted by one counter per core type; collect() sums them.
 	 */
+	for (size_t i = 0; i < p->events->n && !cap; i++)
+		if (p->mine[i] && p->attr[i].type != PERF_TYPE_SOFTWARE && i != p->slots && !is_topdown_metric(p, i))
+			cap = group_capacity();
 	for (int t = 0; t < (ntypes ? ntypes : 1); t++) {
 		int in_group = cap;
 
@@ -635,7 +643,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 			break;
 		}
 	}
-	layout(p, group_capacity());
+	layout(p);
 	choose_marker_events(p);
 	return 0;
 }
