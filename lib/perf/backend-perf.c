@@ -64,6 +64,8 @@ struct perf_priv {
 	size_t ncgs;
 	/* What each run gave the regions and functions it did not report (0 or not counted). */
 	struct ws_group_fills fills;
+	/* Per event: a disabled copy on ourselves, held for the session (keep_switched_on()), or -1. */
+	int *keep;
 };
 
 static int group_capacity(void)
@@ -574,6 +576,28 @@ static bool kernel_only(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
 }
 
+/*
+ * The kernel switches a software event's code on in its scheduler and fault paths (a static key) when the
+ * first event of that kind is created, and off when the last one goes: each switch rewrites kernel text on
+ * every CPU, with IPIs and, in a VM, trapped MSR writes. Opened and closed for each run, page-faults,
+ * context-switches and cpu-migrations flipped their keys twice a run: 280 us of whyslow's own CPU a run on
+ * the 2-core KVM guest (smp_call_function_many_cond and native_write_msr in a cpu-clock profile). A disabled
+ * copy of each, held for the session and not inherited, keeps the key on; task-clock has no such key.
+ */
+static void keep_switched_on(struct perf_priv *p, size_t i, const struct perf_event_attr *probed)
+{
+	struct perf_event_attr a = *probed;
+
+	if (a.type != PERF_TYPE_SOFTWARE || a.config == PERF_COUNT_SW_TASK_CLOCK ||
+	    a.config == PERF_COUNT_SW_CPU_CLOCK)
+		return;
+	a.disabled = 1;
+	a.inherit = 0;
+	a.enable_on_exec = 0;
+	/* Unnamed: no injected fault is spent on it. Without it the runs are only slower: nothing to report. */
+	p->keep[i] = ws_perf_open(NULL, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
 static int perf_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
 {
 	struct perf_priv *p = xcalloc(1, sizeof(*p));
@@ -584,6 +608,9 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 	p->events = events;
 	p->mine = xcalloc(events->n + 1, sizeof(*p->mine));
 	p->attr = xcalloc(events->n + 1, sizeof(*p->attr));
+	p->keep = xcalloc(events->n + 1, sizeof(*p->keep));
+	for (size_t i = 0; i < events->n; i++)
+		p->keep[i] = -1;
 	if ((ret = ws_perf_inject_env()) < 0)
 		return ret;
 	p->slots = SIZE_MAX;
@@ -624,6 +651,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 		}
 		if (fd >= 0) {
 			close(fd);
+			keep_switched_on(p, i, &a);
 			p->mine[i] = true;
 			p->attr[i] = a;
 			claims[i].claimed = true;
@@ -841,6 +869,10 @@ static void perf_teardown(struct ws_backend *be)
 	free(p->cgs);
 	free(p->cpus);
 	ws_group_fills_release(&p->fills);
+	for (size_t i = 0; i < p->events->n; i++)
+		if (p->keep[i] >= 0)
+			close(p->keep[i]);
+	free(p->keep);
 	free(p->c);
 	free(p->mine);
 	free(p->attr);
