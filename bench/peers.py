@@ -8,12 +8,13 @@ Five tables, each measured now, whyslow's figure next to the peers' (knobs in th
   harness     RUNS (200) runs of /bin/true and of a 1 ms program (stats-power-work --steps STEPS_1MS) under
               a posix_spawn + wait4 loop (bench/spawn-floor.c, the floor), whyslow stat -e task-clock,
               whyslow stat --backend perf (its default native metrics), whyslow stat (the defaults: here that
-              adds one simulated run), hyperfine -N and perf stat -r: REPEAT (5) repetitions, every tool once
+              adds one simulated run), hyperfine -N and perf stat -r: REPEAT (7) repetitions, every tool once
               per repetition in a rotated order; per run: elapsed and CPU time (user + system of the whole
               process tree, the measured program's included), medians over the repetitions. The ratio to
               hyperfine -N is taken within each repetition and its median given with its range.
-  statistics  SESSIONS (30) pairs of `whyslow compare` sessions, A vs A and A vs A+2%, by bench/stats-power.sh;
-              the same samples judged by whyslow's verdict, poop's rule and hyperfine's readings.
+  statistics  SESSIONS (40) pairs of `whyslow compare -e METRIC` sessions (user-time), A vs A and A vs A+2%, by
+              bench/stats-power.sh; the same samples judged by whyslow's verdict, poop's rule and hyperfine's
+              readings.
   simulator   the mix workload (examples/micro/workload SIM_N) under cachegrind and callgrind
               (--cache-sim=yes --branch-sim=yes) and whyslow's simulator (without and with --functions),
               SIM_ROUNDS (3) interleaved rounds; medians of the per-round ratios.
@@ -38,9 +39,11 @@ BUILD = os.path.abspath(os.environ.get("BUILD", "build"))
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 W = os.path.join(BUILD, "whyslow")
 RUNS = int(os.environ.get("RUNS", "200"))
-REPEAT = int(os.environ.get("REPEAT", "5"))
+REPEAT = int(os.environ.get("REPEAT", "7"))
 STEPS_1MS = os.environ.get("STEPS_1MS", "750000")
-SESSIONS = int(os.environ.get("SESSIONS", "30"))
+SESSIONS = int(os.environ.get("SESSIONS", "40"))
+# user-time: wall time's noise on a loaded shared machine leaves every rule without power at 10 runs.
+METRIC = os.environ.get("METRIC", "user-time")
 SIM_N = os.environ.get("SIM_N", "500000")
 SIM_ROUNDS = int(os.environ.get("SIM_ROUNDS", "3"))
 FREQ = os.environ.get("FREQ", "4000")
@@ -130,8 +133,10 @@ def harness():
             for key, name in (("ws-tc", "whyslow stat -e task-clock"), ("ws-perf", "whyslow stat --backend perf")):
                 re = sorted(a[0] / b[0] for a, b in zip(res[key, pname], res["hyperfine", pname]))
                 rc = sorted(a[1] / b[1] for a, b in zip(res[key, pname], res["hyperfine", pname]))
-                parts.append("%s %.2fx elapsed [%.2f, %.2f], %.2fx CPU [%.2f, %.2f]" %
-                             (name, statistics.median(re), re[0], re[-1], statistics.median(rc), rc[0], rc[-1]))
+                best = (min(e for e, _ in res[key, pname]) / min(e for e, _ in res["hyperfine", pname]),
+                        min(c for _, c in res[key, pname]) / min(c for _, c in res["hyperfine", pname]))
+                parts.append("%s %.2fx elapsed [%.2f, %.2f], %.2fx CPU [%.2f, %.2f]; best against best %.2fx, %.2fx" %
+                             (name, statistics.median(re), re[0], re[-1], statistics.median(rc), rc[0], rc[-1], *best))
             print("%s, against hyperfine -N in the same repetition (median [min, max]): %s." % (pname, "; ".join(parts)))
         print()
     print("Elapsed and CPU are of the whole command, start-up and summary included, divided by %d; CPU is user +"
@@ -148,10 +153,15 @@ def load_stats_power():
     return mod
 
 
+def rate(sp, k, n):
+    lo, hi = sp.wilson(k, n)
+    return "%d/%d, %.1f%% [%.1f, %.1f]" % (k, n, 100 * k / n, 100 * lo, 100 * hi) if n else "no sessions"
+
+
 def stats(tmp):
     d = os.path.join(tmp, "stats")
     note("statistics: %d pairs of sessions" % SESSIONS)
-    env = dict(ENV, SESSIONS=str(SESSIONS), KEEP=d, RUNS=os.environ.get("RUNS_STATS", "10"))
+    env = dict(ENV, SESSIONS=str(SESSIONS), KEEP=d, RUNS=os.environ.get("RUNS_STATS", "10"), METRIC=METRIC)
     t0 = time.perf_counter()
     r = subprocess.run(["sh", os.path.join(SRC, "bench/stats-power.sh")], stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, env=env, cwd=SRC)
@@ -160,7 +170,7 @@ def stats(tmp):
         print("### Statistics: bench/stats-power.sh failed (%d)\n" % r.returncode)
         return
     sp = load_stats_power()
-    metric, extra = os.environ.get("METRIC", "wall-time"), os.environ.get("EXTRA", "2")
+    metric, extra = METRIC, os.environ.get("EXTRA", "2")
     aa, _, _ = sp.load_sessions(d, "aa", SESSIONS, metric)
     ab, _, _ = sp.load_sessions(d, "ab", SESSIONS, metric)
     print("### Statistics: false alarms and power on the same samples (%d + %d sessions of `whyslow compare -r %s`,"
@@ -177,7 +187,7 @@ def stats(tmp):
     for name, rule in rules:
         fa = sum(1 for s in aa if rule(s) != 0)
         pw = sum(1 for s in ab if rule(s) == 1)
-        print("| %s | %s | %s |" % (name, " ".join(sp.rate(fa, len(aa)).split()), " ".join(sp.rate(pw, len(ab)).split())))
+        print("| %s | %s | %s |" % (name, rate(sp, fa, len(aa)), rate(sp, pw, len(ab))))
     print()
     print("From bench/stats-power.sh (SESSIONS=%d, %.0f s): k/n, %%, Wilson 95%% interval. bench/stats-power.py"
           " says how each peer's rule is read." % (SESSIONS, el))
