@@ -64,8 +64,13 @@ struct perf_priv {
 	size_t ncgs;
 	/* What each run gave the regions and functions it did not report (0 or not counted). */
 	struct ws_group_fills fills;
-	/* Per event: a disabled copy on ourselves, held for the session (keep_switched_on()), or -1. */
+	/* Per event at set-up: a disabled copy on ourselves, held for the session (keep_switched_on()), or -1. */
 	int *keep;
+	size_t nkeep;
+	/* Per event, perf_collect()'s sums: allocated by the first run (again if the list grew), cleared each run. */
+	double *sum, *share, *enabled;
+	bool *counted;
+	size_t nsums;
 };
 
 static int group_capacity(void)
@@ -609,6 +614,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 	p->mine = xcalloc(events->n + 1, sizeof(*p->mine));
 	p->attr = xcalloc(events->n + 1, sizeof(*p->attr));
 	p->keep = xcalloc(events->n + 1, sizeof(*p->keep));
+	p->nkeep = events->n;
 	for (size_t i = 0; i < events->n; i++)
 		p->keep[i] = -1;
 	if ((ret = ws_perf_inject_env()) < 0)
@@ -778,13 +784,22 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 {
 	struct perf_priv *p = be->priv;
 	size_t n = p->events->n;
-	double *sum = xcalloc(n + 1, sizeof(*sum));
-	double *share = xcalloc(n + 1, sizeof(*share));
-	double *enabled = xcalloc(n + 1, sizeof(*enabled));
-	bool *counted = xcalloc(n + 1, sizeof(*counted));
+	double *sum = p->sum, *share = p->share, *enabled = p->enabled;
+	bool *counted = p->counted;
 	int ret = 0;
 
 	(void)o;
+	if (p->nsums < n + 1) {
+		p->nsums = n + 1;
+		p->sum = sum = xrealloc(p->sum, p->nsums * sizeof(*sum));
+		p->share = share = xrealloc(p->share, p->nsums * sizeof(*share));
+		p->enabled = enabled = xrealloc(p->enabled, p->nsums * sizeof(*enabled));
+		p->counted = counted = xrealloc(p->counted, p->nsums * sizeof(*counted));
+	}
+	memset(sum, 0, (n + 1) * sizeof(*sum));
+	memset(share, 0, (n + 1) * sizeof(*share));
+	memset(enabled, 0, (n + 1) * sizeof(*enabled));
+	memset(counted, 0, (n + 1) * sizeof(*counted));
 	for (size_t i = 0; i < p->nc; i++) {
 		struct counter *c = &p->c[i];
 		const char *name = p->events->v[c->ev].name;
@@ -844,10 +859,6 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		ws_push_at(&v->metrics, p->events->v[i].name, 0, run, counted[i] ? sum[i] : NAN,
 			   counted[i] ? sh : 0.0, NAN);
 	}
-	free(sum);
-	free(share);
-	free(enabled);
-	free(counted);
 	return ret;
 }
 
@@ -869,10 +880,14 @@ static void perf_teardown(struct ws_backend *be)
 	free(p->cgs);
 	free(p->cpus);
 	ws_group_fills_release(&p->fills);
-	for (size_t i = 0; i < p->events->n; i++)
+	for (size_t i = 0; i < p->nkeep; i++)
 		if (p->keep[i] >= 0)
 			close(p->keep[i]);
 	free(p->keep);
+	free(p->sum);
+	free(p->share);
+	free(p->enabled);
+	free(p->counted);
 	free(p->c);
 	free(p->mine);
 	free(p->attr);
