@@ -705,12 +705,17 @@ static bool progress_shown;
 void cli_progress(const struct ws_progress *p, void *data)
 {
 	static double last;
-	double now = ws_now();
+	static int tty = -1;
+	double now;
 	char eta[32];
 
 	(void)data;
-	if (!isatty(2))
+	/* Asked once: a system call (TCGETS) before every run otherwise. */
+	if (tty < 0)
+		tty = isatty(2);
+	if (!tty)
 		return;
+	now = ws_now();
 	/* Redraw at most ten times a second: short runs would otherwise spend their time on the terminal. */
 	if (progress_shown && now - last < 0.1 && p->done + 1 < p->total)
 		return;

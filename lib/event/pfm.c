@@ -1,19 +1,57 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pfm.c - libpfm4 event encoding and enumeration for this CPU's PMUs. */
 #include "event/pfm.h"
+#include "core/log.h"
 #include "core/util.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * libpfm4 is loaded here, the first time an event needs it, not linked: the dynamic loader relocated its
+ * 41,000 pointers at every start-up of whyslow (its event tables), a copy-on-write fault for each of their
+ * pages, though most sessions count generic or software events only.
+ */
+_Static_assert(PFM_MAJ_VERSION(LIBPFM_VERSION) == 4, "the soname below is libpfm4's");
+#define PFM_SONAME "libpfm.so.4"
+
+static struct {
+	__typeof__(&pfm_initialize) initialize;
+	__typeof__(&pfm_get_os_event_encoding) get_os_event_encoding;
+	__typeof__(&pfm_get_pmu_info) get_pmu_info;
+	__typeof__(&pfm_get_event_next) get_event_next;
+	__typeof__(&pfm_get_event_info) get_event_info;
+} pfm;
 static int pfm_state; /* 0 untried, 1 ready, -1 failed */
+
+static bool pfm_load(void)
+{
+	void *h = dlopen(PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		ws_log(WS_LOG_WARN, "cannot load libpfm4, so its event names are unknown: %s", dlerror());
+		return false;
+	}
+	/* POSIX's way to take a function from dlsym: its address is written into the pointer's bytes. */
+	*(void **)&pfm.initialize = dlsym(h, "pfm_initialize");
+	*(void **)&pfm.get_os_event_encoding = dlsym(h, "pfm_get_os_event_encoding");
+	*(void **)&pfm.get_pmu_info = dlsym(h, "pfm_get_pmu_info");
+	*(void **)&pfm.get_event_next = dlsym(h, "pfm_get_event_next");
+	*(void **)&pfm.get_event_info = dlsym(h, "pfm_get_event_info");
+	if (pfm.initialize && pfm.get_os_event_encoding && pfm.get_pmu_info && pfm.get_event_next &&
+	    pfm.get_event_info)
+		return true;
+	ws_log(WS_LOG_WARN, "cannot load libpfm4, so its event names are unknown: %s lacks a function", PFM_SONAME);
+	return false;
+}
 
 int ws_pfm_init(void)
 {
 	if (!pfm_state)
-		pfm_state = pfm_initialize() == PFM_SUCCESS ? 1 : -1;
+		pfm_state = pfm_load() && pfm.initialize() == PFM_SUCCESS ? 1 : -1;
 	return pfm_state > 0 ? 0 : -ENODEV;
 }
 
@@ -32,7 +70,7 @@ int ws_pfm_encode(const char *spec, bool user, bool kernel, void *attr, size_t a
 	arg.attr = &a;
 	arg.size = sizeof(arg);
 	arg.fstr = fqname ? &fstr : NULL;
-	ret = pfm_get_os_event_encoding(spec, plm ? plm : PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	ret = pfm.get_os_event_encoding(spec, plm ? plm : PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (ret != PFM_SUCCESS) {
 		free(fstr);
 		return ret == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL;
@@ -54,14 +92,14 @@ void ws_pfm_for_each(void (*fn)(const char *pmu, const char *event, const char *
 
 		memset(&pinfo, 0, sizeof(pinfo));
 		pinfo.size = sizeof(pinfo);
-		if (pfm_get_pmu_info((pfm_pmu_t)p, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
+		if (pfm.get_pmu_info((pfm_pmu_t)p, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
 			continue;
-		for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
+		for (int i = pinfo.first_event; i != -1; i = pfm.get_event_next(i)) {
 			pfm_event_info_t einfo;
 
 			memset(&einfo, 0, sizeof(einfo));
 			einfo.size = sizeof(einfo);
-			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
+			if (pfm.get_event_info(i, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
 				continue;
 			fn(pinfo.name, einfo.name, einfo.desc, data);
 		}
@@ -78,7 +116,7 @@ int ws_pfm_core_pmu(struct ws_pfm_pmu *out)
 
 		memset(&pinfo, 0, sizeof(pinfo));
 		pinfo.size = sizeof(pinfo);
-		if (pfm_get_pmu_info((pfm_pmu_t)p, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
+		if (pfm.get_pmu_info((pfm_pmu_t)p, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
 			continue;
 		/* The architecture's default PMU is the core one; "perf" and "perf_raw" are always present. */
 		if (!pinfo.is_dfl || pinfo.type != PFM_PMU_TYPE_CORE)

@@ -64,6 +64,13 @@ struct perf_priv {
 	size_t ncgs;
 	/* What each run gave the regions and functions it did not report (0 or not counted). */
 	struct ws_group_fills fills;
+	/* Per event at set-up: a disabled copy on ourselves, held for the session (keep_switched_on()), or -1. */
+	int *keep;
+	size_t nkeep;
+	/* Per event, perf_collect()'s sums: allocated by the first run (again if the list grew), cleared each run. */
+	double *sum, *share, *enabled;
+	bool *counted;
+	size_t nsums;
 };
 
 static int group_capacity(void)
@@ -104,12 +111,17 @@ static bool is_topdown_metric(const struct perf_priv *p, size_t i)
 	return p->slots != SIZE_MAX && ws_topdown_is_slots_metric(p->events->v[i].name);
 }
 
-/* Lay out the counters: software events alone, hardware ones in groups of at most `cap` per core PMU. */
-static void layout(struct perf_priv *p, int cap)
+/*
+ * Lay out the counters: software events alone, hardware ones in groups of at most the PMU's counters per core
+ * PMU. The capacity is asked for only when there are hardware events: libpfm4 learns it at its start-up,
+ * which runs cpuid for every PMU it knows, and each cpuid traps to the hypervisor in a VM (5 ms a start-up
+ * of whyslow on the 2-core KVM guest, for a session that counts software events only).
+ */
+static void layout(struct perf_priv *p)
 {
 	unsigned types[2];
 	const char *names[2];
-	int ntypes = ws_perf_hybrid_pmus(types, names, 2);
+	int ntypes = ws_perf_hybrid_pmus(types, names, 2), cap = 0;
 
 	p->hybrid = ntypes > 0;
 	p->nc = 0;
@@ -131,6 +143,9 @@ static void layout(struct perf_priv *p, int cap)
 	 * On a hybrid CPU a generic hardware event must name its core PMU in the upper config bits, and the
 	 * task is counted by one counter per core type; collect() sums them.
 	 */
+	for (size_t i = 0; i < p->events->n && !cap; i++)
+		if (p->mine[i] && p->attr[i].type != PERF_TYPE_SOFTWARE && i != p->slots && !is_topdown_metric(p, i))
+			cap = group_capacity();
 	for (int t = 0; t < (ntypes ? ntypes : 1); t++) {
 		int in_group = cap;
 
@@ -566,6 +581,28 @@ static bool kernel_only(const struct perf_event_attr *a)
 	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
 }
 
+/*
+ * The kernel switches a software event's code on in its scheduler and fault paths (a static key) when the
+ * first event of that kind is created, and off when the last one goes: each switch rewrites kernel text on
+ * every CPU, with IPIs and, in a VM, trapped MSR writes. Opened and closed for each run, page-faults,
+ * context-switches and cpu-migrations flipped their keys twice a run: 280 us of whyslow's own CPU a run on
+ * the 2-core KVM guest (smp_call_function_many_cond and native_write_msr in a cpu-clock profile). A disabled
+ * copy of each, held for the session and not inherited, keeps the key on; task-clock has no such key.
+ */
+static void keep_switched_on(struct perf_priv *p, size_t i, const struct perf_event_attr *probed)
+{
+	struct perf_event_attr a = *probed;
+
+	if (a.type != PERF_TYPE_SOFTWARE || a.config == PERF_COUNT_SW_TASK_CLOCK ||
+	    a.config == PERF_COUNT_SW_CPU_CLOCK)
+		return;
+	a.disabled = 1;
+	a.inherit = 0;
+	a.enable_on_exec = 0;
+	/* Unnamed: no injected fault is spent on it. Without it the runs are only slower: nothing to report. */
+	p->keep[i] = ws_perf_open(NULL, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
 static int perf_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
 {
 	struct perf_priv *p = xcalloc(1, sizeof(*p));
@@ -576,6 +613,10 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 	p->events = events;
 	p->mine = xcalloc(events->n + 1, sizeof(*p->mine));
 	p->attr = xcalloc(events->n + 1, sizeof(*p->attr));
+	p->keep = xcalloc(events->n + 1, sizeof(*p->keep));
+	p->nkeep = events->n;
+	for (size_t i = 0; i < events->n; i++)
+		p->keep[i] = -1;
 	if ((ret = ws_perf_inject_env()) < 0)
 		return ret;
 	p->slots = SIZE_MAX;
@@ -616,6 +657,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 		}
 		if (fd >= 0) {
 			close(fd);
+			keep_switched_on(p, i, &a);
 			p->mine[i] = true;
 			p->attr[i] = a;
 			claims[i].claimed = true;
@@ -635,7 +677,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 			break;
 		}
 	}
-	layout(p, group_capacity());
+	layout(p);
 	choose_marker_events(p);
 	return 0;
 }
@@ -742,13 +784,22 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 {
 	struct perf_priv *p = be->priv;
 	size_t n = p->events->n;
-	double *sum = xcalloc(n + 1, sizeof(*sum));
-	double *share = xcalloc(n + 1, sizeof(*share));
-	double *enabled = xcalloc(n + 1, sizeof(*enabled));
-	bool *counted = xcalloc(n + 1, sizeof(*counted));
+	double *sum = p->sum, *share = p->share, *enabled = p->enabled;
+	bool *counted = p->counted;
 	int ret = 0;
 
 	(void)o;
+	if (p->nsums < n + 1) {
+		p->nsums = n + 1;
+		p->sum = sum = xrealloc(p->sum, p->nsums * sizeof(*sum));
+		p->share = share = xrealloc(p->share, p->nsums * sizeof(*share));
+		p->enabled = enabled = xrealloc(p->enabled, p->nsums * sizeof(*enabled));
+		p->counted = counted = xrealloc(p->counted, p->nsums * sizeof(*counted));
+	}
+	memset(sum, 0, (n + 1) * sizeof(*sum));
+	memset(share, 0, (n + 1) * sizeof(*share));
+	memset(enabled, 0, (n + 1) * sizeof(*enabled));
+	memset(counted, 0, (n + 1) * sizeof(*counted));
 	for (size_t i = 0; i < p->nc; i++) {
 		struct counter *c = &p->c[i];
 		const char *name = p->events->v[c->ev].name;
@@ -808,10 +859,6 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		ws_push_at(&v->metrics, p->events->v[i].name, 0, run, counted[i] ? sum[i] : NAN,
 			   counted[i] ? sh : 0.0, NAN);
 	}
-	free(sum);
-	free(share);
-	free(enabled);
-	free(counted);
 	return ret;
 }
 
@@ -833,6 +880,14 @@ static void perf_teardown(struct ws_backend *be)
 	free(p->cgs);
 	free(p->cpus);
 	ws_group_fills_release(&p->fills);
+	for (size_t i = 0; i < p->nkeep; i++)
+		if (p->keep[i] >= 0)
+			close(p->keep[i]);
+	free(p->keep);
+	free(p->sum);
+	free(p->share);
+	free(p->enabled);
+	free(p->counted);
 	free(p->c);
 	free(p->mine);
 	free(p->attr);

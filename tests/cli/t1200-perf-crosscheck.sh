@@ -45,6 +45,22 @@ test_expect_success 'page-faults equal perf stat'"'"'s exactly, counted from the
 	test $(( $(samples w300.json page-faults | head -1) - $(samples w0.json page-faults | head -1) )) -ge 300
 '
 
+test_expect_success 'page-faults of a child the program forks: equal to perf stat'"'"'s, so both count children' '
+	for n in 0 300; do
+		p=$(setarch -R perf stat -x, -e page-faults -- "$C" fork $n 2>&1 >/dev/null |
+		    awk -F, "\$3 == \"page-faults\" { print \$1 }") &&
+		setarch -R "$WHYSLOW" stat --backend perf -r 3 -w 0 -e page-faults --no-randomize-layout \
+			--export-json f$n.json -- "$C" fork $n >/dev/null &&
+		echo "fork $n: perf $p, whyslow $(samples f$n.json page-faults | tr "\n" " ")" &&
+		test -n "$p" && test "$p" -gt 0 || return 1
+		samples f$n.json page-faults | while read -r w; do
+			test "$w" = "$p" || { echo "whyslow $w, perf $p"; exit 1; }
+		done || return 1
+	done &&
+	# The 300 pages were touched in the child only: counted, they prove the child is in the scope.
+	test $(( $(samples f300.json page-faults | head -1) - $(samples f0.json page-faults | head -1) )) -ge 300
+'
+
 test_expect_success 'context-switches of 50 one-millisecond sleeps: within 2 of perf stat'"'"'s' '
 	p=$(perf_count context-switches "$C" sleep 50) &&
 	whyslow stat --backend perf -r 3 -w 0 -e context-switches --export-json cs.json -- "$C" sleep 50 >/dev/null &&
