@@ -168,8 +168,10 @@ int cli_export_folded(const struct ws_result *r, const char *path);
 char **cli_split_command(const char *s);
 void cli_free_argv(char **argv);
 
-/* SIGINT/SIGTERM stop the measurement (the runs so far are kept). */
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT stop the measurement (the runs so far are kept). */
 void cli_install_signals(void);
+/* The signal that stopped it (SIGINT when none was caught): the exit status is 128 plus it. */
+int cli_stop_signal(void);
 
 /* Progress on stderr, only when stderr is a terminal. */
 void cli_progress(const struct ws_progress *p, void *data);

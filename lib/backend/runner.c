@@ -277,8 +277,11 @@ static int pidfd_for(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+/* The signals that stop a measurement (src/ installs their handlers), blocked but inside ppoll. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
 /*
- * Block SIGINT and SIGTERM, keeping the mask to restore in *old and the one to wait with in *unblocked, so
+ * Block the stop signals, keeping the mask to restore in *old and the one to wait with in *unblocked, so
  * that an interrupt can only arrive inside ppoll, never between checking the flag and going to sleep.
  */
 static void block_interrupts(sigset_t *old, sigset_t *unblocked)
@@ -286,16 +289,16 @@ static void block_interrupts(sigset_t *old, sigset_t *unblocked)
 	sigset_t block;
 
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(&block, stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &block, old);
 	*unblocked = *old;
-	sigdelset(unblocked, SIGINT);
-	sigdelset(unblocked, SIGTERM);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigdelset(unblocked, stop_signals[i]);
 }
 
 /*
- * Wait for `pid` with the timeout and interrupt rules; SIGINT/SIGTERM are blocked except inside ppoll
+ * Wait for `pid` with the timeout and interrupt rules; the stop signals are blocked except inside ppoll
  * (block_interrupts). Meanwhile what the command writes into `*pipe_r` (if >= 0) is read and discarded, so
  * that it never blocks on a full pipe.
  */
