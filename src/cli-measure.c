@@ -415,6 +415,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	for (size_t i = 0; i < c->output.n; i++)
 		output_mode(c->output.v[i]);
 	o->ignore_failure = c->ignore_failure;
+	ws_runner_keep_children(c->keep_children);
 	o->precision_metric = "wall-time";
 	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;
 	/* -r 1 or -r 2 asks for fewer runs than the 3 that confirm determinism: that many simulations, then. */
