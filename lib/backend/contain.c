@@ -44,6 +44,8 @@ static struct {
 	unsigned made;      /* leaves made so far, for their names */
 	pid_t *tracked;
 	size_t ntracked, atracked;
+	pid_t *kept;        /* left by a run that may leave them (hooks): spared until exit */
+	size_t nkept, akept;
 } cs;
 
 void ws_contain_keep_children(bool keep)
@@ -248,7 +250,7 @@ static void contain_exit(void)
 {
 	if (cs.kind == WS_CONTAIN_OFF)
 		return;
-	cs.ntracked = 0;
+	cs.ntracked = cs.nkept = 0;
 	/* Whatever runs are still in flight at exit go with us (an error path that did not wait for them). */
 	if (cs.session)
 		cg_write(cs.session, "cgroup.kill", "1");
@@ -438,6 +440,19 @@ static bool tracked(pid_t pid)
 	return false;
 }
 
+/* Whether `pid` was kept; one that has ended is reaped and forgotten (false). */
+static bool kept(pid_t pid)
+{
+	for (size_t i = 0; i < cs.nkept; i++)
+		if (cs.kept[i] == pid) {
+			if (waitpid(pid, NULL, WNOHANG) != pid)
+				return true;
+			cs.kept[i] = cs.kept[--cs.nkept];
+			return false;
+		}
+	return false;
+}
+
 /* Append the pids of a children file ("12 34 ") to *pids. */
 static void add_children(const char *path, pid_t **pids, size_t *n, size_t *alloc)
 {
@@ -512,6 +527,22 @@ static bool no_children(void)
 	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD;
 }
 
+void ws_contain_keep_orphans(void)
+{
+	pid_t *pids;
+	size_t n;
+
+	if (cs.kind == WS_CONTAIN_OFF || no_children())
+		return;
+	n = list_children(&pids);
+	for (size_t i = 0; i < n; i++)
+		if (!tracked(pids[i]) && !kept(pids[i])) {
+			WS_ALLOC_GROW(cs.kept, cs.nkept + 1, cs.akept);
+			cs.kept[cs.nkept++] = pids[i];
+		}
+	free(pids);
+}
+
 void ws_contain_sweep(struct ws_cgroup *cg, pid_t pgid, bool all)
 {
 	if (cs.kind == WS_CONTAIN_OFF || (!cs.ntracked && no_children()))
@@ -531,7 +562,7 @@ void ws_contain_sweep(struct ws_cgroup *cg, pid_t pgid, bool all)
 		size_t n = list_children(&pids), killed = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			if (tracked(pids[i]))
+			if (tracked(pids[i]) || kept(pids[i]))
 				continue;
 			if (!all && getpgid(pids[i]) != pgid) {
 				/* Another run's: only reaped if it has ended. */

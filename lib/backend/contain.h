@@ -48,6 +48,9 @@ void ws_contain_kill(struct ws_cgroup *cg);
 void ws_contain_track(pid_t pid);
 void ws_contain_untrack(pid_t pid);
 
+/* After a run whose children may outlive it (ws_exec.keep_children): spare whyslow's children from now on. */
+void ws_contain_keep_orphans(void);
+
 /*
  * After a run's main process was reaped: kill and reap whatever the run left. With a leaf, everything in
  * it; without, whyslow's children that are not tracked: those of process group `pgid` only, unless `all`

@@ -659,7 +659,10 @@ static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks,
 		goto out;
 	ret = wait_child(pid, ex, hooks, cg, t_start, &st.pipe_r, &status, &ru, out);
 	fill_outcome(out, status, &ru);
-	ws_contain_sweep(cg, pid, true);
+	if (ex->keep_children && !out->timed_out && !out->interrupted)
+		ws_contain_keep_orphans();
+	else
+		ws_contain_sweep(cg, pid, true);
 out:
 	close_child_ends(&st);
 	close_fd(&st.pipe_r);
@@ -759,7 +762,9 @@ int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws
 	if (interrupted)
 		return -EINTR;
 	envp = build_env(ex);
-	cg = ws_contain_leaf_get();
+	/* Set up before the first run, whichever it is: a subreaper only adopts what is orphaned later. */
+	ws_contain_init();
+	cg = ex->keep_children ? NULL : ws_contain_leaf_get();
 	if (hooks && hooks->attach)
 		ret = run_fork(ex, hooks, envp, cg, out);
 	else

@@ -31,6 +31,11 @@ struct ws_exec {
 	int input_fd;
 	double timeout;         /* seconds; 0 for none. Kills the child and all it started (ws_runner_keep_children) */
 	const cpu_set_t *cpus;  /* pin the child to these CPUs; NULL to inherit */
+	/*
+	 * What it starts in the background lives on until whyslow exits (a hook that starts a server for the
+	 * runs): not in a run's cgroup, not killed after it, and spared by later runs' sweeps.
+	 */
+	bool keep_children;
 };
 
 /*

@@ -26,7 +26,7 @@ mkdir tmp && TMPDIR=$PWD/tmp && export TMPDIR
 n=0
 for mode in cgroup subreaper; do
 	if [ $mode = subreaper ]; then WHYSLOW_NO_CGROUP=1; export WHYSLOW_NO_CGROUP; fi
-	n=$((n + 1)); a=$base${n}1 b=$base${n}2 c=$base${n}3 d=$base${n}4 e=$base${n}5 f=$base${n}6
+	n=$((n + 1)); a=$base${n}1 b=$base${n}2 c=$base${n}3 d=$base${n}4 e=$base${n}5 f=$base${n}6 g=$base${n}7
 
 	test_expect_success "$mode: -v says how runs are contained" '
 		whyslow stat -v -r 1 -w 0 -e wall-time -- true 2>err >/dev/null &&
@@ -61,6 +61,13 @@ for mode in cgroup subreaper; do
 		{ wait $pid; rc=$?; } &&
 		test $rc = 130 &&
 		gone $e
+	'
+
+	test_expect_success "$mode: what --setup starts lives through the runs, and ends with whyslow" '
+		whyslow stat -r 3 -w 0 -e wall-time -s "sh -c \"sleep $g & exit 0\"" \
+			-c "sh -c \"pgrep -f \\\"sleep $g\\\$\\\" >seen\"" -- true >/dev/null &&
+		test -s seen &&
+		gone $g
 	'
 
 	test_expect_success "$mode: the command dies with whyslow, even by SIGKILL" '
