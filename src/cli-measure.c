@@ -477,6 +477,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	for (size_t i = 0; i < c->output.n; i++)
 		output_mode(c->output.v[i]);
 	o->ignore_failure = c->ignore_failure;
+	ws_runner_keep_children(c->keep_children);
 	o->precision_metric = "wall-time";
 	o->sim_runs = c->exact ? 1 : c->sim_runs != SIZE_MAX ? c->sim_runs : 3;
 	/* -r 1 or -r 2 asks for fewer runs than the 3 that confirm determinism: that many simulations, then. */
@@ -579,7 +580,7 @@ int cli_measure_status(int ret, int status, const struct ws_result *r, bool save
 		else
 			fprintf(stderr, "%s: interrupted; the finished runs are kept%s\n", current_command(),
 				saved ? " and saved" : "");
-		return 130;
+		return 128 + cli_stop_signal();
 	}
 	return ret < 0 ? WS_EXIT_FAIL : status;
 }
@@ -683,21 +684,39 @@ void cli_free_argv(char **argv)
 	free(argv);
 }
 
+/* The first signal that stopped the measurement: the exit status is 128 plus its number, as a shell's. */
+static volatile sig_atomic_t stop_signal;
+
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (!stop_signal)
+		stop_signal = sig;
 	ws_runner_interrupt();
 }
 
 void cli_install_signals(void)
 {
-	struct sigaction sa;
+	/*
+	 * A closed terminal or a dropped ssh session (SIGHUP) and Ctrl-\ (SIGQUIT) end the measurement as
+	 * Ctrl-C does, the finished runs saved. A SIGHUP ignored by whoever started us (nohup) stays ignored:
+	 * that is its user's wish for us and for the command.
+	 */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int cli_stop_signal(void)
+{
+	return stop_signal ? stop_signal : SIGINT;
 }
 
 static bool progress_shown;

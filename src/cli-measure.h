@@ -22,7 +22,7 @@ struct cli_measure {
 	const char *backend;
 	double timeout;
 	const char *cpus;
-	bool shell, show_output, ignore_failure, verbose, exact, sim_native_time, sim_cpu_native;
+	bool shell, show_output, ignore_failure, keep_children, verbose, exact, sim_native_time, sim_cpu_native;
 	bool no_randomize_layout;
 	size_t layouts;          /* --layouts K; 0: not given */
 	const char *seed;
@@ -74,6 +74,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_BOOL(0, "shell", &(c)->shell, "run the command through sh -c instead of executing it directly"),  \
 	OPT_BOOL(0, "show-output", &(c)->show_output, "let the command's stdout and stderr through (--output inherit)"), \
 	OPT_BOOL(0, "ignore-failure", &(c)->ignore_failure, "keep runs that exit non-zero instead of stopping"), \
+	OPT_BOOL(0, "keep-children", &(c)->keep_children, "let what a run starts in the background outlive it (daemons)"), \
 	OPT_STRING(0, "seed", &(c)->seed, "N", "seed of the run order (default: from the clock, recorded)"),    \
 	OPT_DOUBLE(0, "target-ci", &(c)->target_ci, "PCT", "with --runs auto: stop when the CI is this narrow instead"), \
 	OPT_SIZE(0, "max-runs", &(c)->max_runs, "N", "with --runs auto: stop after this many (default 200)"),   \
@@ -188,8 +189,10 @@ int cli_export_folded(const struct ws_result *r, const char *path);
 char **cli_split_command(const char *s);
 void cli_free_argv(char **argv);
 
-/* SIGINT/SIGTERM stop the measurement (the runs so far are kept). */
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT stop the measurement (the runs so far are kept). */
 void cli_install_signals(void);
+/* The signal that stopped it (SIGINT when none was caught): the exit status is 128 plus it. */
+int cli_stop_signal(void);
 
 /* Progress on stderr, only when stderr is a terminal. */
 void cli_progress(const struct ws_progress *p, void *data);

@@ -163,6 +163,6 @@ int cmd_sim_job(int argc, char **argv)
 	cli_program_release(&prog);
 	cli_measure_release(&c);
 	if (ret == -EINTR)
-		return 130;
+		return 128 + cli_stop_signal();
 	return ret < 0 ? WS_EXIT_FAIL : WS_EXIT_OK;
 }

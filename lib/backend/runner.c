@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* runner.c - run one command once: fork, hold before exec, exec, time, reap, kill on timeout or Ctrl-C. */
 #include "backend/runner.h"
+#include "backend/contain.h"
 #include "core/log.h"
 #include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sched.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -34,6 +37,16 @@ bool ws_runner_interrupted(void)
 void ws_runner_reset(void)
 {
 	interrupted = 0;
+}
+
+void ws_runner_keep_children(bool keep)
+{
+	ws_contain_keep_children(keep);
+}
+
+const char *ws_runner_containment(void)
+{
+	return ws_contain_describe();
 }
 
 int ws_parse_cpu_list(const char *s, cpu_set_t *set)
@@ -183,48 +196,206 @@ static void drain(int *fd)
 	}
 }
 
-/* The child between fork and exec: only async-signal-safe calls from here on. */
-static void __attribute__((noreturn)) child(const struct ws_exec *ex, const struct streams *st, char **envp,
-					     int go_fd, int err_fd)
-{
-	char c;
-	int err;
+/* What the child needs between its start and its exec; built in the parent, read-only in the child. */
+struct child_args {
+	const struct ws_exec *ex;
+	const struct streams *st;
+	char **envp;
+	pid_t parent;       /* whyslow's pid, taken before the child started */
+	int go_fd;          /* the attach path: exec once a byte arrives; -1: at once */
+	int err_fd;         /* the attach path: errno goes into this pipe; -1: into *err */
+	volatile int *err;  /* a page shared with the parent (MAP_SHARED), or our own memory (CLONE_VM) */
+};
 
+/*
+ * The child between its start and exec: only async-signal-safe calls from here on. Not instrumented by
+ * ASan: it may run on a stack of its own that ASan never saw start (clone3_vm()).
+ */
+static int __attribute__((noreturn, no_sanitize_address)) child_main(void *arg)
+{
+	const struct child_args *a = arg;
+	const struct ws_exec *ex = a->ex;
+	sigset_t none;
+	int err;
+	char c;
+
+	/*
+	 * The command dies with whyslow, even by SIGKILL. If whyslow died before this line, the signal never
+	 * comes: then our parent is already someone else, and there is nothing to run for.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != a->parent)
+		_exit(127);
 	/* Its own process group, so that a timeout can kill everything it started. */
 	setpgid(0, 0);
 	for (int i = 0; i < 3; i++)
-		if (st->fd[i] >= 0)
-			dup2(st->fd[i], i);
-	/* whyslow ignores nothing the child should see; reset what the parent changed. */
+		if (a->st->fd[i] >= 0)
+			dup2(a->st->fd[i], i);
+	/* whyslow ignores nothing the child should see; reset what the parent changed, then unblock all. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (ex->cpus && sched_setaffinity(0, sizeof(*ex->cpus), ex->cpus) < 0) {
 		err = errno;
 		goto fail;
 	}
 	/*
 	 * Whatever whyslow has open (symbol files, sockets of the libraries, the streams just copied) is none
-	 * of the command's business. The two pipes are CLOEXEC and go at the exec.
+	 * of the command's business. The pipes of the attach path are CLOEXEC and go at the exec.
 	 */
 	{
-		int lo = go_fd < err_fd ? go_fd : err_fd, hi = go_fd < err_fd ? err_fd : go_fd;
+		int lo = a->go_fd < a->err_fd ? a->go_fd : a->err_fd, hi = a->go_fd < a->err_fd ? a->err_fd : a->go_fd;
 
-		if (lo > 3)
-			syscall(SYS_close_range, 3, lo - 1, 0);
-		if (hi > lo + 1)
-			syscall(SYS_close_range, lo + 1, hi - 1, 0);
-		syscall(SYS_close_range, hi + 1, ~0U, 0);
+		if (lo < 3)
+			lo = hi;
+		if (lo < 3) {
+			syscall(SYS_close_range, 3, ~0U, 0);
+		} else {
+			if (lo > 3)
+				syscall(SYS_close_range, 3, lo - 1, 0);
+			if (hi > lo + 1)
+				syscall(SYS_close_range, lo + 1, hi - 1, 0);
+			syscall(SYS_close_range, hi + 1, ~0U, 0);
+		}
 	}
 	/* Wait until the parent has attached its counters; EOF means it gave up. */
-	if (read(go_fd, &c, 1) != 1)
+	if (a->go_fd >= 0 && read(a->go_fd, &c, 1) != 1)
 		_exit(127);
-	execvpe(ex->argv[0], ex->argv, envp);
+	execvpe(ex->argv[0], ex->argv, a->envp);
 	err = errno;
 fail:
-	if (write(err_fd, &err, sizeof(err)) < 0)
-		_exit(127);
+	if (a->err_fd >= 0) {
+		if (write(a->err_fd, &err, sizeof(err)) < 0)
+			_exit(127);
+	} else {
+		*a->err = err;
+	}
 	_exit(127);
+}
+
+/*
+ * Where a child started by clone() with CLONE_VM runs until its exec: a stack of its own (it shares our
+ * memory, and we are suspended meanwhile, CLONE_VFORK). One is enough, as children start one at a time.
+ * Also the page through which a child started with a copy of our memory reports a failed exec.
+ */
+static char *child_stack;
+static volatile int *shared_err;
+#define CHILD_STACK_SIZE (256 << 10)
+
+static int child_memory(void)
+{
+	void *p;
+
+	if (child_stack)
+		return 0;
+	p = mmap(NULL, CHILD_STACK_SIZE + 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (p == MAP_FAILED) {
+		ws_error("cannot map memory to start a run: %s", strerror(errno));
+		return -errno;
+	}
+	shared_err = p;
+	child_stack = (char *)p + 4096;
+	return 0;
+}
+
+#if defined(__x86_64__)
+/*
+ * clone3 with CLONE_VM and a stack of its own: the child starts on that stack, calls fn(arg), which never
+ * returns (it execs or exits). The C library has no clone3 wrapper (glibc's own, behind posix_spawn, is
+ * private), and a child on a new stack cannot return from syscall(): this is glibc's clone() for clone3.
+ */
+static long clone3_vm(struct clone_args *ca, int (*fn)(void *), void *arg)
+{
+	register long rax asm("rax") = SYS_clone3;
+	register struct clone_args *rdi asm("rdi") = ca;
+	register long rsi asm("rsi") = sizeof(*ca);
+
+	asm volatile("syscall\n\t"
+		     "test %%rax, %%rax\n\t"
+		     "jnz 1f\n\t"
+		     /* The child: the outermost frame of its stack, then fn(arg) and, should it return, exit. */
+		     "xor %%ebp, %%ebp\n\t"
+		     "mov %[arg], %%rdi\n\t"
+		     "call *%[fn]\n\t"
+		     "mov %%eax, %%edi\n\t"
+		     "mov $60, %%eax\n\t"
+		     "syscall\n\t"
+		     "hlt\n"
+		     "1:"
+		     : "+r"(rax)
+		     : "r"(rdi), "r"(rsi), [fn] "r"(fn), [arg] "r"(arg)
+		     : "rcx", "r11", "memory", "cc");
+	return rax;
+}
+#define HAVE_CLONE3_VM 1
+#endif
+
+/*
+ * Start the child of `a`: in the cgroup leaf `cg` when there is one (clone3 with CLONE_INTO_CGROUP, which
+ * places it there before it runs: writing its pid into cgroup.procs would wait for an RCU grace period,
+ * milliseconds); else with clone. Without the attach path's hold it shares our memory until its exec
+ * (CLONE_VM and CLONE_VFORK, as posix_spawn does: no page tables copied, no copy-on-write faults for us
+ * afterwards; clone3 needs clone3_vm() for that, on x86-64, else it costs a fork); with the hold, where
+ * the child waits for the counters, it is a fork.
+ * Without a go pipe we return once it has exec'd or failed to, with *a->err set. All signals are blocked
+ * meanwhile, so that none of our handlers runs in the child. Returns its pid or -errno.
+ */
+static pid_t start_child(struct child_args *a, struct ws_cgroup *cg)
+{
+	bool hold = a->go_fd >= 0;
+	sigset_t all, old;
+	pid_t pid;
+
+	if (child_memory() < 0)
+		return -ENOMEM;
+	*shared_err = 0;
+	a->err = shared_err;
+	a->parent = getpid();
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	if (cg) {
+		struct clone_args ca = { .flags = CLONE_INTO_CGROUP | (hold ? 0 : CLONE_VFORK),
+					 .exit_signal = SIGCHLD,
+					 .cgroup = (__u64)ws_contain_leaf_fd(cg) };
+
+#ifdef HAVE_CLONE3_VM
+		if (!hold) {
+			ca.flags |= CLONE_VM;
+			ca.stack = (__u64)(uintptr_t)child_stack;
+			ca.stack_size = CHILD_STACK_SIZE;
+			pid = (pid_t)clone3_vm(&ca, child_main, a);
+			if (pid < 0) {
+				errno = -pid;
+				pid = -1;
+			}
+		} else
+#endif
+		{
+			pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+			if (pid == 0)
+				child_main(a);
+		}
+		if (pid < 0) {
+			/* Refused (the cgroup went, or a policy): this run and the later ones go without. */
+			ws_contain_cgroup_failed(-errno);
+			cg = NULL;
+		}
+	}
+	if (!cg) {
+		if (hold) {
+			pid = fork();
+			if (pid == 0)
+				child_main(a);
+		} else {
+			pid = clone(child_main, child_stack + CHILD_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+		}
+	}
+	if (pid < 0)
+		pid = -errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
 }
 
 /*
@@ -265,6 +436,16 @@ static void kill_group(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
+/*
+ * End a run at once (a timeout, an interrupt): its process group, and its cgroup where it has one, which
+ * holds also what left the group (setsid, setpgid).
+ */
+static void kill_run(pid_t pid, struct ws_cgroup *cg)
+{
+	kill_group(pid);
+	ws_contain_kill(cg);
+}
+
 /* Reap a child we killed or that failed before exec, whatever signal arrives meanwhile. */
 static void reap(pid_t pid)
 {
@@ -277,8 +458,11 @@ static int pidfd_for(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+/* The signals that stop a measurement (src/ installs their handlers), blocked but inside ppoll. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
 /*
- * Block SIGINT and SIGTERM, keeping the mask to restore in *old and the one to wait with in *unblocked, so
+ * Block the stop signals, keeping the mask to restore in *old and the one to wait with in *unblocked, so
  * that an interrupt can only arrive inside ppoll, never between checking the flag and going to sleep.
  */
 static void block_interrupts(sigset_t *old, sigset_t *unblocked)
@@ -286,21 +470,21 @@ static void block_interrupts(sigset_t *old, sigset_t *unblocked)
 	sigset_t block;
 
 	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(&block, stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &block, old);
 	*unblocked = *old;
-	sigdelset(unblocked, SIGINT);
-	sigdelset(unblocked, SIGTERM);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigdelset(unblocked, stop_signals[i]);
 }
 
 /*
- * Wait for `pid` with the timeout and interrupt rules; SIGINT/SIGTERM are blocked except inside ppoll
+ * Wait for `pid` with the timeout and interrupt rules; the stop signals are blocked except inside ppoll
  * (block_interrupts). Meanwhile what the command writes into `*pipe_r` (if >= 0) is read and discarded, so
  * that it never blocks on a full pipe.
  */
-static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_hooks *hooks, double t_start,
-		      int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
+static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws_cgroup *cg,
+		      double t_start, int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
 {
 	sigset_t old, unblocked;
 	int pfd = pidfd_for(pid);
@@ -314,7 +498,7 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 		int r;
 
 		if (interrupted) {
-			kill_group(pid);
+			kill_run(pid, cg);
 			out->interrupted = true;
 			ret = -EINTR;
 			break;
@@ -323,7 +507,7 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 			double left = t_start + ex->timeout - ws_now();
 
 			if (left <= 0) {
-				kill_group(pid);
+				kill_run(pid, cg);
 				out->timed_out = true;
 				break;
 			}
@@ -379,7 +563,10 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 	}
 	if (out->timed_out || out->interrupted)
 		out->wall = ws_now() - t_start;
-	/* Kill-and-reap the rest of its group on a timeout or interrupt, so nothing outlives the run. */
+	/*
+	 * Kill the rest of its group on a timeout or interrupt, so nothing outlives the run; what left the
+	 * group (setsid, setpgid) the caller's sweep ends, even with --keep-children.
+	 */
 	if (out->timed_out || out->interrupted)
 		kill(-pid, SIGKILL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -421,71 +608,43 @@ int ws_run_check(const char *cmd)
 }
 
 /*
- * posix_spawn (vfork + exec), no handshake, with the streams `st` opened: the child's pid and the time its
- * clock starts. Returns 0 or the error (said once).
+ * Start the command with no handshake (start_child(): sharing our memory until its exec, or in its cgroup),
+ * with the streams `st` opened: the child's pid and the time its clock starts. Returns 0 or the error
+ * (said once).
  */
-static int spawn_child(const struct ws_exec *ex, char **envp, struct streams *st, pid_t *pid, double *t_start)
+static int spawn_child(const struct ws_exec *ex, char **envp, struct streams *st, struct ws_cgroup *cg,
+		       pid_t *pid, double *t_start)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t def, none;
-	cpu_set_t saved;
-	bool pinned = false;
-	int err, ret = 0;
+	struct child_args a = { .ex = ex, .st = st, .envp = envp, .go_fd = -1, .err_fd = -1 };
+	int err;
 
-	posix_spawn_file_actions_init(&fa);
-	for (int i = 0; i < 3; i++)
-		if (st->fd[i] >= 0)
-			posix_spawn_file_actions_adddup2(&fa, st->fd[i], i);
-	/* Nothing of whyslow's stays open in the command (see child()); after the dup2s that need the streams. */
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	posix_spawnattr_init(&attr);
-	sigemptyset(&def);
-	sigaddset(&def, SIGINT);
-	sigaddset(&def, SIGTERM);
-	sigaddset(&def, SIGPIPE);
-	sigemptyset(&none);
-	posix_spawnattr_setsigdefault(&attr, &def);
-	posix_spawnattr_setsigmask(&attr, &none);
-	/* Its own process group, so that a timeout can kill everything it started. */
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
-						POSIX_SPAWN_USEVFORK);
-	/* posix_spawn has no affinity attribute: the child inherits ours, set just around the spawn. */
-	if (ex->cpus) {
-		if (sched_getaffinity(0, sizeof(saved), &saved) < 0 ||
-		    sched_setaffinity(0, sizeof(*ex->cpus), ex->cpus) < 0) {
-			ret = -errno;
-			ws_error("cannot pin to the CPUs of --cpu: %s", strerror(errno));
-			goto out;
-		}
-		pinned = true;
-	}
 	fflush(NULL);
 	/*
-	 * The clock starts before the spawn: taken when posix_spawn returns, it would start whenever the
+	 * The clock starts before the spawn: taken when the spawn returns, it would start whenever the
 	 * scheduler next runs us, on a busy machine after much of a short child's life (wall times below its
 	 * CPU time were seen). This counts the exec too, a small cost the same for every variant.
 	 */
 	*t_start = ws_now();
-	err = posix_spawnp(pid, ex->argv[0], &fa, &attr, ex->argv, envp);
-	if (pinned)
-		sched_setaffinity(0, sizeof(saved), &saved);
+	*pid = start_child(&a, cg);
 	/* Before the wait: the pipe must see its end when the command's last writer goes, not ours. */
 	close_child_ends(st);
-	if (err) {
-		exec_error(ex->argv[0], err);
-		ret = -err;
+	if (*pid < 0) {
+		err = -*pid;
+		ws_error("cannot start '%s': %s", ex->argv[0], strerror(err));
+		return -err;
 	}
-out:
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	return ret;
+	if ((err = *a.err)) {
+		/* It exited 127 without exec'ing: reap it, and say why, as a failed exec. */
+		reap(*pid);
+		exec_error(ex->argv[0], err);
+		return -err;
+	}
+	return 0;
 }
 
 /* The fast path, for counters armed on ourselves. */
 static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks, char **envp,
-		     struct ws_run_outcome *out)
+		     struct ws_cgroup *cg, struct ws_run_outcome *out)
 {
 	struct streams st;
 	struct rusage ru;
@@ -496,10 +655,14 @@ static int run_spawn(const struct ws_exec *ex, const struct ws_run_hooks *hooks,
 	memset(&ru, 0, sizeof(ru));
 	if ((ret = open_streams(ex, &st)) < 0)
 		goto out;
-	if ((ret = spawn_child(ex, envp, &st, &pid, &t_start)) < 0)
+	if ((ret = spawn_child(ex, envp, &st, cg, &pid, &t_start)) < 0)
 		goto out;
-	ret = wait_child(pid, ex, hooks, t_start, &st.pipe_r, &status, &ru, out);
+	ret = wait_child(pid, ex, hooks, cg, t_start, &st.pipe_r, &status, &ru, out);
 	fill_outcome(out, status, &ru);
+	if (ex->keep_children && !out->timed_out && !out->interrupted)
+		ws_contain_keep_orphans();
+	else
+		ws_contain_sweep(cg, pid, true);
 out:
 	close_child_ends(&st);
 	close_fd(&st.pipe_r);
@@ -508,7 +671,7 @@ out:
 
 /* The attach path: fork, hold the child on a pipe while counters are opened on its pid, then exec. */
 static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, char **envp,
-		    struct ws_run_outcome *out)
+		    struct ws_cgroup *cg, struct ws_run_outcome *out)
 {
 	int go[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	int status = 0, child_errno = 0, ret = 0;
@@ -527,14 +690,16 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 		goto out;
 	}
 	fflush(NULL);
-	pid = fork();
+	{
+		struct child_args a = { .ex = ex, .st = &st, .envp = envp, .go_fd = go[0], .err_fd = errp[1] };
+
+		pid = start_child(&a, cg);
+	}
 	if (pid < 0) {
-		ret = -errno;
-		ws_error("cannot fork: %s", strerror(errno));
+		ret = pid;
+		ws_error("cannot fork: %s", strerror(-ret));
 		goto out;
 	}
-	if (pid == 0)
-		child(ex, &st, envp, go[0], errp[1]);
 	close_child_ends(&st);
 	close(go[0]);
 	close(errp[1]);
@@ -545,6 +710,7 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 	if (ret) {
 		kill_group(pid);
 		reap(pid);
+		ws_contain_sweep(cg, pid, true);
 		goto out;
 	}
 	/* Release the child; the error pipe closes on a successful exec (CLOEXEC), or carries errno. The clock
@@ -570,8 +736,9 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 		exec_error(ex->argv[0], child_errno);
 		goto out;
 	}
-	ret = wait_child(pid, ex, hooks, t_start, &st.pipe_r, &status, &ru, out);
+	ret = wait_child(pid, ex, hooks, cg, t_start, &st.pipe_r, &status, &ru, out);
 	fill_outcome(out, status, &ru);
+	ws_contain_sweep(cg, pid, true);
 out:
 	close_child_ends(&st);
 	close_fd(&st.pipe_r);
@@ -586,6 +753,7 @@ out:
 
 int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws_run_outcome *out)
 {
+	struct ws_cgroup *cg;
 	char **envp;
 	int ret;
 
@@ -594,10 +762,14 @@ int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws
 	if (interrupted)
 		return -EINTR;
 	envp = build_env(ex);
+	/* Set up before the first run, whichever it is: a subreaper only adopts what is orphaned later. */
+	ws_contain_init();
+	cg = ex->keep_children ? NULL : ws_contain_leaf_get();
 	if (hooks && hooks->attach)
-		ret = run_fork(ex, hooks, envp, out);
+		ret = run_fork(ex, hooks, envp, cg, out);
 	else
-		ret = run_spawn(ex, hooks, envp, out);
+		ret = run_spawn(ex, hooks, envp, cg, out);
+	ws_contain_leaf_put(cg);
 	free(envp);
 	return ret;
 }
@@ -609,7 +781,11 @@ struct ws_job {
 	int pipe_r;     /* WS_OUTPUT_PIPE: read and discarded while it runs */
 	double t_start, timeout;
 	char *cmd;      /* argv[0], for messages */
+	struct ws_cgroup *cg; /* its cgroup leaf, or NULL */
 };
+
+/* Jobs started and not yet reaped: while others run, what one leaves is told apart by its process group. */
+static size_t live_jobs;
 
 /*
  * Several runs share whyslow's open --input, and an open file's offset is shared by everyone who holds it:
@@ -657,17 +833,21 @@ int ws_job_start(const struct ws_exec *ex, struct ws_job **out)
 	envp = build_env(&own);
 	job = xcalloc(1, sizeof(*job));
 	job->pidfd = job->pipe_r = -1;
+	job->cg = ws_contain_leaf_get();
 	if ((ret = open_streams(&own, &st)) == 0)
-		ret = spawn_child(&own, envp, &st, &job->pid, &job->t_start);
+		ret = spawn_child(&own, envp, &st, job->cg, &job->pid, &job->t_start);
 	close_child_ends(&st);
 	free(envp);
 	if (input >= 0)
 		close(input);
 	if (ret < 0) {
 		close_fd(&st.pipe_r);
+		ws_contain_leaf_put(job->cg);
 		free(job);
 		return ret;
 	}
+	ws_contain_track(job->pid);
+	live_jobs++;
 	job->pipe_r = st.pipe_r;
 	job->pidfd = pidfd_for(job->pid);
 	job->timeout = ex->timeout;
@@ -705,6 +885,11 @@ static int job_reap(struct ws_job *job, struct ws_run_outcome *out)
 	if (out->timed_out || out->interrupted)
 		kill(-job->pid, SIGKILL);
 	fill_outcome(out, status, &ru);
+	ws_contain_untrack(job->pid);
+	live_jobs--;
+	/* Nor what it left running in the background (a simulated run the same as a native one). */
+	ws_contain_sweep(job->cg, job->pid, live_jobs == 0);
+	ws_contain_leaf_put(job->cg);
 	job_free(job);
 	return ret;
 }
@@ -715,7 +900,7 @@ void ws_job_kill(struct ws_job *job)
 
 	if (!job)
 		return;
-	kill_group(job->pid);
+	kill_run(job->pid, job->cg);
 	job_reap(job, &out);
 }
 
@@ -762,7 +947,7 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 				continue;
 			left = jobs[i]->t_start + jobs[i]->timeout - now;
 			if (left <= 0) {
-				kill_group(jobs[i]->pid);
+				kill_run(jobs[i]->pid, jobs[i]->cg);
 				out->timed_out = true;
 				hit = i;
 			} else if (left < wait_s) {

@@ -29,14 +29,20 @@ struct ws_exec {
 	 * start, as the runner seeks it back before each run; else /dev/null.
 	 */
 	int input_fd;
-	double timeout;         /* seconds; 0 for none. Kills the child's whole process group. */
+	double timeout;         /* seconds; 0 for none. Kills the child and all it started (ws_runner_keep_children) */
 	const cpu_set_t *cpus;  /* pin the child to these CPUs; NULL to inherit */
+	/*
+	 * What it starts in the background lives on until whyslow exits (a hook that starts a server for the
+	 * runs): not in a run's cgroup, not killed after it, and spared by later runs' sweeps.
+	 */
+	bool keep_children;
 };
 
 /*
  * `attach` is called in the parent after fork, while the child waits before exec: the place to open
  * counters on `pid` with enable_on_exec. A non-zero return aborts the run (the child is killed and
- * reaped). Without an attach hook the runner uses posix_spawn (vfork and exec, no handshake), the cheaper
+ * reaped). Without an attach hook the runner starts the child as posix_spawn does (clone with CLONE_VM and
+ * CLONE_VFORK, or clone3 into the run's cgroup; exec; no handshake), the cheaper
  * path: counters opened on whyslow itself with inherit and enable_on_exec count the child from its exec.
  * `poll` (may be NULL) is called about every 100 ms while the child runs, to drain sample buffers.
  */
@@ -72,7 +78,7 @@ int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws
 int ws_run_check(const char *cmd);
 
 /*
- * Ask the runner to stop: the current child's process group is killed and reaped, and ws_run() returns
+ * Ask the runner to stop: the current child and all it started are killed and reaped, and ws_run() returns
  * -EINTR; later ws_run() calls return -EINTR at once. Async-signal-safe: call it from a SIGINT handler.
  */
 void ws_runner_interrupt(void);
@@ -102,6 +108,18 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 
 /* Kill a job's process group, reap it and free it (after an error elsewhere); NULL is allowed. */
 void ws_job_kill(struct ws_job *job);
+
+/*
+ * No process outlives its run: after each run (and each job) whatever it left running, in the background,
+ * double-forked or in a session of its own, is killed and reaped; so is everything a timeout or an
+ * interrupt ends. Through a cgroup v2 leaf per run and cgroup.kill where whyslow can make one, else as the
+ * child subreaper that its runs' orphans come to. And the command dies with whyslow (PR_SET_PDEATHSIG);
+ * what a whyslow killed with SIGKILL left, the next one removes. ws_runner_keep_children(true), before the
+ * first run, keeps the old behaviour: only a timeout or an interrupt kills, and only the process group.
+ */
+void ws_runner_keep_children(bool keep);
+/* One line: the mechanism in use ("cgroup v2: ...", "subreaper: ...", "none ..."); sets it up if needed. */
+const char *ws_runner_containment(void);
 
 /* Parse a CPU list like "0-3,6" into `set`. Returns 0 or -EINVAL. */
 int ws_parse_cpu_list(const char *s, cpu_set_t *set);

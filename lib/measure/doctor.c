@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* doctor.c - check what this machine can measure and what will disturb it, each finding with its fix. */
 #include "measure/doctor.h"
+#include "backend/runner.h"
 #include "sim/cpu-features.h"
 #include "core/util.h"
 #include "event/pfm.h"
@@ -330,6 +331,19 @@ static void check_sim_cpu(struct ws_checks *c)
 	ws_cpu_features_release(&f);
 }
 
+/* What ends the processes a run leaves behind (lib/backend/contain.c). */
+static void check_processes(struct ws_checks *c)
+{
+	const char *line = ws_runner_containment();
+	bool cgroup = !strncmp(line, "cgroup", 6);
+
+	add(c, "processes", cgroup ? WS_CHECK_OK : WS_CHECK_INFO, xstrndup(line, strcspn(line, ":")),
+	    xasprintf("%s%s", line,
+		      cgroup ? "" : "; without a cgroup, what a run started in the background is not found again "
+				    "if whyslow itself is killed with SIGKILL"),
+	    cgroup ? NULL : xstrdup("run whyslow where it may make cgroups (a delegated cgroup v2 subtree)"));
+}
+
 void ws_doctor(struct ws_checks *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -346,6 +360,7 @@ void ws_doctor(struct ws_checks *out)
 	check_aslr(out);
 	check_valgrind(out);
 	check_sim_cpu(out);
+	check_processes(out);
 }
 
 void ws_checks_release(struct ws_checks *c)

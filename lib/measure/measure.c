@@ -158,6 +158,8 @@ static int run_hook(struct session *s, size_t i, enum ws_hook_kind k, const char
 	struct ws_exec ex = {
 		.argv = prog->hooks[k],
 		.output = prog->output == WS_OUTPUT_INHERIT ? WS_OUTPUT_INHERIT : WS_OUTPUT_NULL,
+		/* A hook is no run: a server that --setup starts for the runs lives until whyslow ends. */
+		.keep_children = true,
 	};
 	struct ws_run_outcome out;
 	char *why;

@@ -2,6 +2,7 @@
 /* backend-perf.c - count a command and all its threads and children with perf_event_open. */
 #include "backend/backend.h"
 #include "core/log.h"
+#include "core/proc.h"
 #include "core/util.h"
 #include "event/pfm.h"
 #include "perf/perf.h"
@@ -222,12 +223,11 @@ static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
 	if (!p->nmev)
 		return ws_error("--regions: no perf event opens here for the markers to count"), -ENODEV;
 	remove_outdir(p);
-	dir = xasprintf("%s/whyslow-regions-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
+	/* Named for this process: if it is killed (SIGKILL), the next whyslow removes the folder. */
+	if (!(dir = ws_tmpdir_make("regions"))) {
 		ret = -errno;
 		ws_error("cannot create a directory for region files in %s: %s", tmp && *tmp ? tmp : "/tmp",
 			 strerror(errno));
-		free(dir);
 		return ret;
 	}
 	p->outdir = dir;

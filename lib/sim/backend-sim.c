@@ -2,6 +2,7 @@
 /* backend-sim.c - count caches and branches by running the command under wsim, our Valgrind tool. */
 #include "backend/backend.h"
 #include "core/log.h"
+#include "core/proc.h"
 #include "core/util.h"
 #include "regions/regions.h"
 #include "result/metrics.h"
@@ -162,7 +163,6 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 {
 	struct sim_priv *p = be->priv;
 	struct sim_run *r = be->run;
-	const char *tmp = getenv("TMPDIR");
 	size_t n = 0, extra = 0, k = 0, e = 0, nmarkers = 0;
 	char *dir, **markers = NULL;
 	int ret;
@@ -170,12 +170,11 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	remove_outdir(r);
 	free_strings(&r->argv);
 	free_strings(&r->env);
-	dir = xasprintf("%s/whyslow-sim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
+	/* Named for this process: if it is killed (SIGKILL), the next whyslow removes the folder. */
+	if (!(dir = ws_tmpdir_make("sim"))) {
 		int err = -errno;
 
 		ws_error("cannot create a directory for the simulator's results: %s", strerror(errno));
-		free(dir);
 		return err;
 	}
 	r->outdir = dir;
@@ -188,6 +187,8 @@ static int sim_prepare(struct ws_backend *be, struct ws_exec *ex)
 	r->argv[k++] = xstrdup(p->valgrind);
 	r->argv[k++] = xstrdup("--tool=wsim");
 	r->argv[k++] = xstrdup("--trace-children=yes");
+	/* No gdbserver: its FIFOs in TMPDIR would outlive every process killed at the end of a run. */
+	r->argv[k++] = xstrdup("--vgdb=no");
 	r->argv[k++] = xasprintf("--log-file=%s/valgrind.log", r->outdir);
 	r->argv[k++] = xasprintf("--ws-preset=%s", be->opts.sim_preset ? be->opts.sim_preset : WSIM_PRESET_DEFAULT);
 	r->argv[k++] = xasprintf("--ws-out=%s/wsim.%%p", r->outdir);
