@@ -773,6 +773,55 @@ static char *reach_text(const struct ws_explanation *e, const char *cyc_metric)
 	return out;
 }
 
+/*
+ * The simulator's hottest contended line, as a sentence: "false sharing on `shared` (bytes 0-7 written by
+ * thread 2, bytes 8-15 by thread 3) in w". NULL without a contention report.
+ */
+static char *contention_text(const struct ws_variant *v)
+{
+	const struct ws_contention *c = v->ncontention ? &v->contention[0] : NULL;
+	char *who = xstrdup(""), *out;
+	size_t shown = 0;
+
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < c->nthreads && shown < 2; i++) {
+		const struct ws_contention_thread *t = &c->threads[i];
+		char *next;
+
+		if (t->write_lo < 0)
+			continue;
+		next = xasprintf("%s%sbytes %d-%d written by thread %u", who, shown ? ", " : "", t->write_lo, t->write_hi,
+				 t->thread);
+		free(who);
+		who = next;
+		shown++;
+	}
+	out = xasprintf("%s sharing on %s%s%s%s%s%s%s%s", c->false_sharing ? "false" : "true",
+			c->variable ? "`" : "", c->variable ? c->variable : c->address, c->variable ? "`" : "",
+			shown ? " (" : "", who, shown ? ")" : "", c->nfunctions ? " in " : "",
+			c->nfunctions ? c->functions[0] : "");
+	free(who);
+	return out;
+}
+
+/* What to do about it: the fix differs for false and for true sharing. */
+static char *contention_step(const struct ws_variant *v)
+{
+	char *what = contention_text(v), *out;
+
+	if (!what)
+		return NULL;
+	out = xasprintf("%s: %s", what,
+			v->contention[0].false_sharing
+				? "the threads write different bytes of one cache line: pad or align the fields so that each "
+				  "thread's lie on a line of their own"
+				: "the threads write the same bytes: give each thread its own copy and combine them at the end, "
+				  "or write less often");
+	free(what);
+	return out;
+}
+
 /* Largest share first; "unexplained" last whatever its size: it is what the model could not name. */
 static int cause_cmp(const void *a, const void *b)
 {
@@ -946,6 +995,12 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 				localise(b, v, cyc_metric, dcyc, cyc_metric, own, c, &loc);
 			c->next_step = next_step(c, &loc, bin_of(r, b, o), bin_of(r, v, o), own,
 						 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
+			/* Coherence misses have a place more telling than a function: the line, its variable, its bytes. */
+			if (!unexplained && !strcmp(t[i].metric, "coherence-misses") && vmed[i] > bmed[i] &&
+			    v->ncontention) {
+				free(c->next_step);
+				c->next_step = contention_step(v);
+			}
 			free(loc.through);
 		}
 	}
@@ -955,26 +1010,30 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	{
 		const struct ws_cause *top = NULL;
 		const struct ws_comparison *tc;
-		char *reach = e->reproduced < WS_REACH ? reach_text(e, cyc_metric) : NULL;
+		char *reach = e->reproduced < WS_REACH ? reach_text(e, cyc_metric) : NULL, *shared = NULL;
 
 		/* The main cause is the largest material one: a significant but immaterial delta is never blamed. */
 		for (size_t i = 0; i < e->ncauses && !top; i++)
 			if (e->causes[i].material && strcmp(e->causes[i].metric, "unexplained"))
 				top = &e->causes[i];
 		tc = top ? ws_comparison_find(r, v->name, top->metric, NULL, NULL) : NULL;
+		if (top && !strcmp(top->metric, "coherence-misses") && top->delta_cycles > 0)
+			shared = contention_text(v);
 		if (reach && top)
 			e->summary = xasprintf("'%s' is %s; %s. Of what it does reproduce (%s %+.3g), the main part is "
 					       "%s: %.0f%%%s%s",
 					       v->name, head, reach, cyc_metric, dcyc, top->metric, 100 * top->share,
-					       top->nwhere ? ", mostly in " : "", top->nwhere ? top->where[0] : "");
+					       shared ? ", " : top->nwhere ? ", mostly in " : "",
+					       shared ? shared : top->nwhere ? top->where[0] : "");
 		else if (reach)
 			e->summary = xasprintf("'%s' is %s; %s", v->name, head, reach);
 		else if (top)
 			e->summary = xasprintf("'%s' is %s; %s %+.3g (%s); the main cause is %s: %.0f%% of the "
 					       "difference%s%s%s",
 					       v->name, head, cyc_metric, dcyc, family ? family : "costs from --cost",
-					       top->metric, 100 * top->share, top->nwhere ? ", mostly in " : "",
-					       top->nwhere ? top->where[0] : "",
+					       top->metric, 100 * top->share,
+					       shared ? ", " : top->nwhere ? ", mostly in " : "",
+					       shared ? shared : top->nwhere ? top->where[0] : "",
 					       tc && tc->layout_sensitive ? " (layout-sensitive: its change is less than its "
 									    "spread across environment sizes)"
 									  : "");
@@ -986,6 +1045,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 			e->summary = xasprintf("'%s' is %s; %s %+.3g, not accounted for by the counted events", v->name,
 					       head, cyc_metric, dcyc);
 		free(reach);
+		free(shared);
 	}
 	free(head);
 }

@@ -705,6 +705,67 @@ static void test_far_apart_simulated_ranges_compare(void **state)
 	ws_result_release(&r);
 }
 
+/*
+ * False sharing with cores in the simulator: coherence misses carry the estimate, and the contention
+ * report names the variable and each thread's bytes. The native slowdown is larger than the estimate's,
+ * so the summary says how much is reproduced, then names the false sharing as the main part of it.
+ */
+static void test_false_sharing_named_from_contention(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_explanation *e;
+	struct ws_contention *c;
+	struct ws_rng rng;
+
+	(void)state;
+	ws_rng_seed(&rng, 16);
+	pair(&r, &b, &v, "false");
+	add_costs(&r);
+	r.machine.costs = xrealloc(r.machine.costs, 3 * sizeof(struct ws_cost));
+	r.machine.costs[2] = (struct ws_cost){ xstrdup("coherence-misses"), 100 };
+	r.machine.ncosts = 3;
+	noisy(&b->metrics, "wall-time", 7.5e-3, 0.05, &rng);
+	noisy(&v->metrics, "wall-time", 14.7e-3, 0.05, &rng);
+	noisy(&b->metrics, "task-clock", 8.3e6, 0.05, &rng);
+	noisy(&v->metrics, "task-clock", 19.5e6, 0.05, &rng);
+	sim3(&b->metrics, "estimated-cycles", 240000000, 240000200, 240000400);
+	sim3(&v->metrics, "estimated-cycles", 325422000, 325422600, 325423000);
+	sim3(&b->metrics, "instructions", 240000000, 240000000, 240000000);
+	sim3(&v->metrics, "instructions", 240000000, 240000000, 240000000);
+	sim3(&b->metrics, "coherence-misses", 2, 2, 2);
+	sim3(&v->metrics, "coherence-misses", 854220, 854226, 854230);
+	sim3(&b->metrics, "L1-dcache-load-misses", 800, 800, 800);
+	sim3(&v->metrics, "L1-dcache-load-misses", 830, 830, 830);
+	v->contention = c = xcalloc(1, sizeof(*c));
+	v->ncontention = 1;
+	c->address = xstrdup("0x10c180");
+	c->variable = xstrdup("shared");
+	c->from_variable = true;
+	c->coherence_misses = 854226;
+	c->false_sharing = true;
+	c->functions = xcalloc(2, sizeof(char *));
+	c->functions[0] = xstrdup("w");
+	c->nfunctions = 1;
+	c->threads = xcalloc(2, sizeof(*c->threads));
+	c->nthreads = 2;
+	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
+	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
+	analyse(&r);
+	e = &r.explain[0];
+	assert_true(e->reproduced > 0.3 && e->reproduced < 0.5);
+	assert_non_null(strstr(e->summary, "reproduces ~"));
+	assert_non_null(strstr(e->summary, "the main part is coherence-misses"));
+	assert_non_null(strstr(e->summary, "false sharing on `shared` (bytes 0-7 written by thread 2, bytes 8-15 "
+					   "written by thread 3) in w"));
+	assert_true(cause(e, "coherence-misses")->material);
+	assert_non_null(strstr(cause(e, "coherence-misses")->next_step, "pad or align"));
+	/* 30 more L1d misses: significant and exact, and immaterial */
+	assert_false(cause(e, "L1-dcache-load-misses")->material);
+	assert_null(strstr(e->summary, "L1-dcache"));
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +786,7 @@ int main(void)
 		cmocka_unit_test(test_inconclusive_native_bounds_materiality),
 		cmocka_unit_test(test_gatekept_estimate_says_untested),
 		cmocka_unit_test(test_far_apart_simulated_ranges_compare),
+		cmocka_unit_test(test_false_sharing_named_from_contention),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
