@@ -15,8 +15,8 @@ struct ws_compare_opts {
 	bool fdr;       /* Benjamini-Hochberg instead of Holm, in each family */
 	uint64_t seed;  /* bootstrap seed (the result's seed) */
 	/*
-	 * The primary metric (borrowed). NULL: cycles if a PMU counted them, else wall-time, else instructions or
-	 * estimated-cycles (the simulator alone), else the baseline's first measured metric. A name the baseline
+	 * The primary metric (borrowed). NULL: cycles if a PMU counted them, else wall-time, else estimated-cycles
+	 * or instructions (the simulator alone), else the baseline's first measured metric. A name the baseline
 	 * did not measure is an error.
 	 */
 	const char *primary;

@@ -39,4 +39,22 @@ test_expect_success 'the reach and materiality survive the result file' '
 	test_grep "outside the model, waiting" again.md
 '
 
+test_expect_success 'false sharing under the simulator: the main cause, named by its variable, bytes and function' '
+	whyslow compare --backend sim --export-json share.json \
+		-n private "$T/sharing private 2000000" -n false "$T/sharing false 2000000" >share.out 2>share.err &&
+	python3 - share.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	e = d["explain"][0]
+	top = [c for c in e["causes"] if c["material"]][0]
+	assert top["metric"] == "coherence-misses", e["causes"]
+	assert "false sharing on `shared` (bytes 0-7 written by thread" in e["summary"], e["summary"]
+	assert "bytes 8-15 written by thread" in e["summary"] and e["summary"].endswith(" in w"), e["summary"]
+	assert "pad or align" in top["next_step"], top
+	# No cache metric is blamed: every other cause is immaterial.
+	assert all(not c["material"] for c in e["causes"] if c is not top), e["causes"]
+	EOF
+	test_grep "main cause is coherence-misses" share.out
+'
+
 test_done
