@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <limits.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -200,7 +201,7 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.own = c->own_patterns,
 	};
 	int status = WS_EXIT_OK, err;
-	bool json_failed = false;
+	bool json_failed = false, nothing_written = false;
 
 	if (c->primary) {
 		/* Said in the words of the option given, with the reason the backend gave for not counting it. */
@@ -240,9 +241,13 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		ws_error("cannot write '%s': %s", c->export_html, strerror(-err));
 		status = WS_EXIT_FAIL;
 	}
-	if (c->export_folded && (err = cli_export_folded(r, c->export_folded)) < 0)
+	if (c->export_folded && (err = cli_export_folded(r, c->export_folded)) < 0) {
 		status = WS_EXIT_FAIL;
-	if (status == WS_EXIT_FAIL && c->measured && !c->export_json)
+		/* No stacks recorded is not a write that failed: nothing to rescue for it alone. */
+		if (err == -ENODATA)
+			nothing_written = true;
+	}
+	if (status == WS_EXIT_FAIL && c->measured && !c->export_json && !nothing_written)
 		cli_rescue(r);
 	if (json_failed)
 		status = WS_EXIT_FAIL;

@@ -36,7 +36,7 @@ int cli_export_folded(const struct ws_result *r, const char *path)
 	if (!ws_result_has_stacks(r)) {
 		ws_error("--export-folded: no call stacks were recorded, so '%s' is not written: measure with "
 			 "--callers (under the simulator: --backend sim or auto)", path);
-		return -ENOENT;
+		return -ENODATA;
 	}
 	if ((err = ws_export_folded(r, path)) < 0)
 		ws_error("cannot write '%s': %s", path, strerror(-err));

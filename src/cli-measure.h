@@ -182,7 +182,7 @@ void cli_export_estimate(const struct cli_measure *c, const struct ws_measure_op
  */
 void cli_rescue(const struct ws_result *r);
 
-/* --export-folded: write r's call stacks to `path`; one line and a negative errno when there are none. */
+/* --export-folded: write r's call stacks to `path`; one line and -ENODATA when there are none, else -errno. */
 int cli_export_folded(const struct ws_result *r, const char *path);
 
 /* Split a command string into words as a shell would (quotes and backslashes); NULL on bad quoting. */

@@ -71,7 +71,7 @@ static void read_manifest(struct merge *m)
 	if (!m->manifest) {
 		if (access(path, F_OK) < 0)
 			fail("'%s' has no manifest '%s': give the plan compare --plan-jobs wrote", m->plan_path, path);
-		fail("cannot read the plan's manifest '%s': %s (line %d)", path, err.text, err.line);
+		fail("cannot read the plan's manifest '%s': %s (line %d)", path, ws_escape_ctl(err.text), err.line);
 	}
 	format = json_string_value(json_object_get(m->manifest, "format"));
 	version = json_string_value(json_object_get(m->manifest, "whyslow"));

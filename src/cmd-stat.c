@@ -20,6 +20,7 @@
 #include "report/report.h"
 #include "result/result-json.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ int cmd_stat(int argc, char **argv)
 	struct ws_report_opts ro = { 0 };
 	char **cmd_argv, *command, *shell_argv[4] = { NULL };
 	int n, ret, err, status = WS_EXIT_OK;
-	bool saved = false;
+	bool saved = false, no_stacks = false;
 
 	n = parse_options(argc, argv, "whyslow stat", stat_usage, options, PARSE_STOP_AT_NON_OPTION);
 	if (n == 0)
@@ -114,10 +115,15 @@ int cmd_stat(int argc, char **argv)
 			ws_error("cannot write '%s': %s", export_html, strerror(-err));
 			status = WS_EXIT_FAIL;
 		}
-		if (export_folded && cli_export_folded(&res, export_folded) < 0)
+		if (export_folded && (err = cli_export_folded(&res, export_folded)) < 0) {
 			status = WS_EXIT_FAIL;
-		/* An export failed and no result file holds the runs: keep them (the failed JSON rescued itself). */
-		if (status == WS_EXIT_FAIL && !c.export_json)
+			no_stacks = err == -ENODATA;
+		}
+		/*
+		 * A write failed and no result file holds the runs: keep them (a failed JSON rescued itself). No
+		 * stacks to export is not a write that failed.
+		 */
+		if (status == WS_EXIT_FAIL && !c.export_json && !no_stacks)
 			cli_rescue(&res);
 	}
 	status = cli_measure_status(ret, status, &res, saved);

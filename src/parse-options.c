@@ -31,6 +31,21 @@ void string_list_clear(struct string_list *l)
 	l->n = l->alloc = 0;
 }
 
+/* parse_options()'s tables while it runs: a usage error found in them exits, and frees them first (ASan). */
+static struct option *live_longopts;
+static const struct option_spec **live_by_index;
+static char *live_shortopts;
+
+static void free_live(void)
+{
+	free(live_longopts);
+	free(live_by_index);
+	free(live_shortopts);
+	live_longopts = NULL;
+	live_by_index = NULL;
+	live_shortopts = NULL;
+}
+
 void usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -40,6 +55,7 @@ void usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (see '%s -h')\n", cur_cmd);
+	free_live();
 	exit(129);
 }
 
@@ -159,6 +175,9 @@ int parse_options(int argc, char **argv, const char *cmd, const char *const *usa
 	longopts = xcalloc(nopts + 2, sizeof(*longopts));
 	by_index = xcalloc(nopts + 2, sizeof(*by_index));
 	sp = shortopts = xcalloc(3 * nopts + 8, 1);
+	live_longopts = longopts;
+	live_by_index = by_index;
+	live_shortopts = shortopts;
 	/* '+' stops at the first non-option; ':' reports a missing argument as ':' rather than '?'. */
 	if (flags & PARSE_STOP_AT_NON_OPTION)
 		*sp++ = '+';
@@ -197,6 +216,7 @@ int parse_options(int argc, char **argv, const char *cmd, const char *const *usa
 
 		if (c == 'h') {
 			print_usage(usage, opts);
+			free_live();
 			exit(0);
 		}
 		if (c == '?') {
@@ -226,8 +246,6 @@ int parse_options(int argc, char **argv, const char *cmd, const char *const *usa
 	for (int i = optind; i < argc; i++)
 		argv[rest++] = argv[i];
 	argv[rest] = NULL;
-	free(longopts);
-	free(by_index);
-	free(shortopts);
+	free_live();
 	return rest;
 }

@@ -179,7 +179,12 @@ int ws_asm_counts_load(const char *path, const struct ws_asm_bin *bin, struct ws
 			return ret;
 		}
 		fclose(f);
-		ws_error("%s:%d: not JSON: %s", path, jerr.line, jerr.text);
+		{
+			char *esc = ws_escape_ctl(jerr.text);
+
+			ws_error("%s:%d: not JSON: %s", path, jerr.line, esc);
+			free(esc);
+		}
 		return -EINVAL;
 	}
 	schema = json_object_get(root, "schema");

@@ -61,10 +61,17 @@ int ws_cost_load(const char *path, struct ws_cost **out, size_t *n)
 	*n = 0;
 	/* A FIFO without a writer would block for ever. */
 	if (ws_not_regular(path))
-		return ws_error("cannot read cost table '%s': it is %s, not a file", path, ws_not_regular(path)), -EINVAL;
+		return ws_error("cannot read cost table '%s': it is %s, not a file", path, ws_not_regular(path)),
+		       -EINVAL;
 	root = json_load_file(path, 0, &err);
-	if (!root)
-		return ws_error("cannot read cost table '%s': %s", path, err.text), -EINVAL;
+	if (!root) {
+		/* jansson quotes the file ("near '...'"): its control bytes must not reach the terminal. */
+		char *esc = ws_escape_ctl(err.text);
+
+		ws_error("cannot read cost table '%s': %s", path, esc);
+		free(esc);
+		return -EINVAL;
+	}
 	if (!json_is_object(root)) {
 		json_decref(root);
 		return ws_error("%s: a cost table is a JSON object {\"metric\": cycles, ...}", path), -EINVAL;

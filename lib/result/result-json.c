@@ -1305,7 +1305,7 @@ int ws_result_save(const struct ws_result *r, const char *path)
 		return ws_error("cannot serialise the result"), -ENOMEM;
 	ret = ws_write_atomic(path, text, len);
 	if (ret < 0) {
-		/* Nothing measured is lost: a full disk, EIO or a directory removed meanwhile leaves a copy elsewhere. */
+		/* Nothing measured is lost: a full disk, EIO or a directory removed since leaves a copy elsewhere. */
 		rescued = rescue_text(text, len);
 		if (rescued)
 			ws_error("cannot write '%s': %s; the result is saved in '%s' instead", path, strerror(-ret),

@@ -967,7 +967,7 @@ static double kth_difference(const double *a, size_t m, const double *b, size_t 
 				goto done;
 			}
 		}
-		/* Drop everything >= p[0] when the answer is below it, everything <= p[1] when above; else both sides. */
+		/* Drop all >= p[0] when the answer is below it, all <= p[1] when above it; else both sides. */
 		below = active = 0;
 		for (i = 0; i < m; i++) {
 			if (k < n_lt[0]) {

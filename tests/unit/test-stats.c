@@ -1117,11 +1117,44 @@ static void test_precision_reached(void **state)
 	assert_false(ws_precision_reached(x, 0, y, 5, 0.01, 1));
 }
 
+/* The radix sort agrees with qsort on every kind of double, on either side of its small-array cut-off. */
+static void test_sort_doubles(void **state)
+{
+	static const double special[] = { -INFINITY, -1e308, -2.5, -1e-310, 0.0, 1e-310, 3.0, 1e308, INFINITY };
+	const size_t sizes[] = { 0, 1, 7, 511, 512, 5000, 100003 };
+	struct ws_rng rng;
+
+	(void)state;
+	ws_rng_seed(&rng, 21);
+	for (size_t t = 0; t < ARRAY_SIZE(sizes); t++) {
+		size_t n = sizes[t];
+		double *a = xmalloc((n + 1) * sizeof(*a)), *b = xmalloc((n + 1) * sizeof(*b));
+
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = ws_rng_below(&rng, 4);
+
+			/* Ties, specials, values of every magnitude and sign, and plain ones. */
+			a[i] = r == 0   ? special[ws_rng_below(&rng, ARRAY_SIZE(special))]
+			       : r == 1 ? (double)ws_rng_below(&rng, 10) - 5
+			       : r == 2 ? ldexp(ws_rng_double(&rng) - 0.5, (int)ws_rng_below(&rng, 200) - 100)
+					: 1.0 + ws_rng_double(&rng) / 100;
+			b[i] = a[i];
+		}
+		ws_sort_doubles(a, n);
+		qsort(b, n, sizeof(*b), cmp_d);
+		for (size_t i = 0; i < n; i++)
+			assert_true(a[i] == b[i]);
+		free(a);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_welford_median_mad),
+		cmocka_unit_test(test_sort_doubles),
 		cmocka_unit_test(test_median_ci),
 		cmocka_unit_test(test_outlier_example),
 		cmocka_unit_test(test_phi),
