@@ -34,15 +34,19 @@ test_expect_success 'the fixtures are the two builds asm-diff and the profiles n
 '
 
 test_have_prereq PERF_SW || test_skip_next "perf software events are not available here"
+# The PLT stub is one jump: a sample lands in it in some runs only, so it is checked where it shows (its
+# naming is tested deterministically in unit-symbols, test_plt_and_find).
 test_expect_success 'perf (cpu-clock): every function name demangled, with its symbol; PLT stubs named' '
 	whyslow stat -r 2 --backend perf --functions --export-json p.json -- "$B" 10000 >out 2>err &&
 	python3 names.py p.json "names::Table::insert(int, int)" \
-		"names::count_chars(char const* const*, int, int)" "strlen@plt" &&
+		"names::count_chars(char const* const*, int, int)" &&
 	python3 - p.json <<-\EOF
 	import json, sys
 	fns = {f["name"]: f for f in json.load(open(sys.argv[1]))["variants"][0]["functions"]}
 	assert fns["names::Table::insert(int, int)"]["symbol"] == "_ZN5names5Table6insertEii"
-	assert fns["strlen@plt"]["metrics"]["share"]["median"] > 0
+	plt = [n for n in fns if "plt" in n.lower()]
+	assert plt in ([], ["strlen@plt"]), plt
+	assert all(fns[n]["metrics"]["share"]["median"] > 0 for n in plt)
 	EOF
 '
 
