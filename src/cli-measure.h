@@ -69,7 +69,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_SIZE('w', "warmup", &(c)->warmup, "N", "warm-up runs per program, not counted (default 1)"),       \
 	OPT_LIST('e', "events", &(c)->events, "LIST", "events/metrics to count, comma-separated (see 'whyslow list')"), \
 	OPT_STRING(0, "backend", &(c)->backend, "NAME", "perf, sim or auto (default: perf where the PMU counts, else both)"), \
-	OPT_DOUBLE(0, "timeout", &(c)->timeout, "SECONDS", "kill a run (and its process group) after this long (simulated: 100x)"), \
+	OPT_DOUBLE(0, "timeout", &(c)->timeout, "SECONDS", "kill a run (and all it started) after this long (simulated: 100x)"), \
 	OPT_STRING(0, "cpu", &(c)->cpus, "LIST", "pin the command to these CPUs, e.g. 2 or 0-3,6"),            \
 	OPT_BOOL(0, "shell", &(c)->shell, "run the command through sh -c instead of executing it directly"),  \
 	OPT_BOOL(0, "show-output", &(c)->show_output, "let the command's stdout and stderr through (--output inherit)"), \

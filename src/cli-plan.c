@@ -209,6 +209,8 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 			}
 			if (c->timeout > 0)
 				fprintf(f, " --timeout %.17g", c->timeout);
+			if (c->keep_children)
+				fputs(" --keep-children", f);
 			fputs(" --", f);
 			for (char **w = progs[i].argv; *w; w++)
 				put_word(f, *w);

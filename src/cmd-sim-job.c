@@ -85,6 +85,7 @@ int cmd_sim_job(int argc, char **argv)
 		OPT_STRING(0, "input", &c.input, "FILE", "the run reads FILE on stdin (default /dev/null)"),
 		OPT_LIST(0, "output", &c.output, "WHERE", "the command's output: null (default), pipe or ./FILE"),
 		OPT_DOUBLE(0, "timeout", &c.timeout, "SECONDS", "as compare's --timeout (the simulation gets 100x)"),
+		OPT_BOOL(0, "keep-children", &c.keep_children, "as compare's --keep-children"),
 		OPT_END(),
 	};
 	const struct ws_backend_ops *ops = ws_backend_find("sim");

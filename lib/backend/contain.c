@@ -26,9 +26,8 @@ struct ws_cgroup {
 	int events;    /* cgroup.events, for "populated" */
 	bool busy;
 	/*
-	 * Killed with cgroup.kill: never used again. Linux 6.18 kills a child that clone3 places into a cgroup
-	 * killed before (it compares the cgroup's kill count with that of our own cgroup), so a run in a
-	 * reused leaf would die at its start.
+	 * Killed with cgroup.kill: never used again. On Linux 6.18 a child that clone3 places into a cgroup
+	 * killed before was seen killed at its start (SIGKILL before its exec), every time.
 	 */
 	bool spent;
 };

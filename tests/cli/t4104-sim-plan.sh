@@ -94,6 +94,13 @@ test_expect_success 'merge refuses another whyslow, another plan, and what is no
 	test_grep "has no manifest" err
 '
 
+test_expect_success '--keep-children travels with the jobs, and sim-job takes it' '
+	whyslow compare --backend sim --exact --keep-children --plan-jobs kept.txt "./prog 1000 2" "./prog 1000 3" \
+		2>/dev/null &&
+	test $(grep -c "sim-job .* --keep-children -- " kept.txt) = 2 &&
+	! grep -q -e --keep-children jobs.txt
+'
+
 test_expect_success '--plan-jobs spreads simulations only' '
 	test_expect_code 129 whyslow compare --plan-jobs p.txt true false 2>err &&
 	test_grep "need --backend sim" err &&

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void quiet(enum ws_log_level level, const char *msg, void *data)
@@ -348,6 +349,59 @@ static void test_jobs(void **state)
 	unlink("input.txt");
 }
 
+/* Whether this process has any child, running or not yet reaped. */
+static bool have_children(void)
+{
+	siginfo_t si;
+
+	return !(waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD);
+}
+
+/* No process outlives its run: a background child, a double fork, a setsid child; runs and jobs alike. */
+static void test_nothing_left(void **state)
+{
+	char *bg[] = { "sh", "-c", "sleep 100 & (sleep 100 &); setsid sleep 100 & exit 0", NULL };
+	char *slow[] = { "sh", "-c", "sleep 100 & sleep 0.3", NULL };
+	char *kept[] = { "sh", "-c", "sleep 100 & echo $! >kept.pid", NULL };
+	struct ws_exec ex = { .argv = bg };
+	struct ws_job *jobs[2] = { NULL };
+	struct ws_run_outcome out;
+	size_t which;
+	char *text = NULL;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(out.exit_code, 0);
+	assert_false(have_children());
+	/* One job ends while the other runs: what each left goes, the other's main process stays. */
+	assert_int_equal(ws_job_start(&ex, &jobs[0]), 0);
+	ex.argv = slow;
+	assert_int_equal(ws_job_start(&ex, &jobs[1]), 0);
+	assert_int_equal(ws_job_wait_any(jobs, 2, &which, &out), 0);
+	assert_int_equal(which, 0);
+	assert_int_equal(ws_job_wait_any(jobs, 2, &which, &out), 0);
+	assert_int_equal(which, 1);
+	assert_int_equal(out.exit_code, 0);
+	assert_false(have_children());
+	/* A run that may leave its children (a hook): they live on through later runs. */
+	ex.argv = kept;
+	ex.keep_children = true;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	ex.argv = bg;
+	ex.keep_children = false;
+	assert_int_equal(ws_run(&ex, NULL, &out), 0);
+	assert_int_equal(ws_read_file("kept.pid", &text, NULL), 0);
+	pid = (pid_t)atoi(text);
+	free(text);
+	assert_int_equal(kill(pid, 0), 0);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	assert_false(have_children());
+	unlink("kept.pid");
+	assert_non_null(ws_runner_containment());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,7 +411,7 @@ int main(void)
 		cmocka_unit_test_setup(test_interrupt, setup),    cmocka_unit_test_setup(test_cpu_list, setup),
 		cmocka_unit_test_setup(test_pinning, setup),      cmocka_unit_test_setup(test_input_every_run, setup),
 		cmocka_unit_test_setup(test_output_file, setup),  cmocka_unit_test_setup(test_output_pipe, setup),
-		cmocka_unit_test_setup(test_jobs, setup),
+		cmocka_unit_test_setup(test_jobs, setup),         cmocka_unit_test_setup(test_nothing_left, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

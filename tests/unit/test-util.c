@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "core/proc.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -172,10 +173,52 @@ static void test_read_missing(void **state)
 	assert_null(ws_read_line("/nonexistent/whyslow"));
 }
 
+/* A folder named for a process that is gone goes with what it holds; one of a live process, or of another form, stays. */
+static void test_tmpdir_stale(void **state)
+{
+	char root[] = "/tmp/test-util-XXXXXX", *mine, *gone, *reused, *other, *file, *old = getenv("TMPDIR");
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	setenv("TMPDIR", root, 1);
+	assert_true(ws_proc_start_time(getpid()) > 0);
+	assert_true(ws_proc_alive(getpid(), ws_proc_start_time(getpid())));
+	mine = ws_tmpdir_make("sim");
+	assert_non_null(mine);
+	/* No pid reaches 10^9 (pid_max is at most 2^22); pid 1 runs, but did not start at that tick. */
+	gone = xasprintf("%s/whyslow-sim.999999999.12345.abcDEF", root);
+	reused = xasprintf("%s/whyslow-regions.1.999999999999.a1b2c3", root);
+	other = xasprintf("%s/whyslow-sim-abcdef", root);
+	assert_int_equal(mkdir(gone, 0700), 0);
+	assert_int_equal(mkdir(reused, 0700), 0);
+	assert_int_equal(mkdir(other, 0700), 0);
+	file = xasprintf("%s/wsim.1", gone);
+	assert_int_equal(ws_write_atomic(file, "x", 1), 0);
+	assert_int_equal(ws_tmpdir_clean_stale(), 2);
+	assert_int_equal(stat(mine, &st), 0);
+	assert_int_equal(stat(other, &st), 0);
+	assert_int_not_equal(stat(gone, &st), 0);
+	assert_int_not_equal(stat(reused, &st), 0);
+	rmdir(mine);
+	rmdir(other);
+	rmdir(root);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(mine);
+	free(gone);
+	free(reused);
+	free(other);
+	free(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_tmpdir_stale),
 		cmocka_unit_test(test_skip_prefix),
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_check_writable),
