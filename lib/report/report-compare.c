@@ -325,9 +325,11 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 		const struct ws_explanation *e = &r->explain[i];
 		size_t minor = 0;
 
-		char *summary = ws_report_shorten_names(o, r, e->summary);
+		/* A result file may hold an explanation without its summary (the reader is lenient): no line then. */
+		char *summary = e->summary ? ws_report_shorten_names(o, r, e->summary) : NULL;
 
-		fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", summary);
+		if (summary)
+			fprintf(f, "\n %swhy:%s %s\n", o->color ? C_BOLD : "", o->color ? C_RESET : "", summary);
 		free(summary);
 		if (e->has_topdown) {
 			static const char *const what[4] = { "frontend", "bad speculation", "backend", "retiring" };

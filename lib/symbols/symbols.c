@@ -810,7 +810,8 @@ char **ws_elf_toolchain(const char *path)
 				continue;
 			/* NUL-separated strings, one per object file that brought one, mostly the same few. */
 			for (d = NULL; (d = elf_getdata(scn, d));) {
-				const char *p = d->d_buf, *end = p + d->d_size;
+				/* A section with no bytes in the file has no buffer: NULL + size is undefined. */
+				const char *p = d->d_buf, *end = p ? p + d->d_size : NULL;
 
 				for (size_t len; p && p < end; p += len + 1)
 					add_unique(&v, &n, p, len = strnlen(p, (size_t)(end - p)), 16);
