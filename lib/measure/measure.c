@@ -172,9 +172,13 @@ static int run_hook(struct session *s, size_t i, enum ws_hook_kind k, const char
 	if (out.exit_code == 0 && !out.signal)
 		return 0;
 	why = describe_failure(&out);
-	ws_error("%s of '%s' %s%s%s", hook_options[k], prog->name, why, when,
-		 prog->output == WS_OUTPUT_INHERIT ? "" : "; --output inherit shows its output");
+	/* As a failed run is: kept going past with --ignore-failure, said each time, else the end of the session. */
+	ws_log(s->o->ignore_failure ? WS_LOG_WARN : WS_LOG_ERROR, "%s of '%s' %s%s%s%s", hook_options[k], prog->name,
+	       why, when, prog->output == WS_OUTPUT_INHERIT ? "" : "; --output inherit shows its output",
+	       s->o->ignore_failure ? " (kept going: --ignore-failure)" : "");
 	free(why);
+	if (s->o->ignore_failure)
+		return 0;
 	s->hook_failed = true;
 	return -ECHILD;
 }

@@ -126,6 +126,16 @@ test_expect_success 'a failing hook stops with one line and exit 1, and the fini
 		"(True, ${SQ}a hook failed${SQ}, 3)"
 '
 
+test_expect_success 'with --ignore-failure a failing hook is said and the runs go on, as a failed run'"'"'s do' '
+	rm -f n &&
+	whyslow stat -r 6 -w 0 -e wall-time --ignore-failure --export-json hi.json \
+		-p "sh -c \"n=\\\$(cat n 2>/dev/null || echo 0); echo \\\$((n+1)) >n; test \\\$n -lt 3 || exit 4\"" \
+		-- true >out 2>err &&
+	test_grep "prepare of ${SQ}true${SQ} exited with status 4 before run 4.*--ignore-failure" err &&
+	test "$(grep -c "prepare of" err)" = 3 &&
+	test "$(field hi.json "(d.get(\"partial\", False), len(d[\"variants\"][0][\"runs\"]))")" = "(False, 6)"
+'
+
 test_expect_success 'a failing setup stops before any run; a missing hook command before anything' '
 	test_expect_code 1 whyslow stat -e wall-time -s false -- sh -c "echo ran >>ran.log" >out 2>err &&
 	test_line_count = 1 err &&
