@@ -282,21 +282,35 @@ fail:
  */
 static char *child_stack;
 static volatile int *shared_err;
-#define CHILD_STACK_SIZE (256 << 10)
+/*
+ * 1 MiB: execvp() of a script without "#!" copies the whole argument list onto this stack (8 bytes an
+ * argument), so a command of ~100,000 arguments still fits. Below it a guard page, so that one that does
+ * not fit faults in the child rather than writing over the page of errors and our memory below it.
+ */
+#define CHILD_STACK_SIZE (1 << 20)
 
 static int child_memory(void)
 {
-	void *p;
+	char *p;
 
 	if (child_stack)
 		return 0;
-	p = mmap(NULL, CHILD_STACK_SIZE + 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	/* [errors][guard][stack...]: the stack grows down towards the guard. */
+	p = mmap(NULL, 2 * 4096 + CHILD_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_STACK, -1,
+		 0);
 	if (p == MAP_FAILED) {
 		ws_error("cannot map memory to start a run: %s", strerror(errno));
 		return -errno;
 	}
-	shared_err = p;
-	child_stack = (char *)p + 4096;
+	if (mprotect(p + 4096, 4096, PROT_NONE) < 0) {
+		int err = errno;
+
+		munmap(p, 2 * 4096 + CHILD_STACK_SIZE);
+		ws_error("cannot map memory to start a run: %s", strerror(err));
+		return -err;
+	}
+	shared_err = (volatile int *)p;
+	child_stack = p + 2 * 4096;
 	return 0;
 }
 
@@ -315,10 +329,14 @@ static long clone3_vm(struct clone_args *ca, int (*fn)(void *), void *arg)
 	asm volatile("syscall\n\t"
 		     "test %%rax, %%rax\n\t"
 		     "jnz 1f\n\t"
-		     /* The child: the outermost frame of its stack, then fn(arg) and, should it return, exit. */
-		     "xor %%ebp, %%ebp\n\t"
+		     /*
+		      * The child: fn and arg into registers of their own first (the compiler may have given
+		      * either one rbp), then the outermost frame of its stack, fn(arg) and, should it return, exit.
+		      */
+		     "mov %[fn], %%rax\n\t"
 		     "mov %[arg], %%rdi\n\t"
-		     "call *%[fn]\n\t"
+		     "xor %%ebp, %%ebp\n\t"
+		     "call *%%rax\n\t"
 		     "mov %%eax, %%edi\n\t"
 		     "mov $60, %%eax\n\t"
 		     "syscall\n\t"
