@@ -831,8 +831,12 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		if (ws_perf_scale(val[0], val[1], val[2], &value, &sh)) {
 			sum[c->ev] += value;
 			counted[c->ev] = true;
-		} else if (val[1] > 0) {
-			/* Enabled but never scheduled: the group did not fit; split it next time. */
+		} else if (val[1] > 0 && c->ev != p->slots && !is_topdown_metric(p, c->ev)) {
+			/*
+			 * Enabled but never scheduled: the group did not fit; split it next time. Never the group
+			 * "slots" leads: its metric events open only with their leader, and a run in which another
+			 * perf user held the counter says nothing of the group's size.
+			 */
 			p->split[c->group] = true;
 		}
 		share[c->ev] = sh;
