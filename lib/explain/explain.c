@@ -658,6 +658,12 @@ static bool is_simulated(const struct ws_variant *b, const char *metric)
 	return m && (m->flags & WS_M_SIMULATED);
 }
 
+/* A native time, the kind of difference a cycle estimate stands for. */
+static bool is_time(const char *metric)
+{
+	return !strcmp(metric, "wall-time") || !strcmp(metric, "task-clock") || !strcmp(metric, "user-time");
+}
+
 /* CPUs busy on average: CPU time (task-clock, ns) over elapsed time (wall-time, s). */
 static double busy_cpus(const struct ws_variant *x)
 {
@@ -748,8 +754,10 @@ static void model_reach(const struct ws_result *r, const struct ws_variant *b, c
 {
 	double est = rel_of(b, v, cyc_metric);
 
+	/* Only a time is a difference the cycle estimate can reproduce (a --primary may name a count). */
 	if (!h || !significant(h) || is_simulated(b, h->metric) || !is_simulated(b, cyc_metric) ||
-	    !isfinite(h->ratio) || h->ratio == 1 || !isfinite(est))
+	    !isfinite(h->ratio) || h->ratio == 1 || !isfinite(est) ||
+	    !is_time(h->metric))
 		return;
 	e->reach_metric = xstrdup(h->metric);
 	e->measured_rel = h->ratio - 1;
@@ -805,7 +813,8 @@ static char *contention_text(const struct ws_variant *v)
 		shown++;
 	}
 	out = xasprintf("%s sharing on %s%s%s%s%s%s%s%s", c->false_sharing ? "false" : "true",
-			c->variable ? "`" : "", c->variable ? c->variable : c->address, c->variable ? "`" : "",
+			c->variable ? "`" : "", c->variable ? c->variable : c->address ? c->address : "a cache line",
+			c->variable ? "`" : "",
 			shown ? " (" : "", who, shown ? ")" : "", c->nfunctions ? " in " : "",
 			c->nfunctions ? c->functions[0] : "");
 	free(who);
@@ -977,7 +986,8 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	 * cycle delta itself.
 	 */
 	mdiff = fabs(dcyc);
-	if (h && isfinite(h->ratio) && !is_simulated(b, h->metric) && is_simulated(b, cyc_metric))
+	if (h && isfinite(h->ratio) && !is_simulated(b, h->metric) && is_simulated(b, cyc_metric) &&
+	    is_time(h->metric))
 		mdiff = fmax(mdiff, fabs(h->ratio - 1) * median_of(&b->metrics, cyc_metric));
 	own = ws_own_new(v, bin_of(r, v, o), o->own);
 	for (size_t i = 0; i <= nt; i++) {
