@@ -118,7 +118,7 @@ struct cell_at {
  * their counts wobble by more than WS_EXACT_SPREAD) are still not noisy in the way timings are: the
  * simulator adds no noise of its own. Three runs cannot make a rank test significant (p >= 0.1), so such
  * counts are compared by their ranges, as exact ones are, when the ranges lie far apart: the gap between
- * them at least WS_SIM_APART times the wider range (docs/statistics.md, 3).
+ * them at least WS_SIM_APART times the wider range, 1 (docs/statistics.md, 3).
  */
 static bool sim_far_apart(const struct ws_metric *bm, const struct ws_metric *vm)
 {

@@ -21,8 +21,8 @@
 
 /* Simulated runs that agree within this fraction of their median are compared exactly. */
 #define WS_EXACT_SPREAD 1e-3
-/* Simulated counts that wobble more are compared by their ranges when the gap is this many widths. */
-#define WS_SIM_APART 3.0
+/* Simulated counts that wobble more are compared by their ranges when the gap is at least this many widths. */
+#define WS_SIM_APART 1.0
 
 struct ws_summary {
 	size_t n;              /* samples that were counted (not NAN) */

@@ -42,7 +42,7 @@ test_expect_success '--layouts 4: a loop whose misses depend on its stack addres
 
 test_expect_success '--layouts 4: its twin that does not depend on the stack shows none' '
 	# The cache counts, not the estimate: a branch predictor indexed by addresses can move by a mispredict
-	# with the environment's length (seen with a longer build path), which is not what this pair is about.
+	# with the length of the environment (seen with a longer build path), which is not what this pair is about.
 	whyslow stat --backend sim --layouts 4 --regions -e instructions,L1-dcache-load-misses \
 		--export-json static.json -- "$P" static 2000 >out &&
 	jq -e "[.variants[0].regions.loop.metrics[] | .max == .min] | all" static.json
