@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t0400-signals.sh - SIGHUP, SIGQUIT and SIGTERM stop a measurement as Ctrl-C does: runs saved, exit 128+N.
+# t0440-signals.sh - SIGHUP, SIGQUIT and SIGTERM stop a measurement as Ctrl-C does: runs saved, exit 128+N.
 . "$WS_SRC/tests/cli/lib.sh"
 
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }

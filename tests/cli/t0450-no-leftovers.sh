@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t0410-no-leftovers.sh - no process outlives its run (cgroup or subreaper), the command dies with whyslow, SIGKILL leaves nothing after the next whyslow.
+# t0450-no-leftovers.sh - no process outlives its run (cgroup or subreaper), the command dies with whyslow, SIGKILL leaves nothing after the next whyslow.
 . "$WS_SRC/tests/cli/lib.sh"
 
 # Sleeps no one else runs: this script's pid names their lengths, so that parallel tests cannot be mistaken
