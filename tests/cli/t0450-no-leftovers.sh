@@ -6,9 +6,13 @@
 # Sleeps no one else runs: this script's pid names their lengths, so that parallel tests cannot be mistaken
 # for what a run left behind.
 base=$(( $$ % 900 + 100 ))
-# The processes running `sleep LEN` (natively, or under Valgrind); `gone LEN` fails naming those left.
+# The processes running `sleep LEN` (natively, or under Valgrind); `gone LEN` fails naming those left. A
+# SIGKILL sent by cgroup.kill or by the sweep is delivered at once but the process takes a moment to exit,
+# longer on a busy machine: up to 3 s is allowed.
 running() { pgrep -f "sleep $1\$"; }
 gone() {
+	i=0
+	while running "$1" >/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
 	if running "$1" >left; then
 		echo "left behind: $(cat left)" >&2
 		for p in $(cat left); do kill -9 "$p"; done
