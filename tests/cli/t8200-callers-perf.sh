@@ -19,9 +19,17 @@ libc = [f for f in v["functions"] if "libc" in (f["object"] or "") and "mem" in 
 assert libc, [f["name"] for f in v["functions"]]
 mc = max(libc, key=lambda f: f["inclusive"]["share"]["median"])
 inc = mc["inclusive"]["share"]["median"]
-part = {c["name"]: c["metrics"]["share"]["median"] / inc for c in mc.get("callers", [])}
-real = part.get("copy_small", 0) + part.get("copy_large", 0)
-large = part.get("copy_large", 0) / real if real else 0
+# Per run, then the median: the medians of the parts need not add up to the median of the whole.
+runs = len(mc["inclusive"]["share"]["samples"])
+def run_part(name, i):
+    c = [c for c in mc.get("callers", []) if c["name"] == name]
+    x = c[0]["metrics"]["share"]["samples"][i] if c else 0
+    return (x or 0) / mc["inclusive"]["share"]["samples"][i]
+med = lambda xs: sorted(xs)[len(xs) // 2]
+part = {n: med([run_part(n, i) for i in range(runs)]) for n in ("copy_small", "copy_large")}
+real = med([run_part("copy_small", i) + run_part("copy_large", i) for i in range(runs)])
+large = med([run_part("copy_large", i) / (run_part("copy_small", i) + run_part("copy_large", i) or 1)
+             for i in range(runs)])
 print("%s inclusive %.3f: copy_small %.3f, copy_large %.3f, others %.3f; copy_large's part %.3f" %
       (mc["name"], inc, part.get("copy_small", 0), part.get("copy_large", 0), 1 - real, large))
 lo, hi = float(sys.argv[2]), float(sys.argv[3])
