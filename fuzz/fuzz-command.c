@@ -120,15 +120,7 @@ static void compare_programs(int argc, char **argv)
 		combos *= params.v[i].n ? params.v[i].n : 1;
 	if (n > 0 && combos * (size_t)n <= FUZZ_MAX_PROGRAMS)
 		expand(&progs, &params, args, (size_t)n, &names, &c);
-	for (size_t i = 0; i < progs.n; i++) {
-		cli_free_argv(progs.v[i].argv);
-		cli_program_release(&progs.v[i]);
-		free((struct ws_param *)progs.v[i].params);
-	}
-	for (size_t i = 0; i < progs.nowned; i++)
-		free(progs.owned[i]);
-	free(progs.v);
-	free(progs.owned);
+	program_list_release(&progs);
 	string_list_clear(&names);
 	cli_measure_release(&c);
 	params_release(&params);

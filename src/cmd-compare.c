@@ -305,6 +305,19 @@ struct program_list {
 	size_t n, alloc, nowned, alloc_owned;
 };
 
+static void program_list_release(struct program_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		cli_free_argv(l->v[i].argv);
+		cli_program_release(&l->v[i]);
+		free((struct ws_param *)l->v[i].params);
+	}
+	for (size_t i = 0; i < l->nowned; i++)
+		free(l->owned[i]);
+	free(l->v);
+	free(l->owned);
+}
+
 static char *keep(struct program_list *l, char *s)
 {
 	WS_ALLOC_GROW(l->owned, l->nowned + 1, l->alloc_owned);
@@ -550,15 +563,7 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data)
 	status = cli_measure_status(ret, status, &res, c.export_json && status != WS_EXIT_FAIL);
 	ws_result_release(&res);
 out:
-	for (size_t i = 0; i < progs.n; i++) {
-		cli_free_argv(progs.v[i].argv);
-		cli_program_release(&progs.v[i]);
-		free((struct ws_param *)progs.v[i].params);
-	}
-	for (size_t i = 0; i < progs.nowned; i++)
-		free(progs.owned[i]);
-	free(progs.v);
-	free(progs.owned);
+	program_list_release(&progs);
 	string_list_clear(&names);
 	cli_measure_release(&c);
 	cli_compare_release(&cc);

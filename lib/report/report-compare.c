@@ -313,6 +313,18 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 	}
 }
 
+/* ", backend perf+sim (preset zen4), native runs with ...": the runs' backend, for the text and Markdown heads. */
+static void backend_note(FILE *f, const struct ws_result *r)
+{
+	if (r->machine.backend)
+		fprintf(f, ", backend %s", r->machine.backend);
+	if (r->machine.sim_preset)
+		fprintf(f, " (preset %s)", r->machine.sim_preset);
+	if (r->settings.sim_cpu_native)
+		fprintf(f, ", native runs with the simulated CPU's features");
+	fputs(scope_note(r), f);
+}
+
 /*
  * The explanation, after the tables: a verdict line per variant, what lies outside the model when the
  * simulator does not reproduce the measured difference, then the material causes by share. Immaterial
@@ -412,13 +424,7 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 		fprintf(f, ", from saved results");
 	if (r->settings.paired)
 		fprintf(f, ", paired");
-	if (r->machine.backend)
-		fprintf(f, ", backend %s", r->machine.backend);
-	if (r->machine.sim_preset)
-		fprintf(f, " (preset %s)", r->machine.sim_preset);
-	if (r->settings.sim_cpu_native)
-		fprintf(f, ", native runs with the simulated CPU's features");
-	fputs(scope_note(r), f);
+	backend_note(f, r);
 	fprintf(f, "\n\n");
 	compare_table(f, r, base, &base->metrics, NULL, NULL, o, 1);
 	if (o->regions) {
@@ -558,13 +564,7 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 		return;
 	md_summary_line(f, r, base);
 	fprintf(f, "\n%zu programs, %zu runs each", r->nvariants, ws_report_runs(base));
-	if (r->machine.backend)
-		fprintf(f, ", backend %s", r->machine.backend);
-	if (r->machine.sim_preset)
-		fprintf(f, " (preset %s)", r->machine.sim_preset);
-	if (r->settings.sim_cpu_native)
-		fprintf(f, ", native runs with the simulated CPU's features");
-	fputs(scope_note(r), f);
+	backend_note(f, r);
 	fprintf(f, ".\n");
 	for (size_t i = 0; i < r->nexplain; i++) {
 		if (r->explain[i].summary)
