@@ -462,8 +462,11 @@ static int parse_record(struct parser *p, struct ws_sim_output *o)
 			if (!strcmp(tok, "-"))
 				continue;
 			if ((err = parse_u64(p, tok, "function id", &id)) || id >= o->nr_functions) {
+				/* The message quotes tok, which lives in ids: free it after. */
+				if (!err)
+					err = bad(p, "line touched by function %s, which has no row", tok);
 				free(ids);
-				return err ? err : bad(p, "line touched by function %s, which has no row", tok);
+				return err;
 			}
 			l->functions = xrealloc(l->functions, (l->nr_functions + 1) * sizeof(*l->functions));
 			l->functions[l->nr_functions++] = xstrdup(o->functions[id].name);
