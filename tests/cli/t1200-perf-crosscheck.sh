@@ -85,14 +85,21 @@ test_expect_success 'task-clock: the median of 9 interleaved runs within 2% of p
 '
 
 test_expect_success 'the 3:1 program'"'"'s function shares: within 2 points of perf report'"'"'s, cpu-clock at 4 kHz' '
-	whyslow stat --backend perf -r 1 -w 0 -e task-clock --functions -F 4000 --export-json f.json \
-		-- "$R" -t 1.5 >/dev/null &&
-	perf record -q -e cpu-clock -F 4000 -o perf.data -- "$R" -t 1.5 >/dev/null 2>&1 &&
-	perf report -i perf.data --stdio --sort sym -q 2>/dev/null >report.txt &&
+	# Three runs of each, interleaved, and the medians: one run of this program against another differs by
+	# up to 3.5 points (71.8% against 75.3% seen), which says nothing about the two tools.
+	: >shares.txt &&
+	for i in 1 2 3; do
+		whyslow stat --backend perf -r 1 -w 0 -e task-clock --functions -F 4000 --export-json f$i.json \
+			-- "$R" -t 1 >/dev/null &&
+		perf record -q -e cpu-clock -F 4000 -o perf$i.data -- "$R" -t 1 >/dev/null 2>&1 &&
+		perf report -i perf$i.data --stdio --sort sym -q 2>/dev/null >report$i.txt || return 1
+	done &&
 	for f in ratio_work3 ratio_work1; do
-		p=$(awk -v f="$f" "\$NF == f { sub(\"%\", \"\", \$1); print \$1 / 100 }" report.txt) &&
-		w=$(jq ".variants[0].functions[] | select(.name == \"$f\") | .metrics.share.samples[0]" f.json) &&
-		echo "$f: perf report $p, whyslow $w" &&
+		p=$(for i in 1 2 3; do awk -v f="$f" "\$NF == f { sub(\"%\", \"\", \$1); print \$1 / 100 }" report$i.txt; done |
+			sort -g | sed -n 2p) &&
+		w=$(for i in 1 2 3; do jq ".variants[0].functions[] | select(.name == \"$f\") | .metrics.share.samples[0]" \
+			f$i.json; done | sort -g | sed -n 2p) &&
+		echo "$f: perf report $p, whyslow $w (medians of 3)" &&
 		test -n "$p" && test -n "$w" &&
 		awk -v p="$p" -v w="$w" "BEGIN { d = p - w; exit !(d <= 0.02 && d >= -0.02) }" || return 1
 	done
