@@ -29,17 +29,19 @@ test_expect_success 'page-faults equal perf stat'"'"'s exactly, counted from the
 	# Randomised addresses move the stack and the mappings across page boundaries by a fault or two;
 	# setarch -R takes that away from both tools, and the environment padding whyslow adds is off (perf
 	# pads nothing), so the counts must then agree to the fault.
+	# The medians of three runs each: a busy machine can reclaim a page under a run and add a fault to
+	# either tool once in a while (350 350 351 seen), which says nothing about what they count.
 	for n in 0 300; do
-		p=$(setarch -R perf stat -x, -e page-faults -- "$C" touch $n 2>&1 >/dev/null |
-		    awk -F, "\$3 == \"page-faults\" { print \$1 }") &&
+		p=$(for i in 1 2 3; do
+			setarch -R perf stat -x, -e page-faults -- "$C" touch $n 2>&1 >/dev/null |
+			    awk -F, "\$3 == \"page-faults\" { print \$1 }"
+		    done | sort -g | sed -n 2p) &&
 		setarch -R "$WHYSLOW" stat --backend perf -r 3 -w 0 -e page-faults --no-randomize-layout \
 			--export-json w$n.json \
 			-- "$C" touch $n >/dev/null &&
-		echo "touch $n: perf $p, whyslow $(samples w$n.json page-faults | tr "\n" " ")" &&
-		test -n "$p" && test "$p" -gt 0 || return 1
-		samples w$n.json page-faults | while read -r w; do
-			test "$w" = "$p" || { echo "whyslow $w, perf $p"; exit 1; }
-		done || return 1
+		w=$(samples w$n.json page-faults | sort -g | sed -n 2p) &&
+		echo "touch $n: perf $p, whyslow $w (medians of 3; whyslow $(samples w$n.json page-faults | tr "\n" " "))" &&
+		test -n "$p" && test "$p" -gt 0 && test "$w" = "$p" || return 1
 	done &&
 	# And the difference is the 300 pages touched, so both count the program, not the harness.
 	test $(( $(samples w300.json page-faults | head -1) - $(samples w0.json page-faults | head -1) )) -ge 300
@@ -47,15 +49,15 @@ test_expect_success 'page-faults equal perf stat'"'"'s exactly, counted from the
 
 test_expect_success 'page-faults of a child the program forks: equal to perf stat'"'"'s, so both count children' '
 	for n in 0 300; do
-		p=$(setarch -R perf stat -x, -e page-faults -- "$C" fork $n 2>&1 >/dev/null |
-		    awk -F, "\$3 == \"page-faults\" { print \$1 }") &&
+		p=$(for i in 1 2 3; do
+			setarch -R perf stat -x, -e page-faults -- "$C" fork $n 2>&1 >/dev/null |
+			    awk -F, "\$3 == \"page-faults\" { print \$1 }"
+		    done | sort -g | sed -n 2p) &&
 		setarch -R "$WHYSLOW" stat --backend perf -r 3 -w 0 -e page-faults --no-randomize-layout \
 			--export-json f$n.json -- "$C" fork $n >/dev/null &&
-		echo "fork $n: perf $p, whyslow $(samples f$n.json page-faults | tr "\n" " ")" &&
-		test -n "$p" && test "$p" -gt 0 || return 1
-		samples f$n.json page-faults | while read -r w; do
-			test "$w" = "$p" || { echo "whyslow $w, perf $p"; exit 1; }
-		done || return 1
+		w=$(samples f$n.json page-faults | sort -g | sed -n 2p) &&
+		echo "fork $n: perf $p, whyslow $w (medians of 3; whyslow $(samples f$n.json page-faults | tr "\n" " "))" &&
+		test -n "$p" && test "$p" -gt 0 && test "$w" = "$p" || return 1
 	done &&
 	# The 300 pages were touched in the child only: counted, they prove the child is in the scope.
 	test $(( $(samples f300.json page-faults | head -1) - $(samples f0.json page-faults | head -1) )) -ge 300
