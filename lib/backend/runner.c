@@ -23,10 +23,19 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t interrupted;
+/* The run wait_plain() blocks on (its process group), which an interrupt kills itself; 0 when none. */
+static volatile sig_atomic_t waiting_on;
 
 void ws_runner_interrupt(void)
 {
+	pid_t pid = waiting_on;
+
 	interrupted = 1;
+	/* wait_plain() sleeps in waitid without a signal mask: end the run here, or it could sleep on. */
+	if (pid > 0) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
 }
 
 bool ws_runner_interrupted(void)
@@ -496,6 +505,53 @@ static void block_interrupts(sigset_t *old, sigset_t *unblocked)
 		sigdelset(unblocked, stop_signals[i]);
 }
 
+/* Reap `pid`, which has exited or was just killed: its status and rusage. 0 or -errno (said). */
+static int reap_status(pid_t pid, const struct ws_exec *ex, int *status, struct rusage *ru)
+{
+	for (;;) {
+		if (wait4(pid, status, 0, ru) >= 0)
+			return 0;
+		if (errno != EINTR) {
+			/* ECHILD: someone reaped it for us (SIGCHLD ignored); its status is lost. */
+			int ret = -errno;
+
+			ws_error("cannot collect the exit status of '%s': %s", ex->argv[0], strerror(-ret));
+			return ret;
+		}
+	}
+}
+
+/*
+ * The common case, with no timeout, no output to drain and nothing to poll: sleep in waitid on the child
+ * alone. Two system calls a run where wait_child() makes six (the mask twice, a pidfd, ppoll, close, wait4);
+ * an interrupt cannot be missed between the check and the sleep, because ws_runner_interrupt() kills the
+ * run itself while `waiting_on` names it. The child is left unreaped (WNOWAIT) until `waiting_on` is
+ * cleared, so that a signal can never reach a pid the kernel has handed to another process.
+ */
+static int wait_plain(pid_t pid, const struct ws_exec *ex, struct ws_cgroup *cg, double t_start, int *status,
+		      struct rusage *ru, struct ws_run_outcome *out)
+{
+	siginfo_t si;
+	int ret;
+
+	waiting_on = pid;
+	while (!interrupted && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	out->wall = ws_now() - t_start;
+	waiting_on = 0;
+	if (interrupted) {
+		/* Killed by the handler, or about to be: what left its group goes too (cgroup.kill). */
+		kill_run(pid, cg);
+		out->interrupted = true;
+	}
+	ret = reap_status(pid, ex, status, ru);
+	if (out->interrupted) {
+		kill(-pid, SIGKILL);
+		return -EINTR;
+	}
+	return ret;
+}
+
 /*
  * Wait for `pid` with the timeout and interrupt rules; the stop signals are blocked except inside ppoll
  * (block_interrupts). Meanwhile what the command writes into `*pipe_r` (if >= 0) is read and discarded, so
@@ -505,9 +561,11 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 		      double t_start, int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
 {
 	sigset_t old, unblocked;
-	int pfd = pidfd_for(pid);
-	int ret = 0;
+	int pfd, ret = 0;
 
+	if (ex->timeout <= 0 && *pipe_r < 0 && !(hooks && hooks->poll))
+		return wait_plain(pid, ex, cg, t_start, status, ru, out);
+	pfd = pidfd_for(pid);
 	block_interrupts(&old, &unblocked);
 	for (;;) {
 		double wait_s = hooks && hooks->poll ? 0.1 : 3600;
@@ -569,15 +627,11 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 	/* What it wrote last, before it exited. */
 	drain(pipe_r);
 	/* The child has exited or was just killed: reap it. */
-	for (;;) {
-		if (wait4(pid, status, 0, ru) >= 0)
-			break;
-		if (errno != EINTR) {
-			/* ECHILD: someone reaped it for us (SIGCHLD ignored); its status is lost. */
-			ret = -errno;
-			ws_error("cannot collect the exit status of '%s': %s", ex->argv[0], strerror(-ret));
-			break;
-		}
+	{
+		int r = reap_status(pid, ex, status, ru);
+
+		if (r)
+			ret = r;
 	}
 	if (out->timed_out || out->interrupted)
 		out->wall = ws_now() - t_start;

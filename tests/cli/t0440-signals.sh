@@ -35,4 +35,16 @@ test_expect_success 'a SIGHUP ignored by whoever started whyslow (nohup) stays i
 	test "$(json n.json "len(d[\"variants\"][0][\"metrics\"][\"wall-time\"][\"samples\"])")" = 30
 '
 
+test_expect_success 'a signal ends the run in flight at once, not when the run would have ended' '
+	"$WHYSLOW" stat -r 3 -w 0 -e wall-time -- sleep 60 >long.out 2>long.err &
+	pid=$! &&
+	sleep 1 &&
+	kill -INT $pid &&
+	start=$(date +%s) &&
+	{ wait $pid; rc=$?; } &&
+	test $rc = 130 &&
+	test $(($(date +%s) - start)) -lt 20 &&
+	test_grep "interrupted before any run finished" long.err
+'
+
 test_done
