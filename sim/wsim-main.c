@@ -1011,6 +1011,13 @@ struct wsim_thread {
 
 static struct wsim_thread **threads;
 static UInt n_threads_alloc;
+/*
+ * Threads that have exited, kept for the per-core totals. Valgrind gives a new thread the id of one that has
+ * ended, so an exited thread's record must leave threads[]: a thread created after it would otherwise go on
+ * in its record, on its core, and count as the same thread (seen: 2 threads of 3 under load).
+ */
+static struct wsim_thread **retired;
+static UInt n_retired;
 static ThreadId cur_tid;
 static ULong base[WC_N];
 static Int threads_seen;
@@ -1065,6 +1072,36 @@ static void thread_created(ThreadId parent, ThreadId child)
 		return;
 	totals_catch_up();
 	wsim_core_created(thread_of(parent)->core, thread_of(child)->core);
+}
+
+static void region_close(ThreadId tid, struct wsim_thread *t, Int i);
+
+/* A thread ends: its open regions end here, its counts are settled, and its id is free for the next thread. */
+static void thread_exited(ThreadId tid)
+{
+	struct wsim_thread *t;
+	Int k;
+
+	if (tid >= n_threads_alloc || !(t = threads[tid]))
+		return;
+	wsim_cond_flush();
+	totals_catch_up();
+	while (t->n_act > 0)
+		region_close(tid, t, t->n_act - 1);
+	if (tid == cur_tid) {
+		totals_go_inline(False);
+		for (k = 0; k < WC_N; k++) {
+			t->acc[k] += wsim_total[k] - base[k];
+			base[k] = wsim_total[k];
+		}
+		cur_tid = VG_INVALID_THREADID;
+	}
+	VG_(free)(t->act);
+	t->act = NULL;
+	t->cap_act = 0;
+	threads[tid] = NULL;
+	retired = VG_(realloc)("wsim.retired", retired, (n_retired + 1) * sizeof(*retired));
+	retired[n_retired++] = t;
 }
 
 static void start_client_code(ThreadId tid, ULong blocks_done)
@@ -1261,6 +1298,9 @@ static void atfork_child(ThreadId tid)
 			sb->segs[j].count = sb->segs[j].totaled = 0;
 	/* Only the forking thread lives on in the child; its open regions count from the fork. */
 	threads_seen = 0;
+	for (i = 0; i < n_retired; i++)
+		VG_(free)(retired[i]);
+	n_retired = 0;
 	for (i = 0; i < n_threads_alloc; i++) {
 		if (!threads[i])
 			continue;
@@ -1332,6 +1372,13 @@ static void ws_fini(Int exitcode)
 			for (k = 0; k < WC_N; k++)
 				tables.core_c[threads[i]->core][k] += now[k];
 		}
+		for (i = 0; i < n_retired; i++) {
+			Int k;
+
+			tables.core_threads[retired[i]->core]++;
+			for (k = 0; k < WC_N; k++)
+				tables.core_c[retired[i]->core][k] += retired[i]->acc[k];
+		}
 	}
 	tables.n_nodes = wsim_calls_fini(&tables.nodes, &tables.dropped);
 	wsim_write_output(exitcode, &tables);
@@ -1401,6 +1448,7 @@ static void ws_pre_clo_init(void)
 	VG_(needs_client_requests)(handle_client_request);
 	VG_(track_start_client_code)(start_client_code);
 	VG_(track_pre_thread_ll_create)(thread_created);
+	VG_(track_pre_thread_ll_exit)(thread_exited);
 	VG_(atfork)(atfork_parent, NULL, atfork_child);
 }
 
