@@ -10,6 +10,12 @@ base=$(( $$ % 900 + 100 ))
 # SIGKILL sent by cgroup.kill or by the sweep is delivered at once but the process takes a moment to exit,
 # longer on a busy machine: up to 3 s is allowed.
 running() { pgrep -f "sleep $1\$"; }
+# Until the background sleep has exec'd (at most 3 s): whyslow may return before it has.
+appears() {
+	i=0
+	until running "$1" >/dev/null || [ $i -ge 30 ]; do sleep 0.1; i=$((i + 1)); done
+	running "$1" >/dev/null
+}
 gone() {
 	i=0
 	while running "$1" >/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
@@ -89,7 +95,7 @@ unset WHYSLOW_NO_CGROUP
 n=$((n + 1)); a=$base${n}1 b=$base${n}2 c=$base${n}3 d=$base${n}4
 test_expect_success '--keep-children keeps the old behaviour: a background child outlives its run' '
 	whyslow stat -r 1 -w 0 -e wall-time --keep-children -- sh -c "sleep $a & exit 0" >/dev/null &&
-	running $a >/dev/null &&
+	appears $a &&
 	! gone $a
 '
 
