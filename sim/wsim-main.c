@@ -1004,6 +1004,7 @@ struct active {
 
 struct wsim_thread {
 	Int core; /* the virtual core it runs on (wsim-sim.c), given in creation order */
+	UInt serial; /* 1 for the first thread, then in creation order: Valgrind's ids are reused */
 	ULong acc[WC_N];
 	struct active *act;
 	Int n_act, cap_act;
@@ -1036,7 +1037,7 @@ static struct wsim_thread *thread_of(ThreadId tid)
 	if (!threads[tid]) {
 		threads[tid] = VG_(calloc)("wsim.thread", 1, sizeof(struct wsim_thread));
 		threads[tid]->core = next_core++ % wsim_cfg.cores;
-		threads_seen++;
+		threads[tid]->serial = ++threads_seen;
 	}
 	return threads[tid];
 }
@@ -1061,7 +1062,7 @@ static void switch_to(ThreadId tid)
 		base[k] = wsim_total[k];
 	cur_tid = tid;
 	wsim_calls_thread(tid);
-	wsim_core_switch(thread_of(tid)->core, tid);
+	wsim_core_switch(thread_of(tid)->core, thread_of(tid)->serial);
 }
 
 /* A new thread: its core (the next one) starts no earlier than its creator's clock. */

@@ -431,7 +431,7 @@ HOT void count_depth(struct wsim_fn *fn, Int depth, enum wsim_counter l2, enum w
 		CNT(fn, ll);
 }
 
-/* The running thread's tid, for the contention report. */
+/* The running thread's number (1 the first, then in creation order), for the contention report. */
 static UInt line_tid;
 static struct wsim_fn warm_fn;
 static Bool coh_on; /* a second core has run: lines found in two cores' caches are watched */

@@ -358,8 +358,9 @@ struct wsim_tables {
 /*
  * Virtual cores (wsim-sim.c): the running thread's core changes at a thread switch (after the branch ring
  * is flushed and the totals are exact); a new thread's core starts no earlier than its creator's clock.
+ * `thread` is its number in creation order (1 the first), which the contention report shows.
  */
-void wsim_core_switch(Int core, UInt tid);
+void wsim_core_switch(Int core, UInt thread);
 void wsim_core_created(Int parent_core, Int child_core);
 /* In a forked child, after the totals are zeroed. */
 void wsim_core_forked(void);
