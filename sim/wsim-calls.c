@@ -487,6 +487,24 @@ static void post_deliver(ThreadId tid, Int sig)
 	}
 }
 
+void wsim_calls_exited(ThreadId tid)
+{
+	struct cstack *s;
+
+	if (!wsim_opt.callers || tid >= n_stacks_alloc || !(s = stacks[tid]))
+		return;
+	if (s == cs) {
+		charge();
+		frames_active(s, False);
+		cs = NULL;
+		cs_tid = VG_INVALID_THREADID;
+	}
+	if (s->f)
+		VG_(free)(s->f);
+	VG_(free)(s);
+	stacks[tid] = NULL;
+}
+
 void wsim_calls_forked(ThreadId tid)
 {
 	UInt i;

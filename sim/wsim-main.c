@@ -1089,6 +1089,7 @@ static void thread_exited(ThreadId tid)
 	totals_catch_up();
 	while (t->n_act > 0)
 		region_close(tid, t, t->n_act - 1);
+	wsim_calls_exited(tid);
 	if (tid == cur_tid) {
 		totals_go_inline(False);
 		for (k = 0; k < WC_N; k++) {

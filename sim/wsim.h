@@ -299,6 +299,11 @@ VG_REGPARM(3) void wsim_cs_ret(struct wsim_icc *ic, UWord target, UWord sp);
 void wsim_calls_init(void);
 /* A thread starts a time slice (after the branch ring is flushed). */
 void wsim_calls_thread(ThreadId tid);
+/*
+ * A thread has exited: its shadow stack goes (what it counted is in its nodes already), so that a thread
+ * Valgrind later gives the same id starts on an empty one rather than under the frames the other left.
+ */
+void wsim_calls_exited(ThreadId tid);
 /* In a forked child, after the counters are zeroed. */
 void wsim_calls_forked(ThreadId tid);
 /*
