@@ -2,13 +2,15 @@
 /* threads.c - two threads, each running the same counted loop inside its own region "worker". */
 
 /*
- *   threads N
+ *   threads N [seq]
  *
  * Each worker makes N iterations of a loop with one load, one store and one conditional branch; the main
  * thread only starts and joins them. Region "worker" is therefore entered twice, once per thread, and each
- * thread's counts reach it only from its own begin to its own end.
+ * thread's counts reach it only from its own begin to its own end. With "seq" the second worker starts only
+ * after the first has been joined, so that Valgrind gives it the first one's thread id.
  */
 #include <pthread.h>
+#include <string.h>
 
 #include "micro.h"
 
@@ -31,19 +33,23 @@ int main(int argc, char **argv)
 	pthread_t t[2];
 	/* Separate lines, so the two workers do not share one. */
 	static volatile uint64_t cells[2][8];
-	int i;
+	int i, seq;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: threads N\n");
+	if (argc != 2 && !(argc == 3 && !strcmp(argv[2], "seq"))) {
+		fprintf(stderr, "usage: threads N [seq]\n");
 		return 2;
 	}
+	seq = argc == 3;
 	n_iter = micro_arg(argv[1], "N");
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		if (pthread_create(&t[i], NULL, worker, (void *)cells[i])) {
 			fprintf(stderr, "threads: pthread_create failed\n");
 			return 1;
 		}
-	for (i = 0; i < 2; i++)
+		if (seq)
+			pthread_join(t[i], NULL);
+	}
+	for (i = 0; i < 2 && !seq; i++)
 		pthread_join(t[i], NULL);
 	return cells[0][0] == cells[1][0] ? 0 : 1;
 }

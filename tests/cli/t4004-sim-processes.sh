@@ -33,6 +33,15 @@ test_expect_success 'two threads: both counted, each in its own activation of th
 	test "$ins" -lt "$(get d total instructions)"
 '
 
+test_expect_success 'a thread started after another has ended is a thread of its own, on a core of its own' '
+	wsim --ws-out=seq.out "$M/threads" 50000 seq &&
+	dump seq.out >s &&
+	test "$(get s threads)" = 3 &&
+	test "$(region s worker entries)" = 2 &&
+	loads=$(region s worker L1-dcache-loads) &&
+	test "$loads" -ge 100000 && test "$loads" -lt 101000
+'
+
 test_expect_success 'a forked child counts from the fork, in its own file' '
 	mkdir fork &&
 	wsim --ws-out=fork/out.%p "$M/forkexec" 100000 - &&
