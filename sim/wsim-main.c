@@ -1013,12 +1013,13 @@ struct wsim_thread {
 static struct wsim_thread **threads;
 static UInt n_threads_alloc;
 /*
- * Threads that have exited, kept for the per-core totals. Valgrind gives a new thread the id of one that has
- * ended, so an exited thread's record must leave threads[]: a thread created after it would otherwise go on
- * in its record, on its core, and count as the same thread (seen: 2 threads of 3 under load).
+ * What threads that have exited counted, per core, and how many ran there, for the per-core totals (a sum,
+ * not their records: a program may start threads by the million). Valgrind gives a new thread the id of one
+ * that has ended, so an exited thread's record must leave threads[]: a thread created after it would
+ * otherwise go on in its record, on its core, and count as the same thread (seen: 2 threads of 3 under load).
  */
-static struct wsim_thread **retired;
-static UInt n_retired;
+static ULong (*retired_c)[WC_N];
+static Int *retired_n;
 static ThreadId cur_tid;
 static ULong base[WC_N];
 static Int threads_seen;
@@ -1098,12 +1099,16 @@ static void thread_exited(ThreadId tid)
 		}
 		cur_tid = VG_INVALID_THREADID;
 	}
+	if (!retired_c) {
+		retired_c = VG_(calloc)("wsim.retired", wsim_cfg.cores, sizeof(*retired_c));
+		retired_n = VG_(calloc)("wsim.retired", wsim_cfg.cores, sizeof(*retired_n));
+	}
+	retired_n[t->core]++;
+	for (k = 0; k < WC_N; k++)
+		retired_c[t->core][k] += t->acc[k];
 	VG_(free)(t->act);
-	t->act = NULL;
-	t->cap_act = 0;
+	VG_(free)(t);
 	threads[tid] = NULL;
-	retired = VG_(realloc)("wsim.retired", retired, (n_retired + 1) * sizeof(*retired));
-	retired[n_retired++] = t;
 }
 
 static void start_client_code(ThreadId tid, ULong blocks_done)
@@ -1300,9 +1305,10 @@ static void atfork_child(ThreadId tid)
 			sb->segs[j].count = sb->segs[j].totaled = 0;
 	/* Only the forking thread lives on in the child; its open regions count from the fork. */
 	threads_seen = 0;
-	for (i = 0; i < n_retired; i++)
-		VG_(free)(retired[i]);
-	n_retired = 0;
+	if (retired_c) {
+		VG_(memset)(retired_c, 0, wsim_cfg.cores * sizeof(*retired_c));
+		VG_(memset)(retired_n, 0, wsim_cfg.cores * sizeof(*retired_n));
+	}
 	for (i = 0; i < n_threads_alloc; i++) {
 		if (!threads[i])
 			continue;
@@ -1374,12 +1380,12 @@ static void ws_fini(Int exitcode)
 			for (k = 0; k < WC_N; k++)
 				tables.core_c[threads[i]->core][k] += now[k];
 		}
-		for (i = 0; i < n_retired; i++) {
+		for (i = 0; retired_c && i < (UInt)wsim_cfg.cores; i++) {
 			Int k;
 
-			tables.core_threads[retired[i]->core]++;
+			tables.core_threads[i] += retired_n[i];
 			for (k = 0; k < WC_N; k++)
-				tables.core_c[retired[i]->core][k] += retired[i]->acc[k];
+				tables.core_c[i][k] += retired_c[i][k];
 		}
 	}
 	tables.n_nodes = wsim_calls_fini(&tables.nodes, &tables.dropped);
