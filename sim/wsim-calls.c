@@ -487,22 +487,25 @@ static void post_deliver(ThreadId tid, Int sig)
 	}
 }
 
+static void stack_drop(UInt tid)
+{
+	if (stacks[tid]->f)
+		VG_(free)(stacks[tid]->f);
+	VG_(free)(stacks[tid]);
+	stacks[tid] = NULL;
+}
+
 void wsim_calls_exited(ThreadId tid)
 {
-	struct cstack *s;
-
-	if (!wsim_opt.callers || tid >= n_stacks_alloc || !(s = stacks[tid]))
+	if (!wsim_opt.callers || tid >= n_stacks_alloc || !stacks[tid])
 		return;
-	if (s == cs) {
+	if (stacks[tid] == cs) {
 		charge();
-		frames_active(s, False);
+		frames_active(cs, False);
 		cs = NULL;
 		cs_tid = VG_INVALID_THREADID;
 	}
-	if (s->f)
-		VG_(free)(s->f);
-	VG_(free)(s);
-	stacks[tid] = NULL;
+	stack_drop(tid);
 }
 
 void wsim_calls_forked(ThreadId tid)
@@ -521,14 +524,9 @@ void wsim_calls_forked(ThreadId tid)
 	}
 	VG_(memset)(last, 0, sizeof(last));
 	/* Only the forking thread lives on. */
-	for (i = 0; i < n_stacks_alloc; i++) {
-		if (!stacks[i] || i == tid)
-			continue;
-		if (stacks[i]->f)
-			VG_(free)(stacks[i]->f);
-		VG_(free)(stacks[i]);
-		stacks[i] = NULL;
-	}
+	for (i = 0; i < n_stacks_alloc; i++)
+		if (stacks[i] && i != tid)
+			stack_drop(i);
 	/* The branches not yet predicted were dropped with their markers: say again where they go. */
 	if (wsim_cs_node != &no_node)
 		wsim_cond_mark(wsim_cs_node->cmiss);

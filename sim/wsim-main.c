@@ -1043,12 +1043,11 @@ static struct wsim_thread *thread_of(ThreadId tid)
 	return threads[tid];
 }
 
-static void switch_to(ThreadId tid)
+/* The running thread, if any, leaves: what it counted since it came on is added to its own counts. */
+static void switch_out(void)
 {
 	Int k;
 
-	if (tid == cur_tid)
-		return;
 	wsim_cond_flush();
 	if (cur_tid != VG_INVALID_THREADID) {
 		struct wsim_thread *t = thread_of(cur_tid);
@@ -1061,6 +1060,14 @@ static void switch_to(ThreadId tid)
 	}
 	for (k = 0; k < WC_N; k++)
 		base[k] = wsim_total[k];
+	cur_tid = VG_INVALID_THREADID;
+}
+
+static void switch_to(ThreadId tid)
+{
+	if (tid == cur_tid)
+		return;
+	switch_out();
 	cur_tid = tid;
 	wsim_calls_thread(tid);
 	wsim_core_switch(thread_of(tid)->core, thread_of(tid)->serial);
@@ -1086,19 +1093,11 @@ static void thread_exited(ThreadId tid)
 
 	if (tid >= n_threads_alloc || !(t = threads[tid]))
 		return;
-	wsim_cond_flush();
-	totals_catch_up();
+	if (tid == cur_tid)
+		switch_out();
 	while (t->n_act > 0)
 		region_close(tid, t, t->n_act - 1);
 	wsim_calls_exited(tid);
-	if (tid == cur_tid) {
-		totals_go_inline(False);
-		for (k = 0; k < WC_N; k++) {
-			t->acc[k] += wsim_total[k] - base[k];
-			base[k] = wsim_total[k];
-		}
-		cur_tid = VG_INVALID_THREADID;
-	}
 	if (!retired_c) {
 		retired_c = VG_(calloc)("wsim.retired", wsim_cfg.cores, sizeof(*retired_c));
 		retired_n = VG_(calloc)("wsim.retired", wsim_cfg.cores, sizeof(*retired_n));
