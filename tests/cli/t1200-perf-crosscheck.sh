@@ -86,24 +86,31 @@ test_expect_success 'task-clock: the median of 9 interleaved runs within 2% of p
 	awk -v p="$mp" -v w="$mw" "BEGIN { p *= 1e6; r = w / p; printf \"perf %.3f ms, whyslow %.3f ms, ratio %.4f\n\", p / 1e6, w / 1e6, r; exit !(r > 0.98 && r < 1.02) }"
 '
 
-test_expect_success 'the 3:1 program'"'"'s function shares: within 2 points of perf report'"'"'s, cpu-clock at 4 kHz' '
-	# Three runs of each, interleaved, and the medians: one run of this program against another differs by
-	# up to 3.5 points (71.8% against 75.3% seen), which says nothing about the two tools.
-	: >shares.txt &&
+test_expect_success 'the 3:1 program'"'"'s function shares: within 2 points of perf report'"'"'s on the same runs, cpu-clock at 4 kHz' '
+	# perf record samples the very runs whyslow samples (its events follow whyslow'"'"'s fork into the
+	# program, whose samples --comms picks out), so the program'"'"'s own variation from one run to the next
+	# (72.5% to 75.5% seen) cannot show up as a difference between the tools. Each pair still differs
+	# by the two samplings'"'"' own error (under a point seen): the median of three pairs is compared.
+	: >diffs.txt &&
 	for i in 1 2 3; do
-		whyslow stat --backend perf -r 1 -w 0 -e task-clock --functions -F 4000 --export-json f$i.json \
-			-- "$R" -t 1 >/dev/null &&
-		perf record -q -e cpu-clock -F 4000 -o perf$i.data -- "$R" -t 1 >/dev/null 2>&1 &&
-		perf report -i perf$i.data --stdio --sort sym -q 2>/dev/null >report$i.txt || return 1
+		perf record -q -e cpu-clock -F 4000 -o perf$i.data -- \
+			"$WHYSLOW" stat --backend perf -r 1 -w 0 -e task-clock --functions -F 4000 --export-json f$i.json \
+			-- "$R" -t 1 >/dev/null 2>&1 &&
+		perf report -i perf$i.data --comms ratio --percentage relative --stdio --sort sym -q 2>/dev/null \
+			>report$i.txt || return 1
+		for f in ratio_work3 ratio_work1; do
+			p=$(awk -v f="$f" "\$NF == f { sub(\"%\", \"\", \$1); print \$1 / 100 }" report$i.txt) &&
+			w=$(jq ".variants[0].functions[] | select(.name == \"$f\") | .metrics.share.samples[0]" f$i.json) &&
+			echo "run $i, $f: perf report $p, whyslow $w" &&
+			test -n "$p" && test -n "$w" &&
+			awk -v f="$f" -v p="$p" -v w="$w" "BEGIN { d = p - w; print f, (d < 0 ? -d : d) }" >>diffs.txt ||
+			return 1
+		done
 	done &&
 	for f in ratio_work3 ratio_work1; do
-		p=$(for i in 1 2 3; do awk -v f="$f" "\$NF == f { sub(\"%\", \"\", \$1); print \$1 / 100 }" report$i.txt; done |
-			sort -g | sed -n 2p) &&
-		w=$(for i in 1 2 3; do jq ".variants[0].functions[] | select(.name == \"$f\") | .metrics.share.samples[0]" \
-			f$i.json; done | sort -g | sed -n 2p) &&
-		echo "$f: perf report $p, whyslow $w (medians of 3)" &&
-		test -n "$p" && test -n "$w" &&
-		awk -v p="$p" -v w="$w" "BEGIN { d = p - w; exit !(d <= 0.02 && d >= -0.02) }" || return 1
+		d=$(awk -v f="$f" "\$1 == f { print \$2 }" diffs.txt | sort -g | sed -n 2p) &&
+		echo "$f: median difference $d" &&
+		awk -v d="$d" "BEGIN { exit !(d <= 0.02) }" || return 1
 	done
 '
 
