@@ -6,8 +6,10 @@
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # Start a long stat, let it finish a few runs, send the signal; the status and the saved runs are checked.
+# The signal's default disposition is restored first: a suite started under nohup would otherwise hand
+# whyslow an ignored SIGHUP, which whyslow rightly leaves ignored (the test after these).
 stop_with() {
-	"$WHYSLOW" stat -r 500 -w 0 -e wall-time --export-json "$1.json" -- sleep 0.05 >"$1.out" 2>"$1.err" &
+	env --default-signal="$1" "$WHYSLOW" stat -r 500 -w 0 -e wall-time --export-json "$1.json" -- sleep 0.05 >"$1.out" 2>"$1.err" &
 	pid=$!
 	sleep 1
 	kill -"$1" $pid
