@@ -1317,13 +1317,15 @@ static void atfork_child(ThreadId tid)
 			threads[i] = NULL;
 			continue;
 		}
-		threads_seen++;
+		/* The child's first thread, and its report's thread 1 (the contention lines name it). */
+		threads[i]->serial = ++threads_seen;
 		VG_(memset)(threads[i]->acc, 0, sizeof(threads[i]->acc));
 		for (j = 0; j < threads[i]->n_act; j++)
 			VG_(memset)(threads[i]->act[j].snap, 0, sizeof(threads[i]->act[j].snap));
 	}
 	cur_tid = tid;
 	thread_of(tid);
+	wsim_core_switch(threads[tid]->core, threads[tid]->serial);
 	wsim_calls_forked(tid);
 	/* The child's open regions are its one thread's; the translations stay as they are until a boundary. */
 	regions_open = threads[tid]->n_act;

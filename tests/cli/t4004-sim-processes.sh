@@ -42,6 +42,19 @@ test_expect_success 'a thread started after another has ended is a thread of its
 	test "$loads" -ge 100000 && test "$loads" -lt 101000
 '
 
+test_expect_success 'a child forked by a thread other than the first numbers its threads from 1' '
+	mkdir tf &&
+	wsim --ws-out=tf/out.%p "$M/threads" 20000 fork &&
+	for f in tf/out.*; do dump "$f" >"$f.d" || return 1; done &&
+	child=$(grep -l "^region	worker	entries	2$" tf/*.d) &&
+	test "$(get "$child" threads)" = 2 &&
+	# The two threads write one cell: the contended line names each by its number (the forking thread
+	# was the parent'"'"'s second, and the child once called both of them 2).
+	awk -F"\t" "\$1 == \"line-core\" { print \$3 }" "${child%.d}" | sort -u >tids &&
+	printf "1\n2\n" >expect &&
+	test_cmp expect tids
+'
+
 test_expect_success 'a forked child counts from the fork, in its own file' '
 	mkdir fork &&
 	wsim --ws-out=fork/out.%p "$M/forkexec" 100000 - &&
