@@ -8,8 +8,8 @@
  * fuzzer is linked with --wrap=exit so that an exit inside the target returns here (exit_jump).
  * A usage error leaves what the parse had allocated, as a process about to exit may. Millions of inputs
  * would pile that up, and libFuzzer would scan the heap for leaks after each one; so the blocks allocated
- * during a run are tracked (the sanitizer's malloc hooks), and those a usage error left are freed. A run
- * that ends normally is left to libFuzzer's leak check, as in the other targets.
+ * during a run, by its thread, are tracked (the sanitizer's malloc hooks), and those a usage error left
+ * are freed. A run that ends normally is left to libFuzzer's leak check, as in the other targets.
  */
 #include "fuzz.h"
 
@@ -36,7 +36,12 @@ static struct {
 static uint32_t order[LIVE_CAP / 2];
 static size_t norder;
 static unsigned gen;
-static bool tracking;
+/*
+ * Per thread: only the blocks the fuzzed code allocates are tracked. libFuzzer's own threads (its RSS
+ * watcher) allocate and free at any time, and one of their blocks freed after a usage error was a double
+ * free in that thread (pthread_getattr_np's, seen under load).
+ */
+static __thread bool tracking;
 
 static size_t live_hash(const volatile void *p)
 {
