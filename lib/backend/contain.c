@@ -322,13 +322,8 @@ fail:
 	free(base);
 }
 
-void ws_contain_init(void)
+static void contain_setup(void)
 {
-	if (cs.ready)
-		return;
-	cs.ready = true;
-	/* The folders a whyslow killed with SIGKILL left are removed whatever this one does with its runs. */
-	ws_tmpdir_clean_stale();
 	if (cs.keep) {
 		cs.kind = WS_CONTAIN_OFF;
 		cs.line = xstrdup("none (--keep-children): what a run starts in the background may outlive it");
@@ -350,6 +345,21 @@ void ws_contain_init(void)
 				    cs.why_not);
 	atexit(contain_exit);
 	ws_log(WS_LOG_DEBUG, "processes: %s", cs.line);
+}
+
+void ws_contain_init(void)
+{
+	if (cs.ready)
+		return;
+	cs.ready = true;
+	contain_setup();
+	/*
+	 * The folders a whyslow killed with SIGKILL left are removed whatever this one does with its runs, and
+	 * only now: the processes it left in its cgroup are gone (try_cgroup), and until then a Valgrind
+	 * starting the next program of a run could open its log there again, after the folder was emptied
+	 * (t0450 saw two folders stay, under load).
+	 */
+	ws_tmpdir_clean_stale();
 }
 
 const char *ws_contain_describe(void)
