@@ -10,12 +10,6 @@ base=$(( $$ % 900 + 100 ))
 # SIGKILL sent by cgroup.kill or by the sweep is delivered at once but the process takes a moment to exit,
 # longer on a busy machine: up to 3 s is allowed.
 running() { pgrep -f "sleep $1\$"; }
-# Until the background sleep has exec'd (at most 3 s): whyslow may return before it has.
-appears() {
-	i=0
-	until running "$1" >/dev/null || [ $i -ge 30 ]; do sleep 0.1; i=$((i + 1)); done
-	running "$1" >/dev/null
-}
 gone() {
 	i=0
 	while running "$1" >/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
@@ -25,7 +19,8 @@ gone() {
 		return 1
 	fi
 }
-# Wait (up to 5 s) for a process to appear, so that a signal comes while the run is under way.
+# Wait (up to 5 s) for a process to appear, so that a signal comes while the run is under way, or because
+# whyslow may return before its background child has exec'd (--keep-children).
 appears() {
 	i=0
 	while ! running "$1" >/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
