@@ -262,6 +262,8 @@ static void contain_exit(void)
 		}
 		cg_remove(cs.session, false);
 	}
+	/* What a Valgrind killed as it started left in TMPDIR: its processes are gone now. */
+	ws_tmpdir_clean_stale();
 }
 
 static void try_cgroup(void)

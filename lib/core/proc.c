@@ -83,6 +83,22 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return 0;
 }
 
+/*
+ * Valgrind makes valgrind_proc_PID_cmdline_XXXXXXXX and ..._auxv_... in TMPDIR as it starts each program,
+ * and unlinks them a moment later: a run killed in that moment (a background child ended with its run, or
+ * a whyslow killed with SIGKILL) leaves them behind. Whether `name` is one of those, of a process now gone.
+ */
+static bool valgrind_leftover(const char *name)
+{
+	char what[16], hex[16];
+	int pid, end = 0;
+
+	if (sscanf(name, "valgrind_proc_%d_%15[a-z]_%15[0-9a-f]%n", &pid, what, hex, &end) != 3 || name[end] ||
+	    pid <= 0 || strlen(hex) != 8 || (strcmp(what, "cmdline") && strcmp(what, "auxv")))
+		return false;
+	return ws_proc_start_time(pid) == 0;
+}
+
 int ws_tmpdir_clean_stale(void)
 {
 	const char *root = tmp_root();
@@ -98,6 +114,16 @@ int ws_tmpdir_clean_stale(void)
 		struct stat st;
 		int pid, end = 0;
 
+		if (valgrind_leftover(e->d_name)) {
+			path = xasprintf("%s/%s", root, e->d_name);
+			if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+			    unlink(path) == 0) {
+				ws_log(WS_LOG_DEBUG, "removed '%s', left by a Valgrind killed as it started", path);
+				removed++;
+			}
+			free(path);
+			continue;
+		}
 		/* whyslow-WHAT.PID.START.XXXXXX and nothing else: a name of another form is not ours to judge. */
 		if (strncmp(e->d_name, "whyslow-", 8) ||
 		    sscanf(e->d_name + 8, "%31[a-z].%d.%llu.%6[A-Za-z0-9]%n", what, &pid, &start, suffix, &end) != 4 ||

@@ -25,7 +25,9 @@ char *ws_tmpdir_make(const char *what);
 
 /*
  * Remove the directories of ws_tmpdir_make() in $TMPDIR (or /tmp) whose owner is gone, with all they
- * hold: only this user's, and only names of that exact form. Returns how many were removed.
+ * hold: only this user's, and only names of that exact form; and the files Valgrind leaves there when it is
+ * killed as it starts a program (valgrind_proc_PID_cmdline_XXXXXXXX, ..._auxv_...) of processes that are
+ * gone. Returns how many were removed.
  */
 int ws_tmpdir_clean_stale(void);
 

@@ -177,6 +177,7 @@ static void test_read_missing(void **state)
 static void test_tmpdir_stale(void **state)
 {
 	char root[] = "/tmp/test-util-XXXXXX", *mine, *gone, *reused, *other, *file, *old = getenv("TMPDIR");
+	char *vg_gone, *vg_live, *vg_other;
 	struct stat st;
 
 	(void)state;
@@ -195,7 +196,22 @@ static void test_tmpdir_stale(void **state)
 	assert_int_equal(mkdir(other, 0700), 0);
 	file = xasprintf("%s/wsim.1", gone);
 	assert_int_equal(ws_write_atomic(file, "x", 1), 0);
-	assert_int_equal(ws_tmpdir_clean_stale(), 2);
+	/* Valgrind's start-up files: of a process that is gone, of this one, and a name of another form. */
+	vg_gone = xasprintf("%s/valgrind_proc_999999999_cmdline_0123abcd", root);
+	vg_live = xasprintf("%s/valgrind_proc_%d_auxv_0123abcd", root, (int)getpid());
+	vg_other = xasprintf("%s/valgrind_proc_999999999_maps_0123abcd", root);
+	assert_int_equal(ws_write_atomic(vg_gone, "", 0), 0);
+	assert_int_equal(ws_write_atomic(vg_live, "", 0), 0);
+	assert_int_equal(ws_write_atomic(vg_other, "", 0), 0);
+	assert_int_equal(ws_tmpdir_clean_stale(), 3);
+	assert_int_not_equal(stat(vg_gone, &st), 0);
+	assert_int_equal(stat(vg_live, &st), 0);
+	assert_int_equal(stat(vg_other, &st), 0);
+	unlink(vg_live);
+	unlink(vg_other);
+	free(vg_gone);
+	free(vg_live);
+	free(vg_other);
 	assert_int_equal(stat(mine, &st), 0);
 	assert_int_equal(stat(other, &st), 0);
 	assert_int_not_equal(stat(gone, &st), 0);
