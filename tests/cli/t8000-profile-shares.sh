@@ -12,9 +12,12 @@ E=$WS_PROFILE_EXAMPLES
 #
 # ratio_work3 and ratio_work1 run the same loop 3*K and K times per round, so they hold 75% and 25% of the
 # profile. Two checks, on the fields given (first event: 2 3 2, second event: 4 5 4):
-#  - the split between the two functions, c3 / (c3 + c1), within 4 binomial standard deviations of 0.75:
-#    sqrt(0.75 * 0.25 / n), 0.035 at the ~2400 samples 0.6 s of CPU time gives at 4 kHz. Timer sampling is periodic
-#    rather than random and varies less than that, so 4 sigma is a conservative bound, not a loose one;
+#  - the split between the two functions, c3 / (c3 + c1), within 4 binomial standard deviations of 0.75,
+#    sqrt(0.75 * 0.25 / n), 0.035 at the ~2400 samples 0.6 s of CPU time gives at 4 kHz, plus 0.02. Idle or
+#    with both CPUs busy, 26 runs here spread 0.729-0.770 (sd 0.009, binomial); but a fresh-clone test run
+#    once gave 0.712 for the second event while the first, sampling the same run, gave 0.735: a host's
+#    stall of this virtual CPU lands in one event's samples more than the other's. A wrong attribution,
+#    events swapped or a function's samples lost, is off by 0.25 or more, far outside either bound;
 #  - each share of the whole profile within 4 sigma plus 0.03, the part that startup (ld.so), the clock
 #    calls and the kernel's tick handling take outside both functions (2-4% measured here).
 # Fewer than 1000 samples is a failure: too few to judge.
@@ -27,7 +30,7 @@ check_ratio() {
 		END {
 			if (n < 1000) { print "only " n " samples"; exit 1 }
 			r = c3 / (c3 + c1)
-			tr = 4 * sqrt(0.75 * 0.25 / (c3 + c1))
+			tr = 4 * sqrt(0.75 * 0.25 / (c3 + c1)) + 0.02
 			ts = 4 * sqrt(0.75 * 0.25 / n) + 0.03
 			printf "samples %d: work3 %.4f work1 %.4f (tolerance %.4f); split %.4f (tolerance %.4f)\n",
 				n, s3, s1, ts, r, tr
