@@ -24,6 +24,7 @@ struct wsim_options wsim_opt = {
 	.cpu_prog = -1,
 	.cpu_pred = -1,
 	.max_stacks = 100000,
+	.tier = WSIM_TIER_DEFAULT,
 };
 
 #define MAX_CACHE_OPTS 8
@@ -167,6 +168,7 @@ Bool wsim_config_option(const HChar *arg)
 		static const HChar *const scopes[] = { "all", "regions", "regions-warm", NULL }; /* WSIM_SCOPE_* */
 
 		wsim_opt.scope = choice(arg, spec, scopes, "give all, regions or regions-warm\n");
+	} else if VG_BINT_CLO (arg, "--ws-tier", wsim_opt.tier, 0, 1000000000) {
 	} else if VG_BINT_CLO (arg, "--ws-async-flip", wsim_opt.async_flip, 1, 1000000) {
 	} else if VG_STR_CLO (arg, "--ws-async", spec) {
 		static const HChar *const modes[] = { "no", "yes", "auto", NULL }; /* WSIM_ASYNC_* */
@@ -202,7 +204,10 @@ void wsim_config_usage(void)
 		"                                   counts and stacks; the other counts are the same [no]\n"
 		"    --ws-max-stacks=N              calling contexts kept apart; more lose their callers [100000]\n"
 		"    --ws-cores=N                   virtual cores: each thread on one of its own (round-robin\n"
-		"                                   beyond N), private L1/L2, coherence misses [the preset's]\n");
+		"                                   beyond N), private L1/L2, coherence misses [the preset's]\n"
+		"    --ws-tier=N                    translate code without inline hit tests (smaller, quicker to\n"
+		"                                   make) until it has run N times, then with them; 0: with them\n"
+		"                                   from the start; the counts are the same [%d]\n", WSIM_TIER_DEFAULT);
 }
 
 void wsim_config_debug_usage(void)

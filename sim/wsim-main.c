@@ -11,7 +11,8 @@
  *  - an instruction fetch is simulated only when execution enters a new I-cache line, since nothing else
  *    touches L1i between two instructions of one block;
  *  - an access that hits the most recently used line of its L1 set changes no state, so that is tested
- *    inline and the helper is called only otherwise;
+ *    inline and the helper is called only otherwise; but only in code that has run --ws-tier times: before
+ *    that a block is translated without the tests (see "Tiers" below);
  *  - conditional branches are appended inline to a buffer and predicted in bulk (wsim-sim.c); indirect
  *    branches, calls and returns call a helper each.
  * The IR is inspected exactly as cachegrind inspects it (which statements are accesses, how big, which
@@ -39,8 +40,10 @@
 #include "wsim.h"
 #include "ws-markers.h"
 
-/* Valgrind's core has it (pub_core_debuginfo.h) and the tool links the core statically; no tool header has it. */
+/* Valgrind's core has these (pub_core_debuginfo.h, pub_core_transtab.h) and the tool links the core
+ * statically; no tool header has them. */
 extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar **buf);
+extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who);
 
 /*
  * Whether generated code adds to wsim_packed (see flush_segment). Until something needs the process totals
@@ -203,6 +206,8 @@ struct sbinfo {
 	UWord key;
 	Int n_seg, n_contrib;
 	Bool lazy; /* its code adds nothing to the totals: its segments' counts are moved there */
+	Bool cold; /* translated without inline hit tests (see "Tiers") */
+	VexGuestExtents vge; /* the guest code it was made from, to discard it by */
 	struct seg *segs;
 	struct contrib *contribs;
 };
@@ -296,6 +301,84 @@ static void discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
 	}
 }
 
+/* ---- Tiers -------------------------------------------------------------------------------------------- */
+
+/*
+ * Most code a large program runs, it runs a few times (a compiler, an interpreter's start-up), and there
+ * Valgrind's translation costs far more than the simulation: for gcc -O2 -S on a small file (bench/
+ * sim-speed.sh's), cc1 makes 100,000 translations; 81% of its time goes to Valgrind's core, most of it
+ * translating, 4% to the code made. The inline hit tests make a translation half as large again (24 host
+ * bytes per guest byte against 16 without), and so slower to make. So a block is first translated cold:
+ * each access and line fetch calls a helper that makes the inline test itself, in C, and goes on to the
+ * usual helper only where the inline test would have, so the model sees the same accesses; conditional
+ * branches call a helper too. On its wsim_opt.tier-th run the block queues itself; the scheduler's next
+ * return to client code (each time slice, each system call) discards it, its counts folded as any
+ * discarded block's are, and its next run translates it hot. A discarded block's code never runs again: the
+ * block the scheduler is about to enter is not discarded, but waits for the next turn.
+ */
+struct hot {
+	struct hot *next; /* VgHashNode layout */
+	UWord key;        /* a block's guest address: its translations are made hot */
+};
+
+static VgHashTable *hot_table;
+static UWord *tier_queue; /* blocks to make again, by guest address */
+static Int tier_n, tier_cap;
+static ULong tier_ups;    /* blocks made again hot, for -v */
+
+static VG_REGPARM(1) void wsim_h_tier_up(struct sbinfo *sb)
+{
+	struct hot *h;
+
+	if (VG_(HT_lookup)(hot_table, sb->key))
+		return;
+	h = VG_(malloc)("wsim.hot", sizeof(*h));
+	h->key = sb->key;
+	VG_(HT_add_node)(hot_table, h);
+	if (tier_n == tier_cap) {
+		tier_cap = tier_cap ? 2 * tier_cap : 64;
+		tier_queue = VG_(realloc)("wsim.tier", tier_queue, tier_cap * sizeof(*tier_queue));
+	}
+	tier_queue[tier_n++] = sb->key;
+}
+
+static Bool extents_overlap(const VexGuestExtents *a, const VexGuestExtents *b)
+{
+	Int i, j;
+
+	for (i = 0; i < a->n_used; i++)
+		for (j = 0; j < b->n_used; j++)
+			if (a->base[i] < b->base[j] + b->len[j] && b->base[j] < a->base[i] + a->len[i])
+				return True;
+	return False;
+}
+
+/* Thread `tid` is about to enter the code at its guest IP: discard the queued blocks that are not that. */
+static void tier_discard(ThreadId tid)
+{
+	struct sbinfo *next = VG_(HT_lookup)(sb_table, VG_(get_IP)(tid));
+	Int i, kept = 0;
+
+	for (i = 0; i < tier_n; i++) {
+		struct sbinfo *sb = VG_(HT_lookup)(sb_table, tier_queue[i]);
+		VexGuestExtents vge;
+		Int k;
+
+		if (!sb || !sb->cold)
+			continue; /* gone already (unmapped, or every translation thrown away) or made hot since */
+		/* Not when its range takes the block about to run, or one that cannot be told (redirected). */
+		if (!next || extents_overlap(&sb->vge, &next->vge)) {
+			tier_queue[kept++] = tier_queue[i];
+			continue;
+		}
+		vge = sb->vge; /* sb goes with the first discard */
+		for (k = 0; k < vge.n_used; k++)
+			VG_(discard_translations)(vge.base[k], vge.len[k], "wsim.tier");
+		tier_ups++;
+	}
+	tier_n = kept;
+}
+
 /* ---- Instrumentation ----------------------------------------------------------------------------------- */
 
 struct ist {
@@ -312,6 +395,8 @@ struct ist {
 	Int offset_sp;
 	struct wsim_fn *cs_fn;
 	Bool cs_after_call;
+	/* Cold code (see "Tiers"): no inline hit tests. */
+	Bool cold;
 	/* The latest data event was a load that a store of the same size to the same address would join. */
 	Bool last_load;
 	IRDirty *last_di;
@@ -320,6 +405,67 @@ struct ist {
 };
 
 static struct wsim_l1_info l1i_info, l1d_info;
+
+/*
+ * Cold code's helpers (see "Tiers"): emit_not_mru's test, made here instead of inline, then the helper the
+ * inline test guards. The same test, so that a hit it lets through changes nothing it would not have.
+ */
+static inline Bool l1_mru(const struct wsim_l1_info *c, Addr a, UWord size)
+{
+	UWord last = (a + size - 1) >> c->line_bits;
+
+	if (!c->pow2 || (c->set_mask == 0 && a >> c->line_bits != last))
+		return False;
+	return c->tags[((a >> c->line_bits) & c->set_mask) * c->assoc] == (wsim_cfg.cg ? last : last << 1);
+}
+
+static VG_REGPARM(1) void wsim_h_cold_fetch(struct wsim_icc *ic)
+{
+	Addr last = ic->addr + ic->len - 1;
+
+	if (l1_mru(&l1i_info, ic->addr, 1) &&
+	    (ic->addr >> l1i_info.line_bits == last >> l1i_info.line_bits ||
+	     (l1i_info.set_mask != 0 && l1_mru(&l1i_info, last, 1))))
+		return;
+	if (wsim_cfg.cg)
+		wsim_h_cg_fetch(ic);
+	else
+		wsim_h_fetch(ic);
+}
+
+static VG_REGPARM(3) void wsim_h_cold_load(struct wsim_icc *ic, Addr a, UWord size)
+{
+	if (l1_mru(&l1d_info, a, size))
+		return;
+	if (wsim_cfg.cg)
+		wsim_h_cg_load(ic, a, size);
+	else
+		wsim_h_load(ic, a, size);
+}
+
+static VG_REGPARM(3) void wsim_h_cold_store(struct wsim_icc *ic, Addr a, UWord size)
+{
+	if (l1_mru(&l1d_info, a, size))
+		return;
+	if (wsim_cfg.cg)
+		wsim_h_cg_store(ic, a, size);
+	else
+		wsim_h_store(ic, a, size);
+}
+
+static VG_REGPARM(3) void wsim_h_cold_rmw(struct wsim_icc *ic, Addr a, UWord size)
+{
+	if (!l1_mru(&l1d_info, a, size))
+		wsim_h_rmw(ic, a, size);
+}
+
+/* What add_cond_branch's inline code does, called: (icc | taken) onto the branch buffer. */
+static VG_REGPARM(1) void wsim_h_cold_cond(UWord entry)
+{
+	*wsim_cond_ptr++ = entry;
+	if (((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) == 0)
+		wsim_h_cond_full();
+}
 
 static IRDirty *emit_call(struct ist *s, const HChar *name, void *fn, Int regparms, IRExpr **args)
 {
@@ -343,12 +489,14 @@ static IRTemp emit_tmp(struct ist *s, IRType ty, IRExpr *e)
 #define C64(v) IRExpr_Const(IRConst_U64(v))
 #define C8(v) IRExpr_Const(IRConst_U8(v))
 
-static void emit_add(struct ist *s, ULong *where, ULong n)
+/* *where += n; returns the temporary that holds the sum. */
+static IRTemp emit_add(struct ist *s, ULong *where, ULong n)
 {
 	IRTemp t1 = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)where)));
 	IRTemp t2 = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, RD(t1), C64(n)));
 
 	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)where), RD(t2)));
+	return t2;
 }
 
 /*
@@ -460,8 +608,15 @@ static void add_fetch(struct ist *s, Addr cia, UInt isize)
 {
 	IRExpr **args = mkIRExprVec_1(mkIRExpr_HWord((HWord)s->icc));
 	Addr last = cia + isize - 1;
-	IRTemp guard = emit_not_mru(s, &l1i_info, mkIRExpr_HWord(cia), 1);
+	IRTemp guard;
 	IRDirty *di;
+
+	if (s->cold) {
+		CALL(s, wsim_h_cold_fetch, 1, args);
+		cur_contrib(s)->fetch = 1;
+		return;
+	}
+	guard = emit_not_mru(s, &l1i_info, mkIRExpr_HWord(cia), 1);
 
 	/*
 	 * An instruction that straddles two lines is a certain hit when each is the most recent of its set:
@@ -488,6 +643,7 @@ static void flush_segment(struct ist *s)
 	struct sbinfo *sb = s->sb;
 	struct seg *g;
 	ULong starts = 0, loads = 0, stores = 0, fetches = 0;
+	IRTemp count;
 	Int k;
 
 	if (s->seg_first == sb->n_contrib)
@@ -504,7 +660,13 @@ static void flush_segment(struct ist *s)
 	g->loads = loads;
 	g->stores = stores;
 	g->fetches = fetches;
-	emit_add(s, &g->count, 1);
+	count = emit_add(s, &g->count, 1);
+	/* The first segment's count is the block's: cold code asks to be made hot on its tier-th run. */
+	if (s->cold && sb->n_seg == 0) {
+		IRTemp due = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, RD(count), C64((ULong)wsim_opt.tier)));
+
+		set_guard(CALL(s, wsim_h_tier_up, 1, mkIRExprVec_1(mkIRExpr_HWord((HWord)sb))), due);
+	}
 	/* Two adds more per segment; without them bench/sim-speed.sh's workload took 2-3% less time. */
 	if (!sb->lazy && (starts || loads))
 		emit_add(s, &wsim_packed[0], starts | loads << 32);
@@ -523,9 +685,12 @@ static Int clip_size(Int size)
 static IRDirty *emit_data(struct ist *s, IRExpr *ea, Int size, Bool store)
 {
 	IRExpr **args = mkIRExprVec_3(mkIRExpr_HWord((HWord)s->icc), ea, mkIRExpr_HWord((HWord)size));
-	IRTemp guard = emit_not_mru(s, &l1d_info, ea, size);
+	IRTemp guard;
 	IRDirty *di;
 
+	if (s->cold)
+		return store ? CALL(s, wsim_h_cold_store, 3, args) : CALL(s, wsim_h_cold_load, 3, args);
+	guard = emit_not_mru(s, &l1d_info, ea, size);
 	if (store)
 		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_store, 3, args) : CALL(s, wsim_h_store, 3, args);
 	else
@@ -555,7 +720,9 @@ static void add_store(struct ist *s, IRExpr *ea, Int size)
 		if (!wsim_cfg.cg) {
 			cur_contrib(s)->stores++;
 			/* The load tells the coherence model that it writes too (the same counts otherwise). */
-			s->last_di->cee = mkIRCallee(3, "wsim_h_rmw", VG_(fnptr_to_fnentry)((void *)wsim_h_rmw));
+			s->last_di->cee = s->cold ? mkIRCallee(3, "wsim_h_cold_rmw",
+							      VG_(fnptr_to_fnentry)((void *)wsim_h_cold_rmw))
+						  : mkIRCallee(3, "wsim_h_rmw", VG_(fnptr_to_fnentry)((void *)wsim_h_rmw));
 		}
 		s->last_load = False;
 		return;
@@ -600,6 +767,10 @@ static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)
 	/* Append (icc | taken) to the branch buffer, and hand the buffer on when that filled it (its end is a
 	 * multiple of its size). icc is 16-byte aligned. */
 	entry = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(g), C64((HWord)s->icc)));
+	if (s->cold) {
+		CALL(s, wsim_h_cold_cond, 1, mkIRExprVec_1(RD(entry)));
+		return;
+	}
 	ptr = emit_tmp(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, C64((HWord)&wsim_cond_ptr)));
 	addStmtToIRSB(s->out, IRStmt_Store(Iend_LE, RD(ptr), RD(entry)));
 	next = emit_tmp(s, Ity_I64, IRExpr_Binop(Iop_Add64, RD(ptr), C64(sizeof(UWord))));
@@ -797,6 +968,8 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	sb->n_contrib = 0;
 	sb->lazy = !totals_inline;
 	n_lazy += sb->lazy;
+	sb->cold = s.cold = wsim_opt.tier > 0 && !VG_(HT_lookup)(hot_table, sb->key);
+	sb->vge = *vge;
 	sb->segs = (struct seg *)(sb + 1);
 	sb->contribs = (struct contrib *)(sb->segs + n_exits + n_split + 1);
 	tl_assert(vge->base[0] == closure->readdr);
@@ -1115,6 +1288,8 @@ static void start_client_code(ThreadId tid, ULong blocks_done)
 	(void)blocks_done;
 	wsim_unpack();
 	switch_to(tid);
+	if (UNLIKELY(tier_n))
+		tier_discard(tid);
 }
 
 static void thread_now(ThreadId tid, ULong *out)
@@ -1348,6 +1523,9 @@ static void ws_fini(Int exitcode)
 			VG_(umsg)("wsim: %d cores ran; %llu lines were watched for sharing (%llu of them given up as "
 				  "not contended), %llu more were shared but not watched (no room)\n",
 				  wsim_cores_used(), watched, unwatched, dropped);
+		if (wsim_opt.tier > 0)
+			VG_(umsg)("wsim: %llu blocks ran %lld times and were translated again with inline hit tests "
+				  "(--ws-tier)\n", tier_ups, wsim_opt.tier);
 	}
 	VG_(HT_ResetIter)(sb_table);
 	while ((sb = VG_(HT_Next)(sb_table)))
@@ -1412,6 +1590,7 @@ static void ws_post_clo_init(void)
 	fn_table = VG_(HT_construct)("wsim.functions");
 	icc_table = VG_(HT_construct)("wsim.instructions");
 	sb_table = VG_(HT_construct)("wsim.superblocks");
+	hot_table = VG_(HT_construct)("wsim.hot");
 	region_table = VG_(HT_construct)("wsim.regions");
 	/* The call tracker charges counts at every change of context: the totals must be exact there. */
 	if (wsim_opt.callers)

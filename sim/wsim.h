@@ -140,6 +140,7 @@ struct wsim_options {
 	Int cpu_prog, cpu_pred; /* --ws-cpus: where the two threads run; -1 where the kernel places them */
 	Bool callers;       /* --ws-callers: track calls, and write the calling-context tree */
 	Int max_stacks;     /* --ws-max-stacks: calling contexts kept apart, beyond which callers are dropped */
+	Long tier;          /* --ws-tier: a superblock's runs before its translation with inline hit tests; 0: at once */
 };
 
 /*
@@ -149,6 +150,9 @@ struct wsim_options {
 enum { WSIM_SCOPE_ALL, WSIM_SCOPE_REGIONS, WSIM_SCOPE_REGIONS_WARM };
 
 extern struct wsim_options wsim_opt;
+
+/* --ws-tier's default: about where making a block again costs what its helper calls would (see wsim-main.c). */
+#define WSIM_TIER_DEFAULT 1000
 
 Bool wsim_config_option(const HChar *arg);
 void wsim_config_usage(void);
