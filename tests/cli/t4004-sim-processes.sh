@@ -42,9 +42,14 @@ test_expect_success 'a thread started after another has ended is a thread of its
 	test "$loads" -ge 100000 && test "$loads" -lt 101000
 '
 
+# The child's two workers must take turns on the cell for it to be reported as contended, and a thread's
+# turn is a time slice of 100,000 blocks (VEX unrolls the loop: about four iterations a block). At 20,000
+# iterations the first worker could end within its first slice before the second thread, started as a host
+# thread, had even queued for its turn (it happened once in make test-sanitize, on a loaded machine). At
+# 1,600,000 the child takes 8 slices (--stats=yes: 8 major scheduler events).
 test_expect_success 'a child forked by a thread other than the first numbers its threads from 1' '
 	mkdir tf &&
-	wsim --ws-out=tf/out.%p "$M/threads" 20000 fork &&
+	wsim --ws-out=tf/out.%p "$M/threads" 1600000 fork &&
 	for f in tf/out.*; do dump "$f" >"$f.d" || return 1; done &&
 	child=$(grep -l "^region	worker	entries	2$" tf/*.d) &&
 	test "$(get "$child" threads)" = 2 &&
