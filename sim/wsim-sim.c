@@ -1078,20 +1078,27 @@ static ULong predict(const UWord *p, const UWord *end)
  */
 #define COND_RING 64 /* 2 MB: see above */
 /*
- * Each side spins this many TSC ticks (0.1-0.3 ms at the usual 2-5 GHz) before it sleeps: a slot takes
- * about 0.1 ms to fill, so the predictor thread stays awake while branches keep coming, and a reader of the
- * counts finds at most a slot or two to wait for. Sleeping after 4 us and waking only at 8 slots pending
- * made a program that crosses a region boundary every ~10000 branches slower than one thread (0.84
- * against 0.73 s, in the same rounds as 0.70 s now). The spinning costs CPU time, not elapsed time.
+ * Generated code's thread, waiting for slots the predictor thread is predicting, spins this many TSC ticks
+ * (0.1-0.3 ms at the usual 2-5 GHz) before it sleeps: the wait is for work under way.
  */
 #define COND_SPIN_TICKS (1ULL << 19)
+/*
+ * The predictor thread, out of work, spins only this long (about 5 us) and then sleeps until COND_WAKE_AT
+ * slots wait for it, so that it costs CPU time for what it predicts and little more. It used to spin 0.1-0.3
+ * ms, longer than a slot takes to fill, so that it never slept and took a whole CPU (1.45x cachegrind's CPU
+ * time in bench/sim-speed.sh with a CPU idle). Sleeping that way had made a program that crosses a region
+ * boundary every ~10000 branches slower than one thread (0.84 against 0.73 s), every boundary waiting for
+ * a wake-up: now a boundary takes the slots left over itself (wait_done).
+ */
+#define COND_IDLE_TICKS (1ULL << 14)
+#define COND_WAKE_AT 4
 
 static UWord wsim_cond_ring[COND_RING][WSIM_COND_BUF] __attribute__((aligned(WSIM_COND_BUF * sizeof(UWord))));
 UWord *wsim_cond_ptr = wsim_cond_ring[0];
 static UInt ring_n[COND_RING]; /* entries in each slot handed over */
 static struct OWN_LINE {
 	UInt v;
-} pub_seq, done_seq, cons_sleeping, prod_sleeping;
+} pub_seq, done_seq, cons_sleeping, prod_sleeping, pred_lock;
 static ULong async_misses_seen; /* how many of them wsim_total has */
 static Bool async_on;
 UInt wsim_cond_marks; /* markers in the slot being filled: entries that are no branches (wsim.h) */
@@ -1103,11 +1110,12 @@ UInt wsim_cond_marks; /* markers in the slot being filled: entries that are no b
 static struct {
 	ULong ticks, count, start;
 	UInt start_ms;
+	ULong slots_thread, slots_self; /* slots the predictor thread predicted, and this thread */
 } waited;
 
 static void waited_reset(void)
 {
-	waited.ticks = waited.count = ps.busy_ticks = 0;
+	waited.ticks = waited.count = ps.busy_ticks = waited.slots_thread = waited.slots_self = 0;
 	waited.start = __builtin_ia32_rdtsc();
 	waited.start_ms = VG_(read_millisecond_timer)();
 }
@@ -1137,10 +1145,47 @@ static inline void spin_once(UInt *spins)
 }
 
 /*
- * Generated code's side: wait until the predictor thread has done the slots before `target`. It is woken
- * only when there is something to wait for: every region boundary comes here, and a program with markers
- * can cross one every fifty branches (the r1cs-synth example does), where a system call each time took
- * its simulation from 0.89 to 1.41 s.
+ * Whoever holds pred_lock predicts the next slot handed over: the predictor thread, or generated code's
+ * thread when it needs the counts and finds the other asleep or idle (see wait_done). Either way the slots
+ * are predicted in order, one at a time, so the counts are those of one thread. The lock's acquire and
+ * release carry the predictor's state from one holder to the next.
+ */
+static Bool take_lock(void)
+{
+	return __atomic_load_n(&pred_lock.v, __ATOMIC_RELAXED) == 0 &&
+	       __atomic_exchange_n(&pred_lock.v, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static void drop_lock(void)
+{
+	__atomic_store_n(&pred_lock.v, 0, __ATOMIC_RELEASE);
+}
+
+static void drop_slot(const UWord *slot, UInt n);
+
+/* Predict slot `d`, the next one (done_seq), holding the lock; `mine` on the predictor thread. */
+static void predict_slot(UInt d, Bool mine)
+{
+	ULong t0 = __builtin_ia32_rdtsc(), m;
+
+	m = predict(slot_of(d), slot_of(d) + ring_n[d % COND_RING]);
+	if (mine) {
+		drop_slot(slot_of(d), ring_n[d % COND_RING]);
+		ps.busy_ticks += __builtin_ia32_rdtsc() - t0;
+		waited.slots_thread++;
+	} else {
+		waited.slots_self++;
+	}
+	__atomic_store_n(&ps.async_misses, ps.async_misses + m, __ATOMIC_RELAXED);
+	__atomic_store_n(&done_seq.v, d + 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Generated code's side: wait until the slots before `target` are predicted. Every region boundary comes
+ * here, and a program with markers can cross one every fifty branches (the r1cs-synth example does): where
+ * the predictor thread is not at work, this thread predicts what is left itself, rather than wake it and
+ * wait (a system call each time took that simulation from 0.89 to 1.41 s). Where it is at work, this
+ * thread waits for it, spinning, then asleep.
  */
 static void wait_done(UInt target)
 {
@@ -1149,18 +1194,25 @@ static void wait_done(UInt target)
 
 	if ((Int)(__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) - target) >= 0)
 		return;
-	kick();
 	t0 = begin = __builtin_ia32_rdtsc();
-	while ((Int)(__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) - target) < 0) {
+	while ((Int)((d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE)) - target) < 0) {
+		if (take_lock()) {
+			while ((Int)((d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE)) - target) < 0)
+				predict_slot(d, False);
+			drop_lock();
+			break;
+		}
 		if (__builtin_ia32_rdtsc() - t0 < COND_SPIN_TICKS) {
 			spin_once(&spins);
 			continue;
 		}
 		__atomic_store_n(&prod_sleeping.v, 1, __ATOMIC_SEQ_CST);
 		d = __atomic_load_n(&done_seq.v, __ATOMIC_SEQ_CST);
-		if ((Int)(d - target) < 0)
+		/* Asleep only while the lock is held: its holder wakes this thread when it lets go. */
+		if ((Int)(d - target) < 0 && __atomic_load_n(&pred_lock.v, __ATOMIC_SEQ_CST))
 			wsim_futex_wait(&done_seq.v, d);
 		__atomic_store_n(&prod_sleeping.v, 0, __ATOMIC_SEQ_CST);
+		t0 = __builtin_ia32_rdtsc();
 	}
 	waited.ticks += __builtin_ia32_rdtsc() - begin;
 	waited.count++;
@@ -1189,28 +1241,30 @@ static void drop_slot(const UWord *slot, UInt n)
 
 static void predictor_thread(void)
 {
-	UInt d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE), spins = 0;
+	UInt d, spins = 0;
 
 	for (;;) {
-		ULong t0 = __builtin_ia32_rdtsc(), m;
+		ULong t0 = __builtin_ia32_rdtsc();
 
-		while (__atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE) == d) {
-			if (__builtin_ia32_rdtsc() - t0 < COND_SPIN_TICKS) {
+		while ((d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE)) == __atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE)) {
+			if (__builtin_ia32_rdtsc() - t0 < COND_IDLE_TICKS) {
 				spin_once(&spins);
 				continue;
 			}
 			__atomic_store_n(&cons_sleeping.v, 1, __ATOMIC_SEQ_CST);
-			if (__atomic_load_n(&pub_seq.v, __ATOMIC_SEQ_CST) == d)
-				wsim_futex_wait(&pub_seq.v, d);
+			if (__atomic_load_n(&pub_seq.v, __ATOMIC_SEQ_CST) - __atomic_load_n(&done_seq.v, __ATOMIC_SEQ_CST) <
+			    COND_WAKE_AT)
+				wsim_futex_wait(&pub_seq.v, __atomic_load_n(&pub_seq.v, __ATOMIC_SEQ_CST));
 			__atomic_store_n(&cons_sleeping.v, 0, __ATOMIC_SEQ_CST);
 			t0 = __builtin_ia32_rdtsc();
 		}
-		t0 = __builtin_ia32_rdtsc();
-		m = predict(slot_of(d), slot_of(d) + ring_n[d % COND_RING]);
-		drop_slot(slot_of(d), ring_n[d % COND_RING]);
-		ps.busy_ticks += __builtin_ia32_rdtsc() - t0;
-		__atomic_store_n(&ps.async_misses, ps.async_misses + m, __ATOMIC_RELAXED);
-		__atomic_store_n(&done_seq.v, ++d, __ATOMIC_SEQ_CST);
+		if (!take_lock()) {
+			spin_once(&spins); /* generated code's thread is predicting: it will be done soon */
+			continue;
+		}
+		while ((d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE)) != __atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE))
+			predict_slot(d, True);
+		drop_lock();
 		if (__atomic_load_n(&prod_sleeping.v, __ATOMIC_SEQ_CST))
 			wsim_futex_wake(&done_seq.v);
 	}
@@ -1387,6 +1441,8 @@ void wsim_cond_report(void)
 	VG_(umsg)("wsim: of %llu ms, the predictor thread was busy %llu ms and the program's thread waited for "
 		  "it %llu ms (%llu times)\n",
 		  ms, busy * ms / 1000, wait * ms / 1000, waited.count);
+	VG_(umsg)("wsim: slots of branches predicted: %llu by the predictor thread, %llu by the program's thread "
+		  "while the other slept\n", waited.slots_thread, waited.slots_self);
 }
 
 Bool wsim_cond_async(void)
@@ -1411,7 +1467,8 @@ void wsim_h_cond_full(void)
 	ring_n[pub_seq.v % COND_RING] = n;
 	__atomic_store_n(&pub_seq.v, pub_seq.v + 1, __ATOMIC_SEQ_CST);
 	pending = pub_seq.v - __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE);
-	kick();
+	if (pending >= COND_WAKE_AT)
+		kick();
 	if (pending == COND_RING)
 		wait_done(pub_seq.v - COND_RING + 1);
 	wsim_cond_ptr = slot_of(pub_seq.v);
@@ -1464,7 +1521,7 @@ void wsim_cond_forked(void)
 	waited_reset();
 	/* The parent's thread is not the child's: with auto, the child starts its own when the load says so. */
 	pred_tid = 0;
-	cons_sleeping.v = prod_sleeping.v = 0;
+	cons_sleeping.v = prod_sleeping.v = pred_lock.v = 0;
 	if (async_on) {
 		pred_tid = wsim_spawn(predictor_thread, async_cpu);
 		async_on = pred_tid != 0;
