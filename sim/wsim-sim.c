@@ -1241,20 +1241,21 @@ static void drop_slot(const UWord *slot, UInt n)
 
 static void predictor_thread(void)
 {
-	UInt d, spins = 0;
+	UInt d, p, spins = 0;
 
 	for (;;) {
 		ULong t0 = __builtin_ia32_rdtsc();
 
-		while ((d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE)) == __atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) == __atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE)) {
 			if (__builtin_ia32_rdtsc() - t0 < COND_IDLE_TICKS) {
 				spin_once(&spins);
 				continue;
 			}
 			__atomic_store_n(&cons_sleeping.v, 1, __ATOMIC_SEQ_CST);
-			if (__atomic_load_n(&pub_seq.v, __ATOMIC_SEQ_CST) - __atomic_load_n(&done_seq.v, __ATOMIC_SEQ_CST) <
-			    COND_WAKE_AT)
-				wsim_futex_wait(&pub_seq.v, __atomic_load_n(&pub_seq.v, __ATOMIC_SEQ_CST));
+			/* Asleep on the count just read: a slot handed over since makes the wait return at once. */
+			p = __atomic_load_n(&pub_seq.v, __ATOMIC_SEQ_CST);
+			if (p - __atomic_load_n(&done_seq.v, __ATOMIC_SEQ_CST) < COND_WAKE_AT)
+				wsim_futex_wait(&pub_seq.v, p);
 			__atomic_store_n(&cons_sleeping.v, 0, __ATOMIC_SEQ_CST);
 			t0 = __builtin_ia32_rdtsc();
 		}
@@ -1262,7 +1263,8 @@ static void predictor_thread(void)
 			spin_once(&spins); /* generated code's thread is predicting: it will be done soon */
 			continue;
 		}
-		while ((d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE)) != __atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE))
+		while ((d = __atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE)) !=
+		       __atomic_load_n(&pub_seq.v, __ATOMIC_ACQUIRE))
 			predict_slot(d, True);
 		drop_lock();
 		if (__atomic_load_n(&prod_sleeping.v, __ATOMIC_SEQ_CST))
