@@ -433,24 +433,24 @@ static VG_REGPARM(1) void wsim_h_cold_fetch(struct wsim_icc *ic)
 		wsim_h_fetch(ic);
 }
 
-static VG_REGPARM(3) void wsim_h_cold_load(struct wsim_icc *ic, Addr a, UWord size)
+static inline void cold_data(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 {
 	if (l1_mru(&l1d_info, a, size))
 		return;
 	if (wsim_cfg.cg)
-		wsim_h_cg_load(ic, a, size);
+		(store ? wsim_h_cg_store : wsim_h_cg_load)(ic, a, size);
 	else
-		wsim_h_load(ic, a, size);
+		(store ? wsim_h_store : wsim_h_load)(ic, a, size);
+}
+
+static VG_REGPARM(3) void wsim_h_cold_load(struct wsim_icc *ic, Addr a, UWord size)
+{
+	cold_data(ic, a, size, False);
 }
 
 static VG_REGPARM(3) void wsim_h_cold_store(struct wsim_icc *ic, Addr a, UWord size)
 {
-	if (l1_mru(&l1d_info, a, size))
-		return;
-	if (wsim_cfg.cg)
-		wsim_h_cg_store(ic, a, size);
-	else
-		wsim_h_store(ic, a, size);
+	cold_data(ic, a, size, True);
 }
 
 static VG_REGPARM(3) void wsim_h_cold_rmw(struct wsim_icc *ic, Addr a, UWord size)
@@ -462,9 +462,7 @@ static VG_REGPARM(3) void wsim_h_cold_rmw(struct wsim_icc *ic, Addr a, UWord siz
 /* What add_cond_branch's inline code does, called: (icc | taken) onto the branch buffer. */
 static VG_REGPARM(1) void wsim_h_cold_cond(UWord entry)
 {
-	*wsim_cond_ptr++ = entry;
-	if (((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) == 0)
-		wsim_h_cond_full();
+	wsim_cond_push(entry);
 }
 
 static IRDirty *emit_call(struct ist *s, const HChar *name, void *fn, Int regparms, IRExpr **args)

@@ -1110,7 +1110,7 @@ UInt wsim_cond_marks; /* markers in the slot being filled: entries that are no b
 static struct {
 	ULong ticks, count, start;
 	UInt start_ms;
-	ULong slots_thread, slots_self; /* slots the predictor thread predicted, and this thread */
+	ULong slots_thread, slots_self; /* slots the predictor thread predicted, and this thread (wait_done) */
 } waited;
 
 static void waited_reset(void)
@@ -1166,7 +1166,7 @@ static void drop_slot(const UWord *slot, UInt n);
 /* Predict slot `d`, the next one (done_seq), holding the lock; `mine` on the predictor thread. */
 static void predict_slot(UInt d, Bool mine)
 {
-	ULong t0 = __builtin_ia32_rdtsc(), m;
+	ULong t0 = mine ? __builtin_ia32_rdtsc() : 0, m;
 
 	m = predict(slot_of(d), slot_of(d) + ring_n[d % COND_RING]);
 	if (mine) {
@@ -1444,7 +1444,7 @@ void wsim_cond_report(void)
 		  "it %llu ms (%llu times)\n",
 		  ms, busy * ms / 1000, wait * ms / 1000, waited.count);
 	VG_(umsg)("wsim: slots of branches predicted: %llu by the predictor thread, %llu by the program's thread "
-		  "while the other slept\n", waited.slots_thread, waited.slots_self);
+		  "while the other was idle\n", waited.slots_thread, waited.slots_self);
 }
 
 Bool wsim_cond_async(void)

@@ -228,6 +228,14 @@ void wsim_fold_cond_misses(struct wsim_icc *ic);
 extern UInt wsim_cond_marks;
 extern UWord *wsim_cond_lastmark; /* where the last marker went (wsim-calls.c) */
 
+/* Append an entry to the slot being filled, and hand the slot over when that filled it. */
+static inline void wsim_cond_push(UWord e)
+{
+	*wsim_cond_ptr++ = e;
+	if (((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) == 0)
+		wsim_h_cond_full();
+}
+
 static inline void wsim_cond_mark(ULong *target)
 {
 	UWord e = (UWord)target | WSIM_COND_MARK;
@@ -244,10 +252,8 @@ static inline void wsim_cond_mark(ULong *target)
 		return;
 	}
 	wsim_cond_lastmark = wsim_cond_ptr;
-	*wsim_cond_ptr++ = e;
 	wsim_cond_marks++;
-	if (((UWord)wsim_cond_ptr & (WSIM_COND_BUF * sizeof(UWord) - 1)) == 0)
-		wsim_h_cond_full();
+	wsim_cond_push(e);
 }
 
 /*

@@ -73,7 +73,7 @@ test_expect_success '-v says how busy the predictor thread was and how long the 
 	test "$wait" -le "$total" &&
 	# Which thread predicts a slot depends on timing; together they predict every full one (152 here:
 	# about 620,000 branches, 4096 a slot; the C library start-up may differ elsewhere).
-	sed -n "s/.*wsim: slots of branches predicted: \([0-9]*\) by the predictor thread, \([0-9]*\) by the program.s thread while the other slept$/\1 \2/p" \
+	sed -n "s/.*wsim: slots of branches predicted: \([0-9]*\) by the predictor thread, \([0-9]*\) by the program.s thread while the other was idle$/\1 \2/p" \
 		err >slots &&
 	test_line_count = 1 slots &&
 	read thread self <slots &&
