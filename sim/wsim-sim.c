@@ -902,8 +902,11 @@ static __attribute__((noinline)) void tage_age(void)
 	VG_(memset)(tage_filter, 0, sizeof(tage_filter));
 }
 
-/* Predict and train the branch `ic`; returns True on a misprediction. */
-HOT Bool tage_one(const struct wsim_icc *ic, UInt taken, ULong h0, ULong h1)
+/*
+ * Predict and train the branch `ic`; returns True on a misprediction. *use_alt8 is TAGE's use_alt counter
+ * (-8..7) plus 8, kept by the caller in a register across a run of branches.
+ */
+HOT Bool tage_one(const struct wsim_icc *ic, UInt taken, ULong h0, ULong h1, UInt *use_alt8)
 {
 	UChar *base = &tage_base[ic->base_ix];
 	Bool base_pred = *base >= 2, pred;
@@ -932,7 +935,7 @@ HOT Bool tage_one(const struct wsim_icc *ic, UInt taken, ULong h0, ULong h1)
 	} else {
 		struct tage_ent *pe;
 		UInt m2, has_alt, cu, st;
-		UInt old = ps.tage_use_alt8;
+		UInt old = *use_alt8;
 
 		prov = 31 ^ __builtin_clz(m); /* the highest bit: one BSR, where "31 -" costs two more */
 		m2 = m & ~(1u << prov);
@@ -944,7 +947,7 @@ HOT Bool tage_one(const struct wsim_icc *ic, UInt taken, ULong h0, ULong h1)
 			       (old >> 3) << 7 | (UInt)taken << 8 | (UInt)*base << 9];
 		pe->cu = (UChar)st;
 		pred = (st >> 16) & 1;
-		ps.tage_use_alt8 = use_alt_next[((st >> 13) & 0x30) | old];
+		*use_alt8 = use_alt_next[((st >> 13) & 0x30) | old];
 		*base = (st >> 19) & 3;
 	}
 	if (UNLIKELY(pred != taken) && prov < TAGE_NT - 1)
@@ -1009,6 +1012,7 @@ static ULong predict(const UWord *p, const UWord *end)
 		break;
 	case WSIM_COND_TAGE: {
 		ULong h0 = ps.tage_h0, h1 = ps.tage_h1;
+		UInt use_alt8 = ps.tage_use_alt8;
 		/*
 		 * The useful bits age after every 2^18th branch. Which one that is, is known ahead: the loop
 		 * compares its pointer with that entry's address, where a counter kept in memory (the
@@ -1029,7 +1033,7 @@ static ULong predict(const UWord *p, const UWord *end)
 				marks++;
 				continue;
 			}
-			m = tage_one(ic, taken, h0, h1);
+			m = tage_one(ic, taken, h0, h1, &use_alt8);
 
 			/*
 			 * Stored only for a misprediction, unlike above: measured, that left the predictor
@@ -1048,6 +1052,7 @@ static ULong predict(const UWord *p, const UWord *end)
 		}
 		ps.tage_h0 = h0;
 		ps.tage_h1 = h1;
+		ps.tage_use_alt8 = use_alt8;
 		ps.tage_tick = (UInt)((ps.tage_tick - marks) & ((1u << 18) - 1));
 		break;
 	}
