@@ -519,23 +519,54 @@ HOT void gen_fetch(struct wsim_icc *ic)
  * is not a certain hit: a hit on the most recently used line of its set changes no state, so it is tested
  * inline. The "_counted" ones are for guarded accesses, which are counted only when their guard holds.
  */
+
+/*
+ * The first thing they try: most of the accesses that reach them hit the second most recent way (on
+ * bench/sim-speed.sh's workloads, 70-99% of the L1d hits that reached a helper: 69.6 of 70.4 million on the
+ * mix, 9.0 of 12.9 million on xz). Such a hit on a line without the low bit (no unused prefetch, no line the
+ * coherence model watches) only swaps the two ways, all that gen_line and its callers would do, in a few
+ * instructions. Testing that way inline as well, with guarded stores, made every access's generated code
+ * longer, and sort and xz slower for it.
+ */
+static inline Bool l1_way1(const struct cache *c, Addr a, UWord size)
+{
+	UWord b = a >> c->line_bits, *set;
+
+	if (UNLIKELY((a + size - 1) >> c->line_bits != b) || c->assoc < 2)
+		return False;
+	set = set_of(c, b);
+	if (set[1] != b << 1)
+		return False;
+	set[1] = set[0];
+	set[0] = b << 1;
+	return True;
+}
+
 VG_REGPARM(1) void wsim_h_fetch(struct wsim_icc *ic)
 {
+	if (l1_way1(&L1I, ic->addr, ic->len))
+		return;
 	gen_fetch(ic);
 }
 
 VG_REGPARM(3) void wsim_h_load(struct wsim_icc *ic, Addr a, UWord size)
 {
+	if (l1_way1(&L1D, a, size))
+		return;
 	gen_data(ic, a, size, False);
 }
 
 VG_REGPARM(3) void wsim_h_store(struct wsim_icc *ic, Addr a, UWord size)
 {
+	if (l1_way1(&L1D, a, size))
+		return;
 	gen_data(ic, a, size, True);
 }
 
 VG_REGPARM(3) void wsim_h_rmw(struct wsim_icc *ic, Addr a, UWord size)
 {
+	if (l1_way1(&L1D, a, size))
+		return;
 	if (UNLIKELY(coh_on))
 		coh_data(ic, a, size, False, True);
 	else

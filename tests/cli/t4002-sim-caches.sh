@@ -93,4 +93,27 @@ test_expect_success 'a sequential walk is covered by the next-line prefetcher' '
 	rate "$miss" "$loads" 0 0.01 "misses"
 '
 
+# one_set SIZE MIN MAX: 1000 passes over SIZE / 4096 lines 4096 bytes apart, all in one of L1d's 64 sets
+# (zen4: 8 ways), no prefetchers; the region's L1d load misses must lie in [MIN, MAX]. Its other loads (the
+# loop's own, on the stack) are in other sets.
+one_set() {
+	wsim --ws-prefetch=no --ws-out="set.$1" "$M/stride" "$1" 4096 1000 &&
+	loads=$(region "set.$1" stride L1-dcache-loads) &&
+	miss=$(region "set.$1" stride L1-dcache-load-misses) &&
+	test "$loads" -ge $(($1 / 4096 * 1000)) &&
+	{ test "$miss" -ge "$2" && test "$miss" -le "$3" || { echo "$miss misses, expected $2 to $3"; false; }; }
+}
+
+test_expect_success 'least recently used: two lines of one set, taken in turn, stay' '
+	one_set 8192 0 2
+'
+
+test_expect_success 'least recently used: seven lines of one set stay' '
+	one_set 28672 0 7
+'
+
+test_expect_success 'least recently used: nine lines of one set, taken in turn, miss every time' '
+	one_set 36864 9000 9000
+'
+
 test_done
