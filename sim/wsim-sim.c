@@ -1315,15 +1315,22 @@ static Bool async_auto;    /* --ws-async=auto: async_on follows the load */
 /*
  * --ws-async=auto: the predictor thread only while it pays. It pays where a second CPU is idle: on a busy
  * one it takes time from the program's thread, or from another program, and the pair is slower than one
- * thread (1.36x cachegrind's time against 1.05x on a branchy workload with one of two CPUs busy). So the
- * program's thread predicts on its own at first, and every LOAD_WINDOW_MS (the first after
- * LOAD_FIRST_MS, which a short program never reaches) looks at the load over the window just past:
- * - off: the thread comes on when the CPUs this process may use were idle LOAD_IDLE_ON thousandths of
- *   a CPU or more (/proc/stat: idle and iowait) and the program's thread hardly waited for a CPU;
- * - on: it goes off (the program's thread waits until it is idle, then predicts on its own) when the
- *   program's thread waited runnable for a CPU more than LOAD_STOLEN thousandths of the window, or the
- *   predictor thread more than LOAD_PRED_STOLEN (schedstat's run delay), and may come back on after
- *   LOAD_HOLD_MS.
+ * thread (1.36x cachegrind's time against 1.05x on a branchy workload with one of two CPUs busy). And it
+ * pays where predicting takes a good share of the program's thread's time: the thread saves at most that
+ * share, and costs CPU time of its own (waking, slots and records moving between caches, two busy CPUs that
+ * may share a core). bench/sim-speed.sh, idle, with the thread against without: the mix (predicting 29% of
+ * the time alone) 4.72 against 6.58 s elapsed; python (5%) 2.59 against 2.29 s elapsed and 2.77 against
+ * 2.28 CPU; by hand, r1cs-synth (14%) 0.70 against 0.68 elapsed, 0.80 against 0.68 CPU. So the
+ * program's thread predicts on its own at first, and every LOAD_WINDOW_MS (the first after LOAD_FIRST_MS,
+ * which a short program never reaches) looks at the window just past:
+ * - off: the thread comes on when the program's thread spent LOAD_SHARE_ON thousandths of the window or
+ *   more predicting, the CPUs this process may use were idle LOAD_IDLE_ON thousandths of a CPU or more
+ *   (/proc/stat: idle and iowait) and the program's thread hardly waited for a CPU;
+ * - on: it goes off (the program's thread waits until it is idle, then predicts on its own) when it was
+ *   busy less than LOAD_SHARE_OFF thousandths of the window (about 13% of the program's thread's time,
+ *   had it predicted: the window is shorter by what the thread took over), or the program's thread
+ *   waited runnable for a CPU more than LOAD_STOLEN thousandths of the window, or the predictor thread
+ *   more than LOAD_PRED_STOLEN (schedstat's run delay), and may come back on after LOAD_HOLD_MS.
  * The predictor takes the stream in order whichever thread predicts, so switching changes no count. Each
  * look costs three system calls; every 16 slots the clock is read (a slot holds 4096 branches).
  */
@@ -1333,6 +1340,8 @@ static Bool async_auto;    /* --ws-async=auto: async_on follows the load */
 #define LOAD_IDLE_ON 750
 #define LOAD_STOLEN 100
 #define LOAD_PRED_STOLEN 250
+#define LOAD_SHARE_ON 200
+#define LOAD_SHARE_OFF 150
 #define USER_HZ 100 /* /proc/stat's clock ticks per second, on every Linux since 2.6 */
 
 static struct {
@@ -1343,6 +1352,8 @@ static struct {
 	Long idle;             /* wsim_idle_ticks() at its start */
 	Long tid, delay;       /* the program's thread then, and its run delay */
 	Long pred_delay;       /* the predictor thread's run delay then, or -1 */
+	ULong tsc, self, busy; /* the TSC, self_ticks and ps.busy_ticks then */
+	ULong self_ticks;      /* TSC ticks the program's thread spent in predict() */
 	UInt on_since_ms;
 	ULong on_ms;           /* for -v: how long the thread predicted */
 	UInt switches;
@@ -1355,6 +1366,9 @@ static void load_baseline(UInt now)
 	load.tid = wsim_gettid();
 	load.delay = wsim_run_delay(load.tid);
 	load.pred_delay = pred_tid ? wsim_run_delay(pred_tid) : -1;
+	load.tsc = __builtin_ia32_rdtsc();
+	load.self = load.self_ticks;
+	load.busy = __atomic_load_n(&ps.busy_ticks, __ATOMIC_RELAXED);
 }
 
 /* Thousandths of a window of `ms` that a run delay moved by (from -1 or a changed thread: 0). */
@@ -1385,6 +1399,7 @@ static void load_look(void)
 {
 	UInt now = VG_(read_millisecond_timer)(), ms = now - load.since_ms;
 	Long idle, tid, delay, pred_delay, idle_pm;
+	ULong ticks, share_pm;
 
 	if (ms < (load.looked ? LOAD_WINDOW_MS : LOAD_FIRST_MS))
 		return;
@@ -1397,10 +1412,16 @@ static void load_look(void)
 	idle_pm = idle >= 0 && load.idle >= 0 ? (idle - load.idle) * (1000 / USER_HZ) * 1000 / (Long)ms : -1;
 	if (tid != load.tid)
 		delay = -1; /* another guest thread runs now: its delay says nothing of this window */
+	/* Thousandths of the window spent predicting, by whichever thread predicted. */
+	ticks = __builtin_ia32_rdtsc() - load.tsc;
+	share_pm = async_on ? __atomic_load_n(&ps.busy_ticks, __ATOMIC_RELAXED) - load.busy
+			    : load.self_ticks - load.self;
+	share_pm = ticks >= 1000 ? share_pm / (ticks / 1000) : 0;
 	if (!async_on) {
-		if (now >= load.hold_until_ms && idle_pm >= LOAD_IDLE_ON && stolen(load.delay, delay, ms) < LOAD_STOLEN)
+		if (now >= load.hold_until_ms && share_pm >= LOAD_SHARE_ON && idle_pm >= LOAD_IDLE_ON &&
+		    stolen(load.delay, delay, ms) < LOAD_STOLEN)
 			async_switch(True, now);
-	} else if (stolen(load.delay, delay, ms) > LOAD_STOLEN ||
+	} else if (share_pm < LOAD_SHARE_OFF || stolen(load.delay, delay, ms) > LOAD_STOLEN ||
 		   stolen(load.pred_delay, pred_delay, ms) > LOAD_PRED_STOLEN) {
 		async_switch(False, now);
 	}
@@ -1453,7 +1474,8 @@ void wsim_cond_start(Int async, Int cpu)
 const HChar *wsim_cond_where(void)
 {
 	if (async_auto)
-		return "this thread, and on a second host thread while a CPU is idle enough (--ws-async=auto)";
+		return "this thread, and on a second host thread while a CPU is idle and predicting takes a fifth "
+		       "of this one's time (--ws-async=auto)";
 	return async_on ? "a second host thread" : "this thread";
 }
 
@@ -1468,10 +1490,14 @@ void wsim_cond_report(void)
 	ULong ticks = __builtin_ia32_rdtsc() - waited.start, ms = VG_(read_millisecond_timer)() - waited.start_ms;
 	ULong busy, wait;
 
-	if (async_auto)
+	if (async_auto) {
 		VG_(umsg)("wsim: the predictor thread predicted for %llu of %llu ms (switched %u times)\n",
 			  load.on_ms + (async_on ? VG_(read_millisecond_timer)() - load.on_since_ms : 0), ms,
 			  load.switches);
+		if (ticks >= 1000)
+			VG_(umsg)("wsim: the program's thread predicted for %llu ms\n",
+				  load.self_ticks / (ticks / 1000) * ms / 1000);
+	}
 	if (!pred_tid || ticks < 1000)
 		return;
 	busy = ps.busy_ticks / (ticks / 1000);
@@ -1488,6 +1514,19 @@ Bool wsim_cond_async(void)
 	return async_on;
 }
 
+/* predict() on the program's thread, timed for auto's look at the share (two TSC reads per slot at most). */
+static ULong predict_here(const UWord *p, const UWord *end)
+{
+	ULong t0, m;
+
+	if (!async_auto)
+		return predict(p, end);
+	t0 = __builtin_ia32_rdtsc();
+	m = predict(p, end);
+	load.self_ticks += __builtin_ia32_rdtsc() - t0;
+	return m;
+}
+
 void wsim_h_cond_full(void)
 {
 	UWord *start = slot_of(pub_seq.v);
@@ -1496,7 +1535,7 @@ void wsim_h_cond_full(void)
 	wsim_total[WC_COND] += n - wsim_cond_marks;
 	wsim_cond_marks = 0;
 	if (!async_on) {
-		wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
+		wsim_total[WC_COND_MISS] += predict_here(start, wsim_cond_ptr);
 		wsim_cond_ptr = start;
 		wsim_unpack();
 		load_tick();
@@ -1532,7 +1571,7 @@ void wsim_cond_flush(void)
 	wsim_cond_quiesce();
 	wsim_total[WC_COND] += (ULong)(wsim_cond_ptr - start) - wsim_cond_marks;
 	wsim_cond_marks = 0;
-	wsim_total[WC_COND_MISS] += predict(start, wsim_cond_ptr);
+	wsim_total[WC_COND_MISS] += predict_here(start, wsim_cond_ptr);
 	wsim_cond_ptr = start;
 	wsim_unpack();
 }
@@ -1564,6 +1603,7 @@ void wsim_cond_forked(void)
 		pred_tid = wsim_spawn(predictor_thread, async_cpu);
 		async_on = pred_tid != 0;
 	}
+	load.self_ticks = 0;
 	if (async_auto)
 		load_baseline(VG_(read_millisecond_timer)());
 }
