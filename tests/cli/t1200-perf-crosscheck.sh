@@ -72,18 +72,21 @@ test_expect_success 'context-switches of 50 one-millisecond sleeps: within 2 of 
 	awk -v a="$p" -v b="$w" "BEGIN { d = a - b; exit !(d <= 2 && d >= -2) }"
 '
 
-test_expect_success 'task-clock: the median of 9 interleaved runs within 2% of perf stat'"'"'s' '
-	: >perf.txt &&
-	: >ws.txt &&
+# Each whyslow run follows a perf run at once, and the ratio is taken within that pair: under make test the
+# other CPU runs another test, whose load changes from one pair to the next and moved the two tools'
+# separate medians 2.8% apart once (62.8 and 64.6 ms, in make test-sanitize), where alone they agree.
+test_expect_success 'task-clock: the median ratio of 9 interleaved pairs of runs within 2% of perf stat'"'"'s' '
+	: >pairs.txt &&
 	for i in 1 2 3 4 5 6 7 8 9; do
-		perf_count task-clock "$C" spin 40 >>perf.txt &&
+		p=$(perf_count task-clock "$C" spin 40) &&
 		whyslow stat --backend perf -r 1 -w 0 -e task-clock --export-json t.json -- "$C" spin 40 >/dev/null &&
-		samples t.json task-clock >>ws.txt || return 1
+		w=$(samples t.json task-clock) &&
+		test -n "$p" && test -n "$w" &&
+		echo "$p $w" >>pairs.txt || return 1
 	done &&
-	mp=$(sort -g perf.txt | sed -n 5p) &&
-	mw=$(sort -g ws.txt | sed -n 5p) &&
 	# perf prints milliseconds, whyslow stores nanoseconds.
-	awk -v p="$mp" -v w="$mw" "BEGIN { p *= 1e6; r = w / p; printf \"perf %.3f ms, whyslow %.3f ms, ratio %.4f\n\", p / 1e6, w / 1e6, r; exit !(r > 0.98 && r < 1.02) }"
+	awk "{ print \$2 / (\$1 * 1e6), \$1, \$2 / 1e6 }" pairs.txt | sort -g | sed -n 5p >mid &&
+	awk "{ printf \"median pair: perf %.3f ms, whyslow %.3f ms, ratio %.4f\n\", \$2, \$3, \$1; exit !(\$1 > 0.98 && \$1 < 1.02) }" mid
 '
 
 test_expect_success 'the 3:1 program'"'"'s function shares: within 2 points of perf report'"'"'s on the same runs, cpu-clock at 4 kHz' '
