@@ -1147,11 +1147,12 @@ static struct {
 	ULong ticks, count, start;
 	UInt start_ms;
 	ULong slots_thread, slots_self; /* slots the predictor thread predicted, and this thread (wait_done) */
+	ULong self_ticks; /* TSC ticks this thread spent in predict(), wait_done's slots included */
 } waited;
 
 static void waited_reset(void)
 {
-	waited.ticks = waited.count = ps.busy_ticks = waited.slots_thread = waited.slots_self = 0;
+	waited.ticks = waited.count = ps.busy_ticks = waited.slots_thread = waited.slots_self = waited.self_ticks = 0;
 	waited.start = __builtin_ia32_rdtsc();
 	waited.start_ms = VG_(read_millisecond_timer)();
 }
@@ -1202,7 +1203,7 @@ static void drop_slot(const UWord *slot, UInt n);
 /* Predict slot `d`, the next one (done_seq), holding the lock; `mine` on the predictor thread. */
 static void predict_slot(UInt d, Bool mine)
 {
-	ULong t0 = mine ? __builtin_ia32_rdtsc() : 0, m;
+	ULong t0 = __builtin_ia32_rdtsc(), m;
 
 	m = predict(slot_of(d), slot_of(d) + ring_n[d % COND_RING]);
 	if (mine) {
@@ -1210,6 +1211,7 @@ static void predict_slot(UInt d, Bool mine)
 		ps.busy_ticks += __builtin_ia32_rdtsc() - t0;
 		waited.slots_thread++;
 	} else {
+		waited.self_ticks += __builtin_ia32_rdtsc() - t0;
 		waited.slots_self++;
 	}
 	__atomic_store_n(&ps.async_misses, ps.async_misses + m, __ATOMIC_RELAXED);
@@ -1225,8 +1227,9 @@ static void predict_slot(UInt d, Bool mine)
  */
 static void wait_done(UInt target)
 {
-	ULong t0, begin;
+	ULong t0, begin, self = waited.self_ticks;
 	UInt d, spins = 0;
+	Bool waits = False;
 
 	if ((Int)(__atomic_load_n(&done_seq.v, __ATOMIC_ACQUIRE) - target) >= 0)
 		return;
@@ -1238,6 +1241,7 @@ static void wait_done(UInt target)
 			drop_lock();
 			break;
 		}
+		waits = True;
 		if (__builtin_ia32_rdtsc() - t0 < COND_SPIN_TICKS) {
 			spin_once(&spins);
 			continue;
@@ -1250,8 +1254,11 @@ static void wait_done(UInt target)
 		__atomic_store_n(&prod_sleeping.v, 0, __ATOMIC_SEQ_CST);
 		t0 = __builtin_ia32_rdtsc();
 	}
-	waited.ticks += __builtin_ia32_rdtsc() - begin;
-	waited.count++;
+	/* Slots this thread predicted itself are predicting, not waiting (-v reports them apart). */
+	if (waits) {
+		waited.ticks += __builtin_ia32_rdtsc() - begin - (waited.self_ticks - self);
+		waited.count++;
+	}
 }
 
 static Bool have_clflushopt;
@@ -1352,8 +1359,7 @@ static struct {
 	Long idle;             /* wsim_idle_ticks() at its start */
 	Long tid, delay;       /* the program's thread then, and its run delay */
 	Long pred_delay;       /* the predictor thread's run delay then, or -1 */
-	ULong tsc, self, busy; /* the TSC, self_ticks and ps.busy_ticks then */
-	ULong self_ticks;      /* TSC ticks the program's thread spent in predict() */
+	ULong tsc, self, busy; /* the TSC, waited.self_ticks and ps.busy_ticks then */
 	UInt on_since_ms;
 	ULong on_ms;           /* for -v: how long the thread predicted */
 	UInt switches;
@@ -1367,7 +1373,7 @@ static void load_baseline(UInt now)
 	load.delay = wsim_run_delay(load.tid);
 	load.pred_delay = pred_tid ? wsim_run_delay(pred_tid) : -1;
 	load.tsc = __builtin_ia32_rdtsc();
-	load.self = load.self_ticks;
+	load.self = waited.self_ticks;
 	load.busy = __atomic_load_n(&ps.busy_ticks, __ATOMIC_RELAXED);
 }
 
@@ -1415,7 +1421,7 @@ static void load_look(void)
 	/* Thousandths of the window spent predicting, by whichever thread predicted. */
 	ticks = __builtin_ia32_rdtsc() - load.tsc;
 	share_pm = async_on ? __atomic_load_n(&ps.busy_ticks, __ATOMIC_RELAXED) - load.busy
-			    : load.self_ticks - load.self;
+			    : waited.self_ticks - load.self;
 	share_pm = ticks >= 1000 ? share_pm / (ticks / 1000) : 0;
 	if (!async_on) {
 		if (now >= load.hold_until_ms && share_pm >= LOAD_SHARE_ON && idle_pm >= LOAD_IDLE_ON &&
@@ -1490,14 +1496,13 @@ void wsim_cond_report(void)
 	ULong ticks = __builtin_ia32_rdtsc() - waited.start, ms = VG_(read_millisecond_timer)() - waited.start_ms;
 	ULong busy, wait;
 
-	if (async_auto) {
+	if (async_auto)
 		VG_(umsg)("wsim: the predictor thread predicted for %llu of %llu ms (switched %u times)\n",
 			  load.on_ms + (async_on ? VG_(read_millisecond_timer)() - load.on_since_ms : 0), ms,
 			  load.switches);
-		if (ticks >= 1000)
-			VG_(umsg)("wsim: the program's thread predicted for %llu ms\n",
-				  load.self_ticks / (ticks / 1000) * ms / 1000);
-	}
+	if ((async_auto || pred_tid) && ticks >= 1000)
+		VG_(umsg)("wsim: the program's thread predicted for %llu ms\n",
+			  waited.self_ticks / (ticks / 1000) * ms / 1000);
 	if (!pred_tid || ticks < 1000)
 		return;
 	busy = ps.busy_ticks / (ticks / 1000);
@@ -1514,16 +1519,14 @@ Bool wsim_cond_async(void)
 	return async_on;
 }
 
-/* predict() on the program's thread, timed for auto's look at the share (two TSC reads per slot at most). */
+/* predict() on the program's thread, timed for auto's look at the share and -v (two TSC reads a slot). */
 static ULong predict_here(const UWord *p, const UWord *end)
 {
 	ULong t0, m;
 
-	if (!async_auto)
-		return predict(p, end);
 	t0 = __builtin_ia32_rdtsc();
 	m = predict(p, end);
-	load.self_ticks += __builtin_ia32_rdtsc() - t0;
+	waited.self_ticks += __builtin_ia32_rdtsc() - t0;
 	return m;
 }
 
@@ -1603,7 +1606,6 @@ void wsim_cond_forked(void)
 		pred_tid = wsim_spawn(predictor_thread, async_cpu);
 		async_on = pred_tid != 0;
 	}
-	load.self_ticks = 0;
 	if (async_auto)
 		load_baseline(VG_(read_millisecond_timer)());
 }
