@@ -633,7 +633,7 @@ VG_REGPARM(2) void wsim_h_warm_fetch(UWord pc, UWord len)
 	for (k = 0; k < WARM_N; k++)
 		saved[k] = wsim_total[WARM_FIRST + k];
 	warm_icc.addr = pc;
-	warm_icc.len = (UInt)len;
+	warm_icc.len = (UChar)len;
 	if (wsim_cfg.cg)
 		cg_fetch(&warm_icc);
 	else

@@ -45,26 +45,31 @@ enum wsim_counter {
  * superblocks holding the instruction are folded (on discard and at exit).
  */
 struct wsim_icc {
+	/*
+	 * The first 64 bytes, one host cache line (the records are aligned to it): what the helpers and the
+	 * predictor read at each call. In code that runs a few times, the records are mostly out of the host's
+	 * caches, and one line read is one miss, not two.
+	 */
 	struct wsim_icc *next; /* VgHashNode layout: chain, then key */
 	UWord addr;
 	struct wsim_fn *fn;
+	/* What the TAGE-like predictor needs of addr, worked out once (see wsim_tage_site). */
+	ULong pc_hash[4]; /* one per tagged table */
+	UShort base_ix, filter_byte;
+	UChar filter_bit;
+	UChar len; /* bytes: at most 15 on x86-64 */
+	/* Written on misses and read at the end. */
 	ULong exec;
 	ULong dmiss; /* L1d misses, loads and stores */
 	ULong bmiss; /* branch mispredictions of every kind (conditional ones once folded, see cmiss) */
 	/*
-	 * Conditional-branch mispredictions, counted here alone while branches are predicted in bulk, so that
-	 * the predictor's loop adds an outcome instead of branching on it; wsim_fold_cond_misses() moves them
-	 * into bmiss and the function's counts at exit.
+	 * Conditional-branch mispredictions, counted here alone while branches are predicted in bulk;
+	 * wsim_fold_cond_misses() moves them into bmiss and the function's counts at exit.
 	 */
 	ULong cmiss;
-	UInt len;
-	/* What the TAGE-like predictor needs of addr, worked out once (see wsim_tage_site). */
-	UShort base_ix, filter_byte;
-	UChar filter_bit;
-	ULong pc_hash[4]; /* one per tagged table */
 	/* A direct call's last context: the caller's node, and the callee's under it (wsim-calls.c). */
 	struct wsim_node *cs_from, *cs_to;
-};
+} __attribute__((aligned(64)));
 
 /* A function cost centre: one per symbol (by entry address), or one per object for code without symbols. */
 struct wsim_fn {
