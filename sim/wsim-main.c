@@ -185,8 +185,9 @@ static struct wsim_icc *icc_for(Addr a, UInt len)
 		}
 		ic = icc_chunk++;
 		icc_chunk_left--;
-		/* The branch buffer keeps the taken bit in the low bit of the pointer, and markers in the next. */
-		tl_assert(((UWord)ic & 3) == 0);
+		/* The branch buffer keeps the taken bit in the low bit of the pointer, and markers in the next;
+		 * cold code's data helpers take the access's size in the low six. */
+		tl_assert(((UWord)ic & 63) == 0);
 		ic->addr = a;
 		ic->fn = fn_for(a);
 		wsim_tage_site(ic);
@@ -522,6 +523,27 @@ static VG_REGPARM(3) void wsim_h_cold_rmw(struct wsim_icc *ic, Addr a, UWord siz
 		wsim_h_rmw(ic, a, size);
 }
 
+/*
+ * The same with the size in the record's address, which is 64-byte aligned, for sizes up to 63 (all but
+ * the odd dirty helper's): one argument fewer to set at every call, 7 bytes of host code each.
+ */
+#define ICS_SIZE 63
+
+static VG_REGPARM(2) void wsim_h_cold_load_s(UWord ics, Addr a)
+{
+	cold_data((struct wsim_icc *)(ics & ~(UWord)ICS_SIZE), a, ics & ICS_SIZE, False);
+}
+
+static VG_REGPARM(2) void wsim_h_cold_store_s(UWord ics, Addr a)
+{
+	cold_data((struct wsim_icc *)(ics & ~(UWord)ICS_SIZE), a, ics & ICS_SIZE, True);
+}
+
+static VG_REGPARM(2) void wsim_h_cold_rmw_s(UWord ics, Addr a)
+{
+	wsim_h_cold_rmw((struct wsim_icc *)(ics & ~(UWord)ICS_SIZE), a, ics & ICS_SIZE);
+}
+
 /* What add_cond_branch's inline code does, called: (icc | taken) onto the branch buffer. */
 static VG_REGPARM(1) void wsim_h_cold_cond(UWord entry)
 {
@@ -765,6 +787,10 @@ static IRDirty *emit_data(struct ist *s, IRExpr *ea, Int size, Bool store)
 	IRTemp guard;
 	IRDirty *di;
 
+	if (s->cold && size <= ICS_SIZE) {
+		args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s->icc | (HWord)size), ea);
+		return store ? CALL(s, wsim_h_cold_store_s, 2, args) : CALL(s, wsim_h_cold_load_s, 2, args);
+	}
 	if (s->cold)
 		return store ? CALL(s, wsim_h_cold_store, 3, args) : CALL(s, wsim_h_cold_load, 3, args);
 	guard = emit_not_mru(s, &l1d_info, ea, size);
@@ -797,9 +823,14 @@ static void add_store(struct ist *s, IRExpr *ea, Int size)
 		if (!wsim_cfg.cg) {
 			cur_contrib(s)->stores++;
 			/* The load tells the coherence model that it writes too (the same counts otherwise). */
-			s->last_di->cee = s->cold ? mkIRCallee(3, "wsim_h_cold_rmw",
-							      VG_(fnptr_to_fnentry)((void *)wsim_h_cold_rmw))
-						  : mkIRCallee(3, "wsim_h_rmw", VG_(fnptr_to_fnentry)((void *)wsim_h_rmw));
+			if (s->cold && size <= ICS_SIZE)
+				s->last_di->cee = mkIRCallee(2, "wsim_h_cold_rmw_s",
+							     VG_(fnptr_to_fnentry)((void *)wsim_h_cold_rmw_s));
+			else if (s->cold)
+				s->last_di->cee = mkIRCallee(3, "wsim_h_cold_rmw",
+							     VG_(fnptr_to_fnentry)((void *)wsim_h_cold_rmw));
+			else
+				s->last_di->cee = mkIRCallee(3, "wsim_h_rmw", VG_(fnptr_to_fnentry)((void *)wsim_h_rmw));
 		}
 		s->last_load = False;
 		return;
