@@ -451,12 +451,18 @@ static inline Bool l1i_mru_line(UWord b)
 	return l1i_info.tags[(b & l1i_info.set_mask) * l1i_info.assoc] == (wsim_cfg.cg ? b : b << 1);
 }
 
-static inline void fetch_slow(struct wsim_icc *ic)
+#define COLD_TWO ((UWord)1 << 63)
+#define COLD_CALL (~(UWord)0)
+
+/* The model's fetch, for line `b` as cold_fetch takes it. */
+static inline void fetch_slow(struct wsim_icc *ic, UWord b)
 {
 	if (wsim_cfg.cg)
 		wsim_h_cg_fetch(ic);
-	else
+	else if (b & COLD_TWO)
 		wsim_h_fetch(ic);
+	else
+		wsim_h_fetch_line(ic, b);
 }
 
 /*
@@ -465,16 +471,13 @@ static inline void fetch_slow(struct wsim_icc *ic)
  * of this helper's time on gcc (a cache miss at its first load). COLD_TWO marks an instruction over two
  * lines (with more than one set, so in different sets); COLD_CALL one that add_fetch does not test inline.
  */
-#define COLD_TWO ((UWord)1 << 63)
-#define COLD_CALL (~(UWord)0)
-
 static inline void cold_fetch(struct wsim_icc *ic, UWord b)
 {
 	if (LIKELY(!(b & COLD_TWO))) {
 		if (!l1i_mru_line(b))
-			fetch_slow(ic);
+			fetch_slow(ic, b);
 	} else if (b == COLD_CALL || !l1i_mru_line(b & ~COLD_TWO) || !l1i_mru_line((b & ~COLD_TWO) + 1)) {
-		fetch_slow(ic);
+		fetch_slow(ic, b);
 	}
 }
 
@@ -490,10 +493,11 @@ static VG_REGPARM(2) void wsim_h_cold_fetch(struct wsim_icc *ic, UWord b)
  * run that a fault ends within that segment: counted here, though not all of it ran, where the segment's end
  * would not count it at all, though part of it did.
  */
-static VG_REGPARM(3) void wsim_h_cold_enter(struct wsim_icc *ic, UWord b, struct sbinfo *sb)
+static VG_REGPARM(3) void wsim_h_cold_enter(struct wsim_icc *ic, UWord b, ULong *count)
 {
-	if (UNLIKELY(++sb->segs[0].count == (ULong)wsim_opt.tier))
-		wsim_h_tier_up(sb);
+	/* The count is the first segment's, which sits right after its block's sbinfo (see ws_instrument). */
+	if (UNLIKELY(++*count == (ULong)wsim_opt.tier))
+		wsim_h_tier_up((struct sbinfo *)((struct seg *)count) - 1);
 	cold_fetch(ic, b);
 }
 
@@ -704,7 +708,7 @@ static void add_fetch(struct ist *s, Addr cia, UInt isize)
 			b |= COLD_TWO;
 		if (s->n_ins == 1 && s->sb->n_seg == 0) {
 			CALL(s, wsim_h_cold_enter, 3, mkIRExprVec_3(args[0], mkIRExpr_HWord(b),
-								 mkIRExpr_HWord((HWord)s->sb)));
+								 mkIRExpr_HWord((HWord)&s->sb->segs[0].count)));
 			s->entered = True;
 		} else {
 			CALL(s, wsim_h_cold_fetch, 2, mkIRExprVec_2(args[0], mkIRExpr_HWord(b)));
@@ -727,7 +731,12 @@ static void add_fetch(struct ist *s, Addr cia, UInt isize)
 			guard = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_Or1, RD(guard),
 								 RD(emit_not_mru(s, &l1i_info, mkIRExpr_HWord(last), 1))));
 	}
-	di = wsim_cfg.cg ? CALL(s, wsim_h_cg_fetch, 1, args) : CALL(s, wsim_h_fetch, 1, args);
+	if (wsim_cfg.cg)
+		di = CALL(s, wsim_h_cg_fetch, 1, args);
+	else if (cia >> l1i_info.line_bits == last >> l1i_info.line_bits)
+		di = CALL(s, wsim_h_fetch_line, 2, mkIRExprVec_2(args[0], mkIRExpr_HWord(cia >> l1i_info.line_bits)));
+	else
+		di = CALL(s, wsim_h_fetch, 1, args);
 
 	set_guard(di, guard);
 	cur_contrib(s)->fetch = 1;

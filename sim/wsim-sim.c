@@ -528,11 +528,11 @@ HOT void gen_fetch(struct wsim_icc *ic)
  * instructions. Testing that way inline as well, with guarded stores, made every access's generated code
  * longer, and sort and xz slower for it.
  */
-static inline Bool l1_way1(const struct cache *c, Addr a, UWord size)
+static inline Bool l1_way1_line(const struct cache *c, UWord b)
 {
-	UWord b = a >> c->line_bits, *set;
+	UWord *set;
 
-	if (UNLIKELY((a + size - 1) >> c->line_bits != b) || c->assoc < 2)
+	if (c->assoc < 2)
 		return False;
 	set = set_of(c, b);
 	if (set[1] != b << 1)
@@ -542,9 +542,26 @@ static inline Bool l1_way1(const struct cache *c, Addr a, UWord size)
 	return True;
 }
 
+static inline Bool l1_way1(const struct cache *c, Addr a, UWord size)
+{
+	UWord b = a >> c->line_bits;
+
+	if (UNLIKELY((a + size - 1) >> c->line_bits != b))
+		return False;
+	return l1_way1_line(c, b);
+}
+
 VG_REGPARM(1) void wsim_h_fetch(struct wsim_icc *ic)
 {
 	if (l1_way1(&L1I, ic->addr, ic->len))
+		return;
+	gen_fetch(ic);
+}
+
+/* The same for an instruction within line `b`, given by the code: `ic` is read only on a miss. */
+VG_REGPARM(2) void wsim_h_fetch_line(struct wsim_icc *ic, UWord b)
+{
+	if (l1_way1_line(&L1I, b))
 		return;
 	gen_fetch(ic);
 }
