@@ -423,6 +423,7 @@ struct ist {
 	/* Cold code (see "Tiers"): no inline hit tests. */
 	Bool cold;
 	Bool entered; /* its first instruction calls wsim_h_cold_enter */
+	IRExpr **def; /* the input's temporaries: the expression each was set to (flat IR: one statement each) */
 	/* The latest data event was a load that a store of the same size to the same address would join. */
 	Bool last_load;
 	IRDirty *last_di;
@@ -531,7 +532,7 @@ static VG_REGPARM(3) void wsim_h_cold_rmw(struct wsim_icc *ic, Addr a, UWord siz
  * The same with the size in the record's address, which is 64-byte aligned, for sizes up to 63 (all but
  * the odd dirty helper's): one argument fewer to set at every call, 7 bytes of host code each.
  */
-#define ICS_SIZE 63
+#define ICS_SIZE WSIM_ICS_SIZE
 
 static VG_REGPARM(2) void wsim_h_cold_load_s(UWord ics, Addr a)
 {
@@ -803,7 +804,10 @@ static IRDirty *emit_data(struct ist *s, IRExpr *ea, Int size, Bool store)
 	if (s->cold)
 		return store ? CALL(s, wsim_h_cold_store, 3, args) : CALL(s, wsim_h_cold_load, 3, args);
 	guard = emit_not_mru(s, &l1d_info, ea, size);
-	if (store)
+	if (!wsim_cfg.cg && size <= ICS_SIZE) {
+		args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s->icc | (HWord)size), ea);
+		di = store ? CALL(s, wsim_h_store_s, 2, args) : CALL(s, wsim_h_load_s, 2, args);
+	} else if (store)
 		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_store, 3, args) : CALL(s, wsim_h_store, 3, args);
 	else
 		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_load, 3, args) : CALL(s, wsim_h_load, 3, args);
@@ -838,6 +842,9 @@ static void add_store(struct ist *s, IRExpr *ea, Int size)
 			else if (s->cold)
 				s->last_di->cee = mkIRCallee(3, "wsim_h_cold_rmw",
 							     VG_(fnptr_to_fnentry)((void *)wsim_h_cold_rmw));
+			else if (size <= ICS_SIZE)
+				s->last_di->cee = mkIRCallee(2, "wsim_h_rmw_s",
+							     VG_(fnptr_to_fnentry)((void *)wsim_h_rmw_s));
 			else
 				s->last_di->cee = mkIRCallee(3, "wsim_h_rmw", VG_(fnptr_to_fnentry)((void *)wsim_h_rmw));
 		}
@@ -865,6 +872,35 @@ static void add_guarded(struct ist *s, IRExpr *ea, Int size, IRExpr *guard, Bool
 	di->guard = guard;
 }
 
+/* The input's temporary that `e` copies, through any chain of copies. */
+static IRTemp copied(const struct ist *s, IRTemp t)
+{
+	while (s->def[t] && s->def[t]->tag == Iex_RdTmp)
+		t = s->def[t]->Iex.RdTmp.tmp;
+	return t;
+}
+
+/*
+ * The exit's guard (held in g1) as a 64-bit 0 or 1. VEX usually makes a conditional branch's guard as
+ * 64to1(1Uto64(compare)), with copies between: then the 1Uto64 is the value, already in a register,
+ * where converting the guard back costs two host instructions (test, set) at every branch.
+ */
+static IRExpr *bool64_of(const struct ist *s, IRExpr *guard, IRTemp g1)
+{
+	IRExpr *e;
+	IRTemp w;
+
+	if (guard->tag != Iex_RdTmp)
+		return IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1));
+	e = s->def[copied(s, guard->Iex.RdTmp.tmp)];
+	if (!e || e->tag != Iex_Unop || e->Iex.Unop.op != Iop_64to1 || e->Iex.Unop.arg->tag != Iex_RdTmp)
+		return IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1));
+	w = copied(s, e->Iex.Unop.arg->Iex.RdTmp.tmp);
+	if (!s->def[w] || s->def[w]->tag != Iex_Unop || s->def[w]->Iex.Unop.op != Iop_1Uto64)
+		return IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1));
+	return IRExpr_RdTmp(w);
+}
+
 static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)
 {
 	IRTemp g1 = newIRTemp(s->out->tyenv, Ity_I1), gw = newIRTemp(s->out->tyenv, Ity_I64),
@@ -877,7 +913,7 @@ static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)
 	IRDirty *di;
 
 	addStmtToIRSB(s->out, IRStmt_WrTmp(g1, st->Ist.Exit.guard));
-	addStmtToIRSB(s->out, IRStmt_WrTmp(gw, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1))));
+	addStmtToIRSB(s->out, IRStmt_WrTmp(gw, bool64_of(s, st->Ist.Exit.guard, g1)));
 	addStmtToIRSB(s->out, IRStmt_WrTmp(g, inverted ? IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(gw),
 								      IRExpr_Const(IRConst_U64(1)))
 						       : IRExpr_RdTmp(gw)));
@@ -1041,6 +1077,9 @@ static void scope_switch(Bool full)
 	VG_(discard_translations_safely)(0, ~(SizeT)0, "wsim.scope");
 }
 
+static IRExpr **def_buf;
+static Int def_cap;
+
 static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
 			   const VexGuestExtents *vge, const VexArchInfo *archinfo_host, IRType gWordTy,
 			   IRType hWordTy)
@@ -1063,7 +1102,17 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(s.out, in->stmts[i]);
 	first = i;
-	for (; i < in->stmts_used; i++) {
+	/* Kept from one translation to the next: one allocation less per block. */
+	if (in->tyenv->types_used > def_cap) {
+		def_cap = in->tyenv->types_used * 2;
+		def_buf = VG_(realloc)("wsim.def", def_buf, def_cap * sizeof(*def_buf));
+	}
+	s.def = def_buf;
+	VG_(memset)(s.def, 0, in->tyenv->types_used * sizeof(*s.def));
+	for (i = 0; i < in->stmts_used; i++)
+		if (in->stmts[i]->tag == Ist_WrTmp)
+			s.def[in->stmts[i]->Ist.WrTmp.tmp] = in->stmts[i]->Ist.WrTmp.data;
+	for (i = first; i < in->stmts_used; i++) {
 		if (in->stmts[i]->tag == Ist_IMark)
 			s.n_ins_total++;
 		else if (in->stmts[i]->tag == Ist_Exit)

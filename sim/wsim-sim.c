@@ -590,6 +590,23 @@ VG_REGPARM(3) void wsim_h_rmw(struct wsim_icc *ic, Addr a, UWord size)
 		gen_data_body(ic, a, size, False);
 }
 
+#define ICS_IC(x) ((struct wsim_icc *)((x) & ~(UWord)WSIM_ICS_SIZE))
+
+VG_REGPARM(2) void wsim_h_load_s(UWord ics, Addr a)
+{
+	wsim_h_load(ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
+}
+
+VG_REGPARM(2) void wsim_h_store_s(UWord ics, Addr a)
+{
+	wsim_h_store(ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
+}
+
+VG_REGPARM(2) void wsim_h_rmw_s(UWord ics, Addr a)
+{
+	wsim_h_rmw(ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
+}
+
 VG_REGPARM(3) void wsim_h_load_counted(struct wsim_icc *ic, Addr a, UWord size)
 {
 	CNT(ic->fn, WC_LOAD);

@@ -192,6 +192,14 @@ VG_REGPARM(3) void wsim_h_load(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_store(struct wsim_icc *ic, Addr a, UWord size);
 /* The load of a read-modify-write, whose store is a certain hit: a load, and a write for coherence. */
 VG_REGPARM(3) void wsim_h_rmw(struct wsim_icc *ic, Addr a, UWord size);
+/*
+ * The same with the access's size in the low bits of the record's address (64-byte aligned), for sizes up
+ * to WSIM_ICS_SIZE: one argument fewer to set up at every access in the code.
+ */
+#define WSIM_ICS_SIZE 63
+VG_REGPARM(2) void wsim_h_load_s(UWord ics, Addr a);
+VG_REGPARM(2) void wsim_h_store_s(UWord ics, Addr a);
+VG_REGPARM(2) void wsim_h_rmw_s(UWord ics, Addr a);
 VG_REGPARM(3) void wsim_h_load_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_store_counted(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(1) void wsim_h_cg_fetch(struct wsim_icc *ic);
