@@ -68,6 +68,17 @@ static Int n_outer;
 #define L1_STATIC_WORDS 8192 /* 64 KB each: up to 512 KB of 64-byte lines */
 static UWord l1_static[2][L1_STATIC_WORDS] __attribute__((aligned(64)));
 
+/*
+ * A tag array on the heap, aligned to the host's 64-byte lines (the arena aligns to 16): an 8-way set is
+ * then one host line, not two in three cases of four, and a 16-way set two. Kept to the end.
+ */
+static UWord *tags_alloc(UWord n)
+{
+	UWord raw = (UWord)VG_(malloc)("wsim.cache", n * sizeof(UWord) + 64);
+
+	return (UWord *)((raw + 63) & ~(UWord)63);
+}
+
 static void cache_init(struct cache *c, const struct wsim_cache_cfg *cfg, UWord *pool)
 {
 	UInt i, n;
@@ -79,7 +90,7 @@ static void cache_init(struct cache *c, const struct wsim_cache_cfg *cfg, UWord 
 	c->set_mask = c->sets - 1;
 	c->inclusive = cfg->inclusive;
 	n = c->sets * c->assoc;
-	c->tags = pool && n <= L1_STATIC_WORDS ? pool : VG_(malloc)("wsim.cache", n * sizeof(UWord));
+	c->tags = pool && n <= L1_STATIC_WORDS ? pool : tags_alloc(n);
 	for (i = 0; i < n; i++)
 		c->tags[i] = NONE;
 }
@@ -319,8 +330,15 @@ static Int outer_fill(Addr a)
 
 	/* The outer tag arrays are megabytes: start fetching every set this may visit at once, so that the
 	 * host's cache misses on them overlap instead of queueing one behind the other. */
-	for (i = 0; i < n_outer; i++)
-		__builtin_prefetch(set_of(&OUTER[i], a >> OUTER[i].line_bits));
+	for (i = 0; i < n_outer; i++) {
+		const UWord *set = set_of(&OUTER[i], a >> OUTER[i].line_bits);
+		UInt k;
+
+		/* Every host line of the set: the second half of a 16-way set missed on its own. */
+		for (k = 0; k < OUTER[i].assoc; k += 8)
+			__builtin_prefetch(set + k);
+		__builtin_prefetch(set + OUTER[i].assoc - 1);
+	}
 	for (i = 0; i < n_outer; i++) {
 		const struct cache *c = &OUTER[i];
 		UWord victim = NONE;
@@ -1820,7 +1838,7 @@ static UInt coh_cap;
 static UWord *tags_new(const struct cache *c)
 {
 	UWord n = (UWord)c->sets * c->assoc, i;
-	UWord *t = VG_(malloc)("wsim.core", n * sizeof(UWord));
+	UWord *t = tags_alloc(n);
 
 	for (i = 0; i < n; i++)
 		t[i] = NONE;
