@@ -490,10 +490,12 @@ static VG_REGPARM(2) void wsim_h_cold_fetch(struct wsim_icc *ic, UWord b)
 /*
  * A cold block's first instruction: its first segment is counted here, and the block queued to be made hot
  * on its tier-th run, instead of by code at the segment's end (a load, an add, a store, a compare and a
- * guarded call in every cold translation: 5-6% fewer host instructions on cc1). The two differ only for a
+ * guarded call in every cold translation: 10% less host code on cc1). The two differ only for a
  * run that a fault ends within that segment: counted here, though not all of it ran, where the segment's end
  * would not count it at all, though part of it did.
  */
+STATIC_ASSERT(__builtin_offsetof(struct seg, count) == 0);
+
 static VG_REGPARM(3) void wsim_h_cold_enter(struct wsim_icc *ic, UWord b, ULong *count)
 {
 	/* The count is the first segment's, which sits right after its block's sbinfo (see ws_instrument). */
@@ -872,7 +874,7 @@ static void add_guarded(struct ist *s, IRExpr *ea, Int size, IRExpr *guard, Bool
 	di->guard = guard;
 }
 
-/* The input's temporary that `e` copies, through any chain of copies. */
+/* The input's temporary that `t` is a copy of, through any chain of copies (`t` itself if none). */
 static IRTemp copied(const struct ist *s, IRTemp t)
 {
 	while (s->def[t] && s->def[t]->tag == Iex_RdTmp)
