@@ -333,7 +333,7 @@ static void discard_superblock_info(Addr orig_addr, VexGuestExtents vge)
  * Valgrind's translation costs far more than the simulation: for gcc -O2 -S on a small file (bench/
  * sim-speed.sh's), cc1 makes 100,000 translations; 81% of its time goes to Valgrind's core, most of it
  * translating, 4% to the code made. The inline hit tests make a translation half as large again (24 host
- * bytes per guest byte; 14.6 with tiers, cachegrind's 15.9), and so slower to make. So a block is first
+ * bytes per guest byte; 14.1 with tiers, cachegrind's 15.9), and so slower to make. So a block is first
  * translated cold: each access and line fetch calls a helper that makes the inline test itself, in C, and
  * goes on to the usual helper only where the inline test would have, so the model sees the same accesses;
  * conditional branches call a helper too. On its wsim_opt.tier-th run the block queues itself; the
