@@ -177,10 +177,7 @@ static struct wsim_icc *icc_for(Addr a, UInt len)
 
 	if (!ic) {
 		if (icc_chunk_left == 0) {
-			/* Kept to the end, aligned by hand: the arena aligns to 16 bytes, the records want 64. */
-			UWord raw = (UWord)VG_(calloc)("wsim.icc", 1, ICC_CHUNK * sizeof(*ic) + 64);
-
-			icc_chunk = (struct wsim_icc *)((raw + 63) & ~(UWord)63);
+			icc_chunk = wsim_calloc64("wsim.icc", ICC_CHUNK * sizeof(*ic));
 			icc_chunk_left = ICC_CHUNK;
 		}
 		ic = icc_chunk++;
@@ -437,19 +434,16 @@ static struct wsim_l1_info l1i_info, l1d_info;
  * Cold code's helpers (see "Tiers"): emit_not_mru's test, made here instead of inline, then the helper the
  * inline test guards. The same test, so that a hit it lets through changes nothing it would not have.
  */
-static inline Bool l1_mru(const struct wsim_l1_info *c, Addr a, UWord size)
+/* The line numbered `b` is the most recently used of its set in `c` (the sets are a power of two). */
+static inline Bool l1_mru_line(const struct wsim_l1_info *c, UWord b)
 {
-	UWord last = (a + size - 1) >> c->line_bits;
-
-	if (!c->pow2 || (c->set_mask == 0 && a >> c->line_bits != last))
-		return False;
-	return c->tags[((a >> c->line_bits) & c->set_mask) * c->assoc] == (wsim_cfg.cg ? last : last << 1);
+	return c->tags[(b & c->set_mask) * c->assoc] == (wsim_cfg.cg ? b : b << 1);
 }
 
-/* The line numbered `b` is the most recently used of its set in the L1i (the sets are a power of two). */
-static inline Bool l1i_mru_line(UWord b)
+/* An access within one line, the most recently used of its set. */
+static inline Bool l1_mru(const struct wsim_l1_info *c, Addr a, UWord size)
 {
-	return l1i_info.tags[(b & l1i_info.set_mask) * l1i_info.assoc] == (wsim_cfg.cg ? b : b << 1);
+	return c->pow2 && a >> c->line_bits == (a + size - 1) >> c->line_bits && l1_mru_line(c, a >> c->line_bits);
 }
 
 #define COLD_TWO ((UWord)1 << 63)
@@ -475,9 +469,10 @@ static inline void fetch_slow(struct wsim_icc *ic, UWord b)
 static inline void cold_fetch(struct wsim_icc *ic, UWord b)
 {
 	if (LIKELY(!(b & COLD_TWO))) {
-		if (!l1i_mru_line(b))
+		if (!l1_mru_line(&l1i_info, b))
 			fetch_slow(ic, b);
-	} else if (b == COLD_CALL || !l1i_mru_line(b & ~COLD_TWO) || !l1i_mru_line((b & ~COLD_TWO) + 1)) {
+	} else if (b == COLD_CALL || !l1_mru_line(&l1i_info, b & ~COLD_TWO) ||
+		   !l1_mru_line(&l1i_info, (b & ~COLD_TWO) + 1)) {
 		fetch_slow(ic, b);
 	}
 }
@@ -534,21 +529,19 @@ static VG_REGPARM(3) void wsim_h_cold_rmw(struct wsim_icc *ic, Addr a, UWord siz
  * The same with the size in the record's address, which is 64-byte aligned, for sizes up to 63 (all but
  * the odd dirty helper's): one argument fewer to set at every call, 7 bytes of host code each.
  */
-#define ICS_SIZE WSIM_ICS_SIZE
-
 static VG_REGPARM(2) void wsim_h_cold_load_s(UWord ics, Addr a)
 {
-	cold_data((struct wsim_icc *)(ics & ~(UWord)ICS_SIZE), a, ics & ICS_SIZE, False);
+	cold_data(WSIM_ICS_IC(ics), a, ics & WSIM_ICS_SIZE, False);
 }
 
 static VG_REGPARM(2) void wsim_h_cold_store_s(UWord ics, Addr a)
 {
-	cold_data((struct wsim_icc *)(ics & ~(UWord)ICS_SIZE), a, ics & ICS_SIZE, True);
+	cold_data(WSIM_ICS_IC(ics), a, ics & WSIM_ICS_SIZE, True);
 }
 
 static VG_REGPARM(2) void wsim_h_cold_rmw_s(UWord ics, Addr a)
 {
-	wsim_h_cold_rmw((struct wsim_icc *)(ics & ~(UWord)ICS_SIZE), a, ics & ICS_SIZE);
+	wsim_h_cold_rmw(WSIM_ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
 }
 
 /* What add_cond_branch's inline code does, called: (icc | taken) onto the branch buffer. */
@@ -767,17 +760,14 @@ static void flush_segment(struct ist *s)
 	g->loads = loads;
 	g->stores = stores;
 	g->fetches = fetches;
-	/* The first segment's count is the block's: cold code asks to be made hot on its tier-th run. */
-	if (s->cold && sb->n_seg == 0 && s->entered) {
-		/* Counted, and the tier tested, by wsim_h_cold_enter. */
-	} else if (s->cold && sb->n_seg == 0) {
-		IRTemp count = emit_add(s, &g->count, 1);
-		IRTemp due = emit_tmp(s, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, RD(count), C64((ULong)wsim_opt.tier)));
-
-		set_guard(CALL(s, wsim_h_tier_up, 1, mkIRExprVec_1(mkIRExpr_HWord((HWord)sb))), due);
-	} else {
+	/*
+	 * A cold block's first segment is counted, and the block made hot on its tier-th run, by
+	 * wsim_h_cold_enter at its first instruction, which always fetches a new line.
+	 */
+	if (s->cold && sb->n_seg == 0)
+		tl_assert(s->entered);
+	else
 		emit_add(s, &g->count, 1);
-	}
 	/* Two adds more per segment; without them bench/sim-speed.sh's workload took 2-3% less time. */
 	if (!sb->lazy && (starts || loads))
 		emit_add(s, &wsim_packed[0], starts | loads << 32);
@@ -793,26 +783,50 @@ static Int clip_size(Int size)
 	return size > wsim_cfg.min_line ? wsim_cfg.min_line : size;
 }
 
+/*
+ * The helper for a data access of `size` bytes: [cold][size in the record's low bits][load, store, rmw]. The
+ * cachegrind preset's code calls its own (hot) helpers, and makes no read-modify-writes.
+ */
+enum { D_LOAD, D_STORE, D_RMW };
+struct data_helper {
+	const HChar *name;
+	void *fn;
+};
+#define DH(f) { #f, (void *)(f) }
+static const struct data_helper data_helpers[2][2][3] = {
+	{ { DH(wsim_h_load), DH(wsim_h_store), DH(wsim_h_rmw) },
+	  { DH(wsim_h_load_s), DH(wsim_h_store_s), DH(wsim_h_rmw_s) } },
+	{ { DH(wsim_h_cold_load), DH(wsim_h_cold_store), DH(wsim_h_cold_rmw) },
+	  { DH(wsim_h_cold_load_s), DH(wsim_h_cold_store_s), DH(wsim_h_cold_rmw_s) } },
+};
+static const struct data_helper cg_helpers[2] = { DH(wsim_h_cg_load), DH(wsim_h_cg_store) };
+
+/* Whether the access's size goes in the record's low bits: two arguments, not three. */
+static Bool data_ics(const struct ist *s, Int size)
+{
+	return (s->cold || !wsim_cfg.cg) && size <= WSIM_ICS_SIZE;
+}
+
+static IRCallee *data_callee(const struct ist *s, Int size, Int kind)
+{
+	const struct data_helper *h;
+
+	tl_assert(s->cold || !wsim_cfg.cg || kind != D_RMW);
+	h = !s->cold && wsim_cfg.cg ? &cg_helpers[kind]
+				      : &data_helpers[s->cold][data_ics(s, size)][kind];
+
+	return mkIRCallee(data_ics(s, size) ? 2 : 3, h->name, VG_(fnptr_to_fnentry)(h->fn));
+}
+
 static IRDirty *emit_data(struct ist *s, IRExpr *ea, Int size, Bool store)
 {
-	IRExpr **args = mkIRExprVec_3(mkIRExpr_HWord((HWord)s->icc), ea, mkIRExpr_HWord((HWord)size));
-	IRTemp guard;
-	IRDirty *di;
+	IRExpr **args = data_ics(s, size) ? mkIRExprVec_2(mkIRExpr_HWord(WSIM_ICS(s->icc, size)), ea)
+					  : mkIRExprVec_3(mkIRExpr_HWord((HWord)s->icc), ea, mkIRExpr_HWord((HWord)size));
+	IRTemp guard = s->cold ? IRTemp_INVALID : emit_not_mru(s, &l1d_info, ea, size);
+	IRCallee *cee = data_callee(s, size, store ? D_STORE : D_LOAD);
+	IRDirty *di = unsafeIRDirty_0_N(cee->regparms, cee->name, cee->addr, args);
 
-	if (s->cold && size <= ICS_SIZE) {
-		args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s->icc | (HWord)size), ea);
-		return store ? CALL(s, wsim_h_cold_store_s, 2, args) : CALL(s, wsim_h_cold_load_s, 2, args);
-	}
-	if (s->cold)
-		return store ? CALL(s, wsim_h_cold_store, 3, args) : CALL(s, wsim_h_cold_load, 3, args);
-	guard = emit_not_mru(s, &l1d_info, ea, size);
-	if (!wsim_cfg.cg && size <= ICS_SIZE) {
-		args = mkIRExprVec_2(mkIRExpr_HWord((HWord)s->icc | (HWord)size), ea);
-		di = store ? CALL(s, wsim_h_store_s, 2, args) : CALL(s, wsim_h_load_s, 2, args);
-	} else if (store)
-		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_store, 3, args) : CALL(s, wsim_h_store, 3, args);
-	else
-		di = wsim_cfg.cg ? CALL(s, wsim_h_cg_load, 3, args) : CALL(s, wsim_h_load, 3, args);
+	addStmtToIRSB(s->out, IRStmt_Dirty(di));
 	set_guard(di, guard);
 	return di;
 }
@@ -838,17 +852,7 @@ static void add_store(struct ist *s, IRExpr *ea, Int size)
 		if (!wsim_cfg.cg) {
 			cur_contrib(s)->stores++;
 			/* The load tells the coherence model that it writes too (the same counts otherwise). */
-			if (s->cold && size <= ICS_SIZE)
-				s->last_di->cee = mkIRCallee(2, "wsim_h_cold_rmw_s",
-							     VG_(fnptr_to_fnentry)((void *)wsim_h_cold_rmw_s));
-			else if (s->cold)
-				s->last_di->cee = mkIRCallee(3, "wsim_h_cold_rmw",
-							     VG_(fnptr_to_fnentry)((void *)wsim_h_cold_rmw));
-			else if (size <= ICS_SIZE)
-				s->last_di->cee = mkIRCallee(2, "wsim_h_rmw_s",
-							     VG_(fnptr_to_fnentry)((void *)wsim_h_rmw_s));
-			else
-				s->last_di->cee = mkIRCallee(3, "wsim_h_rmw", VG_(fnptr_to_fnentry)((void *)wsim_h_rmw));
+			s->last_di->cee = data_callee(s, size, D_RMW);
 		}
 		s->last_load = False;
 		return;
@@ -889,18 +893,15 @@ static IRTemp copied(const struct ist *s, IRTemp t)
  */
 static IRExpr *bool64_of(const struct ist *s, IRExpr *guard, IRTemp g1)
 {
-	IRExpr *e;
-	IRTemp w;
+	IRExpr *e = guard->tag == Iex_RdTmp ? s->def[copied(s, guard->Iex.RdTmp.tmp)] : NULL;
 
-	if (guard->tag != Iex_RdTmp)
-		return IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1));
-	e = s->def[copied(s, guard->Iex.RdTmp.tmp)];
-	if (!e || e->tag != Iex_Unop || e->Iex.Unop.op != Iop_64to1 || e->Iex.Unop.arg->tag != Iex_RdTmp)
-		return IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1));
-	w = copied(s, e->Iex.Unop.arg->Iex.RdTmp.tmp);
-	if (!s->def[w] || s->def[w]->tag != Iex_Unop || s->def[w]->Iex.Unop.op != Iop_1Uto64)
-		return IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1));
-	return IRExpr_RdTmp(w);
+	if (e && e->tag == Iex_Unop && e->Iex.Unop.op == Iop_64to1 && e->Iex.Unop.arg->tag == Iex_RdTmp) {
+		IRTemp w = copied(s, e->Iex.Unop.arg->Iex.RdTmp.tmp);
+
+		if (s->def[w] && s->def[w]->tag == Iex_Unop && s->def[w]->Iex.Unop.op == Iop_1Uto64)
+			return IRExpr_RdTmp(w);
+	}
+	return IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(g1));
 }
 
 static void add_cond_branch(struct ist *s, IRStmt *st, Addr cia, UInt isize)

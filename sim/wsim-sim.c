@@ -68,15 +68,20 @@ static Int n_outer;
 #define L1_STATIC_WORDS 8192 /* 64 KB each: up to 512 KB of 64-byte lines */
 static UWord l1_static[2][L1_STATIC_WORDS] __attribute__((aligned(64)));
 
+void *wsim_calloc64(const HChar *cc, SizeT n)
+{
+	UWord raw = (UWord)VG_(calloc)(cc, 1, n + 64);
+
+	return (void *)((raw + 63) & ~(UWord)63);
+}
+
 /*
- * A tag array on the heap, aligned to the host's 64-byte lines (the arena aligns to 16): an 8-way set is
- * then one host line, not two in three cases of four, and a 16-way set two. Kept to the end.
+ * A tag array on the heap, aligned to host lines: an 8-way set is then one host line, not two in three
+ * cases of four, and a 16-way set two.
  */
 static UWord *tags_alloc(UWord n)
 {
-	UWord raw = (UWord)VG_(malloc)("wsim.cache", n * sizeof(UWord) + 64);
-
-	return (UWord *)((raw + 63) & ~(UWord)63);
+	return wsim_calloc64("wsim.cache", n * sizeof(UWord));
 }
 
 static void cache_init(struct cache *c, const struct wsim_cache_cfg *cfg, UWord *pool)
@@ -608,21 +613,19 @@ VG_REGPARM(3) void wsim_h_rmw(struct wsim_icc *ic, Addr a, UWord size)
 		gen_data_body(ic, a, size, False);
 }
 
-#define ICS_IC(x) ((struct wsim_icc *)((x) & ~(UWord)WSIM_ICS_SIZE))
-
 VG_REGPARM(2) void wsim_h_load_s(UWord ics, Addr a)
 {
-	wsim_h_load(ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
+	wsim_h_load(WSIM_ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
 }
 
 VG_REGPARM(2) void wsim_h_store_s(UWord ics, Addr a)
 {
-	wsim_h_store(ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
+	wsim_h_store(WSIM_ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
 }
 
 VG_REGPARM(2) void wsim_h_rmw_s(UWord ics, Addr a)
 {
-	wsim_h_rmw(ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
+	wsim_h_rmw(WSIM_ICS_IC(ics), a, ics & WSIM_ICS_SIZE);
 }
 
 VG_REGPARM(3) void wsim_h_load_counted(struct wsim_icc *ic, Addr a, UWord size)

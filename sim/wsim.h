@@ -185,6 +185,9 @@ void wsim_unpack(void);
  * code calls. */
 void wsim_sim_init(void);
 
+/* Zeroed memory aligned to the host's 64-byte lines (the arena aligns to 16), never freed. */
+void *wsim_calloc64(const HChar *cc, SizeT n);
+
 /* The slow paths of accesses that generated code could not prove to be hits (see wsim-sim.c). */
 VG_REGPARM(1) void wsim_h_fetch(struct wsim_icc *ic);
 VG_REGPARM(2) void wsim_h_fetch_line(struct wsim_icc *ic, UWord b);
@@ -197,6 +200,8 @@ VG_REGPARM(3) void wsim_h_rmw(struct wsim_icc *ic, Addr a, UWord size);
  * to WSIM_ICS_SIZE: one argument fewer to set up at every access in the code.
  */
 #define WSIM_ICS_SIZE 63
+#define WSIM_ICS(ic, size) ((UWord)(ic) | (UWord)(size))
+#define WSIM_ICS_IC(ics) ((struct wsim_icc *)((ics) & ~(UWord)WSIM_ICS_SIZE))
 VG_REGPARM(2) void wsim_h_load_s(UWord ics, Addr a);
 VG_REGPARM(2) void wsim_h_store_s(UWord ics, Addr a);
 VG_REGPARM(2) void wsim_h_rmw_s(UWord ics, Addr a);
