@@ -1758,7 +1758,7 @@ static void ws_post_clo_init(void)
 	/*
 	 * Superblocks are VEX's basic blocks, whatever the command line says. Chasing also turns an
 	 * "if (a && b)" shape into straight code, whose instruction marks then count as run whichever way
-	 * the first branch went (tests/sim/andor.S: 805,903 instructions counted for 611,988 run), and
+	 * the first branch went (tests/programs/andor.S: 40,328 instructions counted for 30,660 run), and
 	 * unrolling makes the fetch count depend on how far a loop was unrolled. Without either, every count
 	 * is the program's own; and with fewer instructions translated twice, translation is cheaper too.
 	 */

@@ -10,7 +10,7 @@
 	.globl _start
 	.text
 _start:
-	mov	$100000, %ecx
+	mov	$5000, %ecx
 	mov	$12345, %eax
 	xor	%edx, %edx
 loop:
@@ -21,8 +21,7 @@ loop:
 join:
 	dec	%ecx
 	jnz	loop
-	mov	%edx, %edi
-	and	$1, %edi
+	xor	%edi, %edi
 	mov	$60, %eax
 	syscall
 side:
