@@ -43,6 +43,7 @@
 /* Valgrind's core has these (pub_core_debuginfo.h, pub_core_transtab.h) and the tool links the core
  * statically; no tool header has them. */
 extern Bool VG_(get_fnname_raw)(DiEpoch ep, Addr a, const HChar **buf);
+extern Bool VG_(clo_demangle);
 extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who);
 
 /*
@@ -1764,6 +1765,12 @@ static void ws_post_clo_init(void)
 	 */
 	VG_(clo_vex_control).guest_chase = False;
 	VG_(clo_vex_control).iropt_unroll_thresh = 0;
+	/*
+	 * Names stay as the symbol tables have them: whyslow demangles (see fn_for), and Valgrind's demangler,
+	 * run on every new instruction's function name to find its entry, had cost 4-5% of a C++ compiler's
+	 * run (its allocations most of it).
+	 */
+	VG_(clo_demangle) = False;
 	str_table = VG_(HT_construct)("wsim.strings");
 	fn_table = VG_(HT_construct)("wsim.functions");
 	icc_table = VG_(HT_construct)("wsim.instructions");
