@@ -455,8 +455,10 @@ static inline void fetch_slow(struct wsim_icc *ic, UWord b)
 {
 	if (wsim_cfg.cg)
 		wsim_h_cg_fetch(ic);
-	else if (b & COLD_TWO)
+	else if (b == COLD_CALL)
 		wsim_h_fetch(ic);
+	else if (b & COLD_TWO)
+		wsim_h_fetch_two(ic, b & ~COLD_TWO);
 	else
 		wsim_h_fetch_line(ic, b);
 }
@@ -702,7 +704,7 @@ static void add_fetch(struct ist *s, Addr cia, UInt isize)
 		if (!l1i_info.pow2 || (l1i_info.set_mask == 0 && b != last >> l1i_info.line_bits))
 			b = COLD_CALL;
 		else if (b != last >> l1i_info.line_bits)
-			b |= COLD_TWO;
+			b = b + 1 == last >> l1i_info.line_bits ? b | COLD_TWO : COLD_CALL; /* three lines: tiny ones */
 		if (s->n_ins == 1 && s->sb->n_seg == 0) {
 			CALL(s, wsim_h_cold_enter, 3, mkIRExprVec_3(args[0], mkIRExpr_HWord(b),
 								 mkIRExpr_HWord((HWord)&s->sb->segs[0].count)));
@@ -732,6 +734,8 @@ static void add_fetch(struct ist *s, Addr cia, UInt isize)
 		di = CALL(s, wsim_h_cg_fetch, 1, args);
 	else if (cia >> l1i_info.line_bits == last >> l1i_info.line_bits)
 		di = CALL(s, wsim_h_fetch_line, 2, mkIRExprVec_2(args[0], mkIRExpr_HWord(cia >> l1i_info.line_bits)));
+	else if ((cia >> l1i_info.line_bits) + 1 == last >> l1i_info.line_bits)
+		di = CALL(s, wsim_h_fetch_two, 2, mkIRExprVec_2(args[0], mkIRExpr_HWord(cia >> l1i_info.line_bits)));
 	else
 		di = CALL(s, wsim_h_fetch, 1, args);
 

@@ -190,6 +190,7 @@ void *wsim_calloc64(const HChar *cc, SizeT n);
 
 /* The slow paths of accesses that generated code could not prove to be hits (see wsim-sim.c). */
 VG_REGPARM(1) void wsim_h_fetch(struct wsim_icc *ic);
+VG_REGPARM(2) void wsim_h_fetch_two(struct wsim_icc *ic, UWord b);
 VG_REGPARM(2) void wsim_h_fetch_line(struct wsim_icc *ic, UWord b);
 VG_REGPARM(3) void wsim_h_load(struct wsim_icc *ic, Addr a, UWord size);
 VG_REGPARM(3) void wsim_h_store(struct wsim_icc *ic, Addr a, UWord size);
