@@ -16,7 +16,7 @@ total() {
 "$P/single-step" "$P/andor" >native 2>step.err ||
 	test_skip_all "the native count could not be taken: $(head -n 1 step.err)"
 
-test_expect_success 'the stepped program ran its second test a few thousand times, not never or always' '
+test_expect_success 'the stepped program ran its second test a few hundred times, not never or always' '
 	insns=$(awk "\$1 == \"instructions\" { print \$2 }" native) &&
 	jcc=$(awk "\$1 == \"conditional-branches\" { print \$2 }" native) &&
 	test "$jcc" -gt 10050 && test "$jcc" -lt 10500 &&

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 			nanosleep(&ms, NULL);
 	} else if (!strcmp(argv[1], "cpu")) {
 		/*
-		 * Until the process's own CPU clock, the time task-clock counts, reaches N ms. A fixed amount of
+		 * Until the process's own CPU clock, the time task-clock counts, has moved N ms. A fixed amount of
 		 * work instead took 70 to 83 ms from one run to the next on a shared machine (the host's other
 		 * guests slow it), and two tools' runs could not be compared closer than that.
 		 */
