@@ -23,6 +23,8 @@
  * machine may have no PMU). bench/peers.sh runs it; LIKWID's markers count only under likwid-perfctr -m.
  */
 
+/* Without either peer built in there is nothing to time, and the compiler would call all this unused. */
+#if HAVE_PAPI || HAVE_LIKWID
 #define barrier() __asm__ __volatile__("" ::: "memory")
 
 static double now(void)
@@ -90,12 +92,15 @@ static double best_ns(void (*fn)(long), int reps)
 	}
 	return best;
 }
+#endif
 
 int main(int argc, char **argv)
 {
 	const char *peer = argc > 1 ? argv[1] : "";
 	int reps = argc > 2 ? atoi(argv[2]) : 101;
+#if HAVE_PAPI || HAVE_LIKWID
 	double ns;
+#endif
 
 	if (reps < 1)
 		reps = 101;
