@@ -278,6 +278,16 @@ static void runs_give(struct sbinfo *sb)
 	sb->runs = NULL;
 }
 
+/* The block whose first segment's count `count` is (compared as addresses: it may lie outside the pool). */
+static struct sbinfo *sb_of_runs(ULong *count)
+{
+	UWord off = (UWord)count - (UWord)runs_pool;
+
+	if (off < sizeof(runs_pool))
+		return runs_owner[off / sizeof(*runs_pool)];
+	return (struct sbinfo *)((struct seg *)count) - 1; /* the first segment, right after its sbinfo */
+}
+
 /* Where segment i's count is. */
 static inline ULong *seg_count(struct sbinfo *sb, Int i)
 {
@@ -546,8 +556,7 @@ static VG_REGPARM(3) void wsim_h_cold_enter(struct wsim_icc *ic, UWord b, ULong 
 {
 	/* The count is in runs_pool, or else the first segment's, right after its block's sbinfo. */
 	if (UNLIKELY(++*count == (ULong)wsim_opt.tier))
-		wsim_h_tier_up((UWord)(count - runs_pool) < RUNS_POOL ? runs_owner[count - runs_pool]
-								     : (struct sbinfo *)((struct seg *)count) - 1);
+		wsim_h_tier_up(sb_of_runs(count));
 	cold_fetch(ic, b);
 }
 
