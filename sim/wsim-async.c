@@ -82,6 +82,29 @@ Bool wsim_pin(Long tid, Int cpu)
 	return sys4(__NR_sched_setaffinity, tid, sizeof(mask), (Long)mask, 0) == 0;
 }
 
+/* Let thread `tid` run on every CPU this process may use but `cpu`; False where none is left or on refusal. */
+Bool wsim_pin_except(Long tid, Int cpu)
+{
+	ULong mask[CPU_WORDS] = { 0 };
+	Long n = affinity(mask), i;
+	Int left = 0;
+
+	if (n <= 0 || cpu < 0 || cpu >= n * 8)
+		return False;
+	mask[cpu / 64] &= ~(1ULL << (cpu % 64));
+	for (i = 0; i < n / (Long)sizeof(ULong); i++)
+		left += __builtin_popcountll(mask[i]);
+	return left > 0 && sys4(__NR_sched_setaffinity, tid, n, (Long)mask, 0) == 0;
+}
+
+/* The CPU the calling thread runs on now, or -1. */
+Int wsim_cpu_now(void)
+{
+	UInt cpu = 0;
+
+	return sys4(__NR_getcpu, (Long)&cpu, 0, 0, 0) == 0 ? (Int)cpu : -1;
+}
+
 Long wsim_gettid(void)
 {
 	return sys4(__NR_gettid, 0, 0, 0, 0);
@@ -92,11 +115,8 @@ void wsim_yield(void)
 	sys4(__NR_sched_yield, 0, 0, 0, 0);
 }
 
-/*
- * What the load probes read, on the program's thread only (the buffer is static). /proc/stat holds a line
- * per CPU before the long interrupt lines; what fits here is enough for 1024 CPUs.
- */
-static HChar load_buf[1 << 17];
+/* What the load probe reads, on the program's thread only (the buffer is static): one schedstat line. */
+static HChar load_buf[256];
 
 /* The start of `path` (NUL-terminated, in load_buf): its length, or -1. */
 static Long read_proc(const HChar *path)
@@ -122,40 +142,6 @@ static ULong parse_u(const HChar **p)
 	while (**p >= '0' && **p <= '9')
 		v = v * 10 + (ULong)(*(*p)++ - '0');
 	return v;
-}
-
-Long wsim_idle_ticks(void)
-{
-	ULong mask[CPU_WORDS] = { 0 }, sum = 0;
-	Long words = affinity(mask) / (Long)sizeof(ULong);
-	const HChar *p = load_buf;
-	Bool seen = False;
-
-	if (words <= 0 || read_proc("/proc/stat") <= 0)
-		return -1;
-	/* "cpuN user nice system idle iowait ...": idle and iowait are time the CPU had nothing to run. */
-	while (*p) {
-		if (p[0] == 'c' && p[1] == 'p' && p[2] == 'u' && p[3] >= '0' && p[3] <= '9') {
-			ULong cpu, v[5];
-			Int i;
-
-			p += 3;
-			cpu = parse_u(&p);
-			for (i = 0; i < 5; i++)
-				v[i] = parse_u(&p);
-			if (cpu < (ULong)words * 64 && ((mask[cpu / 64] >> (cpu % 64)) & 1)) {
-				sum += v[3] + v[4];
-				seen = True;
-			}
-		} else if (p[0] != 'c' && p != load_buf) {
-			break; /* past the CPU lines */
-		}
-		while (*p && *p != '\n')
-			p++;
-		if (*p)
-			p++;
-	}
-	return seen ? (Long)sum : -1;
 }
 
 Long wsim_run_delay(Long tid)

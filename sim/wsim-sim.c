@@ -1395,60 +1395,75 @@ static Long pred_tid;      /* the predictor thread, once started in this process
 static Bool async_auto;    /* --ws-async=auto: async_on follows the load */
 
 /*
- * --ws-async=auto: the predictor thread only while it pays. It pays where a second CPU is idle: on a busy
- * one it takes time from the program's thread, or from another program, and the pair is slower than one
- * thread (1.36x cachegrind's time against 1.05x on a branchy workload with one of two CPUs busy). And it
- * pays where predicting takes a good share of the program's thread's time: the thread saves at most that
- * share, and costs CPU time of its own (waking, slots and records moving between caches, two busy CPUs that
- * may share a core). bench/sim-speed.sh, idle, with the thread against without: the mix (predicting 29% of
- * the time alone) 4.72 against 6.58 s elapsed; python (5%) 2.59 against 2.29 s elapsed and 2.77 against
- * 2.28 CPU; by hand, r1cs-synth (14%) 0.70 against 0.68 elapsed, 0.80 against 0.68 CPU. So the
- * program's thread predicts on its own at first, and every LOAD_WINDOW_MS (the first after LOAD_FIRST_MS,
- * which a short program never reaches) looks at the window just past:
+ * --ws-async=auto: the predictor thread only while it pays. It pays where predicting takes a good share of
+ * the program's thread's time: the thread saves at most that share, and costs CPU time of its own (waking,
+ * slots and records moving between caches, two busy CPUs that may share a core). bench/sim-speed.sh, idle,
+ * with the thread against without: the mix (predicting 29% of the time alone) 4.72 against 6.58 s
+ * elapsed; python (5%) 2.59 against 2.29 s elapsed and 2.77 against 2.28 CPU; by hand, r1cs-synth (14%)
+ * 0.70 against 0.68 elapsed, 0.80 against 0.68 CPU.
+ *
+ * And it pays where it gets a share of a CPU other than the program's thread's; an idle one is not needed.
+ * Out of work it sleeps, so half of a CPU that another program keeps busy does for a thread that predicts
+ * a third of the time. With a spinning process at nice 0 held to the other of two CPUs, the mix took 6.3-7.8
+ * s with the thread held to the spinner's CPU and the program's thread to the other (--ws-cpus=0,1),
+ * against 8.4-11.5 s on one thread, for the same CPU time (3 rounds, interleaved; cachegrind 5.6-8.8 s).
+ * Left to the scheduler, the pair shared one CPU now and then, the program's thread waiting runnable a
+ * fifth to a third of a window, and the thread won less than half of that. So, in auto, the predictor
+ * thread is kept off the CPU the program's thread runs on (the program's thread itself is not held: the
+ * program could see that), checked again at every look. The rule this replaces, an idle CPU to start (0.75
+ * of one, /proc/stat), kept the thread off wherever another program ran.
+ *
+ * The program's thread predicts on its own at first, and every LOAD_WINDOW_MS (the first after
+ * LOAD_FIRST_MS, which a short program never reaches) looks at the window just past:
  * - off: the thread comes on when the program's thread spent LOAD_SHARE_ON thousandths of the window or
- *   more predicting, the CPUs this process may use were idle LOAD_IDLE_ON thousandths of a CPU or more
- *   (/proc/stat: idle and iowait) and the program's thread hardly waited for a CPU;
- * - on: it goes off (the program's thread waits until it is idle, then predicts on its own) when it was
- *   busy less than LOAD_SHARE_OFF thousandths of the window (about 13% of the program's thread's time,
- *   had it predicted: the window is shorter by what the thread took over), or the program's thread
- *   waited runnable for a CPU more than LOAD_STOLEN thousandths of the window, or the predictor thread
- *   more than LOAD_PRED_STOLEN (schedstat's run delay), and may come back on after LOAD_HOLD_MS.
- * The predictor takes the stream in order whichever thread predicts, so switching changes no count. Each
- * look costs three system calls; every 16 slots the clock is read (a slot holds 4096 branches).
+ *   more predicting, and waited runnable for a CPU less than LOAD_STOLEN thousandths of it (its run delay,
+ *   schedstat: a machine that keeps this thread waiting has no share of a CPU to give);
+ * - on: it goes off when it was busy less than LOAD_SHARE_OFF thousandths of the window (about 13% of the
+ *   program's thread's time, had it predicted: the window is shorter by what the thread took over), held
+ *   off for LOAD_HOLD_MS; or when the program's thread waited runnable for a CPU more than LOAD_STOLEN
+ *   thousandths of the window, or spent waiting for the predictor thread, or predicting in its place, more
+ *   than half of what predicting took it in the last window it predicted alone (the thread gets too
+ *   little of its CPU to keep up: on an idle machine the mix keeps the thread busy 80-95% of a window,
+ *   and the program's thread waits up to a fifth of one, for two fifths saved), held off for LOAD_HOLD_MS
+ *   doubled each time in a row (at most 8 s), so that a machine too busy for it costs a window now and
+ *   then.
+ * Going off, the program's thread waits until the predictor is idle, then predicts on its own. The
+ * predictor takes the stream in order whichever thread predicts, so switching changes no count. Each look
+ * costs three system calls; every 16 slots the clock is read (a slot holds 4096 branches).
  */
 #define LOAD_FIRST_MS 100
 #define LOAD_WINDOW_MS 200
 #define LOAD_HOLD_MS 1000
-#define LOAD_IDLE_ON 750
+#define LOAD_HOLD_MAX_SHIFT 3
 #define LOAD_STOLEN 100
-#define LOAD_PRED_STOLEN 250
 #define LOAD_SHARE_ON 200
 #define LOAD_SHARE_OFF 150
-#define USER_HZ 100 /* /proc/stat's clock ticks per second, on every Linux since 2.6 */
 
 static struct {
 	UInt slots;            /* slots since the clock was last read */
 	Bool looked;           /* the first window is past */
 	UInt since_ms;         /* the window's start */
 	UInt hold_until_ms;    /* not on again before this */
-	Long idle;             /* wsim_idle_ticks() at its start */
+	UInt failed;           /* times in a row it went off for want of a CPU, at most LOAD_HOLD_MAX_SHIFT */
+	Int away;              /* the CPU the predictor thread is kept off, or -1 */
+	ULong off_share;       /* share_pm in the last window the program's thread predicted alone */
 	Long tid, delay;       /* the program's thread then, and its run delay */
-	Long pred_delay;       /* the predictor thread's run delay then, or -1 */
 	ULong tsc, self, busy; /* the TSC, waited.self_ticks and ps.busy_ticks then */
+	ULong waited;          /* waited.ticks then */
 	UInt on_since_ms;
 	ULong on_ms;           /* for -v: how long the thread predicted */
 	UInt switches;
-} load;
+	UInt moves;            /* for -v: times it was kept off another CPU */
+} load = { .away = -1 };
 
 static void load_baseline(UInt now)
 {
 	load.since_ms = now;
-	load.idle = wsim_idle_ticks();
 	load.tid = wsim_gettid();
 	load.delay = wsim_run_delay(load.tid);
-	load.pred_delay = pred_tid ? wsim_run_delay(pred_tid) : -1;
 	load.tsc = __builtin_ia32_rdtsc();
 	load.self = waited.self_ticks;
+	load.waited = waited.ticks;
 	load.busy = __atomic_load_n(&ps.busy_ticks, __ATOMIC_RELAXED);
 }
 
@@ -1458,7 +1473,7 @@ static Long stolen(Long before, Long after, UInt ms)
 	return before >= 0 && after >= before ? (after - before) / 1000 / (Long)ms : 0;
 }
 
-static void async_switch(Bool on, UInt now)
+static void async_switch(Bool on, UInt now, UInt hold_ms)
 {
 	if (on) {
 		if (!pred_tid && !(pred_tid = wsim_spawn(predictor_thread, async_cpu))) {
@@ -1471,41 +1486,60 @@ static void async_switch(Bool on, UInt now)
 		wsim_cond_quiesce();
 		async_on = False;
 		load.on_ms += now - load.on_since_ms;
-		load.hold_until_ms = now + LOAD_HOLD_MS;
+		load.hold_until_ms = now + hold_ms;
 	}
 	load.switches++;
+}
+
+/* Keep the predictor thread off the CPU this thread runs on now, where it is not held to one (--ws-cpus). */
+static void keep_away(void)
+{
+	Int cpu;
+
+	if (!pred_tid || async_cpu >= 0 || (cpu = wsim_cpu_now()) < 0 || cpu == load.away)
+		return;
+	load.away = wsim_pin_except(pred_tid, cpu) ? cpu : -1;
+	if (load.away >= 0)
+		load.moves++;
 }
 
 static void load_look(void)
 {
 	UInt now = VG_(read_millisecond_timer)(), ms = now - load.since_ms;
-	Long idle, tid, delay, pred_delay, idle_pm;
-	ULong ticks, share_pm;
+	Long tid, delay, stole;
+	ULong ticks, share_pm, lag_pm;
 
 	if (ms < (load.looked ? LOAD_WINDOW_MS : LOAD_FIRST_MS))
 		return;
 	load.looked = True;
-	idle = wsim_idle_ticks();
 	tid = wsim_gettid();
 	delay = wsim_run_delay(tid);
-	pred_delay = pred_tid ? wsim_run_delay(pred_tid) : -1;
-	/* Thousandths of a CPU the allowed CPUs were idle over the window: ticks of 1000 / USER_HZ ms. */
-	idle_pm = idle >= 0 && load.idle >= 0 ? (idle - load.idle) * (1000 / USER_HZ) * 1000 / (Long)ms : -1;
 	if (tid != load.tid)
 		delay = -1; /* another guest thread runs now: its delay says nothing of this window */
+	stole = stolen(load.delay, delay, ms);
 	/* Thousandths of the window spent predicting, by whichever thread predicted. */
 	ticks = __builtin_ia32_rdtsc() - load.tsc;
 	share_pm = async_on ? __atomic_load_n(&ps.busy_ticks, __ATOMIC_RELAXED) - load.busy
 			    : waited.self_ticks - load.self;
 	share_pm = ticks >= 1000 ? share_pm / (ticks / 1000) : 0;
+	/* With the thread on: what it cost this one, waiting for it or predicting in its place. */
+	lag_pm = waited.ticks - load.waited + waited.self_ticks - load.self;
+	lag_pm = ticks >= 1000 ? lag_pm / (ticks / 1000) : 0;
 	if (!async_on) {
-		if (now >= load.hold_until_ms && share_pm >= LOAD_SHARE_ON && idle_pm >= LOAD_IDLE_ON &&
-		    stolen(load.delay, delay, ms) < LOAD_STOLEN)
-			async_switch(True, now);
-	} else if (share_pm < LOAD_SHARE_OFF || stolen(load.delay, delay, ms) > LOAD_STOLEN ||
-		   stolen(load.pred_delay, pred_delay, ms) > LOAD_PRED_STOLEN) {
-		async_switch(False, now);
+		load.off_share = share_pm;
+		if (now >= load.hold_until_ms && share_pm >= LOAD_SHARE_ON && stole < LOAD_STOLEN)
+			async_switch(True, now, 0);
+	} else if (stole > LOAD_STOLEN || lag_pm * 2 > load.off_share) {
+		async_switch(False, now, LOAD_HOLD_MS << load.failed);
+		if (load.failed < LOAD_HOLD_MAX_SHIFT)
+			load.failed++;
+	} else {
+		load.failed = 0;
+		if (share_pm < LOAD_SHARE_OFF)
+			async_switch(False, now, LOAD_HOLD_MS);
 	}
+	if (async_on)
+		keep_away();
 	load_baseline(now);
 }
 
@@ -1517,7 +1551,9 @@ static inline void load_tick(void)
 	load.slots++;
 	if (UNLIKELY(wsim_opt.async_flip)) {
 		if (load.slots % (UInt)wsim_opt.async_flip == 0)
-			async_switch(!async_on, VG_(read_millisecond_timer)());
+			async_switch(!async_on, VG_(read_millisecond_timer)(), LOAD_HOLD_MS);
+		if (async_on)
+			keep_away();
 		return;
 	}
 	if ((load.slots & 15) == 0)
@@ -1555,8 +1591,8 @@ void wsim_cond_start(Int async, Int cpu)
 const HChar *wsim_cond_where(void)
 {
 	if (async_auto)
-		return "this thread, and on a second host thread while a CPU is idle and predicting takes a fifth "
-		       "of this one's time (--ws-async=auto)";
+		return "this thread, and on a second host thread while predicting takes a fifth of this one's time "
+		       "and the other keeps up (--ws-async=auto)";
 	return async_on ? "a second host thread" : "this thread";
 }
 
@@ -1571,10 +1607,14 @@ void wsim_cond_report(void)
 	ULong ticks = __builtin_ia32_rdtsc() - waited.start, ms = VG_(read_millisecond_timer)() - waited.start_ms;
 	ULong busy, wait;
 
-	if (async_auto)
+	if (async_auto) {
 		VG_(umsg)("wsim: the predictor thread predicted for %llu of %llu ms (switched %u times)\n",
 			  load.on_ms + (async_on ? VG_(read_millisecond_timer)() - load.on_since_ms : 0), ms,
 			  load.switches);
+		if (load.moves)
+			VG_(umsg)("wsim: the predictor thread was kept off the program's thread's CPU, moved %u "
+				  "times\n", load.moves);
+	}
 	if ((async_auto || pred_tid) && ticks >= 1000)
 		VG_(umsg)("wsim: the program's thread predicted for %llu ms\n",
 			  waited.self_ticks / (ticks / 1000) * ms / 1000);
@@ -1676,6 +1716,7 @@ void wsim_cond_forked(void)
 	waited_reset();
 	/* The parent's thread is not the child's: with auto, the child starts its own when the load says so. */
 	pred_tid = 0;
+	load.away = -1;
 	cons_sleeping.v = prod_sleeping.v = pred_lock.v = 0;
 	if (async_on) {
 		pred_tid = wsim_spawn(predictor_thread, async_cpu);

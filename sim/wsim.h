@@ -350,16 +350,16 @@ Int wsim_calls_fini(struct wsim_node ***out, ULong *n_dropped);
 Int wsim_host_cpus(void);
 Bool wsim_cpu_allowed(Int cpu);
 Bool wsim_pin(Long tid, Int cpu);
+Bool wsim_pin_except(Long tid, Int cpu);
+Int wsim_cpu_now(void);
 /* Start a thread running fn, held to `cpu` unless it is negative: its thread id, or 0. */
 Long wsim_spawn(void (*fn)(void), Int cpu);
 Long wsim_gettid(void);
 void wsim_yield(void);
 /*
- * The load, for --ws-async=auto, read on the program's thread only: the idle time (idle and iowait) of the
- * CPUs this process may use, in clock ticks since boot (/proc/stat); how long thread `tid` of this process
+ * The load, for --ws-async=auto, read on the program's thread only: how long thread `tid` of this process
  * has waited runnable for a CPU, in nanoseconds (/proc/self/task/TID/schedstat). -1 when unknown.
  */
-Long wsim_idle_ticks(void);
 Long wsim_run_delay(Long tid);
 void wsim_futex_wait(UInt *word, UInt val);
 void wsim_futex_wake(UInt *word);
