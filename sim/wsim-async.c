@@ -49,16 +49,22 @@ static Long affinity(ULong *mask)
 	return sys4(__NR_sched_getaffinity, 0, CPU_WORDS * sizeof(ULong), (Long)mask, 0);
 }
 
+/* The CPUs in the first `bytes` of `mask`. */
+static Int mask_cpus(const ULong *mask, Long bytes)
+{
+	Int i, cpus = 0;
+
+	for (i = 0; i < bytes / (Long)sizeof(ULong); i++)
+		cpus += __builtin_popcountll(mask[i]);
+	return cpus;
+}
+
 Int wsim_host_cpus(void)
 {
 	ULong mask[CPU_WORDS];
 	Long n = affinity(mask);
-	Int i, cpus = 0;
+	Int cpus = n > 0 ? mask_cpus(mask, n) : 0;
 
-	if (n <= 0)
-		return 1;
-	for (i = 0; i < n / (Long)sizeof(ULong); i++)
-		cpus += __builtin_popcountll(mask[i]);
 	return cpus > 0 ? cpus : 1;
 }
 
@@ -86,15 +92,12 @@ Bool wsim_pin(Long tid, Int cpu)
 Bool wsim_pin_except(Long tid, Int cpu)
 {
 	ULong mask[CPU_WORDS] = { 0 };
-	Long n = affinity(mask), i;
-	Int left = 0;
+	Long n = affinity(mask);
 
 	if (n <= 0 || cpu < 0 || cpu >= n * 8)
 		return False;
 	mask[cpu / 64] &= ~(1ULL << (cpu % 64));
-	for (i = 0; i < n / (Long)sizeof(ULong); i++)
-		left += __builtin_popcountll(mask[i]);
-	return left > 0 && sys4(__NR_sched_setaffinity, tid, n, (Long)mask, 0) == 0;
+	return mask_cpus(mask, n) > 0 && sys4(__NR_sched_setaffinity, tid, n, (Long)mask, 0) == 0;
 }
 
 /* The CPU the calling thread runs on now, or -1. */

@@ -1550,10 +1550,11 @@ static inline void load_tick(void)
 		return;
 	load.slots++;
 	if (UNLIKELY(wsim_opt.async_flip)) {
-		if (load.slots % (UInt)wsim_opt.async_flip == 0)
+		if (load.slots % (UInt)wsim_opt.async_flip == 0) {
 			async_switch(!async_on, VG_(read_millisecond_timer)(), LOAD_HOLD_MS);
-		if (async_on)
-			keep_away();
+			if (async_on)
+				keep_away();
+		}
 		return;
 	}
 	if ((load.slots & 15) == 0)
