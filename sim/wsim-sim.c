@@ -475,8 +475,15 @@ HOT Bool gen_data_body(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 		CNT(fn, WC_PF_USED);
 	if (UNLIKELY(pf2))
 		CNT(fn, WC_PF_USED);
-	if (m1)
+	if (m1) {
+		/*
+		 * The guest's line is the host's too, and a load's helper runs before the load (wsim-main.c):
+		 * fetching it now overlaps the program's own miss with the outer levels' tag look-ups. A
+		 * prefetch never faults, so an address the load will fault on costs nothing more.
+		 */
+		__builtin_prefetch((const void *)a);
 		depth = outer_fill(b1 << L1D.line_bits);
+	}
 	if (m2) {
 		d = outer_fill(b2 << L1D.line_bits);
 		if (d > depth)
