@@ -479,9 +479,11 @@ HOT Bool gen_data_body(struct wsim_icc *ic, Addr a, UWord size, Bool store)
 		/*
 		 * The guest's line is the host's too, and a load's helper runs before the load (wsim-main.c):
 		 * fetching it now overlaps the program's own miss with the outer levels' tag look-ups. A
-		 * prefetch never faults, so an address the load will fault on costs nothing more.
+		 * prefetch never faults, so an address the load will fault on costs nothing more. A store's
+		 * helper runs after the store, whose line is then in the host's cache already.
 		 */
-		__builtin_prefetch((const void *)a);
+		if (!store)
+			__builtin_prefetch((const void *)a);
 		depth = outer_fill(b1 << L1D.line_bits);
 	}
 	if (m2) {
@@ -1207,8 +1209,9 @@ static ULong predict(const UWord *p, const UWord *end)
  * time in bench/sim-speed.sh with a CPU idle). Sleeping that way had made a program that crosses a region
  * boundary every ~10000 branches slower than one thread (0.84 against 0.73 s), every boundary waiting for
  * a wake-up: now a boundary takes the slots left over itself (wait_done). Each wake-up is a system call
- * and, where the other CPU has gone idle, an interrupt to it: woken at 4 slots, the thread was woken 5,000
- * times on that workload, for 0.3-0.7 s of system time; at 16, 0.16-0.26 s.
+ * and, where the other CPU has gone idle, an interrupt to it: woken at 4 slots, the mix made 10,896 futex calls
+ * (waits and wake-ups, `perf stat -e syscalls:sys_enter_futex`), for 0.3-0.7 s of system time; at 16,
+ * 0.16-0.26 s.
  */
 #define COND_IDLE_TICKS (1ULL << 14)
 #define COND_WAKE_AT 16
