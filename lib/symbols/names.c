@@ -265,9 +265,33 @@ static size_t strip_qualifiers(const char *s, size_t len)
 	return len;
 }
 
+/*
+ * Where the name proper starts in the first `len` bytes of `s`, after a return type (templates have one):
+ * past the last top-level space before any "operator", else 0.
+ */
+static size_t name_start(const char *s, size_t len)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (operator_at(s, i))
+			break;
+		if (s[i] == '<' || s[i] == '(' || s[i] == '[' || s[i] == '{') {
+			size_t c = closing(s, i);
+
+			if (c == SIZE_MAX || c >= len)
+				break;
+			i = c;
+		} else if (s[i] == ' ') {
+			start = i + 1;
+		}
+	}
+	return start;
+}
+
 char *ws_sym_short(const char *name)
 {
-	size_t len = strlen(name), start = 0, p;
+	size_t len = strlen(name), start, p;
 
 	/* " [clone .isra.0]" notes, from the end. */
 	while (len > 9 && name[len - 1] == ']') {
@@ -286,20 +310,7 @@ char *ws_sym_short(const char *name)
 	p = params_start(name, len);
 	if (p != SIZE_MAX)
 		len = p;
-	/* A return type before the name (templates): the last top-level space before any "operator". */
-	for (size_t i = 0; i < len; i++) {
-		if (operator_at(name, i))
-			break;
-		if (name[i] == '<' || name[i] == '(' || name[i] == '[' || name[i] == '{') {
-			size_t c = closing(name, i);
-
-			if (c == SIZE_MAX || c >= len)
-				break;
-			i = c;
-		} else if (name[i] == ' ') {
-			start = i + 1;
-		}
-	}
+	start = name_start(name, len);
 	return xstrndup(name + start, len - start);
 }
 
@@ -327,18 +338,26 @@ static void buf_add(struct buf *b, const char *s, size_t n)
 	b->s[b->n] = '\0';
 }
 
-/* Template and generic argument lists to "<…>"; a list not after a name (a qualified path) is kept. */
-static char *elide_templates(const char *s)
+/*
+ * Template and generic argument lists to "<…>"; a list not after a name (a qualified path) is kept, and so
+ * is an operator template's ("operator< <int>") unless `ops`: those come after the function's name, which a
+ * cut from the left would take first.
+ */
+static char *elide_templates(const char *s, bool ops)
 {
 	struct buf b = { 0 };
 
 	buf_add(&b, "", 0);
 	for (size_t i = 0; s[i]; i++) {
 		if (operator_at(s, i)) {
-			size_t n = 8 + operator_token(s + i + 8);
+			size_t n = 8 + operator_token(s + i + 8), c;
 
 			buf_add(&b, s + i, n);
 			i += n - 1;
+			if (ops && s[i + 1] == ' ' && s[i + 2] == '<' && (c = closing(s, i + 2)) != SIZE_MAX) {
+				buf_add(&b, " <…>", strlen(" <…>"));
+				i = c;
+			}
 			continue;
 		}
 		/* "name<" and "name::<" (v0, turbofish) open arguments; a "<" after a space or "(" opens a path. */
@@ -399,7 +418,7 @@ char *ws_sym_display(const char *name, size_t width)
 		free(shown);
 		return e;
 	}
-	e = elide_templates(name);
+	e = elide_templates(name, false);
 	len = strlen(e);
 	if (ws_text_width(e) > width && (p = params_start(e, strip_qualifiers(e, len))) != SIZE_MAX) {
 		size_t q = strip_qualifiers(e, len);
@@ -407,6 +426,19 @@ char *ws_sym_display(const char *name, size_t width)
 
 		free(e);
 		e = t;
+	}
+	if (ws_text_width(e) > width) {
+		char *t = elide_templates(e, true);
+
+		free(e);
+		e = t;
+	}
+	if (ws_text_width(e) > width) {
+		/* A return type goes before the name is cut. */
+		len = strlen(e);
+		p = params_start(e, strip_qualifiers(e, len));
+		p = name_start(e, p != SIZE_MAX ? p : len);
+		memmove(e, e + p, len - p + 1);
 	}
 	if (ws_text_width(e) > width) {
 		/* Keep the end: the function's own name is last. Cut on a code point boundary. */

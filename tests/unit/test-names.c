@@ -108,6 +108,22 @@ static void test_display(void **state)
 	/* Operators are not brackets. */
 	check(ws_sym_display("bool std::operator< <int, std::allocator<int> >(std::vector<int> const&, std::vector<int> const&)", 60),
 	      "bool std::operator< <int, std::allocator<…> >(…)");
+	/* An operator template's own arguments go too where keeping them would cut the operator's name. */
+	check(ws_sym_display("bool std::operator< <char, std::char_traits<char>, std::allocator<char> >(std::__cxx11::"
+			     "basic_string<char, std::char_traits<char>, std::allocator<char> > const&, char const*)", 40),
+	      "bool std::operator< <…>(…)");
+	check(ws_sym_display("std::basic_ostream<char, std::char_traits<char> >& std::operator<< <std::char_traits<char> >"
+			     "(std::basic_ostream<char, std::char_traits<char> >&, char const*)", 48),
+	      "std::basic_ostream<…>& std::operator<< <…>(…)");
+	/* Then a return type goes, before the name would be cut. */
+	check(ws_sym_display("bool std::operator< <char>(std::__cxx11::basic_string<char> const&, char const*)", 24),
+	      "std::operator< <…>(…)");
+	check(ws_sym_display("__gnu_cxx::__normal_iterator<unsigned int*, std::vector<unsigned int, std::allocator<unsigned "
+			     "int> > > std::__unguarded_partition_pivot<__gnu_cxx::__normal_iterator<unsigned int*, "
+			     "std::vector<unsigned int> >, __gnu_cxx::__ops::_Iter_less_iter>(__gnu_cxx::__normal_"
+			     "iterator<unsigned int*, std::vector<unsigned int> >, __gnu_cxx::__ops::_Iter_less_iter) "
+			     "(inlined)", 50),
+	      "std::__unguarded_partition_pivot<…>(…) (inlined)");
 	{
 		char *d = ws_sym_display(map, 12);
 
