@@ -68,6 +68,7 @@ int cmd_report(int argc, char **argv)
 	ro.color = cli_use_color(stdout);
 	ro.regions = regions;
 	ro.functions = functions;
+	ro.callers = functions; /* what the result holds of them, which --callers recorded */
 	ro.own = own_patterns;
 	if (markdown)
 		ws_report_markdown(stdout, &r);

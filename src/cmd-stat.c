@@ -101,6 +101,7 @@ int cmd_stat(int argc, char **argv)
 		ro.color = cli_use_color(stdout);
 		ro.regions = c.regions;
 		ro.functions = c.functions != NULL;
+		ro.callers = c.callers;
 		ro.full_names = c.verbose;
 		if (ret == 0 || res.variants[0].nruns)
 			ws_report_stat(stdout, &res, &ro);

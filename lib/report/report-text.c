@@ -59,6 +59,51 @@ static void stat_set(FILE *f, const struct ws_metric_set *set, const struct ws_r
 			stat_metric_row(f, &set->v[i], o, indent);
 }
 
+/* Callers shown under a function's row: at most this many, each making at least this part of it. */
+#define STAT_CALLERS 3
+#define STAT_CALLER_MIN 0.01
+
+/*
+ * With --callers, the line under a function's row: its share with what it calls, and who called it, most
+ * first, each with the part of that inclusive share it made (as perf report --children and its call graph).
+ */
+static void stat_callers(FILE *f, const struct ws_variant *v, const struct ws_group *g,
+			 const struct ws_report_opts *o)
+{
+	double inc = ws_function_inclusive_share(v, g), best[STAT_CALLERS];
+	const struct ws_group *top[STAT_CALLERS];
+	size_t n = 0;
+
+	if (!isfinite(inc))
+		return;
+	for (size_t i = 0; i < g->callers.n; i++) {
+		double c = ws_caller_share(g, &g->callers.v[i]);
+		size_t k;
+
+		if (!isfinite(c) || c < STAT_CALLER_MIN)
+			continue;
+		for (k = n; k > 0 && best[k - 1] < c; k--)
+			if (k < STAT_CALLERS) {
+				best[k] = best[k - 1];
+				top[k] = top[k - 1];
+			}
+		if (k < STAT_CALLERS) {
+			best[k] = c;
+			top[k] = &g->callers.v[i];
+			if (n < STAT_CALLERS)
+				n++;
+		}
+	}
+	fprintf(f, "              %swith callees %.2f%%", col(o, C_DIM), 100 * inc);
+	for (size_t k = 0; k < n; k++) {
+		char *shown = ws_report_fn_name(o, top[k]->name, 0);
+
+		fprintf(f, "%s %s %.0f%%", k ? "," : "; called from", shown, 100 * best[k]);
+		free(shown);
+	}
+	fprintf(f, "%s\n", col(o, C_RESET));
+}
+
 void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
 {
 	for (size_t i = 0; i < r->nvariants; i++) {
@@ -109,6 +154,8 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 					fprintf(f, "  hottest line %s:%u", file, g->lines[0].line);
 				}
 				fprintf(f, "%s\n", col(o, C_RESET));
+				if (o->callers)
+					stat_callers(f, v, g, o);
 			}
 			free(idx);
 			free(sh);

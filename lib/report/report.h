@@ -12,6 +12,7 @@ struct ws_report_opts {
 	bool color;       /* ANSI colour (the caller decides: a TTY and no NO_COLOR) */
 	bool regions;     /* per-region tables */
 	bool functions;   /* per-function tables */
+	bool callers;     /* and under each function of stat's, its share with callees and its callers */
 	bool all_metrics; /* also show unsupported metrics' reasons in full */
 	size_t top;       /* rows of per-function tables (0: 10) */
 	bool full_names;  /* function names in full (-v); else template arguments elided and the width capped */

@@ -360,8 +360,12 @@ static char *elide_templates(const char *s, bool ops)
 			}
 			continue;
 		}
-		/* "name<" and "name::<" (v0, turbofish) open arguments; a "<" after a space or "(" opens a path. */
-		if (s[i] == '<' && i > 0 && (ident_char(s[i - 1]) || (i > 1 && s[i - 1] == ':' && s[i - 2] == ':'))) {
+		/*
+		 * "name<" and "name::<" (v0, turbofish) open arguments; a "<" after a space or "(" opens a path, and
+		 * so does "::<impl" (an impl block's functions: "core::fmt::num::imp::<impl Display for u64>::fmt").
+		 */
+		if (s[i] == '<' && i > 0 && (ident_char(s[i - 1]) || (i > 1 && s[i - 1] == ':' && s[i - 2] == ':')) &&
+		    strncmp(s + i + 1, "impl ", 5)) {
 			size_t c = closing(s, i);
 
 			if (c != SIZE_MAX) {
@@ -369,6 +373,46 @@ static char *elide_templates(const char *s, bool ops)
 				i = c;
 				continue;
 			}
+		}
+		buf_add(&b, s + i, 1);
+	}
+	return b.s;
+}
+
+/*
+ * The paths inside a Rust qualified path ("<core::hash::sip::Hasher<…> as core::hash::Hasher>::finish") or
+ * impl block ("<impl core::fmt::Display for u64>") by their last segment ("<Hasher<…> as Hasher>"): what
+ * tells such rows apart is the type and the trait, which a cut from the left would take.
+ */
+static char *drop_paths(const char *s)
+{
+	struct buf b = { 0 };
+	size_t end = 0; /* inside a qualified path until here */
+
+	buf_add(&b, "", 0);
+	for (size_t i = 0; s[i]; i++) {
+		if (i >= end && s[i] == '<' && (i == 0 || !strncmp(s + i + 1, "impl ", 5) ||
+						 (!ident_char(s[i - 1]) && s[i - 1] != ':'))) {
+			size_t c = closing(s, i);
+
+			if (c != SIZE_MAX)
+				end = c;
+		}
+		if (i < end && ident_char(s[i]) && (i == 0 || (!ident_char(s[i - 1]) && s[i - 1] != ':'))) {
+			size_t j = i, last = i;
+
+			/* A path a::b::c: its last segment only. */
+			for (;;) {
+				while (ident_char(s[j]))
+					j++;
+				if (s[j] != ':' || s[j + 1] != ':' || !ident_char(s[j + 2]))
+					break;
+				j += 2;
+				last = j;
+			}
+			buf_add(&b, s + last, j - last);
+			i = j - 1;
+			continue;
 		}
 		buf_add(&b, s + i, 1);
 	}
@@ -429,6 +473,12 @@ char *ws_sym_display(const char *name, size_t width)
 	}
 	if (ws_text_width(e) > width) {
 		char *t = elide_templates(e, true);
+
+		free(e);
+		e = t;
+	}
+	if (ws_text_width(e) > width) {
+		char *t = drop_paths(e);
 
 		free(e);
 		e = t;

@@ -98,11 +98,31 @@ test_expect_success 'one stat run exports its stacks without a variant frame; --
 	test_expect_code 1 grep -q "^a;" one.folded
 '
 
+test_expect_success 'stat --callers: under a function its share with callees and its callers, most first, as in the JSON' '
+	whyslow stat --backend sim --exact --callers --export-json stat.json -- "$C/callers" b 2000 >stat.out &&
+	grep -A1 "^ *[0-9.]*%  __mem" stat.out >mem_rows &&
+	python3 - stat.json >expect <<-\EOF &&
+	import json, sys
+	v = json.load(open(sys.argv[1]))["variants"][0]
+	mem = [f for f in v["functions"] if f["name"].startswith("__mem") and "callers" in f][0]
+	whole = mem["inclusive"]["estimated-cycles"]["median"]
+	total = v["metrics"]["estimated-cycles"]["median"]
+	parts = sorted(((c["metrics"]["estimated-cycles"]["median"] / whole, c["name"]) for c in mem["callers"]), reverse=True)
+	assert [n for _, n in parts] == ["copy_payload", "copy_header"], parts
+	print("with callees %.2f%%; called from %s" % (100 * whole / total, ", ".join("%s %.0f%%" % (n, 100 * p) for p, n in parts)))
+	EOF
+	sed -n 2p mem_rows | sed "s/^ *//" >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'without --callers no calls are tracked; a result without stacks is said so' '
 	whyslow compare --backend sim --exact --functions -n a "$C/callers a" -n b "$C/callers b" \
 		--export-json plain.json >plain.out &&
 	test_grep -v "called from" plain.out &&
 	test_grep -v "grew in" plain.out &&
+	whyslow stat --backend sim --exact --functions -- "$C/callers" b 2000 >plain-stat.out &&
+	test_grep "__mem" plain-stat.out &&
+	test_grep -v "with callees" plain-stat.out &&
 	python3 - plain.json <<-\EOF &&
 	import json, sys
 	r = json.load(open(sys.argv[1]))

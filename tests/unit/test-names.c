@@ -115,6 +115,15 @@ static void test_display(void **state)
 	check(ws_sym_display("std::basic_ostream<char, std::char_traits<char> >& std::operator<< <std::char_traits<char> >"
 			     "(std::basic_ostream<char, std::char_traits<char> >&, char const*)", 48),
 	      "std::basic_ostream<…>& std::operator<< <…>(…)");
+	/* A Rust qualified path's types and traits by their last segment, before the name would be cut. */
+	check(ws_sym_display("<core::hash::sip::Hasher<S> as core::hash::Hasher>::finish (inlined)", 40),
+	      "<Hasher<…> as Hasher>::finish (inlined)");
+	check(ws_sym_display("<&mut W as core::fmt::Write>::write_str", 30), "<&mut W as Write>::write_str");
+	/* An impl block is a path too, not arguments. */
+	check(ws_sym_display("core::fmt::num::imp::<impl core::fmt::Display for u64>::fmt", 50),
+	      "core::fmt::num::imp::<impl Display for u64>::fmt");
+	check(ws_sym_display("core::fmt::num::imp::<impl core::fmt::Display for u64>::fmt", 40),
+	      "…::num::imp::<impl Display for u64>::fmt");
 	/* Then a return type goes, before the name would be cut. */
 	check(ws_sym_display("bool std::operator< <char>(std::__cxx11::basic_string<char> const&, char const*)", 24),
 	      "std::operator< <…>(…)");
