@@ -680,12 +680,16 @@ static void add_outside(struct ws_explanation *e, const char *cause, char *evide
 	e->noutside++;
 }
 
+/* Kernel work is listed where system time grew by at least this part of the wall-time difference. */
+#define KERNEL_PART 0.2
+
 /*
  * What the cache and branch model cannot see, with the native evidence for each: time off the CPU
- * (waiting), CPUs no longer busy (parallelism), CPU time the simulator does not charge (coherence traffic
- * between cores where threads run, else bandwidth or frequency), and the machine itself (its noise and
- * outlier warnings). Only candidates whose evidence is there are listed; the order is the order of
- * how directly the evidence points at them.
+ * (waiting), CPUs no longer busy (parallelism), the kernel's work (system time: page faults and system
+ * calls, which the simulator, running user code only, never sees), CPU time the simulator does not charge
+ * (coherence traffic between cores where threads run, else bandwidth or frequency), and the machine itself
+ * (its noise and outlier warnings). Only candidates whose evidence is there are listed; the order is the
+ * order of how directly the evidence points at them.
  */
 static void outside_the_model(const struct ws_result *r, const struct ws_variant *b, const struct ws_variant *v,
 			      struct ws_explanation *e)
@@ -696,12 +700,20 @@ static void outside_the_model(const struct ws_result *r, const struct ws_variant
 	const struct ws_comparison *coh = ws_comparison_find(r, v->name, "coherence-misses", NULL, NULL);
 	double wall = rel_of(b, v, "wall-time"), tc = rel_of(b, v, "task-clock");
 	double pb = busy_cpus(b), pv = busy_cpus(v);
+	double wb = median_of(&b->metrics, "wall-time"), wv = median_of(&v->metrics, "wall-time");
+	double sb = median_of(&b->metrics, "system-time"), sv = median_of(&v->metrics, "system-time");
 	bool wall_moved = significant(wc) && isfinite(wall);
-	bool tc_moved = significant(tcc) && isfinite(tc) && isfinite(wall) && tc * wall > 0 &&
-			fabs(tc) >= 0.5 * fabs(wall);
+	/*
+	 * CPU time that moved with the wall time, by at least half as much, says the time was spent on the
+	 * CPU, not off it, even where its own test cannot be significant: at 5 runs, a secondary metric's
+	 * smallest p is above what Holm asks of it, and task-clock +47% beside wall-time +44% was said to be
+	 * waiting. Such evidence is listed with that said.
+	 */
+	bool tc_along = isfinite(tc) && isfinite(wall) && tc * wall > 0 && fabs(tc) >= 0.5 * fabs(wall);
+	bool tc_moved = tc_along && tcc && tcc->verdict != WS_VERDICT_NONE;
 	bool threads = (isfinite(pb) && pb > 1.1) || (isfinite(pv) && pv > 1.1);
 
-	if (wall_moved && !tc_moved && isfinite(tc)) {
+	if (wall_moved && !tc_along && isfinite(tc)) {
 		char *cs = NULL;
 
 		if (significant(csc))
@@ -719,6 +731,19 @@ static void outside_the_model(const struct ws_result *r, const struct ws_variant
 	if (isfinite(pb) && isfinite(pv) && (pb > 1.1 || pv > 1.1) && fabs(pv / pb - 1) >= 0.1)
 		add_outside(e, "parallelism",
 			    xasprintf("CPUs busy (task-clock over wall-time) %.2f -> %.2f", pb, pv));
+	if (wall_moved && isfinite(sb) && isfinite(sv) && isfinite(wb) && isfinite(wv) && wv != wb &&
+	    (sv - sb) / (wv - wb) >= KERNEL_PART) {
+		double fb = median_of(&b->metrics, "page-faults"), fv = median_of(&v->metrics, "page-faults");
+		char *pf = isfinite(fb) && isfinite(fv) && fb != fv
+				   ? xasprintf(", page-faults %.0f -> %.0f per run", fb, fv)
+				   : xstrdup("");
+
+		add_outside(e, "kernel work",
+			    xasprintf("system-time %.3g -> %.3g ms per run%s, with wall-time %.3g -> %.3g ms: the "
+				      "kernel's work for the program (page faults, system calls) is not simulated",
+				      1e3 * sb, 1e3 * sv, pf, 1e3 * wb, 1e3 * wv));
+		free(pf);
+	}
 	if (tc_moved) {
 		char *coh_text = NULL;
 
@@ -727,9 +752,9 @@ static void outside_the_model(const struct ws_result *r, const struct ws_variant
 					     median_of(&b->metrics, "coherence-misses"),
 					     median_of(&v->metrics, "coherence-misses"));
 		add_outside(e, "unmodelled CPU work",
-			    xasprintf("task-clock %+.0f%%: the extra time is spent on the CPU, in work the simulator "
+			    xasprintf("task-clock %+.0f%%%s: the extra time is spent on the CPU, in work the simulator "
 				      "does not charge: %s%s",
-				      100 * tc,
+				      100 * tc, significant(tcc) ? "" : " (its own test not significant at this many runs)",
 				      threads ? "with threads on several CPUs, coherence traffic (false or true sharing of "
 						"cache lines) comes first, then memory bandwidth and frequency"
 					      : "memory bandwidth, frequency, or instruction costs the preset does not time",
