@@ -428,6 +428,12 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 	fprintf(f, "\n\n");
 	compare_table(f, r, base, &base->metrics, NULL, NULL, o, 1);
 	if (o->regions) {
+		bool any = false;
+
+		for (size_t i = 0; i < r->nvariants; i++)
+			any |= r->variants[i].regions.n > 0;
+		if (!any)
+			fprintf(f, "\n %s%s%s\n", o->color ? C_DIM : "", WS_NO_REGIONS, o->color ? C_RESET : "");
 		for (size_t i = 0; i < base->regions.n; i++) {
 			fprintf(f, "\n %sregion %s%s\n", o->color ? C_BOLD : "", base->regions.v[i].name,
 				o->color ? C_RESET : "");

@@ -14,6 +14,11 @@
 #define C_GREEN "\033[32m"
 #define C_YELLOW "\033[33m"
 
+/* What --regions says where no run opened a region, so that an empty breakdown is not taken for a fault. */
+#define WS_NO_REGIONS                                                                                   \
+	"regions: none opened; mark them in the program with WS_REGION_BEGIN and WS_REGION_END (whyslow.h, " \
+	"link -lwhyslow)"
+
 #include "result/result.h"
 
 #include <stddef.h>

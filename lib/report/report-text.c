@@ -160,6 +160,8 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 			free(idx);
 			free(sh);
 		}
+		if (o->regions && !v->regions.n)
+			fprintf(f, "\n  %s%s%s\n", col(o, C_DIM), WS_NO_REGIONS, col(o, C_RESET));
 		if (o->regions) {
 			for (size_t j = 0; j < v->regions.n; j++) {
 				fprintf(f, "\n  %sregion %s%s\n", col(o, C_BOLD), v->regions.v[j].name, col(o, C_RESET));

@@ -8,6 +8,7 @@ MARKED="$WS_BUILD/tests/marker/marked"
 test_expect_success 'stat --regions reports each region with entries, wall time and counters' '
 	whyslow stat -r 3 -w 0 --regions -e task-clock,page-faults --export-json r.json -- "$MARKED" >out &&
 	test_grep "^  region outer" out &&
+	test_grep -v "regions: none opened" out &&
 	python3 - r.json <<-\EOF
 	import json, sys
 	v = json.load(open(sys.argv[1]))["variants"][0]
@@ -42,6 +43,15 @@ test_expect_success 'region files do not pile up in the temporary directory' '
 	mkdir tmp &&
 	TMPDIR=$PWD/tmp "$WHYSLOW" stat -r 2 -w 0 --regions -e task-clock -- "$MARKED" >out &&
 	test -z "$(ls tmp)"
+'
+
+test_expect_success 'a program that opens no region: --regions says so and how to mark one' '
+	whyslow stat -r 2 -w 0 --regions -e task-clock -- /bin/true >out &&
+	test_grep "^  regions: none opened; mark them in the program with WS_REGION_BEGIN" out &&
+	whyslow compare -r 3 -w 0 --regions -e task-clock /bin/true "/bin/true x" >out &&
+	test_grep "^ regions: none opened" out &&
+	whyslow compare -r 3 -w 0 --regions -e task-clock "$MARKED" "$MARKED" >out &&
+	test_grep -v "regions: none opened" out
 '
 
 test_done
