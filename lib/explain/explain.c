@@ -745,8 +745,13 @@ static void outside_the_model(const struct ws_result *r, const struct ws_variant
 		free(pf);
 	}
 	if (tc_moved) {
+		const char *own = "";
 		char *coh_text = NULL;
 
+		if (tcc->verdict == WS_VERDICT_NOISE)
+			own = " (within the noise threshold by its own test)";
+		else if (!significant(tcc))
+			own = " (its own test not significant)";
 		if (significant(coh))
 			coh_text = xasprintf("; coherence-misses %.4g -> %.4g (simulated, per-thread cores)",
 					     median_of(&b->metrics, "coherence-misses"),
@@ -754,7 +759,7 @@ static void outside_the_model(const struct ws_result *r, const struct ws_variant
 		add_outside(e, "unmodelled CPU work",
 			    xasprintf("task-clock %+.0f%%%s: the extra time is spent on the CPU, in work the simulator "
 				      "does not charge: %s%s",
-				      100 * tc, significant(tcc) ? "" : " (its own test not significant at this many runs)",
+				      100 * tc, own,
 				      threads ? "with threads on several CPUs, coherence traffic (false or true sharing of "
 						"cache lines) comes first, then memory bandwidth and frequency"
 					      : "memory bandwidth, frequency, or instruction costs the preset does not time",
