@@ -63,6 +63,19 @@ static void stat_set(FILE *f, const struct ws_metric_set *set, const struct ws_r
 #define STAT_CALLERS 3
 #define STAT_CALLER_MIN 0.01
 
+/* A caller and its part of the function's inclusive share, for sorting. */
+struct caller_share {
+	double share;
+	const struct ws_group *g;
+};
+
+static int by_share_desc(const void *a, const void *b)
+{
+	double x = ((const struct caller_share *)a)->share, y = ((const struct caller_share *)b)->share;
+
+	return (x < y) - (x > y);
+}
+
 /*
  * With --callers, the line under a function's row: its share with what it calls, and who called it, most
  * first, each with the part of that inclusive share it made (as perf report --children and its call graph).
@@ -70,38 +83,29 @@ static void stat_set(FILE *f, const struct ws_metric_set *set, const struct ws_r
 static void stat_callers(FILE *f, const struct ws_variant *v, const struct ws_group *g,
 			 const struct ws_report_opts *o)
 {
-	double inc = ws_function_inclusive_share(v, g), best[STAT_CALLERS];
-	const struct ws_group *top[STAT_CALLERS];
+	double inc = ws_function_inclusive_share(v, g);
+	struct caller_share *c;
 	size_t n = 0;
 
 	if (!isfinite(inc))
 		return;
+	c = xmalloc((g->callers.n + 1) * sizeof(*c));
 	for (size_t i = 0; i < g->callers.n; i++) {
-		double c = ws_caller_share(g, &g->callers.v[i]);
-		size_t k;
+		double share = ws_caller_share(g, &g->callers.v[i]);
 
-		if (!isfinite(c) || c < STAT_CALLER_MIN)
-			continue;
-		for (k = n; k > 0 && best[k - 1] < c; k--)
-			if (k < STAT_CALLERS) {
-				best[k] = best[k - 1];
-				top[k] = top[k - 1];
-			}
-		if (k < STAT_CALLERS) {
-			best[k] = c;
-			top[k] = &g->callers.v[i];
-			if (n < STAT_CALLERS)
-				n++;
-		}
+		if (isfinite(share) && share >= STAT_CALLER_MIN)
+			c[n++] = (struct caller_share){ share, &g->callers.v[i] };
 	}
+	qsort(c, n, sizeof(*c), by_share_desc);
 	fprintf(f, "              %swith callees %.2f%%", col(o, C_DIM), 100 * inc);
-	for (size_t k = 0; k < n; k++) {
-		char *shown = ws_report_fn_name(o, top[k]->name, 0);
+	for (size_t k = 0; k < n && k < STAT_CALLERS; k++) {
+		char *shown = ws_report_fn_name(o, c[k].g->name, 0);
 
-		fprintf(f, "%s %s %.0f%%", k ? "," : "; called from", shown, 100 * best[k]);
+		fprintf(f, "%s %s %.0f%%", k ? "," : "; called from", shown, 100 * c[k].share);
 		free(shown);
 	}
 	fprintf(f, "%s\n", col(o, C_RESET));
+	free(c);
 }
 
 void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
