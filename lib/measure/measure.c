@@ -134,8 +134,17 @@ static void poll_hook(void *ctx)
 		be->ops->poll(be);
 }
 
-static char *describe_failure(const struct ws_run_outcome *out)
+/*
+ * `limit`: the --timeout in seconds (0: none) and `factor` what the backend multiplies it by, so that the
+ * message names the time the run had and what to raise.
+ */
+static char *describe_failure(const struct ws_run_outcome *out, double limit, double factor)
 {
+	if (out->timed_out && limit > 0 && factor > 1)
+		return xasprintf("timed out and was killed after %g s (--timeout %g, times %g for this backend: "
+				 "raise --timeout)", limit * factor, limit, factor);
+	if (out->timed_out && limit > 0)
+		return xasprintf("timed out and was killed after %g s (raise --timeout)", limit);
 	if (out->timed_out)
 		return xstrdup("timed out and was killed");
 	if (out->signal)
@@ -171,7 +180,7 @@ static int run_hook(struct session *s, size_t i, enum ws_hook_kind k, const char
 		return ret;
 	if (out.exit_code == 0 && !out.signal)
 		return 0;
-	why = describe_failure(&out);
+	why = describe_failure(&out, 0, 1); /* a hook has no timeout */
 	/* As a failed run is: kept going past with --ignore-failure, said each time, else the end of the session. */
 	ws_log(s->o->ignore_failure ? WS_LOG_WARN : WS_LOG_ERROR, "%s of '%s' %s%s%s%s", hook_options[k], prog->name,
 	       why, when, prog->output == WS_OUTPUT_INHERIT ? "" : "; --output inherit shows its output",
@@ -321,11 +330,11 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 	failed = out->exit_code != 0 || out->signal || out->timed_out;
 	if (failed && (!s->o->ignore_failure ||
 		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out->signal || out->timed_out)))) {
-		char *why = describe_failure(out);
+		char *why = describe_failure(out, s->o->timeout, ops->timeout_factor ? ops->timeout_factor : 1);
 
 		if (!(ops->traits & WS_BE_NATIVE))
 			ws_error("'%s' %s%s%s", prog->name, why, ops->running_where ? ops->running_where : "",
-				 out->signal && ops->crash_hint ? ops->crash_hint : "");
+				 out->signal && !out->timed_out && ops->crash_hint ? ops->crash_hint : "");
 		else if (!r->record)
 			ws_error("'%s' %s in a warm-up run; use --ignore-failure to keep such runs, or "
 				 "--show-output to see its output",

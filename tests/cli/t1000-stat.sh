@@ -113,7 +113,7 @@ test_expect_success '--timeout kills the run and reports it' '
 	start=$(date +%s) &&
 	test_expect_code 1 whyslow stat -r 2 -w 0 --timeout 0.2 -- sleep 10 2>err &&
 	test $(( $(date +%s) - start )) -lt 5 &&
-	test_grep "timed out and was killed" err
+	test_grep "timed out and was killed after 0.2 s (raise --timeout)" err
 '
 
 test_expect_success 'SIGINT keeps and writes the finished runs, marked partial' '

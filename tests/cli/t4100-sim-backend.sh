@@ -124,6 +124,13 @@ test_expect_success '--timeout gives simulated runs a hundred times longer' '
 	test "$(metric t.json 0 instructions | cut -d" " -f3)" = True
 '
 
+# A timeout names the time the run had, stretched, and no crash hint follows it.
+test_expect_success 'a simulated run that times out says how long it had and what to raise' '
+	test_expect_code 1 whyslow stat --backend sim --exact -r 1 -w 0 --timeout 0.002 -- sleep 5 2>err &&
+	test_grep "after 0.2 s (--timeout 0.002, times 100 for this backend: raise --timeout)" err &&
+	test_grep -v "plain valgrind" err
+'
+
 # A 40K working set read over and over: past a 32K L1d (zen4's), inside a 64K one.
 test_expect_success '--sim-cache takes sizes with K, M or G, and the simulated L1d changes' '
 	whyslow stat --backend sim --exact -r 1 -w 0 -e L1-dcache-load-misses --export-json d.json \
