@@ -353,8 +353,10 @@ static char *substitute_hook(const char *s, void *data)
 }
 
 static void expand(struct program_list *l, const struct params *ps, char **cmds, size_t ncmds,
-		   const struct string_list *names, const struct cli_measure *cm)
+		   const struct string_list *names, struct cli_measure *cm)
 {
+	struct string_list outputs = { 0 };
+	bool output_vars = false;
 	size_t nparams = ps->n, combos = 1, *choice = xcalloc(nparams + 1, sizeof(*choice));
 	struct combination cb = { ps, choice };
 	bool shell = cm->shell;
@@ -370,6 +372,8 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 		for (size_t h = 0; h < WS_NHOOKS; h++)
 			for (size_t j = 0; j < cm->hooks[h].n; j++)
 				used |= strstr(cm->hooks[h].v[j], key) != NULL;
+		for (size_t j = 0; j < cm->output.n; j++)
+			output_vars |= strstr(cm->output.v[j], key) != NULL;
 		if (!used)
 			usage_error("%s %s: no command uses {%s}, nor any hook", ps->v[k].opt, ps->v[k].name,
 				    ps->v[k].name);
@@ -405,6 +409,14 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 			}
 			add_program(l, name, command, shell);
 			cli_measure_program(cm, &l->v[l->n - 1], l->n - 1, substitute_hook, &cb);
+			/* --output out-{VAR}.txt: a file per program, as its command has its values. */
+			if (output_vars) {
+				const char *given = cm->output.v[cm->output.n == 1 ? 0 : l->n - 1];
+
+				string_list_append(&outputs, keep(l, substitute(ps, given, choice)));
+				if (l->v[l->n - 1].output == WS_OUTPUT_FILE)
+					l->v[l->n - 1].output_path = outputs.v[outputs.n - 1];
+			}
 			if (nparams) {
 				struct ws_param *pv = xcalloc(nparams, sizeof(*pv));
 
@@ -422,6 +434,11 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 		}
 	}
 	free(choice);
+	/* The checks before the first run, --plan-jobs and the result's settings then see every program's file. */
+	if (output_vars) {
+		string_list_clear(&cm->output);
+		cm->output = outputs;
+	}
 	/*
 	 * The same command twice is an A/A check, common practice: name the copies "cmd #2", "cmd #3" as they
 	 * come. Names given with -n are the user's own, and two equal ones stay a mistake.

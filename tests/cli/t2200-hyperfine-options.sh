@@ -114,6 +114,17 @@ test_expect_success '--output ./FILE holds the last run'"'"'s output; a bare nam
 	test_line_count = 1 err
 '
 
+test_expect_success '--output with {VAR} gives each program of -L its own file, checked before the runs' '
+	rm -f out-a.txt out-b.txt &&
+	whyslow compare -r 2 -w 0 -e wall-time --export-json v.json -L w a,b --output "./out-{w}.txt" "echo {w}" >out &&
+	echo a >expect && test_cmp expect out-a.txt &&
+	echo b >expect && test_cmp expect out-b.txt &&
+	test "$(field v.json "d[\"settings\"][\"output\"]")" = "[${SQ}./out-a.txt${SQ}, ${SQ}./out-b.txt${SQ}]" &&
+	test_expect_code 1 whyslow compare -r 1 -w 0 -e wall-time -L w a,b --output "./no/out-{w}.txt" "echo {w}" \
+		>out 2>err &&
+	test_grep "cannot write --output ${SQ}./no/out-a.txt${SQ}" err
+'
+
 test_expect_success 'a failing hook stops with one line and exit 1, and the finished runs are kept' '
 	rm -f n &&
 	test_expect_code 1 whyslow stat -r 6 -w 0 -e wall-time --export-json h.json \
