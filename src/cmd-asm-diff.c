@@ -58,6 +58,55 @@ static void too_many(const char *pattern, const struct ws_asm_pair *pairs, size_
 		fprintf(stderr, "  ... and %zu more\n", n - shown);
 }
 
+/*
+ * A name with no code of its own in either binary may have been inlined everywhere it was called: say where,
+ * from DWARF, so that the user compares those functions instead. True if it said so.
+ */
+static bool say_inlined(struct ws_asm_side *sides, const char *pattern)
+{
+	enum { MAX = 3 };
+	char *holders[2][MAX], *inlined[2], *lists[2], *hint;
+	const char *a = ws_asm_bin_path(sides[0].bin), *b = ws_asm_bin_path(sides[1].bin);
+	size_t n[2];
+	int k1;
+
+	for (int k = 0; k < 2; k++)
+		n[k] = ws_asm_inlined_into(sides[k].bin, pattern, holders[k], MAX, &inlined[k]);
+	if (!n[0] && !n[1]) {
+		free(inlined[0]);
+		free(inlined[1]);
+		return false;
+	}
+	for (int k = 0; k < 2; k++)
+		lists[k] = ws_asm_holder_list(holders[k], n[k], MAX);
+	k1 = n[0] ? 0 : 1; /* a side that has it inlined */
+	if (n[k1] == 1 && (!n[!k1] || !strcmp(lists[0], lists[1]))) {
+		char *shortname = ws_sym_short(holders[k1][0]);
+
+		hint = xasprintf("give -f '%s'", shortname);
+		free(shortname);
+	} else {
+		hint = xstrdup("give -f one of them");
+	}
+	if (n[0] && n[1] && !strcmp(lists[0], lists[1]))
+		ws_error("no function '%s' in %s or %s: '%s' was inlined into %s in both (%s)", pattern, a, b,
+			 inlined[0], lists[0], hint);
+	else if (n[0] && n[1])
+		ws_error("no function '%s' in %s or %s: '%s' was inlined into %s in %s and into %s in %s (%s)", pattern,
+			 a, b, inlined[0], lists[0], a, lists[1], b, hint);
+	else
+		ws_error("no function '%s' in %s or %s: '%s' was inlined into %s in %s (%s)", pattern, a, b,
+			 inlined[k1], lists[k1], k1 ? b : a, hint);
+	free(hint);
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < n[k]; i++)
+			free(holders[k][i]);
+		free(lists[k]);
+		free(inlined[k]);
+	}
+	return true;
+}
+
 static int show_named(struct ws_asm_side *sides, const struct string_list *names, bool all, bool json)
 {
 	struct ws_asm_pair **pairs = xcalloc(names->n + 1, sizeof(*pairs));
@@ -80,6 +129,10 @@ static int show_named(struct ws_asm_side *sides, const struct string_list *names
 		}
 		if (npairs[i])
 			continue;
+		if (say_inlined(sides, names->v[i])) {
+			ret = WS_EXIT_FAIL;
+			goto done;
+		}
 		ns = ws_asm_suggest(sides[0].bin, sides[1].bin, names->v[i], sugg, ARRAY_SIZE(sugg));
 		if (ns == 0) {
 			ws_error("no function '%s' in %s or %s", names->v[i], ws_asm_bin_path(sides[0].bin),

@@ -301,6 +301,45 @@ static struct ws_symobj *dwarf_of(struct ws_asm_bin *bin)
 	return bin->symobj;
 }
 
+static bool inlined_match(const char *symbol, const char *name, void *arg)
+{
+	char *shortname = ws_sym_short(name);
+	struct ws_sym_forms f = { symbol, name, name, shortname, NULL };
+	bool m = ws_sym_match(arg, &f) != WS_SYM_NO_MATCH;
+
+	free(shortname);
+	return m;
+}
+
+size_t ws_asm_inlined_into(struct ws_asm_bin *bin, const char *pattern, char **holders, size_t max, char **inlined)
+{
+	struct ws_symobj *o = dwarf_of(bin);
+
+	*inlined = NULL;
+	return o ? ws_symobj_inlined_into(o, inlined_match, (void *)pattern, holders, max, inlined) : 0;
+}
+
+char *ws_asm_holder_list(char *const *v, size_t n, size_t max)
+{
+	char *list = xstrdup("");
+
+	for (size_t k = 0; k < n; k++) {
+		char *shortname = ws_sym_short(v[k]), *more;
+
+		more = xasprintf("%s%s%s", list, !k ? "" : k == n - 1 && n < max ? " and " : ", ", shortname);
+		free(shortname);
+		free(list);
+		list = more;
+	}
+	if (n == max) {
+		char *more = xasprintf("%s and others", list);
+
+		free(list);
+		list = more;
+	}
+	return list;
+}
+
 /*
  * `name` told apart by its instance's DWARF name: "<&T as core::fmt::Debug>::fmt" with DWARF "fmt<u32>" is
  * "<&T as core::fmt::Debug>::fmt::<u32>", the way v0 mangling spells generic arguments; otherwise the

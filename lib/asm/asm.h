@@ -119,6 +119,17 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 size_t ws_asm_suggest(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *pattern,
 		      const char **out, size_t max);
 
+/*
+ * A function `pattern` names that has no code of its own in `bin` but was inlined, from DWARF: up to `max`
+ * functions that hold it go to holders[] (demangled, the caller frees them), the inlined function's name to
+ * *inlined (likewise, or NULL). Returns how many holders.
+ */
+size_t ws_asm_inlined_into(struct ws_asm_bin *bin, const char *pattern, char **holders, size_t max, char **inlined);
+
+/* "f, g and h" of ws_asm_inlined_into()'s holders, in the short forms --function takes; "f, g, h and others"
+ * where it stopped at `max`. A new string. */
+char *ws_asm_holder_list(char *const *v, size_t n, size_t max);
+
 /* ---- one function's code ---- */
 
 /* What an instruction does, as far as the summary is concerned. */

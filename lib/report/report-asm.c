@@ -369,6 +369,25 @@ static void print_listing(FILE *out, const struct ws_asm_side *sides, const stru
 	free(other);
 }
 
+/* Side `side` lacks the function `other` has: where DWARF says it was inlined, or the possibilities. */
+static void print_missing(FILE *out, const struct ws_asm_side *side, const struct ws_asm_sym *other)
+{
+	enum { MAX = 3 };
+	char *holders[MAX], *inlined, *list;
+	size_t n = ws_asm_inlined_into(side->bin, other->symbol, holders, MAX, &inlined);
+
+	if (!n) {
+		fprintf(out, "  %s: not in %s (inlined, renamed or removed)\n", side->label, ws_asm_bin_path(side->bin));
+		return;
+	}
+	list = ws_asm_holder_list(holders, n, MAX);
+	fprintf(out, "  %s: not in %s: inlined into %s (DWARF)\n", side->label, ws_asm_bin_path(side->bin), list);
+	free(list);
+	free(inlined);
+	for (size_t i = 0; i < n; i++)
+		free(holders[i]);
+}
+
 void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r)
 {
 	const struct ws_asm_sym *sa = r->pair.a, *sb = r->pair.b;
@@ -385,8 +404,7 @@ void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struc
 			fprintf(out, "  %s: several functions of this name in %s, and nothing (DWARF, size and order) "
 				"tells which is this one: not paired\n", sides[k].label, ws_asm_bin_path(sides[k].bin));
 		else
-			fprintf(out, "  %s: not in %s (inlined, renamed or removed)\n", sides[k].label,
-				ws_asm_bin_path(sides[k].bin));
+			print_missing(out, &sides[k], k ? sa : sb);
 	}
 	if (r->pair.how == WS_ASM_BY_SIZE)
 		fprintf(out, "  paired by size and address order: several functions have this name in each build\n");

@@ -732,6 +732,74 @@ size_t ws_symobj_inlines(struct ws_symobj *o, uint64_t vaddr, const struct ws_in
 	return sl->n;
 }
 
+struct inlined_scan {
+	bool (*match)(const char *symbol, const char *name, void *arg);
+	void *arg;
+	char **inlined; /* the first match's name, or NULL */
+	bool held;      /* the function being walked holds a match */
+};
+
+/* Every inlined instance under `die`, at any depth (inside lexical blocks and other inlines too). */
+static void scan_inlined(Dwarf_Die *die, struct inlined_scan *sc)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine && !sc->held) {
+			const char *link = die_linkage_name(&child), *dname = die_name(&child);
+			char *name = link ? ws_sym_demangle(link) : dname ? qualified_name(&child, dname) : NULL;
+
+			if (name && sc->match(link, name, sc->arg)) {
+				sc->held = true;
+				if (sc->inlined && !*sc->inlined)
+					*sc->inlined = xstrdup(name);
+			}
+			free(name);
+		}
+		scan_inlined(&child, sc);
+	} while (!sc->held && dwarf_siblingof(&child, &child) == 0);
+}
+
+size_t ws_symobj_inlined_into(struct ws_symobj *o, bool (*match)(const char *symbol, const char *name, void *arg),
+			      void *arg, char **holders, size_t max, char **inlined)
+{
+	struct inlined_scan sc = { match, arg, inlined, false };
+	size_t n = 0;
+
+	if (inlined)
+		*inlined = NULL;
+	if (!o->fn_ranges_read)
+		read_fn_ranges(o);
+	/* A function in several ranges (hot and cold parts) is one entry per range: each DIE once. */
+	for (size_t i = 0; i < o->nr_fn_ranges && n < max; i++) {
+		Dwarf_Die fn;
+		const char *link;
+		char *name;
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = o->fn_ranges[j].die == o->fn_ranges[i].die;
+		if (seen || !dwarf_offdie(o->dwarf, o->fn_ranges[i].die, &fn))
+			continue;
+		sc.held = false;
+		scan_inlined(&fn, &sc);
+		if (!sc.held)
+			continue;
+		link = die_linkage_name(&fn);
+		name = link ? ws_sym_demangle(link) : xstrdup(die_name(&fn) ? die_name(&fn) : "??");
+		for (size_t k = 0; k < n && name; k++)
+			if (!strcmp(holders[k], name)) {
+				free(name);
+				name = NULL;
+			}
+		if (name)
+			holders[n++] = name;
+	}
+	return n;
+}
+
 int ws_symobj_srcline(struct ws_symobj *o, uint64_t vaddr, const char **file, unsigned *line)
 {
 	Dwfl_Line *l = dwfl_module_getsrc(o->mod, vaddr);

@@ -110,6 +110,15 @@ struct ws_inline {
 size_t ws_symobj_inlines(struct ws_symobj *o, uint64_t vaddr, const struct ws_inline **out);
 
 /*
+ * Where a function with no code of its own went: the functions holding an inlined instance of one that
+ * `match` accepts (called with the instance's mangled name, or NULL, and its demangled or DWARF name). Up to
+ * `max` distinct holders, demangled, go to holders[], and the first instance's name to *inlined (NULL if
+ * none); the caller frees them. Returns how many holders. Reads every function's DWARF: for error paths.
+ */
+size_t ws_symobj_inlined_into(struct ws_symobj *o, bool (*match)(const char *symbol, const char *name, void *arg),
+			      void *arg, char **holders, size_t max, char **inlined);
+
+/*
  * The source file and line of link address `vaddr` from the DWARF line table (of the object or its debug
  * file). Returns 0 with *file (owned by the cache) and *line set, or -ENOENT without line information.
  */

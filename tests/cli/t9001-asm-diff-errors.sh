@@ -107,6 +107,24 @@ test_expect_success 'a relocatable object: link it first' '
 	test_grep "copy.o: a relocatable object file; .*link it first" err
 '
 
+# A static function -O2 inlines into its only caller has no code of its own there; DWARF says where it went.
+test_expect_success 'a function inlined away: one line naming where it went, and the report names it too' '
+	command -v cc >/dev/null || { echo "cc not found"; exit 1; }
+	cat >inl.c <<-\EOF &&
+	static long twice_sum(const long *a, int n) { long s = 0; for (int i = 0; i < n; i++) s += 2 * a[i]; return s; }
+	int main(int argc, char **argv) { long a[4] = { argc, 2, 3, 4 }; (void)argv; return (int)twice_sum(a, 4); }
+	EOF
+	cc -O0 -g -o inl0 inl.c && cc -O2 -g -o inl2 inl.c && cc -O2 -g -o inl2b inl.c &&
+	test_expect_code 1 whyslow asm-diff -f twice_sum inl2 inl2b >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "no function .twice_sum. in inl2 or inl2b: .twice_sum. was inlined into main in both (give -f .main.)" err &&
+	test_line_count = 0 out &&
+	whyslow asm-diff -f twice_sum inl0 inl2 >out &&
+	test_grep "^  B: not in inl2: inlined into main (DWARF)" out &&
+	whyslow asm-diff -f twice_sum inl2 inl0 >out &&
+	test_grep "^  A: not in inl2: inlined into main (DWARF)" out
+'
+
 test_expect_success '--result with a missing file: one line, exit 1' '
 	test_expect_code 1 whyslow asm-diff --result nope.json "$O0" "$O2" >out 2>err &&
 	test_line_count = 1 err &&
