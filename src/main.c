@@ -8,6 +8,7 @@
 #include "ws-config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -188,9 +189,20 @@ static int help(const char *topic)
  * success. A reader that went away (EPIPE, `| head`) ends us as SIGPIPE would have, silently. A stdout that
  * was closed before we started (EBADF) with nothing written to it is not an error.
  */
+/*
+ * Whether stdout is a pipe nobody reads any more: where a write failed earlier, ferror() keeps no errno,
+ * and poll() tells EPIPE apart (POLLERR on a pipe whose read end is closed).
+ */
+static bool reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 static void close_stdout(void)
 {
-	bool failed = ferror(stdout) != 0;
+	bool failed = ferror(stdout) != 0, gone = failed && reader_gone();
 	int err = 0;
 
 	if (fflush(stdout) != 0) {
@@ -203,7 +215,7 @@ static void close_stdout(void)
 	}
 	if (!failed)
 		return;
-	if (err == EPIPE) {
+	if (err == EPIPE || (!err && gone)) {
 		signal(SIGPIPE, SIG_DFL);
 		raise(SIGPIPE);
 	}

@@ -125,6 +125,22 @@ test_expect_success 'a function inlined away: one line naming where it went, and
 	test_grep "^  A: not in inl2: inlined into main (DWARF)" out
 '
 
+# A pipe whose reader has gone (`| head`): ended silently as by SIGPIPE; a full disk: one line, exit 1.
+test_expect_success 'a report nobody reads ends silently; one that cannot be written fails with one line' '
+	python3 -c "
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
+print(p.returncode, len(p.stderr))
+" "$WHYSLOW" asm-diff "$O0" "$O2" >out &&
+	echo "-13 0" >expect &&
+	test_cmp expect out &&
+	test_expect_code 1 whyslow asm-diff "$O0" "$O2" >/dev/full 2>err &&
+	test_line_count = 1 err &&
+	test_grep "cannot write to standard output" err
+'
+
 test_expect_success '--result with a missing file: one line, exit 1' '
 	test_expect_code 1 whyslow asm-diff --result nope.json "$O0" "$O2" >out 2>err &&
 	test_line_count = 1 err &&
