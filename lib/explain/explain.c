@@ -605,7 +605,7 @@ const struct ws_comparison *ws_explain_headline(const struct ws_result *r, const
  * What the variant is, as the rest of "'NAME' is ...": a phrase for every verdict, so that the summary
  * reads as a sentence whatever the verdict and the backend (unit-explain reads them all).
  */
-static char *verdict_text(const struct ws_comparison *h, size_t runs)
+static char *verdict_text(const struct ws_comparison *h, size_t runs, double noise)
 {
 	double pct;
 
@@ -632,6 +632,13 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs)
 		return xasprintf("unchanged in %s (exact)", h->metric);
 	if (h->gate_closed)
 		return xasprintf("not tested in %s: its primary metric does not differ significantly", h->metric);
+	/*
+	 * Not significant, and the whole CI inside the noise band: any difference is smaller than the threshold.
+	 * That is an answer (--runs auto stops on it), not a call for more runs.
+	 */
+	if (noise > 0 && isfinite(h->ci_lo) && isfinite(h->ci_hi) && h->ci_lo >= 1 - noise && h->ci_hi <= 1 + noise)
+		return xasprintf("the same within the noise threshold: %+.1f%% [%+.1f, %+.1f] in %s, all of it "
+				 "inside ±%g%%", pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, 100 * noise);
 	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && pct != 0 && runs) {
 		/* The CI half-width shrinks as 1/sqrt(n): the runs for it to shrink below the observed effect. */
 		double half = 50 * (h->ci_hi - h->ci_lo), need = (double)runs * pow(half / fabs(pct), 2);
@@ -927,7 +934,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		}
 	}
 	h = headline(r, v, cyc_metric);
-	head = verdict_text(h, runs_of(&b->metrics, h ? h->metric : "wall-time"));
+	head = verdict_text(h, runs_of(&b->metrics, h ? h->metric : "wall-time"), r->settings.noise);
 	if (cyc_metric)
 		model_reach(r, b, v, h, cyc_metric, e);
 	if (!cyc_metric) {

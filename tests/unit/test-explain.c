@@ -338,6 +338,7 @@ static void test_every_verdict_reads(void **state)
 		{ "noise", 1.005, 0.0005, 10, "the same within the noise threshold (" },
 		{ "inconclusive", 1.004, 0.2, 10, "inconclusive: " },
 		{ "too few runs", 1.20, 0.01, 1, "not compared in " },
+		{ "same, inside the band", 1.0, 0.002, 10, "the same within the noise threshold: " },
 	};
 	/* What each backend adds besides the primary (wall-time): nothing, measured cycles, the simulator's. */
 	static const char *const backends[] = { "time only", "PMU cycles", "simulated" };
