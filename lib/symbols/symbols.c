@@ -772,16 +772,13 @@ size_t ws_symobj_inlined_into(struct ws_symobj *o, bool (*match)(const char *sym
 		*inlined = NULL;
 	if (!o->fn_ranges_read)
 		read_fn_ranges(o);
-	/* A function in several ranges (hot and cold parts) is one entry per range: each DIE once. */
+	/* A function in several ranges (hot and cold parts) is walked once per range; its name is kept once. */
 	for (size_t i = 0; i < o->nr_fn_ranges && n < max; i++) {
 		Dwarf_Die fn;
 		const char *link;
 		char *name;
-		bool seen = false;
 
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = o->fn_ranges[j].die == o->fn_ranges[i].die;
-		if (seen || !dwarf_offdie(o->dwarf, o->fn_ranges[i].die, &fn))
+		if (!dwarf_offdie(o->dwarf, o->fn_ranges[i].die, &fn))
 			continue;
 		sc.held = false;
 		scan_inlined(&fn, &sc);
