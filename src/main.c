@@ -152,6 +152,13 @@ static int help(const char *topic)
 	char *page;
 	bool shown;
 
+	/* -h on every command, this one too: its usage, as git help -h prints. */
+	if (topic && (!strcmp(topic, "-h") || !strcmp(topic, "--help"))) {
+		printf("usage: whyslow help [<command> | result | whyslow.h]\n\n"
+		       "Opens the manual page of a command, of the result file (result) or of the region markers\n"
+		       "(whyslow.h) through man(1); without a topic, whyslow(1).\n");
+		return WS_EXIT_OK;
+	}
 	if (!topic)
 		page = xstrdup("whyslow");
 	else if (cmd)

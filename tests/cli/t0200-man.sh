@@ -104,6 +104,13 @@ test_expect_success 'without man, whyslow help CMD prints what -h prints' '
 	test_grep "^commands:" actual
 '
 
+test_expect_success 'help -h prints its usage, as every command'"'"'s -h does' '
+	whyslow help -h >out &&
+	test_grep "^usage: whyslow help" out &&
+	whyslow help --help >out &&
+	test_grep "^usage: whyslow help" out
+'
+
 test_expect_success 'help on something that has no page is a usage error' '
 	test_expect_code 129 whyslow help bogus 2>err &&
 	test_line_count = 1 err &&
