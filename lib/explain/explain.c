@@ -532,11 +532,16 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 				      asm_cmd ? asm_cmd : "");
 		else if (asm_cmd)
 			s = xasprintf("%s instructions are concentrated in %s: %s", grew ? "extra" : "fewer", where, asm_cmd);
-		else
-			s = xasprintf("%s instructions are concentrated in %s: look at what it executes more often "
+		else if (grew)
+			s = xasprintf("extra instructions are concentrated in %s: look at what it executes more often "
 				      "(a new branch, a copy, a check on every access) and compare its code between "
 				      "the variants",
-				      grew ? "extra" : "fewer", where);
+				      where);
+		else
+			s = xasprintf("fewer instructions are concentrated in %s: look at what it no longer executes "
+				      "or executes less often (a check dropped, a copy avoided, a shorter path) and "
+				      "compare its code between the variants",
+				      where);
 	} else if (strstr(c->metric, "branch")) {
 		s = xasprintf("mispredictions %s in %s: look for a data-dependent branch (a new check per access, "
 			      "an inline-or-heap test) and make it predictable or branchless",

@@ -416,8 +416,8 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 
 	if (!base)
 		return;
-	fprintf(f, "\n %swhyslow compare:%s %zu programs, %zu runs each", o->color ? C_BOLD : "",
-		o->color ? C_RESET : "", r->nvariants, ws_report_runs(base));
+	fprintf(f, "\n %swhyslow compare:%s %zu programs, %zu run%s each", o->color ? C_BOLD : "",
+		o->color ? C_RESET : "", r->nvariants, ws_report_runs(base), ws_report_runs(base) == 1 ? "" : "s");
 	if (r->settings.order)
 		fprintf(f, ", %s (seed %llu)", r->settings.order, (unsigned long long)r->settings.seed);
 	else
@@ -569,7 +569,8 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 	if (!base)
 		return;
 	md_summary_line(f, r, base);
-	fprintf(f, "\n%zu programs, %zu runs each", r->nvariants, ws_report_runs(base));
+	fprintf(f, "\n%zu programs, %zu run%s each", r->nvariants, ws_report_runs(base),
+		ws_report_runs(base) == 1 ? "" : "s");
 	backend_note(f, r);
 	fprintf(f, ".\n");
 	for (size_t i = 0; i < r->nexplain; i++) {

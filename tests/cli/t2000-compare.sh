@@ -71,6 +71,7 @@ test_expect_success 'several -L give the cartesian product, and -n may use {VAR}
 	assert [v["name"] for v in d["variants"]] == ["run-x1", "run-x2", "run-y1", "run-y2"], d["variants"]
 	assert d["variants"][3]["command"] == "echo y 2"
 	EOF
+	test_grep "4 programs, 1 run each" out
 '
 
 test_expect_success 'bad -L syntax exits 129 with one line' '

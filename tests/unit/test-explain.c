@@ -127,6 +127,32 @@ static void test_simulated_decomposition(void **state)
 	ws_result_release(&r);
 }
 
+/* A speed-up's advice reads the other way: what the hot code no longer does, not what it does more often. */
+static void test_fewer_instructions_advice(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_cause *c;
+
+	(void)state;
+	pair(&r, &b, &v, "var");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 1000);
+	sim(&v->metrics, "estimated-cycles", 600);
+	sim(&v->metrics, "instructions", 600);
+	sim(&ws_group_list_get(&b->functions, "hot", NULL)->metrics, "instructions", 900);
+	sim(&ws_group_list_get(&v->functions, "hot", NULL)->metrics, "instructions", 500);
+	analyse(&r);
+	assert_int_equal(r.nexplain, 1);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_non_null(strstr(c->next_step, "fewer instructions are concentrated in hot: look at what it no "
+					      "longer executes"));
+	assert_null(strstr(c->next_step, "more often"));
+	ws_result_release(&r);
+}
+
 static void test_unmodelled_stall_is_unexplained(void **state)
 {
 	/* +500 cycles, of which the counted events account for 100: 80% unexplained, named last. */
@@ -825,6 +851,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_simulated_decomposition),
+		cmocka_unit_test(test_fewer_instructions_advice),
 		cmocka_unit_test(test_unmodelled_stall_is_unexplained),
 		cmocka_unit_test(test_identical_blames_nothing),
 		cmocka_unit_test(test_measured_cycles_with_noise),
