@@ -543,17 +543,21 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 				      "compare its code between the variants",
 				      where);
 	} else if (strstr(c->metric, "branch")) {
-		s = xasprintf("mispredictions %s in %s: look for a data-dependent branch (a new check per access, "
-			      "an inline-or-heap test) and make it predictable or branchless",
-			      grew ? "grew" : "fell", where);
+		/* A speed-up's advice says what changed for the better, which is what the user wants to keep. */
+		s = grew ? xasprintf("mispredictions grew in %s: look for a data-dependent branch (a new check per "
+				     "access, an inline-or-heap test) and make it predictable or branchless", where)
+			 : xasprintf("mispredictions fell in %s: a data-dependent branch became predictable or went "
+				     "away; compare its code between the variants", where);
 	} else if (!strcmp(c->metric, "L1-dcache-load-misses")) {
-		s = xasprintf("L1d misses %s in %s: check the size of the values it moves or keeps hot (a larger "
-			      "struct pushes other data out of L1)",
-			      grew ? "grew" : "fell", where);
+		s = grew ? xasprintf("L1d misses grew in %s: check the size of the values it moves or keeps hot (a "
+				     "larger struct pushes other data out of L1)", where)
+			 : xasprintf("L1d misses fell in %s: the data it keeps hot got smaller or closer together "
+				     "(smaller values, a better layout, fewer copies)", where);
 	} else if (strstr(c->metric, "icache")) {
-		s = xasprintf("instruction-cache misses %s in %s: the hot code grew or spread over more functions "
-			      "(inlining, duplicated templates): compare code sizes",
-			      grew ? "grew" : "fell", where);
+		s = grew ? xasprintf("instruction-cache misses grew in %s: the hot code grew or spread over more "
+				     "functions (inlining, duplicated templates): compare code sizes", where)
+			 : xasprintf("instruction-cache misses fell in %s: the hot code shrank or gathered into fewer "
+				     "functions: compare code sizes", where);
 	} else if (strstr(c->metric, "L2") || strstr(c->metric, "LLC")) {
 		s = xasprintf("the working set of %s %s the %s: check the data it touches per iteration and its "
 			      "layout",

@@ -151,6 +151,22 @@ static void test_fewer_instructions_advice(void **state)
 					      "longer executes"));
 	assert_null(strstr(c->next_step, "more often"));
 	ws_result_release(&r);
+
+	/* The same for fewer mispredictions: no advice to make a branch predictable that now is. */
+	pair(&r, &b, &v, "var");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 600);
+	sim(&b->metrics, "branch-misses", 20);
+	sim(&v->metrics, "estimated-cycles", 800);
+	sim(&v->metrics, "instructions", 600);
+	sim(&v->metrics, "branch-misses", 10);
+	analyse(&r);
+	c = cause(&r.explain[0], "branch-misses");
+	assert_non_null(c);
+	assert_non_null(strstr(c->next_step, "mispredictions fell in the hot code: a data-dependent branch became "
+					      "predictable or went away"));
+	ws_result_release(&r);
 }
 
 static void test_unmodelled_stall_is_unexplained(void **state)
