@@ -669,17 +669,23 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 	/* Can this many runs ever reach significance, in either family? */
 	min_n = family_min_runs(r, WS_FAMILY_PRIMARY, &sim_n);
 	if (in_play && min_n != SIZE_MAX && min_p(min_n, o->paired) >= o->alpha / (double)in_play) {
-		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
-			       "for the %zu primary tests (%s) of this report: nothing can be significant; use at least "
-			       "%zu runs (%s)",
-			       min_n, min_p(min_n, o->paired), o->alpha / (double)in_play, in_play, primary,
-			       runs_needed(o->alpha, in_play, o->paired), sim_n ? "--sim-runs" : "-r");
+		/* One test needs no correction: alpha itself, and "test" in the singular. */
+		char *tests = in_play == 1 ? xasprintf("alpha = %.2g for the primary test", o->alpha)
+					   : xasprintf("alpha/m = %.2g for the %zu primary tests", o->alpha / (double)in_play,
+						       in_play);
+
+		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below %s (%s) of this "
+			       "report: nothing can be significant; use at least %zu runs (%s)",
+			       min_n, min_p(min_n, o->paired), tests, primary, runs_needed(o->alpha, in_play, o->paired),
+			       sim_n ? "--sim-runs" : "-r");
+		free(tests);
 	} else if (max_sec && (min_n = family_min_runs(r, WS_FAMILY_SECONDARY, &sim_n)) != SIZE_MAX &&
 		   min_p(min_n, o->paired) >= o->alpha / (double)(in_play * max_sec)) {
 		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
-			       "for a variant's %zu secondary tests (all but the primary %s): none of them can be "
+			       "for a variant's %zu secondary test%s (all but the primary %s): none of them can be "
 			       "significant; use at least %zu runs (%s)",
-			       min_n, min_p(min_n, o->paired), o->alpha / (double)(in_play * max_sec), max_sec, primary,
+			       min_n, min_p(min_n, o->paired), o->alpha / (double)(in_play * max_sec), max_sec,
+			       max_sec == 1 ? "" : "s", primary,
 			       runs_needed(o->alpha, in_play * max_sec, o->paired),
 			       sim_n ? "--sim-runs, for the simulated counts that are not exact" : "-r");
 	}

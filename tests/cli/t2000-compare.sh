@@ -150,7 +150,9 @@ test_expect_success 'a variant that fails stops the comparison unless --ignore-f
 
 test_expect_success 'too few runs for the number of tests is warned about' '
 	whyslow compare -r 3 -w 0 -n a -n b true true >out &&
-	test_grep "smallest possible p" out
+	test_grep "smallest possible p is 0.1, not below alpha = 0.05 for the primary test (wall-time)" out &&
+	whyslow compare -r 3 -w 0 -n a -n b -n c true true true >out &&
+	test_grep "not below alpha/m = 0.025 for the 2 primary tests (wall-time)" out
 '
 
 test_expect_success 'a mostly off-CPU program is warned about' '
