@@ -301,22 +301,12 @@ static struct ws_symobj *dwarf_of(struct ws_asm_bin *bin)
 	return bin->symobj;
 }
 
-static bool inlined_match(const char *symbol, const char *name, void *arg)
-{
-	char *shortname = ws_sym_short(name);
-	struct ws_sym_forms f = { symbol, name, name, shortname, NULL };
-	bool m = ws_sym_match(arg, &f) != WS_SYM_NO_MATCH;
-
-	free(shortname);
-	return m;
-}
-
 size_t ws_asm_inlined_into(struct ws_asm_bin *bin, const char *pattern, char **holders, size_t max, char **inlined)
 {
 	struct ws_symobj *o = dwarf_of(bin);
 
 	*inlined = NULL;
-	return o ? ws_symobj_inlined_into(o, inlined_match, (void *)pattern, holders, max, inlined) : 0;
+	return o ? ws_symobj_inlined_into(o, pattern, holders, max, inlined) : 0;
 }
 
 char *ws_asm_holder_list(char *const *v, size_t n, size_t max)

@@ -81,6 +81,9 @@ struct ws_symobj {
 	struct fn_range *fn_ranges; /* DWARF functions by address, read on the first DWARF question */
 	size_t nr_fn_ranges;
 	bool fn_ranges_read;
+	struct inlined *inl; /* every inlined instance by the function holding it, read on the first question */
+	size_t nr_inl;
+	bool inl_read;
 	Dwarf *dwarf;
 	Dwarf_Addr dwarf_bias;
 	struct ws_symobj *next;
@@ -131,8 +134,21 @@ static void inlines_free(struct ws_inline *v, size_t n)
 	free(v);
 }
 
+/* An inlined instance: the inlined function's names (as ws_sym_match() takes them) and the function it is in. */
+struct inlined {
+	char *symbol; /* mangled, or NULL */
+	char *name, *shortname, *holder;
+};
+
 static void symobj_free(struct ws_symobj *o)
 {
+	for (size_t i = 0; i < o->nr_inl; i++) {
+		free(o->inl[i].symbol);
+		free(o->inl[i].name);
+		free(o->inl[i].shortname);
+		free(o->inl[i].holder);
+	}
+	free(o->inl);
 	for (size_t i = 0; i < o->inlines.cap; i++)
 		if (o->inlines.v[i].used)
 			inlines_free(o->inlines.v[i].val, o->inlines.v[i].n);
@@ -732,67 +748,104 @@ size_t ws_symobj_inlines(struct ws_symobj *o, uint64_t vaddr, const struct ws_in
 	return sl->n;
 }
 
-struct inlined_scan {
-	bool (*match)(const char *symbol, const char *name, void *arg);
-	void *arg;
-	char **inlined; /* the first match's name, or NULL */
-	bool held;      /* the function being walked holds a match */
+struct inlined_index {
+	struct ws_symobj *o;
+	size_t alloc, first; /* o->inl[first..] belong to the function being walked */
+	const char *holder;  /* its name, demangled; copied for each entry */
 };
 
 /* Every inlined instance under `die`, at any depth (inside lexical blocks and other inlines too). */
-static void scan_inlined(Dwarf_Die *die, struct inlined_scan *sc)
+static void index_inlined(Dwarf_Die *die, struct inlined_index *ix)
 {
+	struct ws_symobj *o = ix->o;
 	Dwarf_Die child;
 
 	if (dwarf_child(die, &child) != 0)
 		return;
 	do {
-		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine && !sc->held) {
+		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine) {
 			const char *link = die_linkage_name(&child), *dname = die_name(&child);
 			char *name = link ? ws_sym_demangle(link) : dname ? qualified_name(&child, dname) : NULL;
+			bool seen = !name;
 
-			if (name && sc->match(link, name, sc->arg)) {
-				sc->held = true;
-				if (sc->inlined && !*sc->inlined)
-					*sc->inlined = xstrdup(name);
+			/* A function inlined many times into one holder is one entry. */
+			for (size_t k = ix->first; k < o->nr_inl && !seen; k++)
+				seen = !strcmp(o->inl[k].name, name);
+			if (!seen) {
+				WS_ALLOC_GROW(o->inl, o->nr_inl + 1, ix->alloc);
+				o->inl[o->nr_inl++] = (struct inlined){ link ? xstrdup(link) : NULL, name,
+									 ws_sym_short(name), xstrdup(ix->holder) };
+			} else {
+				free(name);
 			}
-			free(name);
 		}
-		scan_inlined(&child, sc);
-	} while (!sc->held && dwarf_siblingof(&child, &child) == 0);
+		index_inlined(&child, ix);
+	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-size_t ws_symobj_inlined_into(struct ws_symobj *o, bool (*match)(const char *symbol, const char *name, void *arg),
-			      void *arg, char **holders, size_t max, char **inlined)
+static int cmp_offs(const void *pa, const void *pb)
 {
-	struct inlined_scan sc = { match, arg, inlined, false };
-	size_t n = 0;
+	Dwarf_Off a = *(const Dwarf_Off *)pa, b = *(const Dwarf_Off *)pb;
 
-	if (inlined)
-		*inlined = NULL;
+	return (a > b) - (a < b);
+}
+
+/* Read once per object: a question for each function one build lacks would otherwise walk all of DWARF. */
+static void read_inlined(struct ws_symobj *o)
+{
+	struct inlined_index ix = { o, 0, 0, NULL };
+
+	Dwarf_Off *dies;
+	size_t nd = 0;
+
+	o->inl_read = true;
 	if (!o->fn_ranges_read)
 		read_fn_ranges(o);
-	/* A function in several ranges (hot and cold parts) is walked once per range; its name is kept once. */
-	for (size_t i = 0; i < o->nr_fn_ranges && n < max; i++) {
+	/* Each function once, though it may have several ranges (hot and cold parts). */
+	dies = xmalloc((o->nr_fn_ranges + 1) * sizeof(*dies));
+	for (size_t i = 0; i < o->nr_fn_ranges; i++)
+		dies[i] = o->fn_ranges[i].die;
+	qsort(dies, o->nr_fn_ranges, sizeof(*dies), cmp_offs);
+	for (size_t i = 0; i < o->nr_fn_ranges; i++)
+		if (!nd || dies[i] != dies[nd - 1])
+			dies[nd++] = dies[i];
+	for (size_t i = 0; i < nd; i++) {
 		Dwarf_Die fn;
 		const char *link;
-		char *name;
+		char *holder;
 
-		if (!dwarf_offdie(o->dwarf, o->fn_ranges[i].die, &fn))
-			continue;
-		sc.held = false;
-		scan_inlined(&fn, &sc);
-		if (!sc.held)
+		if (!dwarf_offdie(o->dwarf, dies[i], &fn))
 			continue;
 		link = die_linkage_name(&fn);
-		name = link ? ws_sym_demangle(link) : xstrdup(die_name(&fn) ? die_name(&fn) : "??");
-		for (size_t k = 0; k < n && name; k++)
-			if (!strcmp(holders[k], name)) {
-				free(name);
-				name = NULL;
-			}
-		if (name)
-			holders[n++] = name;
+		holder = link ? ws_sym_demangle(link) : xstrdup(die_name(&fn) ? die_name(&fn) : "??");
+		ix.first = o->nr_inl;
+		ix.holder = holder;
+		index_inlined(&fn, &ix);
+		free(holder);
+	}
+	free(dies);
+}
+
+size_t ws_symobj_inlined_into(struct ws_symobj *o, const char *pattern, char **holders, size_t max, char **inlined)
+{
+	size_t n = 0;
+
+	*inlined = NULL;
+	if (!o->inl_read)
+		read_inlined(o);
+	for (size_t i = 0; i < o->nr_inl && n < max; i++) {
+		const struct inlined *e = &o->inl[i];
+		struct ws_sym_forms f = { e->symbol, e->name, e->name, e->shortname, NULL };
+		bool dup = false;
+
+		if (ws_sym_match(pattern, &f) == WS_SYM_NO_MATCH)
+			continue;
+		if (!*inlined)
+			*inlined = xstrdup(e->name);
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = !strcmp(holders[k], e->holder);
+		if (!dup)
+			holders[n++] = xstrdup(e->holder);
 	}
 	return n;
 }

@@ -111,12 +111,11 @@ size_t ws_symobj_inlines(struct ws_symobj *o, uint64_t vaddr, const struct ws_in
 
 /*
  * Where a function with no code of its own went: the functions holding an inlined instance of one that
- * `match` accepts (called with the instance's mangled name, or NULL, and its demangled or DWARF name). Up to
- * `max` distinct holders, demangled, go to holders[], and the first instance's name to *inlined (NULL if
- * none); the caller frees them. Returns how many holders. Reads every function's DWARF: for error paths.
+ * `pattern` names (as ws_sym_match() takes it: a mangled or demangled name, or a glob). Up to `max` distinct
+ * holders, demangled, go to holders[], and the first instance's name to *inlined (NULL if none); the caller
+ * frees them. Returns how many holders. The first question reads every function's DWARF, once per object.
  */
-size_t ws_symobj_inlined_into(struct ws_symobj *o, bool (*match)(const char *symbol, const char *name, void *arg),
-			      void *arg, char **holders, size_t max, char **inlined);
+size_t ws_symobj_inlined_into(struct ws_symobj *o, const char *pattern, char **holders, size_t max, char **inlined);
 
 /*
  * The source file and line of link address `vaddr` from the DWARF line table (of the object or its debug
