@@ -645,7 +645,7 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 	 * Not significant, and the whole CI inside the noise band: any difference is smaller than the threshold.
 	 * That is an answer (--runs auto stops on it), not a call for more runs.
 	 */
-	if (noise > 0 && isfinite(h->ci_lo) && isfinite(h->ci_hi) && h->ci_lo >= 1 - noise && h->ci_hi <= 1 + noise)
+	if (noise > 0 && ws_ci_inside_band(h->ci_lo, h->ci_hi, noise))
 		return xasprintf("the same within the noise threshold: %+.1f%% [%+.1f, %+.1f] in %s, all of it "
 				 "inside ±%g%%", pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, 100 * noise);
 	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && pct != 0 && runs) {

@@ -1552,7 +1552,10 @@ enum ws_seq_state ws_sequential_state(const double *x, size_t nx, const double *
 		return WS_SEQ_DIFFERENT;
 	if (alpha_same != alpha_different && cell_effect(x, nx, y, ny, paired, effect, alpha_same, seed, &c))
 		return WS_SEQ_MORE;
-	if (isfinite(c.lo) && isfinite(c.hi) && c.lo >= 1.0 - noise && c.hi <= 1.0 + noise)
-		return WS_SEQ_SAME;
-	return WS_SEQ_MORE;
+	return ws_ci_inside_band(c.lo, c.hi, noise) ? WS_SEQ_SAME : WS_SEQ_MORE;
+}
+
+bool ws_ci_inside_band(double lo, double hi, double noise)
+{
+	return isfinite(lo) && isfinite(hi) && lo >= 1.0 - noise && hi <= 1.0 + noise;
 }

@@ -240,6 +240,12 @@ int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool
 int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
 			   enum ws_effect effect, uint64_t seed, struct ws_cell *out);
 
+/*
+ * Whether the CI [lo, hi] of a ratio lies wholly inside the noise band [1 - noise, 1 + noise] (closed, as
+ * ws_decide's): any difference is smaller than the threshold. False for an unknown bound.
+ */
+bool ws_ci_inside_band(double lo, double hi, double noise);
+
 /* --- Sequential stopping for --runs auto --- */
 enum ws_seq_state {
 	WS_SEQ_MORE,      /* the CI reaches across an edge of [1 - noise, 1 + noise], or is unknown: more runs */

@@ -1038,6 +1038,19 @@ static void test_decide(void **state)
 	assert_int_equal(ws_decide(0.01, 0.05, 1.001, 1.05, 0, false), WS_SV_WORSE);
 }
 
+/* The band's "same": the whole CI inside [1 - d, 1 + d], edges included; an unknown bound is not inside. */
+static void test_ci_inside_band(void **state)
+{
+	(void)state;
+	assert_true(ws_ci_inside_band(0.991, 1.008, 0.01));
+	assert_true(ws_ci_inside_band(0.99, 1.01, 0.01));
+	assert_false(ws_ci_inside_band(0.984, 1.008, 0.01));
+	assert_false(ws_ci_inside_band(0.995, 1.02, 0.01));
+	assert_false(ws_ci_inside_band(NAN, 1.0, 0.01));
+	assert_false(ws_ci_inside_band(0.995, INFINITY, 0.01));
+	assert_true(ws_ci_inside_band(0.98, 1.02, 0.03));
+}
+
 /* --- A whole cell --- */
 
 static void test_compare_cell_shift(void **state)
@@ -1183,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_gatekeep_bh),
 		cmocka_unit_test(test_gatekeep_direct),
 		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_ci_inside_band),
 		cmocka_unit_test(test_compare_cell_shift),
 		cmocka_unit_test(test_compare_cell_edges),
 		cmocka_unit_test(test_precision_reached),
