@@ -190,13 +190,6 @@ static int help(const char *topic)
 }
 
 /*
- * At exit, as coreutils' close_stdout: what was printed must have reached stdout. A write that failed
- * earlier (ferror), the last flush or the close failing (a full disk, /dev/full, EIO, an NFS quota seen only
- * at close) is one line and exit 1, whatever the command returned: a report that was not written is not a
- * success. A reader that went away (EPIPE, `| head`) ends us as SIGPIPE would have, silently. A stdout that
- * was closed before we started (EBADF) with nothing written to it is not an error.
- */
-/*
  * Whether stdout is a pipe nobody reads any more: where a write failed earlier, ferror() keeps no errno,
  * and poll() tells EPIPE apart (POLLERR on a pipe whose read end is closed).
  */
@@ -207,6 +200,13 @@ static bool reader_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }
 
+/*
+ * At exit, as coreutils' close_stdout: what was printed must have reached stdout. A write that failed
+ * earlier (ferror), the last flush or the close failing (a full disk, /dev/full, EIO, an NFS quota seen only
+ * at close) is one line and exit 1, whatever the command returned: a report that was not written is not a
+ * success. A reader that went away (EPIPE, `| head`) ends us as SIGPIPE would have, silently. A stdout that
+ * was closed before we started (EBADF) with nothing written to it is not an error.
+ */
 static void close_stdout(void)
 {
 	bool failed = ferror(stdout) != 0, gone = failed && reader_gone();

@@ -134,6 +134,12 @@ static void poll_hook(void *ctx)
 		be->ops->poll(be);
 }
 
+/* What a backend multiplies --timeout by (the simulator's runs are slower): 1 unless it says. */
+static unsigned timeout_factor(const struct ws_backend_ops *ops)
+{
+	return ops->timeout_factor ? ops->timeout_factor : 1;
+}
+
 /*
  * `limit`: the --timeout in seconds (0: none) and `factor` what the backend multiplies it by, so that the
  * message names the time the run had and what to raise.
@@ -253,7 +259,7 @@ static int run_prepare(struct session *s, struct phase *ph, struct pending *r)
 		.output = prog->output,
 		.output_path = r->output ? r->output : prog->output_path,
 		.input_fd = s->o->input_fd,
-		.timeout = s->o->timeout * (ops->timeout_factor ? ops->timeout_factor : 1),
+		.timeout = s->o->timeout * timeout_factor(ops),
 		.cpus = s->o->cpus,
 	};
 	int pad = r->pad = layout_pad(s, ph, r->prog, r->record, r->run);
@@ -330,7 +336,7 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 	failed = out->exit_code != 0 || out->signal || out->timed_out;
 	if (failed && (!s->o->ignore_failure ||
 		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out->signal || out->timed_out)))) {
-		char *why = describe_failure(out, s->o->timeout, ops->timeout_factor ? ops->timeout_factor : 1);
+		char *why = describe_failure(out, s->o->timeout, timeout_factor(ops));
 
 		if (!(ops->traits & WS_BE_NATIVE))
 			ws_error("'%s' %s%s%s", prog->name, why, ops->running_where ? ops->running_where : "",
