@@ -225,6 +225,7 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 				sb /= (double)nx;
 				sv /= (double)ny;
 				c.ratio = sb > 0 ? sv / sb : (sv > 0 ? INFINITY : 1.0);
+				c.estimate = WS_ESTIMATE_MEAN_RATIO;
 			} else {
 				c.ratio = mb != 0 ? mv / mb : INFINITY;
 			}

@@ -386,19 +386,36 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 }
 
 
-/* What the ratios are: the Hodges-Lehmann estimate (the default), the ratio of medians, or both. */
+/*
+ * What the ratios are: the Hodges-Lehmann estimate (the default), the ratio of medians, or both; and the
+ * ratio of means where both medians were 0, which would otherwise read as a ratio beside two zeros.
+ */
 static const char *estimate_legend(const struct ws_result *r)
 {
-	bool hl = false, med = false;
+	bool hl = false, med = false, mean = false;
 
 	for (size_t i = 0; i < r->ncomparisons; i++) {
-		hl |= !r->comparisons[i].exact && r->comparisons[i].estimate == WS_ESTIMATE_HL;
-		med |= !r->comparisons[i].exact && r->comparisons[i].estimate == WS_ESTIMATE_MEDIAN_RATIO;
+		const struct ws_comparison *c = &r->comparisons[i];
+
+		hl |= !c->exact && c->estimate == WS_ESTIMATE_HL;
+		med |= !c->exact && c->estimate == WS_ESTIMATE_MEDIAN_RATIO;
+		mean |= !c->exact && c->estimate == WS_ESTIMATE_MEAN_RATIO;
 	}
+	if (hl && med && mean)
+		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0, of means "
+		       "where both medians are) with its 95% CI";
 	if (hl && med)
 		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0) with its 95% CI";
+	if (hl && mean)
+		return "ratio to the baseline (Hodges-Lehmann; the ratio of means where both medians are 0) with its "
+		       "95% CI";
+	if (med && mean)
+		return "median ratio to the baseline with its 95% bootstrap CI (the ratio of means where both "
+		       "medians are 0)";
 	if (med)
 		return "median ratio to the baseline with its 95% bootstrap CI";
+	if (mean)
+		return "ratio of means to the baseline (both medians are 0)";
 	return "ratio to the baseline (Hodges-Lehmann) with its 95% CI";
 }
 

@@ -52,6 +52,7 @@ static const char *const estimate_names[] = {
 	[WS_ESTIMATE_HL] = "hodges-lehmann",
 	[WS_ESTIMATE_MEDIAN_RATIO] = "median-ratio",
 	[WS_ESTIMATE_EXACT] = "exact",
+	[WS_ESTIMATE_MEAN_RATIO] = "mean-ratio",
 };
 
 const char *ws_estimate_name(enum ws_estimate e)

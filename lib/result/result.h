@@ -241,6 +241,7 @@ enum ws_estimate {
 	WS_ESTIMATE_HL,           /* exp of the Hodges-Lehmann shift of log values, Moses (Tukey, paired) CI */
 	WS_ESTIMATE_MEDIAN_RATIO, /* median(variant) / median(baseline), bootstrap CI */
 	WS_ESTIMATE_EXACT,        /* v/b of deterministic counts; the "CI" spans their ranges */
+	WS_ESTIMATE_MEAN_RATIO,   /* mean(variant) / mean(baseline) where both medians are 0; no CI */
 };
 
 const char *ws_estimate_name(enum ws_estimate e);

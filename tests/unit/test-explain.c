@@ -863,6 +863,57 @@ static void test_cpu_time_with_wall_time_is_not_waiting(void **state)
 	ws_result_release(&r);
 }
 
+/* The whole process's comparison of `metric`, which must exist. */
+static const struct ws_comparison *cell_of(const struct ws_result *r, const char *metric)
+{
+	for (size_t i = 0; i < r->ncomparisons; i++)
+		if (!r->comparisons[i].region && !r->comparisons[i].function &&
+		    !strcmp(r->comparisons[i].metric, metric))
+			return &r->comparisons[i];
+	fail_msg("no comparison of %s", metric);
+	return NULL;
+}
+
+/*
+ * system-time of gzip -1 and -9 on 256 KB, five runs each, as getrusage gave it: mostly 0. A zero median
+ * has no ratio of medians, and two of them are compared by their means; the estimate says which, so that
+ * "-38.9%" beside two medians of 0 can be read (it was labelled a ratio of medians).
+ */
+static void test_zero_medians_compare_means(void **state)
+{
+	static const double b_sys[] = { 0, 2.288e-3, 0, 0, 4.618e-3 }, v_sys[] = { 0, 0, 0, 4.221e-3, 0 };
+	static const double b2[] = { 0, 0, 4.68e-3, 4.812e-3, 2.441e-3 }, v2[] = { 0, 0, 0, 3.468e-3, 0 };
+	struct ws_variant *b, *v;
+	struct ws_result r;
+	const struct ws_comparison *c;
+
+	(void)state;
+	ws_log_set(quiet, NULL);
+	pair(&r, &b, &v, "gzip -9");
+	for (int i = 0; i < 5; i++) {
+		ws_metric_push(ws_metric_set_get(&b->metrics, "system-time", 0), b_sys[i], -1);
+		ws_metric_push(ws_metric_set_get(&v->metrics, "system-time", 0), v_sys[i], -1);
+		ws_metric_push(ws_metric_set_get(&b->metrics, "user-time", 0), b2[i], -1);
+		ws_metric_push(ws_metric_set_get(&v->metrics, "user-time", 0), v2[i], -1);
+	}
+	native(&b->metrics, "wall-time", 6e-3, 0.05, 5);
+	native(&v->metrics, "wall-time", 19e-3, 0.05, 5);
+	analyse(&r);
+	c = cell_of(&r, "system-time");
+	assert_int_equal(c->estimate, WS_ESTIMATE_MEAN_RATIO);
+	assert_true(fabs(c->ratio - 4.221 / (2.288 + 4.618)) < 1e-9);
+	assert_true(isnan(c->ci_lo) && isnan(c->ci_hi));
+	assert_string_equal(ws_estimate_name(c->estimate), "mean-ratio");
+	assert_int_equal(ws_estimate_parse("mean-ratio"), WS_ESTIMATE_MEAN_RATIO);
+	/* A zero median on one side only: the ratio of the medians, 0 / 2.441 ms. */
+	c = cell_of(&r, "user-time");
+	assert_int_equal(c->estimate, WS_ESTIMATE_MEDIAN_RATIO);
+	assert_true(c->ratio == 0);
+	c = cell_of(&r, "wall-time");
+	assert_int_equal(c->estimate, WS_ESTIMATE_HL);
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -886,6 +937,7 @@ int main(void)
 		cmocka_unit_test(test_gatekept_estimate_says_untested),
 		cmocka_unit_test(test_far_apart_simulated_ranges_compare),
 		cmocka_unit_test(test_false_sharing_named_from_contention),
+		cmocka_unit_test(test_zero_medians_compare_means),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
