@@ -29,9 +29,7 @@ static void check_distinct(const struct cli_compare *c, char *const *inputs, int
 		if (!path[i])
 			continue;
 		for (size_t j = i + 1; j < ARRAY_SIZE(path); j++)
-			if (path[j] && ws_same_file(path[i], path[j]))
-				usage_error("%s and %s name one file, '%s': one export would replace the other", opt[i],
-					    opt[j], path[j]);
+			cli_check_distinct(opt[i], path[i], opt[j], path[j]);
 		for (int k = 0; k < ninputs; k++)
 			if (ws_same_file(path[i], inputs[k]))
 				usage_error("%s '%s' is a result being read: writing it would replace that result", opt[i],
@@ -187,7 +185,7 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.effect = c->effect && !strcmp(c->effect, "bootstrap") ? WS_EFFECT_BOOTSTRAP : WS_EFFECT_HL,
 	};
 	struct ws_report_opts ro = {
-		.color = cli_use_color(stdout),
+		.color = cli_use_color(cli_report_stream()),
 		.regions = c->regions,
 		.functions = functions,
 		.top = c->top,
@@ -225,7 +223,7 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		ws_explain(r, &eo);
 		free_binaries(bins, r->nvariants);
 	}
-	ws_report_compare(stdout, r, &ro);
+	ws_report_compare(cli_report_stream(), r, &ro);
 	/* ws_result_save() rescues the result itself when its path fails. */
 	if (c->export_json && ws_result_save(r, c->export_json) < 0)
 		json_failed = true;

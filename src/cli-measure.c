@@ -78,6 +78,26 @@ void cli_rescue(const struct ws_result *r)
 /* perf's default kernel.perf_event_max_sample_rate: -F's limit unless the sysctl is raised above it. */
 #define CLI_MAX_FREQ 100000.0
 
+/*
+ * An export to "-" takes standard output, so that it can be piped (| jq): the report goes to standard error
+ * instead (cli_report_stream). The command's own output cannot share it (output_inherited).
+ */
+static bool export_to_stdout, output_inherited;
+
+FILE *cli_report_stream(void)
+{
+	return export_to_stdout ? stderr : stdout;
+}
+
+void cli_check_distinct(const char *opt_a, const char *a, const char *opt_b, const char *b)
+{
+	if (!a || !b || !ws_same_file(a, b))
+		return;
+	if (!strcmp(a, "-"))
+		usage_error("%s and %s both write to standard output ('-'): give one of them a file", opt_a, opt_b);
+	usage_error("%s and %s name one file, '%s': one export would replace the other", opt_a, opt_b, b);
+}
+
 /* What an export is expected to take, reserved by cli_check_output(): a small result unless told more. */
 static size_t export_estimate = 16 * 1024;
 
@@ -96,6 +116,12 @@ void cli_check_output(const char *opt, const char *path)
 
 	if (!path)
 		return;
+	if (!strcmp(path, "-")) {
+		if (output_inherited)
+			usage_error("%s - and the command's output (--output inherit) would both go to standard "
+				    "output: give the export a file", opt);
+		export_to_stdout = true;
+	}
 	err = ws_check_writable(path, export_estimate);
 	if (err) {
 		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
@@ -474,8 +500,9 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	o->timeout = c->timeout;
 	if (c->show_output && c->output.n)
 		usage_error("--show-output is --output inherit: give one of them");
+	output_inherited = c->show_output;
 	for (size_t i = 0; i < c->output.n; i++)
-		output_mode(c->output.v[i]);
+		output_inherited |= output_mode(c->output.v[i]) == WS_OUTPUT_INHERIT;
 	o->ignore_failure = c->ignore_failure;
 	ws_runner_keep_children(c->keep_children);
 	o->precision_metric = "wall-time";

@@ -167,6 +167,12 @@ int cli_measure_status(int ret, int status, const struct ws_result *r, bool save
  */
 void cli_check_output(const char *opt, const char *path);
 
+/* Where the report goes: standard output, or standard error when an export was given "-" (cli_check_output). */
+FILE *cli_report_stream(void);
+
+/* Two exports into one file (or both to standard output) are a usage error; either path may be NULL. */
+void cli_check_distinct(const char *opt_a, const char *a, const char *opt_b, const char *b);
+
 /*
  * The simulator's and the markers' per-run files go to $TMPDIR: one that names no directory is one line and
  * exit 1 before the first run, naming TMPDIR, not a failure in the middle of the session.

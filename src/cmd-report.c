@@ -23,6 +23,7 @@ int cmd_report(int argc, char **argv)
 	struct string_list own = { 0 };
 	char **own_patterns = NULL;
 	int status = WS_EXIT_OK;
+	FILE *out;
 	struct option_spec options[] = {
 		OPT_BOOL(0, "markdown", &markdown, "a Markdown table, ready for a pull request"),
 		OPT_BOOL(0, "csv", &csv, "one row per comparison"),
@@ -65,21 +66,22 @@ int cmd_report(int argc, char **argv)
 		ws_result_release(&r);
 		return WS_EXIT_FAIL;
 	}
-	ro.color = cli_use_color(stdout);
+	out = cli_report_stream();
+	ro.color = cli_use_color(out);
 	ro.regions = regions;
 	ro.functions = functions;
 	ro.callers = functions; /* what the result holds of them, which --callers recorded */
 	ro.own = own_patterns;
 	if (markdown)
-		ws_report_markdown(stdout, &r);
+		ws_report_markdown(out, &r);
 	else if (csv)
-		ws_report_csv(stdout, &r);
+		ws_report_csv(out, &r);
 	else if (html)
-		ws_report_html(stdout, &r);
+		ws_report_html(out, &r);
 	else if (r.ncomparisons)
-		ws_report_compare(stdout, &r, &ro);
+		ws_report_compare(out, &r, &ro);
 	else
-		ws_report_stat(stdout, &r, &ro);
+		ws_report_stat(out, &r, &ro);
 	if (export_folded && cli_export_folded(&r, export_folded) < 0)
 		status = WS_EXIT_FAIL;
 	ws_result_release(&r);

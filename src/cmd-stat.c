@@ -72,12 +72,9 @@ int cmd_stat(int argc, char **argv)
 	/* Stacks come with the callers: asking for them asks for those. */
 	c.callers |= export_folded != NULL;
 	cli_measure_finish(&c, &mo, false);
-	if (c.export_json && export_html && ws_same_file(c.export_json, export_html))
-		usage_error("--export-json and --export-html name one file, '%s': one export would replace the other",
-			    export_html);
-	if (export_folded && c.export_json && ws_same_file(export_folded, c.export_json))
-		usage_error("--export-json and --export-folded name one file, '%s': one export would replace the "
-			    "other", export_folded);
+	cli_check_distinct("--export-json", c.export_json, "--export-html", export_html);
+	cli_check_distinct("--export-json", c.export_json, "--export-folded", export_folded);
+	cli_check_distinct("--export-html", export_html, "--export-folded", export_folded);
 	cli_export_estimate(&c, &mo, 1);
 	cli_check_output("--export-json", c.export_json);
 	cli_check_output("--export-html", export_html);
@@ -98,13 +95,13 @@ int cmd_stat(int argc, char **argv)
 	 * would replace whatever file the path held.
 	 */
 	if (res.nvariants && (res.variants[0].nruns || res.variants[0].metrics.n)) {
-		ro.color = cli_use_color(stdout);
+		ro.color = cli_use_color(cli_report_stream());
 		ro.regions = c.regions;
 		ro.functions = c.functions != NULL;
 		ro.callers = c.callers;
 		ro.full_names = c.verbose;
 		if (ret == 0 || res.variants[0].nruns)
-			ws_report_stat(stdout, &res, &ro);
+			ws_report_stat(cli_report_stream(), &res, &ro);
 		if (c.export_json && (res.variants[0].nruns || ws_result_has_samples(&res))) {
 			if (ws_result_save(&res, c.export_json) < 0)
 				status = WS_EXIT_FAIL;

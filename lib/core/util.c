@@ -185,6 +185,9 @@ bool ws_same_file(const char *a, const char *b)
 	char *ka, *kb;
 	bool same;
 
+	/* "-" is standard output: twice, two exports would run into one another there. */
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return !strcmp(a, b);
 	/* Devices and FIFOs are written in place, not replaced: /dev/stdout twice loses nothing. */
 	if (stat(a, &st) == 0 && !S_ISREG(st.st_mode))
 		return false;
@@ -291,6 +294,12 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 	const char *p = buf;
 	int fd, err = 0;
 
+	/* "-": standard output, as hyperfine and most tools read it; nothing there to replace. */
+	if (!strcmp(path, "-")) {
+		if (fflush(stdout) == EOF)
+			return -errno;
+		return write_all(STDOUT_FILENO, p, len);
+	}
 	/*
 	 * Renaming over /dev/null would replace the device with a regular file: only regular files (or new
 	 * ones) are written through a temporary file and rename.
@@ -343,6 +352,8 @@ int ws_check_writable(const char *path, size_t reserve)
 
 	if (!n)
 		return -ENOENT;
+	if (!strcmp(path, "-"))
+		return fcntl(STDOUT_FILENO, F_GETFL) < 0 ? -EBADF : 0;
 	/* "dir/" names a directory, made or not; the rename would fail after the measurement. */
 	if (path[n - 1] == '/')
 		return -EISDIR;

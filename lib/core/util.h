@@ -57,7 +57,8 @@ char *ws_read_line(const char *path);
 
 /*
  * Write `len` bytes to `path` atomically: a temporary file in the same directory, fsync, rename. Readers
- * see the old file or the new one, never half of one. Returns 0 or -errno.
+ * see the old file or the new one, never half of one. "-" is standard output, written as it is. Returns 0
+ * or -errno.
  */
 int ws_write_atomic(const char *path, const void *buf, size_t len);
 
@@ -74,7 +75,7 @@ char *ws_find_in_path(const char *prog);
  * Check, before any measurement, that `path` can later be written by ws_write_atomic: by making (and
  * removing) the temporary file it would make, with `reserve` bytes (the write's estimated size; 0: none)
  * allocated in it where the filesystem allows (posix_fallocate: a full disk is found before the runs), or
- * for a device or FIFO by access(). Returns 0 or -errno (ENOENT, EACCES, EISDIR, ENAMETOOLONG, ENOSPC,
+ * for a device or FIFO by access(); "-" (standard output) by whether it is open. Returns 0 or -errno (ENOENT, EACCES, EISDIR, ENAMETOOLONG, ENOSPC,
  * EDQUOT, ...).
  */
 int ws_check_writable(const char *path, size_t reserve);
@@ -87,7 +88,8 @@ int ws_write_new(const char *dir, const char *stem, const void *buf, size_t len,
 
 /*
  * Whether two paths name one regular file, existing or to be made (by device and inode, or by real
- * directory and name): a result written to both would be replaced by the other. Devices and FIFOs never do.
+ * directory and name): a result written to both would be replaced by the other. Devices and FIFOs never do;
+ * "-" (standard output) only with itself.
  */
 bool ws_same_file(const char *a, const char *b);
 

@@ -123,4 +123,26 @@ test_expect_success 'a report to a full filesystem is an error, not an empty fil
 	rm small/fill
 '
 
+test_expect_success 'an export to "-" goes to stdout, alone, and the report to stderr' '
+	fake compare -r 3 --backend fake --export-json - true "true a" >out 2>err &&
+	jq -e "[.variants[].runs | length] == [3, 3] and (.comparisons | length) > 0" out &&
+	test_grep "whyslow compare: 2 programs, 3 runs each" err &&
+	test ! -e ./- &&
+	fake stat -r 2 --backend fake --export-json - -- true >out 2>err &&
+	jq -e ".variants[0].runs | length == 2" out &&
+	test_grep "Performance counter stats for .true." err
+'
+
+test_expect_success 'two exports to "-", or one with the command output, are usage errors before any run' '
+	test_expect_code 129 fake compare -r 2 --backend fake --export-csv - --export-markdown - true "true a" >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "both write to standard output" err &&
+	test_expect_code 129 fake stat -r 2 --backend fake --output inherit --export-json - -- true >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "would both go to standard output: give the export a file" err &&
+	test_expect_code 129 fake stat -r 2 --backend fake --show-output --export-html - -- true >out 2>err &&
+	test ! -s out &&
+	test ! -e ./-
+'
+
 test_done
