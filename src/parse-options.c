@@ -160,6 +160,54 @@ static void apply(const struct option_spec *o, const char *arg)
 	}
 }
 
+/*
+ * Options of hyperfine and perf stat that whyslow has under another name, or has no need of: their users
+ * type them from habit, and "unknown option" alone leaves them to search the help. `instead` is the long
+ * option the hint names, given only where this command has it (NULL: the hint stands on its own).
+ */
+static const struct {
+	const char *name, *hint, *instead;
+} foreign_options[] = {
+	{ "-N", "commands run without a shell unless --shell (hyperfine's -N is the default here): drop it", NULL },
+	{ "-i", "hyperfine's -i is --ignore-failure here", "ignore-failure" },
+	{ "-m", "give the number of runs with -r N, or -r auto to run until the answer is decided", "runs" },
+	{ "--min-runs", "give the number of runs with -r N, or -r auto to run until the answer is decided", "runs" },
+	{ "-M", "hyperfine's -M is --max-runs here (with -r auto)", "max-runs" },
+	{ "--command-name", "name the programs with -n/--name", "name" },
+	{ "--style", "colour follows the terminal and NO_COLOR, and progress shows only on a terminal", NULL },
+	{ "-u", "units are chosen per metric", NULL },
+	{ "--time-unit", "units are chosen per metric", NULL },
+	{ "--sort", "the report keeps the command line's order", NULL },
+	{ "--export-asciidoc", "use --export-markdown", "export-markdown" },
+	{ "--export-orgmode", "use --export-markdown", "export-markdown" },
+	{ "--reference-name", "name the baseline with -n and give --reference NAME", "reference" },
+	{ "-x", "for machine-readable output give --export-json FILE", "export-json" },
+	{ "--field-separator", "for machine-readable output give --export-json FILE", "export-json" },
+	{ "-o", "the result file is --export-json FILE", "export-json" },
+	{ "-p", "whyslow measures the command it runs: give it after --", NULL },
+	{ "--pid", "whyslow measures the command it runs: give it after --", NULL },
+	{ "-a", "whyslow measures the command it runs, not the whole system", NULL },
+	{ "--all-cpus", "whyslow measures the command it runs, not the whole system", NULL },
+	{ "-d", "see 'whyslow list' for what this machine counts, and choose with -e", "events" },
+};
+
+/* An unknown option `name` ("-N", "--style"): one line, with what to use instead where that is known. */
+static void __attribute__((noreturn)) unknown_option(const char *name, const struct option_spec *opts)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(foreign_options); i++) {
+		const char *instead = foreign_options[i].instead;
+		bool has = !instead;
+
+		if (strcmp(name, foreign_options[i].name))
+			continue;
+		for (const struct option_spec *o = opts; !has && o->type != OPTION_END; o++)
+			has = o->long_name && !strcmp(o->long_name, instead);
+		if (has)
+			usage_error("unknown option '%s': %s", name, foreign_options[i].hint);
+	}
+	usage_error("unknown option '%s'", name);
+}
+
 int parse_options(int argc, char **argv, const char *cmd, const char *const *usage,
 		  const struct option_spec *opts, unsigned flags)
 {
@@ -223,9 +271,14 @@ int parse_options(int argc, char **argv, const char *cmd, const char *const *usa
 			/* A long option that takes no value, given one (--shell=x): getopt gives its val in optopt. */
 			if (optopt >= 0x100 && by_index[optopt - 0x100])
 				usage_error("option '--%s' takes no value", by_index[optopt - 0x100]->long_name);
-			if (optopt)
-				usage_error("unknown option '-%c'", optopt);
-			usage_error("unknown option '%s'", argv[optind - 1]);
+			if (optopt) {
+				char name[3] = { '-', (char)optopt, 0 };
+
+				unknown_option(name, opts);
+			}
+			/* --style=basic: the option's name alone. */
+			argv[optind - 1][strcspn(argv[optind - 1], "=")] = '\0';
+			unknown_option(argv[optind - 1], opts);
 		}
 		if (c == ':') {
 			if (optopt && optopt < 0x100)

@@ -253,4 +253,23 @@ else
 	test_expect_success 'simulated instructions are exactly those without the hooks' 'false'
 fi
 
+test_expect_success 'hyperfine and perf stat options whyslow lacks name what to use instead' '
+	test_expect_code 129 whyslow compare -N -r 2 true "true a" 2>err &&
+	test_line_count = 1 err &&
+	test_grep "unknown option .-N.: commands run without a shell unless --shell" err &&
+	test_expect_code 129 whyslow compare --style=basic true "true a" 2>err &&
+	test_grep "unknown option .--style.: colour follows the terminal" err &&
+	test_expect_code 129 whyslow compare -i true "true a" 2>err &&
+	test_grep "hyperfine.s -i is --ignore-failure here" err &&
+	test_expect_code 129 whyslow stat -x, true 2>err &&
+	test_grep "unknown option .-x.: for machine-readable output give --export-json FILE" err &&
+	test_expect_code 129 whyslow compare --export-asciidoc t.adoc true "true a" 2>err &&
+	test_grep "use --export-markdown" err &&
+	test_expect_code 129 whyslow stat --export-asciidoc t.adoc true 2>err &&
+	test_grep -v "export-markdown" err &&
+	test_grep "unknown option .--export-asciidoc. (see" err &&
+	test_expect_code 129 whyslow compare --frobnicate true "true a" 2>err &&
+	test_grep "unknown option .--frobnicate. (see" err
+'
+
 test_done
