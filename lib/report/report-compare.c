@@ -184,8 +184,9 @@ static void unsupported_footer(FILE *f, const struct ws_variant *base, const str
 
 /* Per-function: the functions whose share moved most, with their CIs, like a differential profile. */
 struct fn_row {
-	const struct ws_comparison *c;
-	double base, var;   /* median shares */
+	const char *name;
+	const struct ws_comparison *c; /* NULL: one side has no such function (ws_report_one_sided) */
+	double base, var;              /* median shares */
 };
 
 static int fn_row_cmp(const void *a, const void *b)
@@ -245,6 +246,26 @@ static char *grew_in(const struct ws_variant *base, const struct ws_variant *var
 	return best ? xasprintf("%s %s (%.0f%%)", total > 0 ? "grew in" : "fell in", best->name, 100 * best_d / total) : NULL;
 }
 
+/* The rows of functions only one side has ("new", "gone"), after `n` rows; *metric is set if still unknown. */
+static size_t add_one_sided(struct fn_row *rows, size_t n, const struct ws_variant *base, const struct ws_variant *var,
+			    const char **metric)
+{
+	struct ws_one_sided *one = xcalloc(base->functions.n + var->functions.n + 1, sizeof(*one));
+	size_t k = ws_report_one_sided(base, var, one);
+
+	for (size_t i = 0; i < k; i++) {
+		rows[n++] = (struct fn_row){ one[i].name, NULL, one[i].base, one[i].var };
+		if (!*metric) {
+			const struct ws_variant *v = one[i].var > 0 ? var : base;
+			const struct ws_group *g = ws_group_list_find(&v->functions, one[i].name);
+
+			*metric = g && ws_metric_set_find(&g->metrics, "share") ? "share" : "estimated-cycles";
+		}
+	}
+	free(one);
+	return n;
+}
+
 static void functions_table(FILE *f, const struct ws_result *r, const struct ws_variant *base,
 			    const struct ws_report_opts *o)
 {
@@ -260,7 +281,7 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 
 		if (var == base)
 			continue;
-		rows = xcalloc(r->ncomparisons + 1, sizeof(*rows));
+		rows = xcalloc(r->ncomparisons + base->functions.n + var->functions.n + 1, sizeof(*rows));
 		for (size_t i = 0; i < r->ncomparisons; i++) {
 			const struct ws_comparison *c = &r->comparisons[i];
 
@@ -270,11 +291,13 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 			if (strcmp(c->metric, "share") && strcmp(c->metric, "estimated-cycles"))
 				continue;
 			metric = c->metric;
+			rows[n].name = c->function;
 			rows[n].c = c;
 			rows[n].base = share_of(base, c->function);
 			rows[n].var = share_of(var, c->function);
 			n++;
 		}
+		n = add_one_sided(rows, n, base, var, &metric);
 		qsort(rows, n, sizeof(*rows), fn_row_cmp);
 		if (n > top)
 			n = top;
@@ -283,8 +306,8 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 		cells = xcalloc(n + 1, sizeof(*cells));
 		grew = xcalloc(n + 1, sizeof(*grew));
 		for (size_t i = 0; i < n; i++) {
-			cells[i] = ws_report_cell_text(rows[i].c);
-			grew[i] = grew_in(base, var, rows[i].c->function, metric, own);
+			cells[i] = rows[i].c ? ws_report_cell_text(rows[i].c) : xstrdup(rows[i].var > 0 ? "new" : "gone");
+			grew[i] = grew_in(base, var, rows[i].name, metric, own);
 			if (grew[i] && width(cells[i]) > wide)
 				wide = width(cells[i]);
 		}
@@ -293,10 +316,10 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
 		for (size_t i = 0; i < n; i++) {
-			char *shown = ws_report_fn_name(o, rows[i].c->function, 36);
+			char *shown = ws_report_fn_name(o, rows[i].name, 36);
 
 			fprintf(f, "   %s %6.2f%% -> %6.2f%%   %s", shown, 100 * rows[i].base, 100 * rows[i].var,
-				o->color ? verdict_color(rows[i].c) : "");
+				o->color ? (rows[i].c ? verdict_color(rows[i].c) : C_BOLD) : "");
 			pad(f, cells[i], grew[i] ? wide : 0, false);
 			fprintf(f, "%s", o->color ? C_RESET : "");
 			if (grew[i])

@@ -125,6 +125,27 @@ char *ws_report_cell_text(const struct ws_comparison *c)
 }
 
 /* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
+size_t ws_report_one_sided(const struct ws_variant *base, const struct ws_variant *var, struct ws_one_sided *out)
+{
+	size_t n = 0;
+
+	if (!base->functions.n || !var->functions.n)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		const struct ws_variant *has = side ? var : base, *lacks = side ? base : var;
+
+		for (size_t j = 0; j < has->functions.n; j++) {
+			const struct ws_group *g = &has->functions.v[j];
+			double sh = ws_function_share(has, g);
+
+			if (ws_group_list_find(&lacks->functions, g->name) || !(sh > 0))
+				continue;
+			out[n++] = (struct ws_one_sided){ g->name, side ? 0 : sh, side ? sh : 0 };
+		}
+	}
+	return n;
+}
+
 size_t ws_report_runs(const struct ws_variant *v)
 {
 	size_t n = v->nruns;

@@ -1346,6 +1346,9 @@ static void fn_plot(struct page *p, const struct ws_variant *var, struct fn_row 
 			fputs("</text>", f);
 			if (row->c)
 				cmp_svg_text(f, row->c, P1 + 150, y + 16);
+			else
+				fprintf(f, "<text class=\"mono\" x=\"%d\" y=\"%.1f\">%s</text>", P1 + 150, y + 16,
+					row->var > 0 ? "new" : "gone");
 		} else {
 			fn_bar(f, &s, row->var_incl, vslot(p, var), false, true, y + 5, 15);
 			fn_bar(f, &s, row->var, vslot(p, var), false, false, y + 6, 13);
@@ -1383,9 +1386,10 @@ static void functions_part(struct page *p)
 	}
 	for (size_t i = 1; i < r->nvariants; i++) {
 		const struct ws_variant *v = nth(p, i);
-		struct fn_row *rows = xcalloc(r->ncomparisons + 1, sizeof(*rows));
+		struct fn_row *rows = xcalloc(r->ncomparisons + p->base->functions.n + v->functions.n + 1, sizeof(*rows));
+		struct ws_one_sided *one = xcalloc(p->base->functions.n + v->functions.n + 1, sizeof(*one));
 		const char *metric = NULL;
-		size_t n = 0;
+		size_t n = 0, nk;
 
 		/* One row per function, as the terminal's table: its sampled share, else its simulated cycles. */
 		for (size_t k = 0; k < r->ncomparisons; k++) {
@@ -1398,6 +1402,23 @@ static void functions_part(struct page *p)
 			fn_row_fill(&rows[n], p->base, v, c->function);
 			rows[n++].c = c;
 		}
+		/* And those only one side has, "new" or "gone", with 0 on the other side. */
+		nk = ws_report_one_sided(p->base, v, one);
+		for (size_t j = 0; j < nk; j++) {
+			fn_row_fill(&rows[n], p->base, v, one[j].name);
+			if (!isfinite(rows[n].base))
+				rows[n].base = 0;
+			if (!isfinite(rows[n].var))
+				rows[n].var = 0;
+			if (!metric) {
+				const struct ws_group *g = ws_group_list_find(&(one[j].var > 0 ? v : p->base)->functions,
+									      one[j].name);
+
+				metric = g && ws_metric_set_find(&g->metrics, "share") ? "share" : "estimated-cycles";
+			}
+			n++;
+		}
+		free(one);
 		if (n) {
 			qsort(rows, n, sizeof(*rows), fn_row_cmp);
 			fn_plot(p, v, rows, n < TOP_FUNCTIONS ? n : TOP_FUNCTIONS,

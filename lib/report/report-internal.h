@@ -39,6 +39,19 @@ const struct ws_comparison *ws_report_headline(const struct ws_result *r, const 
 /* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
 size_t ws_report_runs(const struct ws_variant *v);
 
+/*
+ * The functions only one of `base` and `var` has, with a share: the one that never ran (simulated) or never
+ * showed in a sample there has no comparison, and a differential profile would lose the rows that moved
+ * most, a function replaced by another. `out` holds both lists' lengths; returns how many it filled, each
+ * with its share on its side and 0 on the other. None when either side has no functions at all.
+ */
+struct ws_one_sided {
+	const char *name;
+	double base, var;
+};
+
+size_t ws_report_one_sided(const struct ws_variant *base, const struct ws_variant *var, struct ws_one_sided *out);
+
 /* Render into memory with `fn`, then write `path` atomically. Returns 0 or -errno. */
 int ws_report_export(const struct ws_result *r, const char *path, void (*fn)(FILE *, const struct ws_result *));
 

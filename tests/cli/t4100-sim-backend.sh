@@ -94,6 +94,22 @@ test_expect_success 'a binary without symbols: [unknown] functions and a hint' '
 	test_grep "\[unknown\] stripped" u.json
 '
 
+test_expect_success 'a function only one side ran is "new" or "gone" in the functions table, not left out' '
+	cat >ab.c <<-\EOF &&
+	#include <stdlib.h>
+	volatile long sink;
+	__attribute__((noinline)) long by_add(long n) { long s = 0; for (long i = 0; i < n; i++) s += i ^ sink; return s; }
+	__attribute__((noinline)) long by_mul(long n) { long s = 1; for (long i = 1; i < n; i++) s = s * 3 + (i ^ sink); return s; }
+	int main(int argc, char **argv) { sink = argv[2][0] == 0x61 ? by_add(atol(argv[1])) : by_mul(atol(argv[1])); return 0; }
+	EOF
+	cc -O1 -g -o ab ab.c &&
+	whyslow compare --backend sim --exact --functions -e instructions -n add -n mul --export-html ab.html \
+		"./ab 300000 a" "./ab 300000 m" >out &&
+	test_grep "^   by_add  *[1-9][0-9.]*% ->   0.00%   gone$" out &&
+	test_grep "^   by_mul  *0.00% ->  *[1-9][0-9.]*%   new$" out &&
+	test_grep "data-function=.by_mul.*>new</text>" ab.html
+'
+
 test_expect_success 'hot code: instruction addresses that asm-diff can annotate' '
 	whyslow compare --backend sim --exact --functions -e instructions,branch-misses -n sorted -n random \
 		--export-json h.json "$C/branch 20000 sorted" "$C/branch 20000 random" >out &&
