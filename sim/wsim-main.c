@@ -93,6 +93,31 @@ static const HChar *intern(const HChar *s)
 	return key->s;
 }
 
+/*
+ * A PLT stub has no symbol, but the relocation it jumps through names it (memcmp@plt), as whyslow reads it
+ * (lib/symbols/plt.c) for the perf backend's samples. Each PLT instruction is a function of its own here,
+ * named "???plt:" and its address in the object, and whyslow sums a stub's under the stub's name; the rest
+ * of the code without symbols stays one row per object. Returns the object whose PLT holds `a` (its
+ * DebugInfo, which VG_(find_DebugInfo) does not give outside .text), or NULL.
+ */
+static DebugInfo *plt_of(Addr a, const HChar **name)
+{
+	const DebugInfo *di;
+
+	for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+		Addr lo = VG_(DebugInfo_get_plt_avma)(di);
+
+		if (a >= lo && a - lo < VG_(DebugInfo_get_plt_size)(di)) {
+			HChar buf[40];
+
+			VG_(sprintf)(buf, "???plt:%lx", (UWord)(a - VG_(DebugInfo_get_text_bias)(di)));
+			*name = intern(buf);
+			return (DebugInfo *)di;
+		}
+	}
+	return NULL;
+}
+
 static struct wsim_fn *fn_for(Addr a)
 {
 	DiEpoch ep = VG_(current_DiEpoch)();
@@ -129,6 +154,8 @@ static struct wsim_fn *fn_for(Addr a)
 			name = intern(s);
 	}
 	di = VG_(find_DebugInfo)(ep, a);
+	if (!name && (di = plt_of(a, &name)) != NULL)
+		entry = a;
 	if (di && VG_(DebugInfo_get_filename)(di))
 		obj = intern(VG_(DebugInfo_get_filename)(di));
 	else if (VG_(get_objname)(ep, a, &s))

@@ -432,18 +432,37 @@ struct sim_fn {
  * with lib/symbols and take the name it gives: demangled as everywhere else, and of aliases the one the perf
  * backend's address lookup picks. A name the object does not list (it changed since) is demangled as it is.
  */
-static void name_function(struct sim_priv *p, const struct ws_sim_function *fn, char **name, const char **symbol)
+/*
+ * Name the tool's function `fn`: *name (new) and the symbol it came from; false, with neither set, for code
+ * without a name. A PLT instruction ("???plt:ADDR", wsim-main.c) is named by its stub from the object's
+ * relocations (memcmp@plt), as a sample there is.
+ */
+static bool name_function(struct sim_priv *p, const struct ws_sim_function *fn, char **name, const char **symbol)
 {
 	struct ws_symobj *o = NULL;
 	struct ws_sym sym;
 
+	if (!strcmp(fn->name, "???"))
+		return false;
+	if (!strncmp(fn->name, "???plt:", 7)) {
+		char *end;
+		unsigned long long addr = strtoull(fn->name + 7, &end, 16);
+
+		if (*end || fn->object[0] != '/' || ws_symbols_get(p->syms, fn->object, &o) ||
+		    ws_symobj_lookup(o, addr, &sym) || !sym.name)
+			return false;
+		*name = xstrdup(sym.name);
+		*symbol = sym.symbol;
+		return true;
+	}
 	if (fn->object[0] == '/' && ws_symbols_get(p->syms, fn->object, &o) == 0 && ws_symobj_find(o, fn->name, &sym) == 0) {
 		*name = xstrdup(sym.name);
 		*symbol = sym.symbol;
-		return;
+		return true;
 	}
 	*name = ws_sym_demangle(fn->name);
 	*symbol = fn->name;
+	return true;
 }
 
 static void add_symbol(struct sim_fn *f, const char *symbol)
@@ -518,15 +537,13 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 	/* Name every function, and sum the ones that share a name and an object (one row each). */
 	for (size_t i = 0; i < all->nr_functions; i++) {
 		const struct ws_sim_function *fn = &all->functions[i];
-		bool unknown = !strcmp(fn->name, "???");
 		const char *symbol = NULL;
-		char *name;
+		char *name = NULL;
+		bool unknown = !name_function(p, fn, &name, &symbol);
 		size_t j;
 
 		if (unknown)
 			name = xstrdup("[unknown]");
-		else
-			name_function(p, fn, &name, &symbol);
 		for (j = 0; j < nfns; j++)
 			if (fns[j].unknown == unknown && !strcmp(fns[j].name, name) && !strcmp(fns[j].object, fn->object))
 				break;
