@@ -1058,6 +1058,14 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 				localise(b, v, cyc_metric, dcyc, cyc_metric, own, c, &loc);
 			c->next_step = next_step(c, &loc, bin_of(r, b, o), bin_of(r, v, o), own,
 						 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
+			/* With no breakdown at all, "the hot code" is all it can say: say how to learn more. */
+			if (!unexplained && !loc.fn && !b->functions.n && !v->functions.n && !b->regions.n &&
+			    !v->regions.n) {
+				char *s = xasprintf("%s; --functions shows where", c->next_step);
+
+				free(c->next_step);
+				c->next_step = s;
+			}
 			/* Coherence misses have a place more telling than a function: the line, its variable, its bytes. */
 			if (!unexplained && !strcmp(t[i].metric, "coherence-misses") && vmed[i] > bmed[i] &&
 			    v->ncontention) {

@@ -150,6 +150,7 @@ static void test_fewer_instructions_advice(void **state)
 	assert_non_null(strstr(c->next_step, "fewer instructions are concentrated in hot: look at what it no "
 					      "longer executes"));
 	assert_null(strstr(c->next_step, "more often"));
+	assert_null(strstr(c->next_step, "--functions"));
 	ws_result_release(&r);
 
 	/* The same for fewer mispredictions: no advice to make a branch predictable that now is. */
@@ -166,6 +167,8 @@ static void test_fewer_instructions_advice(void **state)
 	assert_non_null(c);
 	assert_non_null(strstr(c->next_step, "mispredictions fell in the hot code: a data-dependent branch became "
 					      "predictable or went away"));
+	/* Measured without --functions or regions: the hot code is all it knows, and it says how to learn more. */
+	assert_non_null(strstr(c->next_step, "; --functions shows where"));
 	ws_result_release(&r);
 }
 
