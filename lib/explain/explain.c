@@ -504,12 +504,31 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 	free(regs);
 }
 
+static void append_hint(char **step, const char *hint)
+{
+	char *s = xasprintf("%s; %s", *step, hint);
+
+	free(*step);
+	*step = s;
+}
+
+/* Whether any of v's functions has its callers recorded (--callers). */
+static bool has_callers(const struct ws_variant *v)
+{
+	for (size_t i = 0; i < v->functions.n; i++)
+		if (v->functions.v[i].callers.n)
+			return true;
+	return false;
+}
+
 static char *next_step(const struct ws_cause *c, const struct located *loc, const char *bin_a, const char *bin_b,
 		       struct ws_own *own, bool grew)
 {
 	const char *where = loc->fn ? loc->fn : "the hot code";
 	bool library = loc->fn && loc->fn_object && !ws_own_object(own, loc->fn_object);
 	const char *lib = library && strrchr(loc->fn_object, '/') ? strrchr(loc->fn_object, '/') + 1 : loc->fn_object;
+	/* "[unknown] liblzma.so.5" names its object already. */
+	const char *in_lib = library && strncmp(loc->fn, "[unknown] ", 10) ? lib : NULL;
 	/* The program's function to read: where a library function's extra work comes from, else the hottest own. */
 	const char *target = loc->via ? loc->via : loc->own_fn;
 	bool two_builds = target && bin_a && bin_b && !same_file(bin_a, bin_b);
@@ -519,16 +538,17 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 
 	if (library && loc->via) {
 		/* Whatever the event, the question is the same: what makes the program call it more (or less). */
-		s = xasprintf("%s %s in %s (%s) come %.0f%% from calls by %s%s%s: look at what it passes or how "
+		s = xasprintf("%s %s in %s%s%s%s come %.0f%% from calls by %s%s%s: look at what it passes or how "
 			      "often it calls%s%s",
 			      grew ? "the extra" : "the fewer", !strcmp(c->metric, "unexplained") ? "cycles" : c->metric,
-			      loc->fn, lib, 100 * loc->via_share, loc->via, loc->via_from ? ", called from " : "",
+			      loc->fn, in_lib ? " (" : "", in_lib ? in_lib : "", in_lib ? ")" : "", 100 * loc->via_share, loc->via, loc->via_from ? ", called from " : "",
 			      loc->via_from ? loc->via_from : "", asm_cmd ? "; " : "", asm_cmd ? asm_cmd : "");
 	} else if (!strcmp(c->metric, "instructions")) {
 		if (library)
-			s = xasprintf("%s instructions run in %s (%s): find which of the program's functions call it %s "
+			s = xasprintf("%s instructions run in %s%s%s%s: find which of the program's functions call it %s "
 				      "(larger copies? more allocations?)%s%s",
-				      grew ? "extra" : "fewer", loc->fn, lib, grew ? "more" : "less", asm_cmd ? "; then " : "",
+				      grew ? "extra" : "fewer", loc->fn, in_lib ? " (" : "", in_lib ? in_lib : "",
+				      in_lib ? ")" : "", grew ? "more" : "less", asm_cmd ? "; then " : "",
 				      asm_cmd ? asm_cmd : "");
 		else if (asm_cmd)
 			s = xasprintf("%s instructions are concentrated in %s: %s", grew ? "extra" : "fewer", where, asm_cmd);
@@ -1058,14 +1078,16 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 				localise(b, v, cyc_metric, dcyc, cyc_metric, own, c, &loc);
 			c->next_step = next_step(c, &loc, bin_of(r, b, o), bin_of(r, v, o), own,
 						 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
-			/* With no breakdown at all, "the hot code" is all it can say: say how to learn more. */
+			/*
+			 * With no breakdown at all, "the hot code" is all it can say; with no callers, a library
+			 * function's callers are what to find: say which option shows them.
+			 */
 			if (!unexplained && !loc.fn && !b->functions.n && !v->functions.n && !b->regions.n &&
-			    !v->regions.n) {
-				char *s = xasprintf("%s; --functions shows where", c->next_step);
-
-				free(c->next_step);
-				c->next_step = s;
-			}
+			    !v->regions.n)
+				append_hint(&c->next_step, "--functions shows where");
+			else if (!unexplained && loc.fn && !loc.via && loc.fn_object && !ws_own_object(own, loc.fn_object) &&
+				 !has_callers(v))
+				append_hint(&c->next_step, "--callers names its callers");
 			/* Coherence misses have a place more telling than a function: the line, its variable, its bytes. */
 			if (!unexplained && !strcmp(t[i].metric, "coherence-misses") && vmed[i] > bmed[i] &&
 			    v->ncontention) {

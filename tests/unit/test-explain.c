@@ -531,6 +531,23 @@ static void test_library_function_followed_to_the_program(void **state)
 	assert_int_equal(ws_explain(&r, &eo), 0);
 	assert_string_equal(cause(&r.explain[0], "instructions")->where[0], "_int_free (100%)");
 	ws_result_release(&r);
+
+	/*
+	 * A stripped library measured without --callers (xz -1 against -6): its row names its object already,
+	 * and the next step says which option finds the callers.
+	 */
+	instruction_pair(&r, &b, &v);
+	sim(&ws_group_list_get(&b->functions, "[unknown] liblzma.so.5", "/lib/liblzma.so.5")->metrics, "instructions", 900);
+	sim(&ws_group_list_get(&v->functions, "[unknown] liblzma.so.5", "/lib/liblzma.so.5")->metrics, "instructions",
+	    1000);
+	eo.own = NULL;
+	ws_result_summarize(&r);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	assert_int_equal(ws_explain(&r, &eo), 0);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(strstr(c->next_step, "extra instructions run in [unknown] liblzma.so.5: find which"));
+	assert_non_null(strstr(c->next_step, "; --callers names its callers"));
+	ws_result_release(&r);
 }
 
 /*
