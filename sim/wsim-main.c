@@ -154,8 +154,12 @@ static struct wsim_fn *fn_for(Addr a)
 			name = intern(s);
 	}
 	di = VG_(find_DebugInfo)(ep, a);
-	if (!name && (di = plt_of(a, &name)) != NULL)
-		entry = a;
+	if (!name) {
+		DebugInfo *plt = plt_of(a, &name);
+
+		if (plt)
+			di = plt;
+	}
 	if (di && VG_(DebugInfo_get_filename)(di))
 		obj = intern(VG_(DebugInfo_get_filename)(di));
 	else if (VG_(get_objname)(ep, a, &s))

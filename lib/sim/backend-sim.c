@@ -428,13 +428,11 @@ struct sim_fn {
 };
 
 /*
- * The tool reports each function by the name in the symbol table, mangled. Look that name up in the object
- * with lib/symbols and take the name it gives: demangled as everywhere else, and of aliases the one the perf
- * backend's address lookup picks. A name the object does not list (it changed since) is demangled as it is.
- */
-/*
  * Name the tool's function `fn`: *name (new) and the symbol it came from; false, with neither set, for code
- * without a name. A PLT instruction ("???plt:ADDR", wsim-main.c) is named by its stub from the object's
+ * without a name. The tool reports each function by the name in the symbol table, mangled. Look that name
+ * up in the object with lib/symbols and take the name it gives: demangled as everywhere else, and of aliases
+ * the one the perf backend's address lookup picks. A name the object does not list (it changed since) is
+ * demangled as it is. A PLT instruction ("???plt:ADDR", wsim-main.c) is named by its stub from the object's
  * relocations (memcmp@plt), as a sample there is.
  */
 static bool name_function(struct sim_priv *p, const struct ws_sim_function *fn, char **name, const char **symbol)

@@ -91,7 +91,18 @@ test_expect_success 'a binary without symbols: [unknown] functions and a hint' '
 	whyslow stat --backend sim --exact --functions -e instructions --export-json u.json -- ./stripped 20000 random \
 		>out 2>err &&
 	test_grep "has no symbols.*rebuild it with symbols (-g" err &&
-	test_grep "\[unknown\] stripped" u.json
+	test_grep "\[unknown\] stripped" u.json &&
+	python3 - u.json stripped <<-\EOF
+	import json, subprocess, sys
+	v = json.load(open(sys.argv[1]))["variants"][0]
+	# its hot instructions are ELF addresses in the file (as objdump shows them), not runtime ones
+	hot = [h for h in v["hot_code"] if h["function"] == "[unknown] stripped"][0]
+	sec = [l.split() for l in subprocess.run(["readelf", "-SW", sys.argv[2]], capture_output=True,
+	       text=True).stdout.splitlines() if " .text " in l][0]
+	lo, size = int(sec[sec.index(".text") + 2], 16), int(sec[sec.index(".text") + 4], 16)
+	addrs = [int(i["addr"], 16) for i in hot["insns"] if i["executions"] > 1000]
+	assert addrs and all(lo <= a < lo + size for a in addrs), (hex(lo), [hex(a) for a in addrs])
+	EOF
 '
 
 test_expect_success 'a function only one side ran is "new" or "gone" in the functions table, not left out' '
