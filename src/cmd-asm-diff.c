@@ -134,7 +134,12 @@ static int show_named(struct ws_asm_side *sides, const struct string_list *names
 			goto done;
 		}
 		ns = ws_asm_suggest(sides[0].bin, sides[1].bin, names->v[i], sugg, ARRAY_SIZE(sugg));
-		if (ns == 0) {
+		if (ws_sym_plt_callee(names->v[i])) {
+			/* Profiles name PLT stubs (memcmp@plt); they are one jump, with nothing to compare. */
+			ws_error("'%s' is a PLT stub, one jump to '%.*s' in a shared library: compare the functions that "
+				 "call it (--callers names them)", names->v[i], (int)ws_sym_plt_callee(names->v[i]),
+				 names->v[i]);
+		} else if (ns == 0) {
 			ws_error("no function '%s' in %s or %s", names->v[i], ws_asm_bin_path(sides[0].bin),
 				 ws_asm_bin_path(sides[1].bin));
 		} else {

@@ -8,6 +8,7 @@
 #include "core/util.h"
 #include "result/metrics.h"
 #include "stats/stats.h"
+#include "symbols/names.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -484,7 +485,8 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			}
 		}
 		/* A function of the program's own, that asm-diff can show: not an "(inlined)" row. */
-		if (!loc->own_fn && !fns[i].inlined && ws_own_object(own, fns[i].object))
+		/* A PLT stub (memcmp@plt) is the program's object, but one jump: no code of its own to compare. */
+		if (!loc->own_fn && !fns[i].inlined && ws_own_object(own, fns[i].object) && !ws_sym_plt_callee(fns[i].name))
 			loc->own_fn = fns[i].name;
 	}
 	for (size_t i = 0; i < nr; i++) {

@@ -516,6 +516,13 @@ bool ws_sym_is_glob(const char *pattern)
 	return strpbrk(pattern, "*?[") != NULL;
 }
 
+size_t ws_sym_plt_callee(const char *name)
+{
+	const char *at = strstr(name, "@plt");
+
+	return at && at > name && (!at[4] || !strncmp(at + 4, " (", 2)) ? (size_t)(at - name) : 0;
+}
+
 static bool eq(const char *a, const char *b)
 {
 	return a && b && !strcmp(a, b);

@@ -75,6 +75,12 @@ size_t ws_text_width(const char *s);
 /* True when `pattern` has a glob character (*, ? or [). */
 bool ws_sym_is_glob(const char *pattern);
 
+/*
+ * The length of the callee's name when `name` is a PLT stub's row ("memcmp@plt", or "memcpy@plt
+ * (libstdc++.so.6)" where two objects have one), else 0.
+ */
+size_t ws_sym_plt_callee(const char *name);
+
 /* The forms of one function's name that a pattern is matched against (any may be NULL). */
 struct ws_sym_forms {
 	const char *symbol;   /* mangled, as in the symbol table */

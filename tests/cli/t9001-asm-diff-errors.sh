@@ -37,6 +37,13 @@ test_expect_success 'an unknown function: one line, with the closest names' '
 	test_line_count = 0 out
 '
 
+test_expect_success 'a PLT stub, as profiles name it: one line that points to its callers' '
+	test_expect_code 1 whyslow asm-diff --function "memcpy@plt (libc.so.6)" "$O0" "$O2" >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "error: .memcpy@plt (libc.so.6). is a PLT stub, one jump to .memcpy. in a shared library: compare the functions that call it (--callers names them)" err &&
+	test_line_count = 0 out
+'
+
 test_expect_success 'an unknown function with nothing close: one line, no suggestion' '
 	test_expect_code 1 whyslow asm-diff --function zzzzzzzzzzzz "$O0" "$O2" >out 2>err &&
 	test_line_count = 1 err &&

@@ -548,6 +548,29 @@ static void test_library_function_followed_to_the_program(void **state)
 	assert_non_null(strstr(c->next_step, "extra instructions run in [unknown] liblzma.so.5: find which"));
 	assert_non_null(strstr(c->next_step, "; --callers names its callers"));
 	ws_result_release(&r);
+
+	/*
+	 * Two builds, the extra instructions mostly in the program's PLT stub for memcmp: the code to compare is
+	 * the function around it, not the stub, a jump that asm-diff has nothing to show of.
+	 */
+	instruction_pair(&r, &b, &v);
+	bins[1] = (char *)"/nonexistent/bin/prog2";
+	eo.binaries = bins;
+	for (int k = 0; k < 2; k++) {
+		struct ws_variant *x = k ? v : b;
+
+		sim(&ws_group_list_get(&x->functions, "memcmp@plt", prog)->metrics, "instructions", 100 + 60 * k);
+		sim(&ws_group_list_get(&x->functions, "lc_cmp", prog)->metrics, "instructions", 500 + 40 * k);
+	}
+	ws_result_summarize(&r);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	assert_int_equal(ws_explain(&r, &eo), 0);
+	c = cause(&r.explain[0], "instructions");
+	assert_string_equal(c->where[0], "memcmp@plt (60%)");
+	assert_non_null(strstr(c->next_step, "asm-diff"));
+	assert_non_null(strstr(c->next_step, "lc_cmp"));
+	assert_null(strstr(c->next_step, "-f 'memcmp@plt'"));
+	ws_result_release(&r);
 }
 
 /*

@@ -228,6 +228,18 @@ static void test_libc_impl_family(void **state)
 	}
 }
 
+/* PLT stubs' rows, as lib/symbols/plt.c names them and the tables show them. */
+static void test_plt_callee(void **state)
+{
+	(void)state;
+	assert_int_equal(ws_sym_plt_callee("memcmp@plt"), 6);
+	assert_int_equal(ws_sym_plt_callee("memcpy@plt (libstdc++.so.6.0.30)"), 6);
+	assert_int_equal(ws_sym_plt_callee("std::string::swap(std::string&)@plt"), 31);
+	assert_int_equal(ws_sym_plt_callee("memcmp"), 0);
+	assert_int_equal(ws_sym_plt_callee("@plt"), 0);
+	assert_int_equal(ws_sym_plt_callee("x@plt_helper"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_display),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_distance),
+		cmocka_unit_test(test_plt_callee),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
