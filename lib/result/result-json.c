@@ -1319,6 +1319,50 @@ int ws_result_save(const struct ws_result *r, const char *path)
 	return ret;
 }
 
+/*
+ * hyperfine's --export-json, read as a result: results[] of { command, times[], memory_usage_byte[],
+ * exit_codes[], parameters{} } become variants with wall-time samples (and max-rss, where hyperfine measured
+ * it per run), so that diff brings its statistics to two hyperfine runs. hyperfine's user and system times
+ * are means over the runs, not samples: they are left out, not made up. NULL when `root` is not such a file.
+ */
+static json_t *from_hyperfine(const json_t *root)
+{
+	const json_t *results = json_object_get(root, "results"), *res;
+	json_t *vars;
+	size_t i;
+
+	if (json_object_get(root, "variants") || !json_is_array(results) || !json_array_size(results))
+		return NULL;
+	vars = json_array();
+	json_array_foreach(results, i, res) {
+		const json_t *cmd = json_object_get(res, "command"), *times = json_object_get(res, "times");
+		const json_t *mem = json_object_get(res, "memory_usage_byte"), *codes = json_object_get(res, "exit_codes");
+		const json_t *params = json_object_get(res, "parameters"), *x;
+		json_t *metrics, *v, *runs;
+		size_t k;
+
+		if (!json_is_string(cmd) || !json_is_array(times) || !json_array_size(times)) {
+			json_decref(vars);
+			return NULL;
+		}
+		metrics = json_pack("{s:{s:s, s:O}}", "wall-time", "unit", "s", "samples", times);
+		if (json_is_array(mem) && json_array_size(mem) == json_array_size(times))
+			json_object_set_new(metrics, "max-rss", json_pack("{s:s, s:O}", "unit", "bytes", "samples", mem));
+		v = json_pack("{s:O, s:O, s:o}", "name", cmd, "command", cmd, "metrics", metrics);
+		if (json_is_object(params))
+			json_object_set(v, "parameters", (json_t *)params);
+		if (json_is_array(codes) && json_array_size(codes) == json_array_size(times)) {
+			runs = json_array();
+			json_array_foreach(codes, k, x)
+				json_array_append_new(runs, json_pack("{s:I}", "exit_code",
+								     json_is_integer(x) ? json_integer_value(x) : -1));
+			json_object_set_new(v, "runs", runs);
+		}
+		json_array_append_new(vars, v);
+	}
+	return json_pack("{s:o}", "variants", vars);
+}
+
 int ws_result_load(const char *path, struct ws_result *r)
 {
 	const char *kind;
@@ -1351,6 +1395,14 @@ int ws_result_load(const char *path, struct ws_result *r)
 			return -ENOENT;
 		}
 		return refuse("%s:%d: invalid JSON: %s", path, err.line, err.text);
+	}
+	{
+		json_t *hf = from_hyperfine(root);
+
+		if (hf) {
+			json_decref(root);
+			root = hf;
+		}
 	}
 	ret = ws_result_from_json(root, r, path);
 	json_decref(root);

@@ -243,4 +243,30 @@ test_expect_success 'diff shows its progress on a terminal only, and clears it' 
 	fi
 '
 
+test_expect_success 'hyperfine exports are read as they are: wall-time, max-rss and exit codes per run' '
+	cat >hf-a.json <<-\EOF &&
+	{"results": [{"command": "./prog", "mean": 0.0105, "stddev": 0.0003, "median": 0.0105, "user": 0.009,
+	  "system": 0.001, "min": 0.0101, "max": 0.011,
+	  "times": [0.0101, 0.0104, 0.0105, 0.0106, 0.0103, 0.0107, 0.0105, 0.011, 0.0102, 0.0106],
+	  "memory_usage_byte": [3000000, 3000000, 3000000, 3000000, 3000000, 3000000, 3000000, 3000000, 3000000, 3000000],
+	  "exit_codes": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "parameters": {"n": "1"}}]}
+	EOF
+	sed "s/0\.01\([0-9]\)/0.011\1/g" hf-a.json >hf-b.json &&
+	whyslow diff --export-json hf.json hf-a.json hf-b.json >out &&
+	test_grep "from saved results" out &&
+	test_grep "^ wall-time .* +[0-9.]*% \[" out &&
+	python3 - hf.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	a, b = d["variants"]
+	assert a["name"] == "./prog" and b["name"] == "hf-b.json:./prog", (a["name"], b["name"])
+	assert a["metrics"]["wall-time"]["samples"][0] == 0.0101 and len(a["metrics"]["wall-time"]["samples"]) == 10
+	assert a["metrics"]["max-rss"]["median"] == 3000000
+	assert "user-time" not in a["metrics"] and "system-time" not in a["metrics"]
+	assert [r["exit_code"] for r in a["runs"]] == [0] * 10 and a["parameters"] == {"n": "1"}, a
+	c = [c for c in d["comparisons"] if c["metric"] == "wall-time"][0]
+	assert c["verdict"] == "slower", c
+	EOF
+'
+
 test_done
