@@ -1323,7 +1323,8 @@ int ws_result_save(const struct ws_result *r, const char *path)
  * hyperfine's --export-json, read as a result: results[] of { command, times[], memory_usage_byte[],
  * exit_codes[], parameters{} } become variants with wall-time samples (and max-rss, where hyperfine measured
  * it per run), so that diff brings its statistics to two hyperfine runs. hyperfine's user and system times
- * are means over the runs, not samples: they are left out, not made up. NULL when `root` is not such a file.
+ * are means over the runs, not samples: they are left out, not made up. The backend is "hyperfine". NULL
+ * when `root` is not such a file.
  */
 static json_t *from_hyperfine(const json_t *root)
 {
@@ -1360,7 +1361,8 @@ static json_t *from_hyperfine(const json_t *root)
 		}
 		json_array_append_new(vars, v);
 	}
-	return json_pack("{s:o}", "variants", vars);
+	/* Its backend, as a result file names its own: diff warns when it compares them with another's. */
+	return json_pack("{s:o, s:{s:s}}", "variants", vars, "machine", "backend", "hyperfine");
 }
 
 int ws_result_load(const char *path, struct ws_result *r)

@@ -266,6 +266,7 @@ test_expect_success 'hyperfine exports are read as they are: wall-time, max-rss 
 	assert [r["exit_code"] for r in a["runs"]] == [0] * 10 and a["parameters"] == {"n": "1"}, a
 	c = [c for c in d["comparisons"] if c["metric"] == "wall-time"][0]
 	assert c["verdict"] == "slower", c
+	assert d["machine"]["backend"] == "hyperfine", d["machine"]
 	EOF
 '
 
