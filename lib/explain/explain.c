@@ -506,14 +506,6 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 	free(regs);
 }
 
-static void append_hint(char **step, const char *hint)
-{
-	char *s = xasprintf("%s; %s", *step, hint);
-
-	free(*step);
-	*step = s;
-}
-
 /* Whether any of v's functions has its callers recorded (--callers). */
 static bool has_callers(const struct ws_variant *v)
 {
@@ -523,8 +515,12 @@ static bool has_callers(const struct ws_variant *v)
 	return false;
 }
 
+/*
+ * What to look at next for cause `c`. `hint` (or NULL) names an option that would tell more; it goes before
+ * an asm-diff command, which stays last so that the line ends with what to run.
+ */
 static char *next_step(const struct ws_cause *c, const struct located *loc, const char *bin_a, const char *bin_b,
-		       struct ws_own *own, bool grew)
+		       struct ws_own *own, bool grew, const char *hint)
 {
 	const char *where = loc->fn ? loc->fn : "the hot code";
 	bool library = loc->fn && loc->fn_object && !ws_own_object(own, loc->fn_object);
@@ -537,23 +533,28 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 	/* Quoted for a shell: demangled names hold spaces, parentheses, '<', '*' and '&'. */
 	char *cmd = two_builds ? ws_asm_command(bin_a, bin_b, target, NULL) : NULL;
 	char *s, *asm_cmd = cmd ? xasprintf("compare %s's code between the builds: %s", target, cmd) : NULL;
+	char *h = hint ? xasprintf("; %s", hint) : xstrdup("");
+	bool placed = false;
 
 	if (library && loc->via) {
 		/* Whatever the event, the question is the same: what makes the program call it more (or less). */
 		s = xasprintf("%s %s in %s%s%s%s come %.0f%% from calls by %s%s%s: look at what it passes or how "
-			      "often it calls%s%s",
+			      "often it calls%s%s%s",
 			      grew ? "the extra" : "the fewer", !strcmp(c->metric, "unexplained") ? "cycles" : c->metric,
-			      loc->fn, in_lib ? " (" : "", in_lib ? in_lib : "", in_lib ? ")" : "", 100 * loc->via_share, loc->via, loc->via_from ? ", called from " : "",
-			      loc->via_from ? loc->via_from : "", asm_cmd ? "; " : "", asm_cmd ? asm_cmd : "");
+			      loc->fn, in_lib ? " (" : "", in_lib ? in_lib : "", in_lib ? ")" : "", 100 * loc->via_share,
+			      loc->via, loc->via_from ? ", called from " : "", loc->via_from ? loc->via_from : "", h,
+			      asm_cmd ? "; " : "", asm_cmd ? asm_cmd : "");
+		placed = true;
 	} else if (!strcmp(c->metric, "instructions")) {
 		if (library)
 			s = xasprintf("%s instructions run in %s%s%s%s: find which of the program's functions call it %s "
-				      "(larger copies? more allocations?)%s%s",
+				      "(larger copies? more allocations?)%s%s%s",
 				      grew ? "extra" : "fewer", loc->fn, in_lib ? " (" : "", in_lib ? in_lib : "",
-				      in_lib ? ")" : "", grew ? "more" : "less", asm_cmd ? "; then " : "",
+				      in_lib ? ")" : "", grew ? "more" : "less", h, asm_cmd ? "; then " : "",
 				      asm_cmd ? asm_cmd : "");
 		else if (asm_cmd)
-			s = xasprintf("%s instructions are concentrated in %s: %s", grew ? "extra" : "fewer", where, asm_cmd);
+			s = xasprintf("%s instructions are concentrated in %s%s: %s", grew ? "extra" : "fewer", where, h,
+				      asm_cmd);
 		else if (grew)
 			s = xasprintf("extra instructions are concentrated in %s: look at what it executes more often "
 				      "(a new branch, a copy, a check on every access) and compare its code between "
@@ -564,6 +565,7 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 				      "or executes less often (a check dropped, a copy avoided, a shorter path) and "
 				      "compare its code between the variants",
 				      where);
+		placed = asm_cmd || library;
 	} else if (strstr(c->metric, "branch")) {
 		/* A speed-up's advice says what changed for the better, which is what the user wants to keep. */
 		s = grew ? xasprintf("mispredictions grew in %s: look for a data-dependent branch (a new check per "
@@ -591,6 +593,13 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 	} else {
 		s = xasprintf("%s changed in %s", c->metric, where);
 	}
+	if (!placed && hint) {
+		char *t = xasprintf("%s%s", s, h);
+
+		free(s);
+		s = t;
+	}
+	free(h);
 	free(asm_cmd);
 	free(cmd);
 	return s;
@@ -1078,18 +1087,20 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 				localise(b, v, t[i].metric, vmed[i] - bmed[i], cyc_metric, own, c, &loc);
 			else
 				localise(b, v, cyc_metric, dcyc, cyc_metric, own, c, &loc);
-			c->next_step = next_step(c, &loc, bin_of(r, b, o), bin_of(r, v, o), own,
-						 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0);
 			/*
 			 * With no breakdown at all, "the hot code" is all it can say; with no callers, a library
 			 * function's callers are what to find: say which option shows them.
 			 */
+			const char *hint = NULL;
+
 			if (!unexplained && !loc.fn && !b->functions.n && !v->functions.n && !b->regions.n &&
 			    !v->regions.n)
-				append_hint(&c->next_step, "--functions shows where");
+				hint = "--functions shows where";
 			else if (!unexplained && loc.fn && !loc.via && loc.fn_object && !ws_own_object(own, loc.fn_object) &&
 				 !has_callers(v))
-				append_hint(&c->next_step, "--callers names its callers");
+				hint = "--callers names its callers";
+			c->next_step = next_step(c, &loc, bin_of(r, b, o), bin_of(r, v, o), own,
+						 unexplained ? dcyc > 0 : (vmed[i] - bmed[i]) > 0, hint);
 			/* Coherence misses have a place more telling than a function: the line, its variable, its bytes. */
 			if (!unexplained && !strcmp(t[i].metric, "coherence-misses") && vmed[i] > bmed[i] &&
 			    v->ncontention) {

@@ -549,6 +549,26 @@ static void test_library_function_followed_to_the_program(void **state)
 	assert_non_null(strstr(c->next_step, "; --callers names its callers"));
 	ws_result_release(&r);
 
+	/* With two builds the asm-diff command stays last, after the hint, so that the line ends with it. */
+	instruction_pair(&r, &b, &v);
+	bins[1] = (char *)"/nonexistent/bin/prog2";
+	for (int k = 0; k < 2; k++) {
+		struct ws_variant *x = k ? v : b;
+
+		sim(&ws_group_list_get(&x->functions, "[unknown] liblzma.so.5", "/lib/liblzma.so.5")->metrics,
+		    "instructions", 800 + 90 * k);
+		sim(&ws_group_list_get(&x->functions, "lc_pack", prog)->metrics, "instructions", 100 + 10 * k);
+	}
+	ws_result_summarize(&r);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	assert_int_equal(ws_explain(&r, &eo), 0);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(strstr(c->next_step, "; --callers names its callers; then compare lc_pack's code between the "
+					      "builds: whyslow asm-diff"));
+	assert_null(strchr(strstr(c->next_step, "whyslow asm-diff"), ';'));
+	bins[1] = (char *)prog;
+	ws_result_release(&r);
+
 	/*
 	 * Two builds, the extra instructions mostly in the program's PLT stub for memcmp: the code to compare is
 	 * the function around it, not the stub, a jump that asm-diff has nothing to show of.
