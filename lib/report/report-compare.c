@@ -409,39 +409,6 @@ static void explain_section(FILE *f, const struct ws_result *r, const struct ws_
 }
 
 
-/*
- * What the ratios are: the Hodges-Lehmann estimate (the default), the ratio of medians, or both; and the
- * ratio of means where both medians were 0, which would otherwise read as a ratio beside two zeros.
- */
-static const char *estimate_legend(const struct ws_result *r)
-{
-	bool hl = false, med = false, mean = false;
-
-	for (size_t i = 0; i < r->ncomparisons; i++) {
-		const struct ws_comparison *c = &r->comparisons[i];
-
-		hl |= !c->exact && c->estimate == WS_ESTIMATE_HL;
-		med |= !c->exact && c->estimate == WS_ESTIMATE_MEDIAN_RATIO;
-		mean |= !c->exact && c->estimate == WS_ESTIMATE_MEAN_RATIO;
-	}
-	if (hl && med && mean)
-		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0, of means "
-		       "where both medians are) with its 95% CI";
-	if (hl && med)
-		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0) with its 95% CI";
-	if (hl && mean)
-		return "ratio to the baseline (Hodges-Lehmann; the ratio of means where both medians are 0) with its "
-		       "95% CI";
-	if (med && mean)
-		return "median ratio to the baseline with its 95% bootstrap CI (the ratio of means where both "
-		       "medians are 0)";
-	if (med)
-		return "median ratio to the baseline with its 95% bootstrap CI";
-	if (mean)
-		return "ratio of means to the baseline (both medians are 0)";
-	return "ratio to the baseline (Hodges-Lehmann) with its 95% CI";
-}
-
 /* The primary metric gates the rest: say so when some comparison was held back by it. */
 static const char *gate_legend(const struct ws_result *r)
 {
@@ -490,7 +457,7 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 	unsupported_footer(f, base, o);
 	fprintf(f, " %slegend: %s; ~ not significant (%s-adjusted p >= %g%s); ≈ within the noise threshold (±%g%%); "
 		"exact: simulated counts, deterministic or far apart%s\n",
-		o->color ? C_DIM : "", estimate_legend(r), r->settings.fdr ? "BH" : "Holm", r->settings.alpha,
+		o->color ? C_DIM : "", ws_report_estimate_legend(r), r->settings.fdr ? "BH" : "Holm", r->settings.alpha,
 		gate_legend(r), 100 * r->settings.noise, o->color ? C_RESET : "");
 	if (r->partial)
 		fprintf(f, " %sPartial result: %s.%s\n", o->color ? C_YELLOW : "",
@@ -625,7 +592,7 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 		md_folded_table(f, r, base, &base->regions.v[i].metrics, base->regions.v[i].name);
 	fprintf(f, "\n%c%s; ~ not significant (%s-adjusted p >= %g%s); ≈ within ±%g%%; exact: simulated "
 		"counts, deterministic or far apart.\n",
-		toupper((unsigned char)estimate_legend(r)[0]), estimate_legend(r) + 1, r->settings.fdr ? "BH" : "Holm",
+		toupper((unsigned char)ws_report_estimate_legend(r)[0]), ws_report_estimate_legend(r) + 1, r->settings.fdr ? "BH" : "Holm",
 		r->settings.alpha, gate_legend(r), 100 * r->settings.noise);
 	if (r->nwarnings > 3)
 		fprintf(f, "\n<details><summary>%zu warnings</summary>\n", r->nwarnings);

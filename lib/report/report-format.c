@@ -124,7 +124,35 @@ char *ws_report_cell_text(const struct ws_comparison *c)
 			 pct, 100 * (c->ci_lo - 1), isfinite(c->ci_hi) ? 100 * (c->ci_hi - 1) : INFINITY);
 }
 
-/* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
+const char *ws_report_estimate_legend(const struct ws_result *r)
+{
+	bool hl = false, med = false, mean = false;
+
+	for (size_t i = 0; i < r->ncomparisons; i++) {
+		const struct ws_comparison *c = &r->comparisons[i];
+
+		hl |= !c->exact && c->estimate == WS_ESTIMATE_HL;
+		med |= !c->exact && c->estimate == WS_ESTIMATE_MEDIAN_RATIO;
+		mean |= !c->exact && c->estimate == WS_ESTIMATE_MEAN_RATIO;
+	}
+	if (hl && med && mean)
+		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0, of means "
+		       "where both medians are) with its 95% CI";
+	if (hl && med)
+		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0) with its 95% CI";
+	if (hl && mean)
+		return "ratio to the baseline (Hodges-Lehmann; the ratio of means where both medians are 0) with its "
+		       "95% CI";
+	if (med && mean)
+		return "median ratio to the baseline with its 95% bootstrap CI (the ratio of means where both "
+		       "medians are 0)";
+	if (med)
+		return "median ratio to the baseline with its 95% bootstrap CI";
+	if (mean)
+		return "ratio of means to the baseline (both medians are 0)";
+	return "ratio to the baseline (Hodges-Lehmann) with its 95% CI";
+}
+
 size_t ws_report_one_sided(const struct ws_variant *base, const struct ws_variant *var, struct ws_one_sided *out)
 {
 	size_t n = 0;
@@ -146,6 +174,7 @@ size_t ws_report_one_sided(const struct ws_variant *base, const struct ws_varian
 	return n;
 }
 
+/* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
 size_t ws_report_runs(const struct ws_variant *v)
 {
 	size_t n = v->nruns;

@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "result/metrics.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -933,8 +934,9 @@ static void changes_section(struct page *p)
 	if (functions)
 		fprintf(p->f, "<p class=\"muted\">%zu comparisons of functions are significant too; the functions that "
 			"moved most are in <a href=\"#where\">Where</a>.</p>\n", functions);
-	fprintf(p->f, "<p class=\"muted\">Median ratio to the baseline with its 95%% bootstrap CI; ~ not significant "
-		"(%s-adjusted p &gt;= %g); ≈ within the noise threshold (±%g%%); exact: simulated counts, deterministic or far apart.</p>\n",
+	fprintf(p->f, "<p class=\"muted\">%c%s; ~ not significant (%s-adjusted p &gt;= %g); ≈ within the noise threshold "
+		"(±%g%%); exact: simulated counts, deterministic or far apart.</p>\n",
+		toupper((unsigned char)ws_report_estimate_legend(r)[0]), ws_report_estimate_legend(r) + 1,
 		r->settings.fdr ? "BH" : "Holm", r->settings.alpha, 100 * r->settings.noise);
 	fputs("</section>\n", p->f);
 	free(rows);

@@ -40,6 +40,13 @@ const struct ws_comparison *ws_report_headline(const struct ws_result *r, const 
 size_t ws_report_runs(const struct ws_variant *v);
 
 /*
+ * What the ratios of `r`'s comparisons are, for a legend: the Hodges-Lehmann estimate (the default), the
+ * ratio of medians, or both; and the ratio of means where both medians were 0, which would otherwise read
+ * as a ratio beside two zeros. Every renderer's legend says it the same way.
+ */
+const char *ws_report_estimate_legend(const struct ws_result *r);
+
+/*
  * The functions only one of `base` and `var` has, with a share: the one that never ran (simulated) or never
  * showed in a sample there has no comparison, and a differential profile would lose the rows that moved
  * most, a function replaced by another. `out` holds both lists' lengths; returns how many it filled, each
