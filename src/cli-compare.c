@@ -30,8 +30,9 @@ static void check_distinct(const struct cli_compare *c, char *const *inputs, int
 			continue;
 		for (size_t j = i + 1; j < ARRAY_SIZE(path); j++)
 			cli_check_distinct(opt[i], path[i], opt[j], path[j]);
+		/* An input "-" is stdin and an export "-" stdout: those never meet. */
 		for (int k = 0; k < ninputs; k++)
-			if (ws_same_file(path[i], inputs[k]))
+			if (strcmp(inputs[k], "-") && ws_same_file(path[i], inputs[k]))
 				usage_error("%s '%s' is a result being read: writing it would replace that result", opt[i],
 					    path[i]);
 	}

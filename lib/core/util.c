@@ -352,8 +352,11 @@ int ws_check_writable(const char *path, size_t reserve)
 
 	if (!n)
 		return -ENOENT;
-	if (!strcmp(path, "-"))
-		return fcntl(STDOUT_FILENO, F_GETFL) < 0 ? -EBADF : 0;
+	if (!strcmp(path, "-")) {
+		int fl = fcntl(STDOUT_FILENO, F_GETFL);
+
+		return fl < 0 || (fl & O_ACCMODE) == O_RDONLY ? -EBADF : 0;
+	}
 	/* "dir/" names a directory, made or not; the rename would fail after the measurement. */
 	if (path[n - 1] == '/')
 		return -EISDIR;

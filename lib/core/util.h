@@ -75,8 +75,8 @@ char *ws_find_in_path(const char *prog);
  * Check, before any measurement, that `path` can later be written by ws_write_atomic: by making (and
  * removing) the temporary file it would make, with `reserve` bytes (the write's estimated size; 0: none)
  * allocated in it where the filesystem allows (posix_fallocate: a full disk is found before the runs), or
- * for a device or FIFO by access(); "-" (standard output) by whether it is open. Returns 0 or -errno (ENOENT, EACCES, EISDIR, ENAMETOOLONG, ENOSPC,
- * EDQUOT, ...).
+ * for a device or FIFO by access(); "-" (standard output) by whether it is open for writing. Returns 0 or
+ * -errno (ENOENT, EACCES, EISDIR, ENAMETOOLONG, ENOSPC, EDQUOT, EBADF, ...).
  */
 int ws_check_writable(const char *path, size_t reserve);
 

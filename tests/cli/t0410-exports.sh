@@ -142,7 +142,16 @@ test_expect_success 'two exports to "-", or one with the command output, are usa
 	test_grep "would both go to standard output: give the export a file" err &&
 	test_expect_code 129 fake stat -r 2 --backend fake --show-output --export-html - -- true >out 2>err &&
 	test ! -s out &&
+	test_expect_code 129 whyslow compare --backend sim --plan-jobs - true "true a" >out 2>err &&
+	test_grep "plan-jobs needs a file, not .-." err &&
 	test ! -e ./-
+'
+
+test_expect_success 'diff reads "-" from stdin and exports "-" to stdout: the two do not clash' '
+	printf "{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2,3]}}}]}\n" >in-a.json &&
+	printf "{\"variants\":[{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[2,3,4]}}}]}\n" >in-b.json &&
+	whyslow diff --export-json - - in-b.json <in-a.json >out 2>err &&
+	jq -e "[.variants[].name] == [\"a\", \"b\"]" out
 '
 
 test_done
