@@ -184,7 +184,6 @@ static const struct {
 	{ "-x", "for machine-readable output give --export-json FILE", "export-json" },
 	{ "--field-separator", "for machine-readable output give --export-json FILE", "export-json" },
 	{ "-o", "the result file is --export-json FILE", "export-json" },
-	{ "-p", "whyslow measures the command it runs: give it after --", NULL },
 	{ "--pid", "whyslow measures the command it runs: give it after --", NULL },
 	{ "-a", "whyslow measures the command it runs, not the whole system", NULL },
 	{ "--all-cpus", "whyslow measures the command it runs, not the whole system", NULL },

@@ -1095,7 +1095,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 
 			if (!unexplained && !loc.fn && !b->functions.n && !v->functions.n && !b->regions.n &&
 			    !v->regions.n)
-				hint = "--functions shows where";
+				hint = "measured with --functions, it shows where";
 			else if (!unexplained && loc.fn && !loc.via && loc.fn_object && !ws_own_object(own, loc.fn_object) &&
 				 !has_callers(v))
 				hint = "--callers names its callers";

@@ -80,9 +80,10 @@
  *
  * HOT ADDRESSES are ELF virtual addresses in OBJECT (the function row's), that is the runtime address minus
  * the object's load bias, so they match `objdump -d OBJECT`. Code with no object keeps its runtime address.
- * Functions with no symbol are one row per object, named "???", but for PLT instructions, one row each named
- * "???plt:ADDR" (ADDR hexadecimal, in OBJECT), named by their stubs here. NAME is the symbol as in the object's symbol
- * table (mangled for C++ and Rust); whyslow demangles it (lib/symbols), as it names the perf backend's samples.
+ * Functions with no symbol are one row per object, named "???", but for PLT instructions, one row each
+ * named "???plt:ADDR" (ADDR hexadecimal, in OBJECT), named by their stubs here. NAME is the symbol as in the
+ * object's symbol table (mangled for C++ and Rust); whyslow demangles it (lib/symbols), as it names the perf
+ * backend's samples.
  */
 
 #include "wsim-model.h" /* WSIM_FORMAT_VERSION, which the tool writes and this reader accepts */

