@@ -94,6 +94,28 @@ static const HChar *intern(const HChar *s)
 }
 
 /*
+ * Valgrind knows an object's .plt section only. The stubs of .plt.sec (IBT: -fcf-protection, the default of
+ * some distributions' compilers) and .plt.got are found by their code: "jmp *disp(%rip)", with or without a
+ * bnd prefix, alone or after an endbr64. Code without a symbol that looks so and is not a stub is told
+ * apart by whyslow, which finds no stub there and counts it with the object's other unknown code.
+ */
+static Bool looks_like_plt_stub(Addr a)
+{
+	const UChar *p = (const UChar *)a;
+
+	if (!VG_(am_is_valid_for_client)(a, 7, VKI_PROT_READ))
+		return False;
+	if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa) {
+		p += 4; /* endbr64 */
+		if (!VG_(am_is_valid_for_client)(a + 4, 7, VKI_PROT_READ))
+			return False;
+	}
+	if (p[0] == 0xf2)
+		p++; /* bnd */
+	return p[0] == 0xff && p[1] == 0x25;
+}
+
+/*
  * A PLT stub has no symbol, but the relocation it jumps through names it (memcmp@plt), as whyslow reads it
  * (lib/symbols/plt.c) for the perf backend's samples. Each PLT instruction is a function of its own here,
  * named "???plt:" and its address in the object, and whyslow sums a stub's under the stub's name; the rest
@@ -102,20 +124,27 @@ static const HChar *intern(const HChar *s)
  */
 static DebugInfo *plt_of(Addr a, const HChar **name)
 {
-	const DebugInfo *di;
+	const DebugInfo *di, *found = NULL;
+	DiEpoch ep = VG_(current_DiEpoch)();
+	const HChar *obj;
+	HChar buf[40];
 
-	for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+	for (di = VG_(next_DebugInfo)(NULL); di && !found; di = VG_(next_DebugInfo)(di)) {
 		Addr lo = VG_(DebugInfo_get_plt_avma)(di);
 
-		if (a >= lo && a - lo < VG_(DebugInfo_get_plt_size)(di)) {
-			HChar buf[40];
-
-			VG_(sprintf)(buf, "???plt:%lx", (UWord)(a - VG_(DebugInfo_get_text_bias)(di)));
-			*name = intern(buf);
-			return (DebugInfo *)di;
-		}
+		if (a >= lo && a - lo < VG_(DebugInfo_get_plt_size)(di))
+			found = di;
 	}
-	return NULL;
+	/* Elsewhere: a stub by its code, in the object the address maps (whose DebugInfo has its bias). */
+	if (!found && looks_like_plt_stub(a) && VG_(get_objname)(ep, a, &obj))
+		for (di = VG_(next_DebugInfo)(NULL); di && !found; di = VG_(next_DebugInfo)(di))
+			if (VG_(DebugInfo_get_filename)(di) && VG_(strcmp)(VG_(DebugInfo_get_filename)(di), obj) == 0)
+				found = di;
+	if (!found)
+		return NULL;
+	VG_(sprintf)(buf, "???plt:%lx", (UWord)(a - VG_(DebugInfo_get_text_bias)(found)));
+	*name = intern(buf);
+	return (DebugInfo *)found;
 }
 
 static struct wsim_fn *fn_for(Addr a)

@@ -463,6 +463,13 @@ static bool name_function(struct sim_priv *p, const struct ws_sim_function *fn, 
 	return true;
 }
 
+static int cmp_hot_addr(const void *pa, const void *pb)
+{
+	const struct ws_hot_insn *a = pa, *b = pb;
+
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
 static void add_symbol(struct sim_fn *f, const char *symbol)
 {
 	for (size_t i = 0; i < f->nsymbols; i++)
@@ -593,25 +600,38 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 			p->hinted_symbols = true;
 		}
 		push_counts(p, v, &v->functions, g, all, &f->counts, fn_metrics, ARRAY_SIZE(fn_metrics), run);
-		/* Hot instructions are deterministic: one run's are every run's. */
-		for (size_t k = 0; run == 0 && k < f->nparts; k++) {
-			const struct ws_sim_function *fn = f->parts[k];
-			struct ws_hot_fn *h;
+		/*
+		 * Hot instructions are deterministic: one run's are every run's. A row's parts (a PLT stub's
+		 * instructions, each a function of the tool's) give one list, by address.
+		 */
+		if (run == 0 && strcmp(f->object, "???")) {
+			size_t total = 0;
 
-			if (!fn->nr_insns || !strcmp(fn->object, "???"))
-				continue;
-			WS_ALLOC_GROW(v->hot, v->nhot + 1, v->alloc_hot);
-			h = &v->hot[v->nhot++];
-			memset(h, 0, sizeof(*h));
-			h->function = xstrdup(key);
-			h->object = xstrdup(fn->object);
-			h->insns = xcalloc(fn->nr_insns, sizeof(*h->insns));
-			h->n = h->alloc = fn->nr_insns;
-			for (size_t j = 0; j < fn->nr_insns; j++) {
-				h->insns[j].addr = fn->insns[j].addr;
-				h->insns[j].executions = (double)fn->insns[j].executions;
-				h->insns[j].l1d_misses = (double)fn->insns[j].l1d_misses;
-				h->insns[j].branch_misses = (double)fn->insns[j].mispredicts;
+			for (size_t k = 0; k < f->nparts; k++)
+				total += f->parts[k]->nr_insns;
+			if (total) {
+				struct ws_hot_fn *h;
+
+				WS_ALLOC_GROW(v->hot, v->nhot + 1, v->alloc_hot);
+				h = &v->hot[v->nhot++];
+				memset(h, 0, sizeof(*h));
+				h->function = xstrdup(key);
+				h->object = xstrdup(f->object);
+				h->insns = xcalloc(total, sizeof(*h->insns));
+				h->alloc = total;
+				for (size_t k = 0; k < f->nparts; k++) {
+					const struct ws_sim_function *fn = f->parts[k];
+
+					for (size_t j = 0; j < fn->nr_insns; j++) {
+						h->insns[h->n].addr = fn->insns[j].addr;
+						h->insns[h->n].executions = (double)fn->insns[j].executions;
+						h->insns[h->n].l1d_misses = (double)fn->insns[j].l1d_misses;
+						h->insns[h->n].branch_misses = (double)fn->insns[j].mispredicts;
+						h->n++;
+					}
+				}
+				if (f->nparts > 1)
+					qsort(h->insns, h->n, sizeof(*h->insns), cmp_hot_addr);
 			}
 		}
 		free(key);

@@ -121,6 +121,40 @@ test_expect_success 'a function only one side ran is "new" or "gone" in the func
 	test_grep "data-function=.by_mul.*>new</text>" ab.html
 '
 
+test_expect_success 'PLT stubs are named under the simulator, in .plt and in .plt.sec (IBT)' '
+	cat >plt.c <<-\EOF &&
+	#include <stdlib.h>
+	#include <string.h>
+	int main(int argc, char **argv) {
+		size_t n = 0;
+		for (int i = 0; i < 20000; i++)
+			n += strlen(argv[i % argc]);
+		return n == 0;
+	}
+	EOF
+	cc -O1 -fno-builtin -o plt plt.c &&
+	whyslow stat --backend sim --exact --functions -e instructions --export-json plt.json -- ./plt a >out &&
+	if cc -O1 -fno-builtin -fcf-protection=full -Wl,-z,ibtplt -o plt-ibt plt.c 2>/dev/null &&
+		readelf -SW plt-ibt | grep -q " \.plt\.sec "
+	then
+		whyslow stat --backend sim --exact --functions -e instructions --export-json ibt.json -- ./plt-ibt a >out
+	else
+		cp plt.json ibt.json
+	fi &&
+	python3 - plt.json ibt.json <<-\EOF
+	import json, sys
+	for path, per_call in zip(sys.argv[1:], (1, 2)):
+	    d = json.load(open(path))
+	    fns = {f["name"]: f for f in d["variants"][0]["functions"]}
+	    stub = fns["strlen@plt"]
+	    # one jmp a call (two with an endbr64 first), 20000 calls, after the first through the resolver
+	    n = stub["metrics"]["instructions"]["median"]
+	    assert 20000 <= n <= 20000 * per_call + 10, (path, n)
+	    hot = [h for h in d["variants"][0]["hot_code"] if h["function"] == "strlen@plt"]
+	    assert len(hot) == 1, hot
+	EOF
+'
+
 test_expect_success 'hot code: instruction addresses that asm-diff can annotate' '
 	whyslow compare --backend sim --exact --functions -e instructions,branch-misses -n sorted -n random \
 		--export-json h.json "$C/branch 20000 sorted" "$C/branch 20000 random" >out &&
