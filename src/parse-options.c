@@ -162,33 +162,35 @@ static void apply(const struct option_spec *o, const char *arg)
 
 /*
  * Options of hyperfine and perf stat that whyslow has under another name, or has no need of: their users
- * type them from habit, and "unknown option" alone leaves them to search the help. `instead` is the long
- * option the hint names, given only where this command has it (NULL: the hint stands on its own).
+ * type them from habit, and "unknown option" alone leaves them to search the help. An entry is the short
+ * and long spellings (either may be NULL) and the hint; `instead` is the long option the hint names, given
+ * only where this command has it (NULL: the hint stands on its own).
  */
 static const struct {
-	const char *name, *hint, *instead;
+	const char *short_name, *long_name, *hint, *instead;
 } foreign_options[] = {
-	{ "-N", "commands run without a shell unless --shell (hyperfine's -N is the default here): drop it", NULL },
-	{ "-i", "hyperfine's -i is --ignore-failure here", "ignore-failure" },
-	{ "-m", "give the number of runs with -r N, or -r auto to run until the answer is decided", "runs" },
-	{ "--min-runs", "give the number of runs with -r N, or -r auto to run until the answer is decided", "runs" },
-	{ "-M", "hyperfine's -M is --max-runs here (with -r auto)", "max-runs" },
-	{ "--command-name", "name the programs with -n/--name", "name" },
-	{ "--style", "colour follows the terminal and NO_COLOR, and progress shows only on a terminal", NULL },
-	{ "-u", "units are chosen per metric", NULL },
-	{ "--time-unit", "units are chosen per metric", NULL },
-	{ "--sort", "the report keeps the command line's order", NULL },
-	{ "--export-asciidoc", "use --export-markdown", "export-markdown" },
-	{ "--export-orgmode", "use --export-markdown", "export-markdown" },
-	{ "--reference-name", "name the baseline with -n and give --reference NAME", "reference" },
-	{ "-x", "for machine-readable output give --export-json FILE", "export-json" },
-	{ "--field-separator", "for machine-readable output give --export-json FILE", "export-json" },
-	{ "-o", "the result file is --export-json FILE", "export-json" },
-	{ "--pid", "whyslow measures the command it runs: give it after --", NULL },
-	{ "-a", "whyslow measures the command it runs, not the whole system", NULL },
-	{ "--all-cpus", "whyslow measures the command it runs, not the whole system", NULL },
-	{ "-d", "see 'whyslow list' for what this machine counts, and choose with -e", "events" },
+	{ "-N", NULL, "commands run without a shell unless --shell (hyperfine's -N is the default here): drop it", NULL },
+	{ "-i", NULL, "hyperfine's -i is --ignore-failure here", "ignore-failure" },
+	{ "-m", "--min-runs", "give the number of runs with -r N, or -r auto to run until the answer is decided", "runs" },
+	{ "-M", NULL, "hyperfine's -M is --max-runs here (with -r auto)", "max-runs" },
+	{ NULL, "--command-name", "name the programs with -n/--name", "name" },
+	{ NULL, "--style", "colour follows the terminal and NO_COLOR, and progress shows only on a terminal", NULL },
+	{ "-u", "--time-unit", "units are chosen per metric", NULL },
+	{ NULL, "--sort", "the report keeps the command line's order", NULL },
+	{ NULL, "--export-asciidoc", "use --export-markdown", "export-markdown" },
+	{ NULL, "--export-orgmode", "use --export-markdown", "export-markdown" },
+	{ NULL, "--reference-name", "name the baseline with -n and give --reference NAME", "reference" },
+	{ "-x", "--field-separator", "for machine-readable output give --export-json FILE", "export-json" },
+	{ "-o", NULL, "the result file is --export-json FILE", "export-json" },
+	{ NULL, "--pid", "whyslow measures the command it runs: give it after --", NULL },
+	{ "-a", "--all-cpus", "whyslow measures the command it runs, not the whole system", NULL },
+	{ "-d", NULL, "see 'whyslow list' for what this machine counts, and choose with -e", "events" },
 };
+
+static bool same_name(const char *a, const char *b)
+{
+	return a && !strcmp(a, b);
+}
 
 /* An unknown option `name` ("-N", "--style"): one line, with what to use instead where that is known. */
 static void __attribute__((noreturn)) unknown_option(const char *name, const struct option_spec *opts)
@@ -197,7 +199,7 @@ static void __attribute__((noreturn)) unknown_option(const char *name, const str
 		const char *instead = foreign_options[i].instead;
 		bool has = !instead;
 
-		if (strcmp(name, foreign_options[i].name))
+		if (!same_name(foreign_options[i].short_name, name) && !same_name(foreign_options[i].long_name, name))
 			continue;
 		for (const struct option_spec *o = opts; !has && o->type != OPTION_END; o++)
 			has = o->long_name && !strcmp(o->long_name, instead);

@@ -255,12 +255,8 @@ static size_t add_one_sided(struct fn_row *rows, size_t n, const struct ws_varia
 
 	for (size_t i = 0; i < k; i++) {
 		rows[n++] = (struct fn_row){ one[i].name, NULL, one[i].base, one[i].var };
-		if (!*metric) {
-			const struct ws_variant *v = one[i].var > 0 ? var : base;
-			const struct ws_group *g = ws_group_list_find(&v->functions, one[i].name);
-
-			*metric = g && ws_metric_set_find(&g->metrics, "share") ? "share" : "estimated-cycles";
-		}
+		if (!*metric)
+			*metric = one[i].metric;
 	}
 	free(one);
 	return n;

@@ -168,7 +168,9 @@ size_t ws_report_one_sided(const struct ws_variant *base, const struct ws_varian
 
 			if (ws_group_list_find(&lacks->functions, g->name) || !(sh > 0))
 				continue;
-			out[n++] = (struct ws_one_sided){ g->name, side ? 0 : sh, side ? sh : 0 };
+			out[n++] = (struct ws_one_sided){ g->name,
+							  ws_metric_set_find(&g->metrics, "share") ? "share" : "estimated-cycles",
+							  side ? 0 : sh, side ? sh : 0 };
 		}
 	}
 	return n;

@@ -1412,12 +1412,8 @@ static void functions_part(struct page *p)
 				rows[n].base = 0;
 			if (!isfinite(rows[n].var))
 				rows[n].var = 0;
-			if (!metric) {
-				const struct ws_group *g = ws_group_list_find(&(one[j].var > 0 ? v : p->base)->functions,
-									      one[j].name);
-
-				metric = g && ws_metric_set_find(&g->metrics, "share") ? "share" : "estimated-cycles";
-			}
+			if (!metric)
+				metric = one[j].metric;
 			n++;
 		}
 		free(one);

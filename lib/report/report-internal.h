@@ -54,6 +54,7 @@ const char *ws_report_estimate_legend(const struct ws_result *r);
  */
 struct ws_one_sided {
 	const char *name;
+	const char *metric; /* what its share is of: "share" (samples) or "estimated-cycles" (simulated) */
 	double base, var;
 };
 
