@@ -39,9 +39,9 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 	for (size_t i = 0; i < v->ncontention; i++) {
 		const struct ws_contention *c = &v->contention[i];
 
-		fprintf(f, "%*s  %s on %s%s%s (line %s): %.0f coherence misses", indent, "",
+		fprintf(f, "%*s  %s on %s%s%s (line %s): %.0f coherence miss%s", indent, "",
 			c->false_sharing ? "false sharing" : "true sharing", b, c->variable ? c->variable : c->address, z,
-			c->address, c->coherence_misses);
+			c->address, c->coherence_misses, c->coherence_misses == 1 ? "" : "es");
 		for (size_t k = 0; k < c->nfunctions; k++)
 			fprintf(f, "%s%s", k ? ", " : ", in ", c->functions[k]);
 		fputc('\n', f);
@@ -52,8 +52,8 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 			fprintf(f, "%*s    thread %u (core %d): ", indent, "", t->thread, t->core);
 			range(f, "writes", t->write_lo, t->write_hi, &any);
 			range(f, "reads", t->read_lo, t->read_hi, &any);
-			fprintf(f, "%s; %.0f coherence misses%s\n", c->from_variable ? " of it" : " of the line",
-				t->coherence_misses, "");
+			fprintf(f, "%s; %.0f coherence miss%s\n", c->from_variable ? " of it" : " of the line",
+				t->coherence_misses, t->coherence_misses == 1 ? "" : "es");
 		}
 		if (c->false_sharing)
 			fprintf(f, "%*s    %sthe threads use different bytes of one line: pad or align them onto lines of "

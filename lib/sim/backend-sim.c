@@ -304,6 +304,27 @@ static bool overlap(int alo, int ahi, int blo, int bhi)
 }
 
 /*
+ * A function that touched a contended line, named as its function row is: code without a symbol is
+ * "[unknown]" rather than Valgrind's "???", and a versioned name from a dynamic symbol table
+ * ("pthread_mutex_lock@@GLIBC_2.2.5") loses its version, which the row's name from the object's table
+ * does not have either. "memcpy@plt" keeps its "@plt": that is the stub's name, not a version.
+ */
+static char *contention_fn_name(const char *tool_name)
+{
+	const char *at = strchr(tool_name, '@');
+	char *plain, *name;
+
+	if (!strcmp(tool_name, "???") || !strncmp(tool_name, "???plt:", 7))
+		return xstrdup("[unknown]");
+	if (!at || at == tool_name || !strcmp(at, "@plt"))
+		return ws_sym_demangle(tool_name);
+	plain = xstrndup(tool_name, (size_t)(at - tool_name));
+	name = ws_sym_demangle(plain);
+	free(plain);
+	return name;
+}
+
+/*
  * The tool's contended lines as the result keeps them, and its per-core counts. The verdict looks at the
  * threads that had more than 1% of the line's misses: false sharing when none of them wrote a byte another
  * of them used.
@@ -326,7 +347,7 @@ static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
 		c->coherence_misses = (double)l->misses;
 		c->functions = l->nr_functions ? xcalloc(l->nr_functions, sizeof(*c->functions)) : NULL;
 		for (size_t k = 0; k < l->nr_functions; k++)
-			c->functions[c->nfunctions++] = ws_sym_demangle(l->functions[k]);
+			c->functions[c->nfunctions++] = contention_fn_name(l->functions[k]);
 		c->threads = l->nr_cores ? xcalloc(l->nr_cores, sizeof(*c->threads)) : NULL;
 		for (size_t k = 0; k < l->nr_cores; k++) {
 			const struct ws_sim_line_core *x = &l->cores[k];
