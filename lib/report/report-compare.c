@@ -218,8 +218,9 @@ static double median_in(const struct ws_metric_set *s, const char *metric)
 /*
  * The "grew in" cell of a library function's row ("fell in" when it fell): its caller that accounts for
  * most of the change in its inclusive `metric` (the row's), with that caller's part of the change (above
- * 100% when other callers changed the other way). NULL for the program's own functions and where no call
- * chains were recorded.
+ * 100% when other callers changed the other way). NULL for the program's own functions, where no call
+ * chains were recorded, and where the best caller holds under 5% of the change: the change then has no
+ * caller to name (a recursive function, or stacks cut at the tool's depth limit), and "(0%)" read as one.
  */
 static char *grew_in(const struct ws_variant *base, const struct ws_variant *var, const char *fn, const char *metric,
 		     struct ws_own *own)
@@ -243,7 +244,9 @@ static char *grew_in(const struct ws_variant *base, const struct ws_variant *var
 			best_d = d;
 		}
 	}
-	return best ? xasprintf("%s %s (%.0f%%)", total > 0 ? "grew in" : "fell in", best->name, 100 * best_d / total) : NULL;
+	if (!best || best_d / total < 0.05)
+		return NULL;
+	return xasprintf("%s %s (%.0f%%)", total > 0 ? "grew in" : "fell in", best->name, 100 * best_d / total);
 }
 
 /* The rows of functions only one side has ("new", "gone"), after `n` rows; *metric is set if still unknown. */

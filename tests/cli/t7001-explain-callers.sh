@@ -61,6 +61,30 @@ test_expect_success 'callers and inclusive counts are compared like the function
 	EOF
 '
 
+test_expect_success 'no caller holds 5% of the change: the row names none (no "(0%)")' '
+	python3 - calls.json >few.json <<-\EOF &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	a, b = r["variants"]
+	def fn(v, name): return [f for f in v["functions"] if f["name"] == name][0]
+	mem = [f["name"] for f in b["functions"] if f["name"].startswith("__mem") and "callers" in f][0]
+	def caller(v, c): return [x for x in fn(v, mem)["callers"] if x["name"] == c][0]["metrics"]
+	# The growth as the inclusive counts have it, but through copy_payload only 1% of it: the rest came
+	# through no caller the stacks kept.
+	for m, cell in caller(b, "copy_payload").items():
+	    total = fn(b, mem)["inclusive"][m]["median"] - fn(a, mem)["inclusive"][m]["median"]
+	    cell["median"] = caller(a, "copy_payload")[m]["median"] + 0.01 * total
+	    cell["samples"] = [cell["median"]] * len(cell["samples"])
+	json.dump(r, sys.stdout)
+	EOF
+	whyslow report --functions few.json >few.out &&
+	grep "^   __mem" few.out >row &&
+	test_grep -v "grew in" row &&
+	whyslow report --functions calls.json >again.out &&
+	grep "^   __mem" again.out >row &&
+	test_grep "grew in copy_payload (100%)" row
+'
+
 test_expect_success 'folded stacks: one per line, frames joined by ;, a count last, adding up to the totals' '
 	test_expect_code 1 grep -v -q "^[ab];[^;]" calls.folded &&
 	test_expect_code 1 grep -v -q " [0-9][0-9]*$" calls.folded &&
