@@ -273,7 +273,7 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 	for (size_t v = 0; v < r->nvariants; v++) {
 		const struct ws_variant *var = &r->variants[v];
 		struct fn_row *rows;
-		size_t n = 0, wide = 0;
+		size_t n = 0, wide = 0, name_w = 36;
 		const char *metric = NULL;
 		struct ws_own *own;
 		char **cells, **grew;
@@ -309,13 +309,14 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 			grew[i] = grew_in(base, var, rows[i].name, metric, own);
 			if (grew[i] && width(cells[i]) > wide)
 				wide = width(cells[i]);
+			name_w = ws_report_fn_column(o, rows[i].name, name_w);
 		}
 		if (n)
 			fprintf(f, "\n %sfunctions: %s, %s against %s%s\n", o->color ? C_BOLD : "",
 				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
 		for (size_t i = 0; i < n; i++) {
-			char *shown = ws_report_fn_name(o, rows[i].name, 36);
+			char *shown = ws_report_fn_name(o, rows[i].name, name_w);
 
 			fprintf(f, "   %s %6.2f%% -> %6.2f%%   %s", shown, 100 * rows[i].base, 100 * rows[i].var,
 				o->color ? (rows[i].c ? verdict_color(rows[i].c) : C_BOLD) : "");

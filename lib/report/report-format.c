@@ -205,6 +205,17 @@ const struct ws_comparison *ws_report_headline(const struct ws_result *r, const 
 	return h;
 }
 
+size_t ws_report_fn_column(const struct ws_report_opts *o, const char *name, size_t at_least)
+{
+	char *d = ws_report_fn_name(o, name, 0);
+	size_t w = ws_text_width(d);
+
+	free(d);
+	if (w > WS_SYM_DISPLAY_WIDTH)
+		w = WS_SYM_DISPLAY_WIDTH;
+	return w > at_least ? w : at_least;
+}
+
 char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t pad)
 {
 	char *d = o->full_names ? xstrdup(name) : ws_sym_display(name, WS_SYM_DISPLAY_WIDTH), *out;

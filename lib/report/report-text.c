@@ -125,7 +125,7 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 			fprintf(f, "\n  %s%zu of %zu runs failed (kept with --ignore-failure)%s\n", col(o, C_YELLOW),
 				v->failed_runs, runs, col(o, C_RESET));
 		if (o->functions && v->functions.n) {
-			size_t top = o->top ? o->top : 15, *idx = xmalloc(v->functions.n * sizeof(*idx));
+			size_t top = o->top ? o->top : 15, name_w = 40, *idx = xmalloc(v->functions.n * sizeof(*idx));
 			double *sh = xmalloc(v->functions.n * sizeof(*sh));
 
 			for (size_t j = 0; j < v->functions.n; j++) {
@@ -141,12 +141,14 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 					idx[b - 1] = t;
 				}
 			fprintf(f, "\n  %sfunctions%s (median share per run)\n", col(o, C_BOLD), col(o, C_RESET));
+			for (size_t j = 0; j < v->functions.n && j < top; j++)
+				name_w = ws_report_fn_column(o, v->functions.v[idx[j]].name, name_w);
 			for (size_t j = 0; j < v->functions.n && j < top; j++) {
 				const struct ws_group *g = &v->functions.v[idx[j]];
 				const char *obj = g->object && strrchr(g->object, '/') ? strrchr(g->object, '/') + 1
 										      : g->object;
 
-				char *shown = ws_report_fn_name(o, g->name, 40);
+				char *shown = ws_report_fn_name(o, g->name, name_w);
 
 				fprintf(f, "    %6.2f%%  %s %s%s", 100 * sh[idx[j]], shown, col(o, C_DIM), obj ? obj : "");
 				free(shown);

@@ -26,6 +26,13 @@ struct ws_report_opts {
 char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t pad);
 
 /*
+ * The width of a table's name column that holds `name` as ws_report_fn_name() shows it: `at_least`, or
+ * the name's width where wider, up to WS_SYM_DISPLAY_WIDTH (beyond it only --full-names goes, and a
+ * column that wide would push every row). Fold over the rows: w = ws_report_fn_column(o, name, w).
+ */
+size_t ws_report_fn_column(const struct ws_report_opts *o, const char *name, size_t at_least);
+
+/*
  * A sentence of the explanation for the terminal: the long function names of `r` in it shown as in the
  * tables (ws_sym_display()), unless o->full_names; an asm-diff command in it is left whole, so that it runs
  * when pasted. A new string.

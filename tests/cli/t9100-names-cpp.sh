@@ -102,6 +102,29 @@ test_expect_success 'sim: demangled names, the same as perf'"'"'s for the same s
 	fi
 '
 
+test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
+test_expect_success 'function tables: the name column as wide as the widest name shown, the columns after it aligned' '
+	python3 - sout <<-\EOF &&
+	import re, sys
+	rows = [l for l in open(sys.argv[1]) if re.match(r"^ +[0-9.]+%  ", l)]
+	# "double names::sum<double>(double const*, unsigned long)" is wider than the old fixed column (40).
+	assert any("names::sum<double>" in l for l in rows), rows
+	starts = {l.rstrip("\n").rindex(" ") + 1 for l in rows}
+	assert len(starts) == 1, rows
+	EOF
+	whyslow compare --backend sim --exact --functions -n O1 "$A 60" -n O2 "$B 60" >cout 2>/dev/null &&
+	python3 - cout <<-\EOF
+	import re, sys
+	lines = open(sys.argv[1]).read().split("\n")
+	rows = lines[[i for i, l in enumerate(lines) if l.startswith(" functions:")][0] + 1:]
+	rows = rows[:[i for i, l in enumerate(rows) if not l.strip()][0]]
+	assert any(len(re.split(r"  +", l.strip())[0]) > 36 for l in rows), rows
+	# the base share column: its "%" at one place in every row
+	pos = {re.search(r" [0-9.]+% ->", l).end() for l in rows}
+	assert len(pos) == 1, rows
+	EOF
+'
+
 test_expect_success 'asm-diff finds a function by its demangled, short and mangled names and by a glob' '
 	for f in "names::Table::insert(int, int)" names::Table::insert _ZN5names5Table6insertEii \
 		"names::Table::ins*" "*::insert"
