@@ -815,6 +815,7 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	size_t nnames = 0, files = 0;
 	struct dirent *de;
 	DIR *d = opendir(r->outdir);
+	bool unscoped;
 	int ret = 0;
 
 	(void)out;
@@ -846,18 +847,31 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	for (size_t i = 0; i < p->events->n; i++)
 		if (p->mine[i])
 			names[nnames++] = p->events->v[i].name;
-	push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
-	/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
-	push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
-	/* And so are coherence misses, where cores were modelled: the first suspect of a parallel slowdown. */
-	if (ws_sim_has(&all, WS_SIM_COHERENCE_MISSES) && !claimed(p, "coherence-misses"))
-		push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "coherence-misses" }, 1, run);
+	/*
+	 * Scoped to regions, a run that opened none simulated nothing: its whole-process counts are not
+	 * counted, rather than a row of exact zeros that would read as a program that ran no instruction.
+	 */
+	unscoped = !be->opts.sim_scope || !strcmp(be->opts.sim_scope, "all") || all.nr_regions;
+	if (unscoped) {
+		push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
+		/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
+		push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "estimated-cycles" }, 1, run);
+		/* And so are coherence misses, where cores were modelled: the first suspect of a parallel slowdown. */
+		if (ws_sim_has(&all, WS_SIM_COHERENCE_MISSES) && !claimed(p, "coherence-misses"))
+			push_counts(p, v, NULL, NULL, &all, &all.total, (const char *const[]){ "coherence-misses" }, 1,
+				    run);
+	} else {
+		for (size_t i = 0; i < nnames; i++)
+			ws_push_at(&v->metrics, names[i], WS_M_SIMULATED, run, NAN, -1, NAN);
+		ws_push_at(&v->metrics, "estimated-cycles", WS_M_SIMULATED, run, NAN, -1, NAN);
+	}
 	/* The contention report and the per-core counts: the first run's, as with the stacks. */
 	if (run == 0 && !v->ncontention && !v->ncores)
 		keep_contention(v, &all);
-	if (be->opts.sim_scope && strcmp(be->opts.sim_scope, "all") && !all.nr_regions && !p->hinted_scope) {
+	if (!unscoped && !p->hinted_scope) {
 		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
-		       "of it was simulated (mark its regions with include/whyslow.h)", v->name, be->opts.sim_scope);
+		       "of it was simulated, and its simulated counts are not counted (mark its regions with "
+		       "include/whyslow.h)", v->name, be->opts.sim_scope);
 		p->hinted_scope = true;
 	}
 	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {

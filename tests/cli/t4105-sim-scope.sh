@@ -83,9 +83,13 @@ assert v[\"metrics\"][\"instructions\"][\"samples\"] == v[\"regions\"][\"hot\"][
 '
 
 test_expect_success 'whyslow --sim-scope: a program without regions is named; a bad value is a usage error' '
-	whyslow stat --backend sim --exact --sim-scope regions-warm -e instructions -- true >out 2>err &&
+	whyslow stat --backend sim --exact --sim-scope regions-warm -e instructions --export-json none.json -- true \
+		>out 2>err &&
 	test_grep "opened no region, and --sim-scope regions-warm simulates only inside regions" err &&
 	test_grep "caches warmed outside" out &&
+	# nothing was simulated: not counted, not a row of exact zeros
+	test_grep "instructions  *<not counted>" out &&
+	python3 -c "import json, sys; m = json.load(open(sys.argv[1]))[\"variants\"][0][\"metrics\"]; assert m[\"instructions\"][\"n\"] == 0 and m[\"instructions\"][\"samples\"] == [None], m[\"instructions\"]" none.json &&
 	test_expect_code 129 whyslow stat --backend sim --sim-scope half -- true 2>err &&
 	test_grep "sim-scope takes all, regions or regions-warm" err
 '
