@@ -642,6 +642,22 @@ const struct ws_comparison *ws_explain_headline(const struct ws_result *r, const
 }
 
 /*
+ * |pct| for "slower by ...%": one decimal, but as many as a small exact difference needs to show (a
+ * deterministic +0.013% read "slower by 0.0%"), at most four. A new string.
+ */
+static char *pct_text(double pct)
+{
+	double a = fabs(pct);
+	int digits = 1;
+
+	if (a > 0 && a < 0.00005)
+		return xstrdup("less than 0.0001");
+	while (digits < 4 && a > 0 && a < 0.95 * pow(10, -digits + 1) / 10)
+		digits++;
+	return xasprintf("%.*f", digits, a);
+}
+
+/*
  * What the variant is, as the rest of "'NAME' is ...": a phrase for every verdict, so that the summary
  * reads as a sentence whatever the verdict and the backend (unit-explain reads them all).
  */
@@ -655,13 +671,15 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 		return xasprintf("not compared in %s: too few runs to test", h->metric);
 	pct = 100 * (h->ratio - 1);
 	if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED) {
-		if (h->exact && h->layout_sensitive)
-			return xasprintf("%s by %.1f%% in %s (exact, but layout-sensitive: less than the spread across "
-					 "environment sizes)",
-					 h->ratio > 1 ? "slower" : "faster", fabs(pct), h->metric);
-		if (h->exact)
-			return xasprintf("%s by %.1f%% in %s (exact)", h->ratio > 1 ? "slower" : "faster", fabs(pct),
-					 h->metric);
+		if (h->exact) {
+			char *by = pct_text(pct), *s;
+
+			s = xasprintf("%s by %s%% in %s (exact%s)", h->ratio > 1 ? "slower" : "faster", by, h->metric,
+				      h->layout_sensitive ? ", but layout-sensitive: less than the spread across "
+							    "environment sizes" : "");
+			free(by);
+			return s;
+		}
 		return xasprintf("%s by %.1f%% [%+.1f, %+.1f] in %s", h->ratio > 1 ? "slower" : "faster", fabs(pct),
 				 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric);
 	}

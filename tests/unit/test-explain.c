@@ -453,6 +453,33 @@ static void test_exact_verdicts_read(void **state)
 	ws_result_release(&r);
 }
 
+/* A tiny exact difference shows its digits: +0.013% is "slower by 0.01%", not "by 0.0%". */
+static void test_exact_small_difference_has_digits(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+
+	(void)state;
+	pair(&r, &b, &v, "v");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1e8);
+	sim(&v->metrics, "estimated-cycles", 1e8 * 1.00013);
+	sim(&b->metrics, "instructions", 1e8);
+	sim(&v->metrics, "instructions", 1e8 * 1.00013);
+	analyse(&r);
+	print_message("%s\n", r.explain[0].summary);
+	assert_non_null(strstr(r.explain[0].summary, "'v' is slower by 0.01% in estimated-cycles (exact)"));
+	ws_result_release(&r);
+	pair(&r, &b, &v, "v");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1e9);
+	sim(&v->metrics, "estimated-cycles", 1e9 + 100);
+	analyse(&r);
+	print_message("%s\n", r.explain[0].summary);
+	assert_non_null(strstr(r.explain[0].summary, "'v' is slower by less than 0.0001% in estimated-cycles (exact)"));
+	ws_result_release(&r);
+}
+
 /* A variant 100 instructions (and estimated cycles) above its baseline's 1000. */
 static void instruction_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v)
 {
@@ -992,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_cost_tables),
 		cmocka_unit_test(test_every_verdict_reads),
 		cmocka_unit_test(test_exact_verdicts_read),
+		cmocka_unit_test(test_exact_small_difference_has_digits),
 		cmocka_unit_test(test_library_function_followed_to_the_program),
 		cmocka_unit_test(test_unreproduced_slowdown_points_outside),
 		cmocka_unit_test(test_waiting_is_not_blamed_on_caches),
