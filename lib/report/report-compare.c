@@ -222,12 +222,13 @@ static double median_in(const struct ws_metric_set *s, const char *metric)
  * chains were recorded, and where the best caller holds under 5% of the change: the change then has no
  * caller to name (a recursive function, or stacks cut at the tool's depth limit), and "(0%)" read as one.
  */
-static char *grew_in(const struct ws_variant *base, const struct ws_variant *var, const char *fn, const char *metric,
-		     struct ws_own *own)
+static char *grew_in(const struct ws_report_opts *o, const struct ws_variant *base, const struct ws_variant *var,
+		     const char *fn, const char *metric, struct ws_own *own)
 {
 	const struct ws_group *vg = ws_group_list_find(&var->functions, fn), *bg = ws_group_list_find(&base->functions, fn);
 	const struct ws_group *best = NULL;
 	double total, bi, best_d = 0;
+	char *shown, *cell;
 
 	if (!vg || !vg->callers.n || ws_own_object(own, vg->object))
 		return NULL;
@@ -246,7 +247,11 @@ static char *grew_in(const struct ws_variant *base, const struct ws_variant *var
 	}
 	if (!best || best_d / total < 0.05)
 		return NULL;
-	return xasprintf("%s %s (%.0f%%)", total > 0 ? "grew in" : "fell in", best->name, 100 * best_d / total);
+	/* The caller as the rows show names: elided the same way (-v shows it in full). */
+	shown = ws_report_fn_name(o, best->name, 0);
+	cell = xasprintf("%s %s (%.0f%%)", total > 0 ? "grew in" : "fell in", shown, 100 * best_d / total);
+	free(shown);
+	return cell;
 }
 
 /* The rows of functions only one side has ("new", "gone"), after `n` rows; *metric is set if still unknown. */
@@ -306,7 +311,7 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 		grew = xcalloc(n + 1, sizeof(*grew));
 		for (size_t i = 0; i < n; i++) {
 			cells[i] = rows[i].c ? ws_report_cell_text(rows[i].c) : xstrdup(rows[i].var > 0 ? "new" : "gone");
-			grew[i] = grew_in(base, var, rows[i].name, metric, own);
+			grew[i] = grew_in(o, base, var, rows[i].name, metric, own);
 			if (grew[i] && width(cells[i]) > wide)
 				wide = width(cells[i]);
 			name_w = ws_report_fn_column(o, rows[i].name, name_w);

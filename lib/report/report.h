@@ -27,7 +27,7 @@ char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t
 
 /*
  * The width of a table's name column that holds `name` as ws_report_fn_name() shows it: `at_least`, or
- * the name's width where wider, up to WS_SYM_DISPLAY_WIDTH (beyond it only --full-names goes, and a
+ * the name's width where wider, up to WS_SYM_DISPLAY_WIDTH (beyond it only -v's full names go, and a
  * column that wide would push every row). Fold over the rows: w = ws_report_fn_column(o, name, w).
  */
 size_t ws_report_fn_column(const struct ws_report_opts *o, const char *name, size_t at_least);
