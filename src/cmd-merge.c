@@ -30,6 +30,13 @@ static const char *const merge_usage[] = {
 	NULL,
 };
 
+/*
+ * The exports merge takes: the planned compare's options of the same names, given after its own, so that
+ * the result goes where the plan's --export-* said, but for the kinds given here.
+ */
+static const char *const export_opts[] = { "--export-json", "--export-csv", "--export-markdown", "--export-html",
+					    "--export-folded" };
+
 struct merge {
 	const char *plan_path;
 	json_t *manifest;
@@ -155,13 +162,19 @@ static int supply(void *data, size_t prog, size_t run, const char *dir, struct w
 
 int cmd_merge(int argc, char **argv)
 {
+	const char *exports[ARRAY_SIZE(export_opts)] = { NULL };
 	struct option_spec options[] = {
+		OPT_STRING(0, "export-json", &exports[0], "FILE", "the result as JSON, here rather than where the plan said"),
+		OPT_STRING(0, "export-csv", &exports[1], "FILE", "every comparison as CSV, in place of the plan's"),
+		OPT_STRING(0, "export-markdown", &exports[2], "FILE", "the report as Markdown, in place of the plan's"),
+		OPT_STRING(0, "export-html", &exports[3], "FILE", "the HTML report with plots, in place of the plan's"),
+		OPT_STRING(0, "export-folded", &exports[4], "FILE", "the call stacks, folded, in place of the plan's"),
 		OPT_END(),
 	};
 	struct merge m = { 0 };
 	json_t *args;
 	char **cargv;
-	size_t ncargv;
+	size_t ncargv, nargs, at, k = 0;
 	int n, status;
 
 	n = parse_options(argc, argv, "whyslow merge", merge_usage, options, 0);
@@ -174,10 +187,25 @@ int cmd_merge(int argc, char **argv)
 			exit(WS_EXIT_FAIL);
 	check_pieces(&m);
 	args = json_object_get(m.manifest, "arguments");
-	ncargv = json_array_size(args);
-	cargv = xcalloc(ncargv + 1, sizeof(*cargv));
-	for (size_t i = 0; i < ncargv; i++)
-		cargv[i] = xstrdup(json_string_value(json_array_get(args, i)));
+	nargs = json_array_size(args);
+	/*
+	 * The exports asked for here go after the plan's options and before its "--", if any (compare takes
+	 * options between its programs too): the last of an option wins, so these replace the plan's.
+	 */
+	for (at = 0; at < nargs && strcmp(json_string_value(json_array_get(args, at)), "--"); at++)
+		;
+	cargv = xcalloc(nargs + 2 * ARRAY_SIZE(export_opts) + 1, sizeof(*cargv));
+	for (size_t i = 0; i <= nargs; i++) {
+		if (i == at)
+			for (size_t e = 0; e < ARRAY_SIZE(export_opts); e++)
+				if (exports[e]) {
+					cargv[k++] = xstrdup(export_opts[e]);
+					cargv[k++] = xstrdup(exports[e]);
+				}
+		if (i < nargs)
+			cargv[k++] = xstrdup(json_string_value(json_array_get(args, i)));
+	}
+	ncargv = k;
 	status = compare_main((int)ncargv, cargv, supply, &m);
 	for (size_t i = 0; i < ncargv; i++)
 		free(cargv[i]);

@@ -50,6 +50,21 @@ test_expect_success 'one job per file, as a Slurm array runs them, in any order'
 	test_cmp want got
 '
 
+test_expect_success 'merge --export-*: in place of the plan'"'"'s of the same kind, the others kept' '
+	rm -f merged.json &&
+	whyslow merge --export-json other.json --export-markdown - jobs.txt piece.* >md &&
+	! test -e merged.json &&
+	test_result_variants other.json >got &&
+	test_cmp want got &&
+	test_grep "^\*\*whyslow\*\* against arith" md &&
+	whyslow merge jobs.txt piece.* --export-csv c.csv >/dev/null &&
+	test_result_variants merged.json >got &&
+	test_cmp want got &&
+	test_grep "^variant," c.csv &&
+	test_expect_code 129 whyslow merge --export-json - --export-csv - jobs.txt piece.* 2>err &&
+	test_grep "both write to standard output" err
+'
+
 test_expect_success 'merge refuses a missing piece' '
 	rm -f merged.json &&
 	refused jobs.txt piece.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 &&
