@@ -509,7 +509,8 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data)
 	int nargs, n, ret, status;
 
 	args = join_parameter_lists(&params, argc, argv, &nargs);
-	n = parse_options(nargs, args, "whyslow compare", compare_usage, options, 0);
+	/* Under merge (runs supplied), its messages are merge's: that is the command the user ran. */
+	n = parse_options(nargs, args, supply ? "whyslow merge" : "whyslow compare", compare_usage, options, 0);
 	if (n == 0)
 		usage_error("no commands given: whyslow compare '<baseline>' '<variant>'...");
 	{
