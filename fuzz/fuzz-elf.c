@@ -59,7 +59,7 @@ static void asm_diff(void)
 		if (ws_asm_report_load(sides, &pairs[i], &r) == 0) {
 			json_t *j = ws_asm_report_json(sides, &r, true);
 
-			ws_asm_report_print(fuzz_sink(), sides, &r);
+			ws_asm_report_print(fuzz_sink(), sides, &r, false);
 			json_decref(j);
 		}
 		ws_asm_report_release(&r);

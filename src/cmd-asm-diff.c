@@ -107,7 +107,7 @@ static bool say_inlined(struct ws_asm_side *sides, const char *pattern)
 	return true;
 }
 
-static int show_named(struct ws_asm_side *sides, const struct string_list *names, bool all, bool json)
+static int show_named(struct ws_asm_side *sides, const struct string_list *names, bool all, bool json, bool full)
 {
 	struct ws_asm_pair **pairs = xcalloc(names->n + 1, sizeof(*pairs));
 	size_t *npairs = xcalloc(names->n + 1, sizeof(*npairs));
@@ -172,7 +172,7 @@ static int show_named(struct ws_asm_side *sides, const struct string_list *names
 			} else {
 				if (!first)
 					printf("\n\n");
-				ws_asm_report_print(stdout, sides, &r);
+				ws_asm_report_print(stdout, sides, &r, full);
 				first = false;
 			}
 			ws_asm_report_release(&r);
@@ -370,7 +370,7 @@ int cmd_asm_diff(int argc, char **argv)
 {
 	struct string_list functions = { 0 };
 	const char *result = NULL;
-	bool json = false, all = false;
+	bool json = false, all = false, full = false;
 	struct ws_asm_side sides[2] = { { .label = "A" }, { .label = "B" } };
 	const struct option_spec opts[] = {
 		OPT_LIST('f', "function", &functions, "NAME",
@@ -378,6 +378,7 @@ int cmd_asm_diff(int argc, char **argv)
 			 "demangled name, or a glob over demangled names; repeatable"),
 		OPT_BOOL(0, "all", &all, "show every function a --function glob matches (else: the list, exit 129)"),
 		OPT_BOOL(0, "json", &json, "print the summaries and the diff as JSON"),
+		OPT_BOOL('v', "verbose", &full, "function names in full (else template and generic arguments elided)"),
 		OPT_STRING(0, "result", &result, "FILE",
 			   "annotate with the per-instruction counts of a whyslow result (hot_code)"),
 		OPT_END(),
@@ -400,7 +401,7 @@ int cmd_asm_diff(int argc, char **argv)
 			       "code without them", result, argv[0], argv[1]);
 	}
 	/* A report that could not be written fails at exit, in main's close_stdout (silently for `| head`). */
-	ret = functions.n ? show_named(sides, &functions, all, json) : show_all(sides, json);
+	ret = functions.n ? show_named(sides, &functions, all, json, full) : show_all(sides, json);
 done:
 	for (int s = 0; s < 2; s++) {
 		ws_asm_counts_release(&sides[s].counts);

@@ -2,6 +2,7 @@
 /* report-asm.c - asm-diff's renderers: a function's two listings side by side, their summaries, as JSON. */
 #include "report/report-asm.h"
 #include "core/util.h"
+#include "symbols/names.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -143,7 +144,71 @@ static void format_count(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.3g", v);
 }
 
-static void print_calls(FILE *out, const char *label, const struct ws_asm_func *f)
+/*
+ * A function's name for the terminal: template and generic arguments elided as whyslow's tables elide them
+ * (a C++ callee's full name can run to a kilobyte), unless `full` (-v). The JSON keeps the full names.
+ */
+static char *shown_name(const char *name, bool full)
+{
+	size_t len = strlen(name), cut = len;
+	const char *plus = strrchr(name, '+');
+	char *base, *shown, *out;
+
+	if (full)
+		return xstrdup(name);
+	/* A stub's "@plt" or an offset's "+0x1a" after the parameter list: elide the name before it. */
+	if (len > 4 && !strcmp(name + len - 4, "@plt"))
+		cut = len - 4;
+	else if (plus && !strncmp(plus, "+0x", 3) && plus[3] &&
+		 strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3))
+		cut = (size_t)(plus - name);
+	base = xstrndup(name, cut);
+	shown = ws_sym_display(base, WS_SYM_DISPLAY_WIDTH);
+	out = xasprintf("%s%s", shown, name + cut);
+	free(base);
+	free(shown);
+	return out;
+}
+
+/*
+ * An instruction's text with the name in its note ("call 0x1972 <NAME>", "...  # 0x4040 <NAME>") shown as
+ * shown_name() shows it. The note is the first " <" after a hexadecimal address, to the text's last '>'.
+ */
+static char *shown_text(const char *text, bool full)
+{
+	size_t len = strlen(text);
+	const char *p;
+
+	if (full || !len || text[len - 1] != '>')
+		return xstrdup(text);
+	for (p = strstr(text, " <"); p; p = strstr(p + 1, " <")) {
+		const char *h = p;
+
+		while (h > text && strchr("0123456789abcdef", h[-1]))
+			h--;
+		if (h < p && h - text >= 2 && h[-1] == 'x' && h[-2] == '0') {
+			char *name = xstrndup(p + 2, len - 1 - (size_t)(p + 2 - text)), *shown = shown_name(name, false);
+			char *out = xasprintf("%.*s <%s>", (int)(p - text), text, shown);
+
+			free(name);
+			free(shown);
+			return out;
+		}
+	}
+	return xstrdup(text);
+}
+
+/* `s` and spaces to `width` columns (a "…" is one column and three bytes). */
+static void put_padded(FILE *out, const char *s, size_t width)
+{
+	size_t w = ws_text_width(s);
+
+	fputs(s, out);
+	for (; w < width; w++)
+		fputc(' ', out);
+}
+
+static void print_calls(FILE *out, const char *label, const struct ws_asm_func *f, bool full)
 {
 	fprintf(out, "  %-18s", label);
 	if (!f) {
@@ -152,8 +217,12 @@ static void print_calls(FILE *out, const char *label, const struct ws_asm_func *
 	}
 	if (!f->sum.ncalls)
 		fprintf(out, " -");
-	for (size_t i = 0; i < f->sum.ncalls; i++)
-		fprintf(out, "%s%s", i ? ", " : " ", f->sum.calls[i]);
+	for (size_t i = 0; i < f->sum.ncalls; i++) {
+		char *shown = shown_name(f->sum.calls[i], full);
+
+		fprintf(out, "%s%s", i ? ", " : " ", shown);
+		free(shown);
+	}
 	fputc('\n', out);
 }
 
@@ -170,7 +239,20 @@ static void print_frame(FILE *out, const char *label, const struct ws_asm_func *
 	       s->frame_dynamic ? "; plus alloca (sub rsp, reg)" : "");
 }
 
-static void print_summary(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r)
+/* "  calls gained:      a, b" (nothing when `n` is 0). */
+static void print_call_list(FILE *out, const char *label, const char **names, size_t n, bool full)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *shown = shown_name(names[i], full);
+
+		fprintf(out, "%s%s", i ? ", " : label, shown);
+		free(shown);
+	}
+	if (n)
+		fputc('\n', out);
+}
+
+static void print_summary(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r, bool full)
 {
 	const struct ws_asm_func *fa = fn(r, 0), *fb = fn(r, 1);
 	const char **gained, **lost;
@@ -210,21 +292,15 @@ static void print_summary(FILE *out, const struct ws_asm_side *sides, const stru
 		}
 		free(tot);
 	}
-	print_calls(out, "calls A", fa);
-	print_calls(out, "calls B", fb);
+	print_calls(out, "calls A", fa, full);
+	print_calls(out, "calls B", fb, full);
 	if (fa && fb) {
 		gained = xcalloc(fb->sum.ncalls + 1, sizeof(*gained));
 		lost = xcalloc(fa->sum.ncalls + 1, sizeof(*lost));
 		ng = calls_missing(fb, fa, gained);
 		nl = calls_missing(fa, fb, lost);
-		for (size_t i = 0; i < ng; i++)
-			fprintf(out, "%s%s", i ? ", " : "  calls gained:      ", gained[i]);
-		if (ng)
-			fputc('\n', out);
-		for (size_t i = 0; i < nl; i++)
-			fprintf(out, "%s%s", i ? ", " : "  calls lost:        ", lost[i]);
-		if (nl)
-			fputc('\n', out);
+		print_call_list(out, "  calls gained:      ", gained, ng, full);
+		print_call_list(out, "  calls lost:        ", lost, nl, full);
 		free(gained);
 		free(lost);
 	}
@@ -257,7 +333,7 @@ static void count_widths(const struct ws_asm_side *sd, const struct ws_asm_func 
 
 /* One side of a row into buf: the counts columns, then address and instruction. */
 static void format_cell(char *buf, size_t n, const struct ws_asm_side *sd, const int *w, const struct ws_asm_func *f,
-			long i)
+			long i, bool full)
 {
 	size_t len = 0;
 	const double *v = i >= 0 ? ws_asm_counts_find(&sd->counts, f->insns[i].addr) : NULL;
@@ -270,11 +346,15 @@ static void format_cell(char *buf, size_t n, const struct ws_asm_side *sd, const
 			format_count(c, sizeof(c), v[k]);
 		len += (size_t)snprintf(buf + len, n - len, "%*s  ", w[k], c);
 	}
-	if (i >= 0 && len < n)
-		snprintf(buf + len, n - len, "%" PRIx64 "  %s", f->insns[i].addr, f->insns[i].text);
+	if (i >= 0 && len < n) {
+		char *text = shown_text(f->insns[i].text, full);
+
+		snprintf(buf + len, n - len, "%" PRIx64 "  %s", f->insns[i].addr, text);
+		free(text);
+	}
 }
 
-static void print_hottest(FILE *out, const struct ws_asm_side *sd, const struct ws_asm_func *f)
+static void print_hottest(FILE *out, const struct ws_asm_side *sd, const struct ws_asm_func *f, bool full)
 {
 	size_t *idx, n = 0;
 	double total = 0;
@@ -305,11 +385,14 @@ static void print_hottest(FILE *out, const struct ws_asm_side *sd, const struct 
 	for (size_t a = 0; a < n && a < HOTTEST; a++) {
 		const struct ws_asm_insn *in = &f->insns[idx[a]];
 		const double *v = ws_asm_counts_find(&sd->counts, in->addr);
-		char buf[32];
+		char buf[32], *text;
 
 		format_count(buf, sizeof(buf), v[0]);
-		fprintf(out, "    %" PRIx64 "  %-40s %s %s (%.1f%%)", in->addr, in->text, buf, sd->counts.keys[0],
-		       100.0 * v[0] / total);
+		text = shown_text(in->text, full);
+		fprintf(out, "    %" PRIx64 "  ", in->addr);
+		put_padded(out, text, 40);
+		fprintf(out, " %s %s (%.1f%%)", buf, sd->counts.keys[0], 100.0 * v[0] / total);
+		free(text);
 		for (size_t k = 1; k < sd->counts.nkeys; k++) {
 			format_count(buf, sizeof(buf), v[k]);
 			if (buf[0])
@@ -320,7 +403,7 @@ static void print_hottest(FILE *out, const struct ws_asm_side *sd, const struct 
 	free(idx);
 }
 
-static void print_listing(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r)
+static void print_listing(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r, bool full)
 {
 	int *w[2];
 	size_t width = 0, cap = 4096;
@@ -332,9 +415,9 @@ static void print_listing(FILE *out, const struct ws_asm_side *sides, const stru
 	}
 	/* The left column is as wide as its longest line, up to a limit; longer lines push the right side. */
 	for (size_t i = 0; i < r->nrows; i++) {
-		format_cell(cell, cap, &sides[0], w[0], fn(r, 0), r->rows[i].a);
-		if (strlen(cell) > width)
-			width = strlen(cell);
+		format_cell(cell, cap, &sides[0], w[0], fn(r, 0), r->rows[i].a, full);
+		if (ws_text_width(cell) > width)
+			width = ws_text_width(cell);
 	}
 	if (width > 80)
 		width = 80;
@@ -348,21 +431,25 @@ static void print_listing(FILE *out, const struct ws_asm_side *sides, const stru
 		if (!s)
 			snprintf(other, cap, "%s", cell);
 	}
-	if (strlen(other) > width)
-		width = strlen(other);
-	fprintf(out, "\n  %-*s    %s\n", (int)width, other, cell);
+	if (ws_text_width(other) > width)
+		width = ws_text_width(other);
+	fputs("\n  ", out);
+	put_padded(out, other, width);
+	fprintf(out, "    %s\n", cell);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct ws_asm_row *row = &r->rows[i];
 
-		format_cell(cell, cap, &sides[0], w[0], fn(r, 0), row->a);
-		format_cell(other, cap, &sides[1], w[1], fn(r, 1), row->b);
+		format_cell(cell, cap, &sides[0], w[0], fn(r, 0), row->a, full);
+		format_cell(other, cap, &sides[1], w[1], fn(r, 1), row->b, full);
+		fputs("  ", out);
+		put_padded(out, cell, width);
 		if (row->b < 0)
-			fprintf(out, "  %-*s  %c\n", (int)width, cell, op_mark[row->op]);
+			fprintf(out, "  %c\n", op_mark[row->op]);
 		else
-			fprintf(out, "  %-*s  %c %s\n", (int)width, cell, op_mark[row->op], other);
+			fprintf(out, "  %c %s\n", op_mark[row->op], other);
 	}
-	print_hottest(out, &sides[0], fn(r, 0));
-	print_hottest(out, &sides[1], fn(r, 1));
+	print_hottest(out, &sides[0], fn(r, 0), full);
+	print_hottest(out, &sides[1], fn(r, 1), full);
 	free(w[0]);
 	free(w[1]);
 	free(cell);
@@ -388,18 +475,23 @@ static void print_missing(FILE *out, const struct ws_asm_side *side, const struc
 		free(holders[i]);
 }
 
-void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r)
+void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r, bool full)
 {
 	const struct ws_asm_sym *sa = r->pair.a, *sb = r->pair.b;
+	char *shown = shown_name(ws_asm_report_name(r), full);
 
-	fprintf(out, "%s\n", ws_asm_report_name(r));
+	fprintf(out, "%s\n", shown);
+	free(shown);
 	for (int k = 0; k < 2; k++) {
 		const struct ws_asm_sym *sy = k ? sb : sa;
 
-		if (sy)
-			fprintf(out, "  %s: %s at 0x%" PRIx64 ", %" PRIu64 " bytes%s%s%s\n", sides[k].label, sy->name,
+		if (sy) {
+			shown = shown_name(sy->name, full);
+			fprintf(out, "  %s: %s at 0x%" PRIx64 ", %" PRIu64 " bytes%s%s%s\n", sides[k].label, shown,
 				sy->addr, sy->size, sy->local ? " (local)" : "", strcmp(sy->symbol, sy->name) ? ", symbol " : "",
 				strcmp(sy->symbol, sy->name) ? sy->symbol : "");
+			free(shown);
+		}
 		else if (r->pair.how == WS_ASM_AMBIGUOUS)
 			fprintf(out, "  %s: several functions of this name in %s, and nothing (DWARF, size and order) "
 				"tells which is this one: not paired\n", sides[k].label, ws_asm_bin_path(sides[k].bin));
@@ -409,8 +501,8 @@ void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struc
 	if (r->pair.how == WS_ASM_BY_SIZE)
 		fprintf(out, "  paired by size and address order: several functions have this name in each build\n");
 	fputc('\n', out);
-	print_summary(out, sides, r);
-	print_listing(out, sides, r);
+	print_summary(out, sides, r, full);
+	print_listing(out, sides, r, full);
 	if (sa && sb)
 		fprintf(out, "\n  %zu line%s after normalisation (registers renamed, addresses named)\n",
 		       r->changed, r->changed == 1 ? " differs" : "s differ");

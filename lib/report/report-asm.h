@@ -35,8 +35,11 @@ void ws_asm_report_release(struct ws_asm_report *r);
 /* The pair's name: A's symbol, or the base name both share when the symbols differ ("scale"). Borrowed. */
 const char *ws_asm_report_name(const struct ws_asm_report *r);
 
-/* The terminal report of one function: where each is, the summary table, the side-by-side listing. */
-void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r);
+/*
+ * The terminal report of one function: where each is, the summary table, the side-by-side listing. Names
+ * have their template and generic arguments elided, as whyslow's tables do, unless `full`.
+ */
+void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r, bool full);
 
 /* One function as JSON (the caller owns it); the listings and their diff only with `with_diff`. */
 json_t *ws_asm_report_json(const struct ws_asm_side *sides, const struct ws_asm_report *r, bool with_diff);

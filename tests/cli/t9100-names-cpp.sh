@@ -137,6 +137,24 @@ test_expect_success 'asm-diff finds a function by its demangled, short and mangl
 	test_grep "symbol _ZN5names5Table6insertEii" out
 '
 
+test_expect_success 'asm-diff: callees with their template arguments elided, as in the tables; -v in full' '
+	whyslow asm-diff --function names::Table::insert "$A" "$B" >out &&
+	test_grep "^  calls A  .*std::_Rb_tree<…>::_M_get_insert_hint_unique_pos(…)" out &&
+	test_grep "call 0x[0-9a-f]* <std::_Rb_tree<…>::_M_get_insert_hint_unique_pos(…)>" out &&
+	test_grep "call 0x[0-9a-f]* <operator new(unsigned long)@plt>" out &&
+	! test_grep "std::_Select1st" out &&
+	# the listing stays in two columns: the right one starts at one place on every row with both sides
+	python3 - out <<-\EOF &&
+	import re, sys
+	rows = [l for l in open(sys.argv[1]).read().split("\n") if re.match(r"^  [0-9a-f]+  .* [ |] [0-9a-f]+  ", l)]
+	assert rows and len({re.search(r" [ |] [0-9a-f]+  ", l).start() for l in rows}) == 1, rows
+	EOF
+	whyslow asm-diff -v --function names::Table::insert "$A" "$B" >full &&
+	test_grep "std::_Rb_tree<int, std::pair<int const, long>, std::_Select1st" full &&
+	whyslow asm-diff --json --function names::Table::insert "$A" "$B" >j.json &&
+	test_grep "std::_Select1st" j.json
+'
+
 test_expect_success 'overloads and template instances are told apart by their signatures' '
 	whyslow asm-diff --function names::Table::lookup "$A" "$B" >out &&
 	test_grep "^names::Table::lookup(int) const$" out &&
