@@ -154,4 +154,29 @@ test_expect_success 'diff reads "-" from stdin and exports "-" to stdout: the tw
 	jq -e "[.variants[].name] == [\"a\", \"b\"]" out
 '
 
+test_expect_success 'report writes the exports stat and compare write, from the saved result' '
+	fake compare -r 3 --backend fake --export-json c.json --export-markdown c.md --export-csv c.csv \
+		--export-html c.html true "true a" >/dev/null &&
+	whyslow report --export-markdown r.md --export-csv r.csv --export-html r.html c.json >term &&
+	test_grep "whyslow compare: 2 programs, 3 runs each" term &&
+	test_cmp c.md r.md &&
+	test_cmp c.csv r.csv &&
+	test_grep "<html" r.html &&
+	whyslow report --export-markdown - c.json >md 2>term &&
+	test_cmp c.md md &&
+	test_grep "whyslow compare: 2 programs" term &&
+	test_expect_code 129 whyslow report --markdown --export-markdown - c.json 2>err &&
+	test_grep "both write to standard output" err &&
+	test_expect_code 129 whyslow report --export-csv x --export-html x c.json 2>err &&
+	test_grep "name one file" err &&
+	test_expect_code 129 whyslow report --export-html c.json c.json 2>err &&
+	test_grep "is the result being read" err &&
+	fake stat -r 2 --backend fake --export-json s.json -- true >/dev/null &&
+	test_expect_code 1 whyslow report --export-csv s.csv s.json 2>err &&
+	test_grep "holds no comparisons" err &&
+	test ! -e s.csv &&
+	whyslow report --export-html s.html s.json >/dev/null &&
+	test_grep "<html" s.html
+'
+
 test_done
