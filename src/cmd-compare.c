@@ -380,7 +380,8 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 		free(key);
 	}
 	if (names->n && names->n != ncmds * combos && !(nparams && names->n == ncmds))
-		usage_error("%zu names (-n) for %zu programs", names->n, ncmds * combos);
+		usage_error("%zu name%s (-n) for %zu program%s: give one -n per program, or none", names->n,
+			    names->n == 1 ? "" : "s", ncmds * combos, ncmds * combos == 1 ? "" : "s");
 	cli_measure_check_programs(cm, ncmds * combos);
 	for (size_t c = 0; c < ncmds; c++) {
 		memset(choice, 0, (nparams + 1) * sizeof(*choice));
