@@ -195,6 +195,9 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 				fprintf(f, " --sim-cores %zu", c->sim_cores);
 			if (c->regions)
 				fputs(" --regions", f);
+			/* --callers, or --export-folded which asks for them: the stacks come from the pieces. */
+			if (o->be.callers)
+				fputs(" --callers", f);
 			if (c->sim_scope) {
 				fputs(" --sim-scope", f);
 				put_word(f, c->sim_scope);

@@ -31,11 +31,21 @@ static const char *const merge_usage[] = {
 };
 
 /*
- * The exports merge takes: the planned compare's options of the same names, given after its own, so that
- * the result goes where the plan's --export-* said, but for the kinds given here.
+ * The exports merge takes, the planned compare's options of the same names: the result goes where the
+ * plan's --export-* said, but for the kinds given here. Not --export-folded: the stacks are the plan's to
+ * ask for (compare --callers or --export-folded), as the jobs must record them.
  */
-static const char *const export_opts[] = { "--export-json", "--export-csv", "--export-markdown", "--export-html",
-					    "--export-folded" };
+static const char *const export_opts[] = { "--export-json", "--export-csv", "--export-markdown", "--export-html" };
+
+/* Whether plan argument `arg` is export option `opt`, as "--export-json" (its value next) or "--export-json=F". */
+static int is_export(const char *arg, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	if (strncmp(arg, opt, n))
+		return 0;
+	return !arg[n] ? 2 : arg[n] == '=' ? 1 : 0;
+}
 
 struct merge {
 	const char *plan_path;
@@ -168,13 +178,12 @@ int cmd_merge(int argc, char **argv)
 		OPT_STRING(0, "export-csv", &exports[1], "FILE", "every comparison as CSV, in place of the plan's"),
 		OPT_STRING(0, "export-markdown", &exports[2], "FILE", "the report as Markdown, in place of the plan's"),
 		OPT_STRING(0, "export-html", &exports[3], "FILE", "the HTML report with plots, in place of the plan's"),
-		OPT_STRING(0, "export-folded", &exports[4], "FILE", "the call stacks, folded, in place of the plan's"),
 		OPT_END(),
 	};
 	struct merge m = { 0 };
 	json_t *args;
 	char **cargv;
-	size_t ncargv, nargs, at, k = 0;
+	size_t ncargv, nargs, k = 0;
 	int n, status;
 
 	n = parse_options(argc, argv, "whyslow merge", merge_usage, options, 0);
@@ -186,24 +195,44 @@ int cmd_merge(int argc, char **argv)
 		if (cli_piece_read(argv[i], &m.pieces) < 0)
 			exit(WS_EXIT_FAIL);
 	check_pieces(&m);
+	/* An export over what merge reads would lose it: the plan, its manifest or a piece. */
+	for (size_t e = 0; e < ARRAY_SIZE(export_opts); e++) {
+		char *manifest = xasprintf("%s.manifest", m.plan_path);
+
+		for (int i = -1; exports[e] && i < n; i++)
+			if (ws_same_file(exports[e], i < 0 ? manifest : argv[i]))
+				usage_error("%s '%s' is %s: writing it would replace it", export_opts[e], exports[e],
+					    i < 0 ? "the plan's manifest" : i == 0 ? "the plan" : "a piece being merged");
+		free(manifest);
+	}
 	args = json_object_get(m.manifest, "arguments");
 	nargs = json_array_size(args);
 	/*
-	 * The exports asked for here go after the plan's options and before its "--", if any (compare takes
-	 * options between its programs too): the last of an option wins, so these replace the plan's.
+	 * The plan's arguments, less its exports of the kinds given here, with these right after the command
+	 * word: they replace the plan's without relying on the last of an option winning, or on options
+	 * being taken after the programs. The plan's options end at its "--", if any.
 	 */
-	for (at = 0; at < nargs && strcmp(json_string_value(json_array_get(args, at)), "--"); at++)
-		;
 	cargv = xcalloc(nargs + 2 * ARRAY_SIZE(export_opts) + 1, sizeof(*cargv));
-	for (size_t i = 0; i <= nargs; i++) {
-		if (i == at)
+	for (size_t i = 0, opts = 1; i < nargs; i++) {
+		const char *a = json_string_value(json_array_get(args, i));
+		int skip = 0;
+
+		if (opts && !strcmp(a, "--"))
+			opts = 0;
+		for (size_t e = 0; opts && i > 0 && !skip && e < ARRAY_SIZE(export_opts); e++)
+			if (exports[e])
+				skip = is_export(a, export_opts[e]);
+		if (skip) {
+			i += (size_t)skip - 1; /* and its value, when apart */
+			continue;
+		}
+		cargv[k++] = xstrdup(a);
+		if (i == 0)
 			for (size_t e = 0; e < ARRAY_SIZE(export_opts); e++)
 				if (exports[e]) {
 					cargv[k++] = xstrdup(export_opts[e]);
 					cargv[k++] = xstrdup(exports[e]);
 				}
-		if (i < nargs)
-			cargv[k++] = xstrdup(json_string_value(json_array_get(args, i)));
 	}
 	ncargv = k;
 	status = compare_main((int)ncargv, cargv, supply, &m);

@@ -81,6 +81,7 @@ int cmd_sim_job(int argc, char **argv)
 		OPT_LIST(0, "sim-cache", &c.sim_cache, "LEVEL=SIZE,ASSOC,LINE", "override a cache level"),
 		OPT_SIZE(0, "sim-cores", &c.sim_cores, "N", "virtual cores (default: the preset's)"),
 		OPT_BOOL(0, "regions", &c.regions, "count the program's regions (markers)"),
+		OPT_BOOL(0, "callers", &c.callers, "track calls: callers, inclusive counts and stacks (as compare's)"),
 		OPT_STRING(0, "sim-scope", &c.sim_scope, "all|regions|regions-warm", "simulate only inside the regions"),
 		OPT_STRING(0, "input", &c.input, "FILE", "the run reads FILE on stdin (default /dev/null)"),
 		OPT_LIST(0, "output", &c.output, "WHERE", "the command's output: null (default), pipe or ./FILE"),

@@ -62,7 +62,31 @@ test_expect_success 'merge --export-*: in place of the plan'"'"'s of the same ki
 	test_cmp want got &&
 	test_grep "^variant," c.csv &&
 	test_expect_code 129 whyslow merge --export-json - --export-csv - jobs.txt piece.* 2>err &&
-	test_grep "both write to standard output" err
+	test_grep "both write to standard output" err &&
+	cp piece.3 before.3 &&
+	test_expect_code 129 whyslow merge --export-json piece.3 jobs.txt piece.* 2>err &&
+	test_grep "is a piece being merged" err &&
+	test_cmp before.3 piece.3 &&
+	test_expect_code 129 whyslow merge --export-csv jobs.txt.manifest jobs.txt piece.* 2>err &&
+	test_grep "is the plan.s manifest" err
+'
+
+command -v parallel >/dev/null 2>&1 || test_skip_next "GNU parallel is not installed (tools/install-deps)"
+test_expect_success '--callers travels with the jobs: the merged stacks and callers are the local ones' '
+	set -- --backend sim --exact --callers -n a "$C/callers a" -n b "$C/callers b" &&
+	whyslow compare "$@" --export-json cl-local.json --export-folded cl-local.folded >/dev/null &&
+	whyslow compare "$@" --export-json cl-merged.json --export-folded cl-merged.folded --plan-jobs cl.txt 2>/dev/null &&
+	test $(grep -c -- " --callers " cl.txt) = 2 &&
+	parallel --will-cite <cl.txt >cl-pieces &&
+	whyslow merge cl.txt cl-pieces >/dev/null &&
+	test_cmp cl-local.folded cl-merged.folded &&
+	python3 - cl-local.json cl-merged.json <<-\EOF
+	import json, sys
+	a, b = (json.load(open(f))["variants"] for f in sys.argv[1:])
+	def calls(v):
+	    return [(f["name"], f["inclusive"], f["callers"]) for f in v["functions"] if "callers" in f]
+	assert all(calls(x) and calls(x) == calls(y) for x, y in zip(a, b))
+	EOF
 '
 
 test_expect_success 'merge refuses a missing piece' '
