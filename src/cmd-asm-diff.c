@@ -221,7 +221,13 @@ static int cmp_entries(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-static int show_all(struct ws_asm_side *sides, bool json)
+/* A name in the list of changed functions: elided to its 40 columns, or in full with -v. */
+static char *list_name(const char *name, bool full)
+{
+	return full ? xstrdup(name) : ws_sym_display(name, 40);
+}
+
+static int show_all(struct ws_asm_side *sides, bool json, bool full)
 {
 	struct ws_asm_pair *pairs = NULL;
 	size_t np = ws_asm_pair_all(sides[0].bin, sides[1].bin, &pairs);
@@ -268,7 +274,7 @@ static int show_all(struct ws_asm_side *sides, bool json)
 			}
 		}
 		if (r.have[0] && r.have[1] && strcmp(pairs[i].a->name, pairs[i].b->name)) {
-			char *da = ws_sym_display(pairs[i].a->name, 40), *db = ws_sym_display(pairs[i].b->name, 40);
+			char *da = list_name(pairs[i].a->name, full), *db = list_name(pairs[i].b->name, full);
 
 			e[k].other = xasprintf("%s -> %s", da, db);
 			free(da);
@@ -304,7 +310,7 @@ static int show_all(struct ws_asm_side *sides, bool json)
 		       "bytes B", "changed");
 	for (size_t i = 0, ambiguous_rows = 0; i < ne && e[i].changed; i++) {
 		char ia[24] = "-", ib[24] = "-", d[24] = "", ba[24] = "-", bb[24] = "-";
-		char *shown = ws_sym_display(e[i].name, 40), *pad;
+		char *shown = list_name(e[i].name, full), *pad;
 		char *note = e[i].how == WS_ASM_AMBIGUOUS
 				     ? xasprintf("  (ambiguous: %zu of this name in A, %zu in B, nothing tells them apart: "
 						 "not paired)", e[i].ambiguous[0], e[i].ambiguous[1])
@@ -401,7 +407,7 @@ int cmd_asm_diff(int argc, char **argv)
 			       "code without them", result, argv[0], argv[1]);
 	}
 	/* A report that could not be written fails at exit, in main's close_stdout (silently for `| head`). */
-	ret = functions.n ? show_named(sides, &functions, all, json, full) : show_all(sides, json);
+	ret = functions.n ? show_named(sides, &functions, all, json, full) : show_all(sides, json, full);
 done:
 	for (int s = 0; s < 2; s++) {
 		ws_asm_counts_release(&sides[s].counts);

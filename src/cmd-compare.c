@@ -379,9 +379,14 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 				    ps->v[k].name);
 		free(key);
 	}
-	if (names->n && names->n != ncmds * combos && !(nparams && names->n == ncmds))
+	if (names->n && names->n != ncmds * combos && !(nparams && names->n == ncmds)) {
+		if (nparams)
+			usage_error("%zu name%s (-n) for %zu program%s of %zu command%s: give one -n per program, one "
+				    "per command, or none", names->n, names->n == 1 ? "" : "s", ncmds * combos,
+				    ncmds * combos == 1 ? "" : "s", ncmds, ncmds == 1 ? "" : "s");
 		usage_error("%zu name%s (-n) for %zu program%s: give one -n per program, or none", names->n,
 			    names->n == 1 ? "" : "s", ncmds * combos, ncmds * combos == 1 ? "" : "s");
+	}
 	cli_measure_check_programs(cm, ncmds * combos);
 	for (size_t c = 0; c < ncmds; c++) {
 		memset(choice, 0, (nparams + 1) * sizeof(*choice));

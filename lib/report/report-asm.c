@@ -171,8 +171,9 @@ static char *shown_name(const char *name, bool full)
 }
 
 /*
- * An instruction's text with the name in its note ("call 0x1972 <NAME>", "...  # 0x4040 <NAME>") shown as
- * shown_name() shows it. The note is the first " <" after a hexadecimal address, to the text's last '>'.
+ * An instruction's text with the name in its note ("call 0x1972 <NAME>", "...  # 0x4040 <NAME>", and a
+ * non-PIE immediate's "...  # <NAME>") shown as shown_name() shows it. The note is the first " <" after a
+ * hexadecimal address or a '#', to the text's last '>'.
  */
 static char *shown_text(const char *text, bool full)
 {
@@ -186,7 +187,7 @@ static char *shown_text(const char *text, bool full)
 
 		while (h > text && strchr("0123456789abcdef", h[-1]))
 			h--;
-		if (h < p && h - text >= 2 && h[-1] == 'x' && h[-2] == '0') {
+		if ((h < p && h - text >= 2 && h[-1] == 'x' && h[-2] == '0') || (h == p && p > text && p[-1] == '#')) {
 			char *name = xstrndup(p + 2, len - 1 - (size_t)(p + 2 - text)), *shown = shown_name(name, false);
 			char *out = xasprintf("%.*s <%s>", (int)(p - text), text, shown);
 

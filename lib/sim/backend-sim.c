@@ -304,10 +304,11 @@ static bool overlap(int alo, int ahi, int blo, int bhi)
 }
 
 /*
- * A function that touched a contended line, named as its function row is: code without a symbol is
- * "[unknown]" rather than Valgrind's "???", and a versioned name from a dynamic symbol table
+ * A function that touched a contended line, named as the function rows name it where the line's record
+ * allows (it holds names only, no objects): a versioned name from a dynamic symbol table
  * ("pthread_mutex_lock@@GLIBC_2.2.5") loses its version, which the row's name from the object's table
- * does not have either. "memcpy@plt" keeps its "@plt": that is the stub's name, not a version.
+ * does not have either, and code without a symbol, a PLT stub's included ("???", "???plt:ADDR"), is
+ * "[unknown]" rather than Valgrind's "???". "memcpy@plt" would keep its "@plt": a stub's name, not a version.
  */
 static char *contention_fn_name(const char *tool_name)
 {
@@ -346,8 +347,18 @@ static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
 		c->from_variable = l->symbol != NULL;
 		c->coherence_misses = (double)l->misses;
 		c->functions = l->nr_functions ? xcalloc(l->nr_functions, sizeof(*c->functions)) : NULL;
-		for (size_t k = 0; k < l->nr_functions; k++)
-			c->functions[c->nfunctions++] = contention_fn_name(l->functions[k]);
+		for (size_t k = 0; k < l->nr_functions; k++) {
+			char *name = contention_fn_name(l->functions[k]);
+			size_t j;
+
+			/* Two tool functions may now have one name (two versions, two unnamed stubs): once. */
+			for (j = 0; j < c->nfunctions && strcmp(c->functions[j], name); j++)
+				;
+			if (j < c->nfunctions)
+				free(name);
+			else
+				c->functions[c->nfunctions++] = name;
+		}
 		c->threads = l->nr_cores ? xcalloc(l->nr_cores, sizeof(*c->threads)) : NULL;
 		for (size_t k = 0; k < l->nr_cores; k++) {
 			const struct ws_sim_line_core *x = &l->cores[k];

@@ -186,6 +186,9 @@ test_expect_success 'list mode: demangled, the std::map members paired by name a
 	whyslow asm-diff "$A" "$B" >out &&
 	test_grep -v "_ZN" out &&
 	test_grep "^names::Table::insert(int, int) " out &&
+	test_grep "^std::_Rb_tree<…>::" out &&
+	whyslow asm-diff -v "$A" "$B" >full &&
+	test_grep "^std::_Rb_tree<int, std::pair<int const, long>, " full &&
 	whyslow asm-diff --json "$A" "$B" >list.json &&
 	python3 - list.json <<-\EOF
 	import json, sys
