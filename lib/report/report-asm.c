@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report-asm.c - asm-diff's renderers: a function's two listings side by side, their summaries, as JSON. */
 #include "report/report-asm.h"
+#include "report/report-internal.h"
 #include "core/util.h"
 #include "symbols/names.h"
 
@@ -150,24 +151,7 @@ static void format_count(char *buf, size_t n, double v)
  */
 static char *shown_name(const char *name, bool full)
 {
-	size_t len = strlen(name), cut = len;
-	const char *plus = strrchr(name, '+');
-	char *base, *shown, *out;
-
-	if (full)
-		return xstrdup(name);
-	/* A stub's "@plt" or an offset's "+0x1a" after the parameter list: elide the name before it. */
-	if (len > 4 && !strcmp(name + len - 4, "@plt"))
-		cut = len - 4;
-	else if (plus && !strncmp(plus, "+0x", 3) && plus[3] &&
-		 strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3))
-		cut = (size_t)(plus - name);
-	base = xstrndup(name, cut);
-	shown = ws_sym_display(base, WS_SYM_DISPLAY_WIDTH);
-	out = xasprintf("%s%s", shown, name + cut);
-	free(base);
-	free(shown);
-	return out;
+	return full ? xstrdup(name) : ws_sym_display(name, WS_SYM_DISPLAY_WIDTH);
 }
 
 /*
@@ -199,32 +183,27 @@ static char *shown_text(const char *text, bool full)
 	return xstrdup(text);
 }
 
-/* `s` and spaces to `width` columns (a "…" is one column and three bytes). */
-static void put_padded(FILE *out, const char *s, size_t width)
+/* `names` as shown_name() shows them, comma-separated after `lead`; a line of its own. */
+static void print_call_list(FILE *out, const char *lead, const char *const *names, size_t n, bool full)
 {
-	size_t w = ws_text_width(s);
+	for (size_t i = 0; i < n; i++) {
+		char *shown = shown_name(names[i], full);
 
-	fputs(s, out);
-	for (; w < width; w++)
-		fputc(' ', out);
+		fprintf(out, "%s%s", i ? ", " : lead, shown);
+		free(shown);
+	}
+	fputc('\n', out);
 }
 
 static void print_calls(FILE *out, const char *label, const struct ws_asm_func *f, bool full)
 {
 	fprintf(out, "  %-18s", label);
-	if (!f) {
+	if (!f)
 		fprintf(out, " (not in this binary)\n");
-		return;
-	}
-	if (!f->sum.ncalls)
-		fprintf(out, " -");
-	for (size_t i = 0; i < f->sum.ncalls; i++) {
-		char *shown = shown_name(f->sum.calls[i], full);
-
-		fprintf(out, "%s%s", i ? ", " : " ", shown);
-		free(shown);
-	}
-	fputc('\n', out);
+	else if (!f->sum.ncalls)
+		fprintf(out, " -\n");
+	else
+		print_call_list(out, " ", (const char *const *)f->sum.calls, f->sum.ncalls, full);
 }
 
 static void print_frame(FILE *out, const char *label, const struct ws_asm_func *f)
@@ -238,19 +217,6 @@ static void print_frame(FILE *out, const char *label, const struct ws_asm_func *
 	       s->frame_pushes, s->frame_pushes == 1 ? "" : "es", s->frame_sub,
 	       s->frame_pointer ? "; rbp is the frame pointer" : "",
 	       s->frame_dynamic ? "; plus alloca (sub rsp, reg)" : "");
-}
-
-/* "  calls gained:      a, b" (nothing when `n` is 0). */
-static void print_call_list(FILE *out, const char *label, const char **names, size_t n, bool full)
-{
-	for (size_t i = 0; i < n; i++) {
-		char *shown = shown_name(names[i], full);
-
-		fprintf(out, "%s%s", i ? ", " : label, shown);
-		free(shown);
-	}
-	if (n)
-		fputc('\n', out);
 }
 
 static void print_summary(FILE *out, const struct ws_asm_side *sides, const struct ws_asm_report *r, bool full)
@@ -300,8 +266,10 @@ static void print_summary(FILE *out, const struct ws_asm_side *sides, const stru
 		lost = xcalloc(fa->sum.ncalls + 1, sizeof(*lost));
 		ng = calls_missing(fb, fa, gained);
 		nl = calls_missing(fa, fb, lost);
-		print_call_list(out, "  calls gained:      ", gained, ng, full);
-		print_call_list(out, "  calls lost:        ", lost, nl, full);
+		if (ng)
+			print_call_list(out, "  calls gained:      ", gained, ng, full);
+		if (nl)
+			print_call_list(out, "  calls lost:        ", lost, nl, full);
 		free(gained);
 		free(lost);
 	}
@@ -391,7 +359,7 @@ static void print_hottest(FILE *out, const struct ws_asm_side *sd, const struct 
 		format_count(buf, sizeof(buf), v[0]);
 		text = shown_text(in->text, full);
 		fprintf(out, "    %" PRIx64 "  ", in->addr);
-		put_padded(out, text, 40);
+		ws_report_pad(out, text, 40, false);
 		fprintf(out, " %s %s (%.1f%%)", buf, sd->counts.keys[0], 100.0 * v[0] / total);
 		free(text);
 		for (size_t k = 1; k < sd->counts.nkeys; k++) {
@@ -435,7 +403,7 @@ static void print_listing(FILE *out, const struct ws_asm_side *sides, const stru
 	if (ws_text_width(other) > width)
 		width = ws_text_width(other);
 	fputs("\n  ", out);
-	put_padded(out, other, width);
+	ws_report_pad(out, other, width, false);
 	fprintf(out, "    %s\n", cell);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct ws_asm_row *row = &r->rows[i];
@@ -443,7 +411,7 @@ static void print_listing(FILE *out, const struct ws_asm_side *sides, const stru
 		format_cell(cell, cap, &sides[0], w[0], fn(r, 0), row->a, full);
 		format_cell(other, cap, &sides[1], w[1], fn(r, 1), row->b, full);
 		fputs("  ", out);
-		put_padded(out, cell, width);
+		ws_report_pad(out, cell, width, false);
 		if (row->b < 0)
 			fprintf(out, "  %c\n", op_mark[row->op]);
 		else

@@ -7,6 +7,7 @@
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
+#include "symbols/names.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -35,28 +36,6 @@ static const char *verdict_color(const struct ws_comparison *c)
 	return "";
 }
 
-/* Display width of UTF-8 text: count code points, not bytes. */
-static size_t width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
-static void pad(FILE *f, const char *s, size_t w, bool right)
-{
-	size_t n = width(s);
-
-	if (right)
-		for (; n < w; n++)
-			fputc(' ', f);
-	fputs(s, f);
-	if (!right)
-		for (; n < w; n++)
-			fputc(' ', f);
-}
 
 struct table {
 	size_t rows, cols;
@@ -84,8 +63,8 @@ static void table_print(FILE *f, const struct table *t, bool color, int indent)
 
 	for (size_t r = 0; r < t->rows; r++)
 		for (size_t c = 0; c < t->cols; c++)
-			if (t->cell[r * t->cols + c] && width(t->cell[r * t->cols + c]) > w[c])
-				w[c] = width(t->cell[r * t->cols + c]);
+			if (t->cell[r * t->cols + c] && ws_text_width(t->cell[r * t->cols + c]) > w[c])
+				w[c] = ws_text_width(t->cell[r * t->cols + c]);
 	for (size_t r = 0; r < t->rows; r++) {
 		fprintf(f, "%*s", indent, "");
 		for (size_t c = 0; c < t->cols; c++) {
@@ -96,7 +75,7 @@ static void table_print(FILE *f, const struct table *t, bool color, int indent)
 				fputs("   ", f);
 			if (col && *col)
 				fputs(col, f);
-			pad(f, s, w[c], c > 0);
+			ws_report_pad(f, s, w[c], c > 0);
 			if (col && *col)
 				fputs(C_RESET, f);
 		}
@@ -312,8 +291,8 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 		for (size_t i = 0; i < n; i++) {
 			cells[i] = rows[i].c ? ws_report_cell_text(rows[i].c) : xstrdup(rows[i].var > 0 ? "new" : "gone");
 			grew[i] = grew_in(o, base, var, rows[i].name, metric, own);
-			if (grew[i] && width(cells[i]) > wide)
-				wide = width(cells[i]);
+			if (grew[i] && ws_text_width(cells[i]) > wide)
+				wide = ws_text_width(cells[i]);
 			name_w = ws_report_fn_column(o, rows[i].name, name_w);
 		}
 		if (n)
@@ -325,7 +304,7 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 
 			fprintf(f, "   %s %6.2f%% -> %6.2f%%   %s", shown, 100 * rows[i].base, 100 * rows[i].var,
 				o->color ? (rows[i].c ? verdict_color(rows[i].c) : C_BOLD) : "");
-			pad(f, cells[i], grew[i] ? wide : 0, false);
+			ws_report_pad(f, cells[i], grew[i] ? wide : 0, false);
 			fprintf(f, "%s", o->color ? C_RESET : "");
 			if (grew[i])
 				fprintf(f, "   %s", grew[i]);

@@ -205,6 +205,19 @@ const struct ws_comparison *ws_report_headline(const struct ws_result *r, const 
 	return h;
 }
 
+void ws_report_pad(FILE *f, const char *s, size_t width, bool right)
+{
+	size_t n = ws_text_width(s);
+
+	if (right)
+		for (; n < width; n++)
+			fputc(' ', f);
+	fputs(s, f);
+	if (!right)
+		for (; n < width; n++)
+			fputc(' ', f);
+}
+
 size_t ws_report_fn_column(const struct ws_report_opts *o, const char *name, size_t at_least)
 {
 	char *d = ws_report_fn_name(o, name, 0);

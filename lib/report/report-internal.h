@@ -21,8 +21,12 @@
 
 #include "result/result.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* `s`, then spaces to `width` columns, or (`right`) the spaces first: by display width, "…" one column. */
+void ws_report_pad(FILE *f, const char *s, size_t width, bool right);
 
 /*
  * The text of one comparison cell, as every renderer prints it: "+9.8% [+8.9, +10.6]", "~ +0.3% [...]",

@@ -421,7 +421,9 @@ static char *drop_paths(const char *s)
 
 /*
  * Where the notes at the end of a name start: " [clone .isra.0]", and the " (inlined)" or " (libc.so.6)"
- * that whyslow adds. A space before the bracket tells a note from a parameter list, which has none.
+ * that whyslow adds. A space before the bracket tells a note from a parameter list, which has none. A
+ * PLT stub's "@plt" and a disassembler's offset "+0x1a" count as notes too: they follow the parameter
+ * list, which would otherwise no longer end the name and could not be elided.
  */
 static size_t notes_start(const char *s)
 {
@@ -429,8 +431,18 @@ static size_t notes_start(const char *s)
 
 	for (;;) {
 		char close = len ? s[len - 1] : 0, open = close == ')' ? '(' : close == ']' ? '[' : 0;
-		size_t depth = 0, i;
+		size_t depth = 0, i, h;
 
+		if (len > 4 && !strncmp(s + len - 4, "@plt", 4)) {
+			len -= 4;
+			continue;
+		}
+		for (h = len; h > 0 && strchr("0123456789abcdef", s[h - 1]); h--)
+			;
+		if (h < len && h > 3 && !strncmp(s + h - 3, "+0x", 3)) {
+			len = h - 3;
+			continue;
+		}
 		if (!open)
 			return len;
 		for (i = len; i-- > 0;) {

@@ -101,6 +101,14 @@ static void test_display(void **state)
 	      "std::_Rb_tree<…>::_M_lower_bound(…) (inlined)");
 	check(ws_sym_display("foo(std::vector<int, std::allocator<int> >) [clone .isra.0]", 40),
 	      "foo(std::vector<…>) [clone .isra.0]");
+	/* A stub's "@plt" and a disassembler's offset are notes too: the parameter list before them still goes. */
+	check(ws_sym_display("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::"
+			     "_M_construct(unsigned long, char)@plt", 60),
+	      "std::__cxx11::basic_string<…>::_M_construct(…)@plt");
+	check(ws_sym_display("std::map<int, long, std::less<int>, std::allocator<std::pair<int const, long> > >::"
+			     "find(int const&)+0x1a", 40),
+	      "std::map<…>::find(int const&)+0x1a");
+	check(ws_sym_display("memcmp@plt", 60), "memcmp@plt");
 	/* A leading qualified path stays, its arguments go. */
 	check(ws_sym_display("<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop", 52),
 	      "<alloc::vec::Vec<…> as core::ops::drop::Drop>::drop");
