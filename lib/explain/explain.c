@@ -652,7 +652,7 @@ static char *pct_text(double pct)
 
 	if (a > 0 && a < 0.00005)
 		return xstrdup("less than 0.0001");
-	while (digits < 4 && a > 0 && a < 0.95 * pow(10, -digits + 1) / 10)
+	while (digits < 4 && a > 0 && a < 0.95 * pow(10, -digits))
 		digits++;
 	return xasprintf("%.*f", digits, a);
 }

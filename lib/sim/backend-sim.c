@@ -308,7 +308,7 @@ static bool overlap(int alo, int ahi, int blo, int bhi)
  * allows (it holds names only, no objects): a versioned name from a dynamic symbol table
  * ("pthread_mutex_lock@@GLIBC_2.2.5") loses its version, which the row's name from the object's table
  * does not have either, and code without a symbol, a PLT stub's included ("???", "???plt:ADDR"), is
- * "[unknown]" rather than Valgrind's "???". "memcpy@plt" would keep its "@plt": a stub's name, not a version.
+ * "[unknown]" rather than Valgrind's "???".
  */
 static char *contention_fn_name(const char *tool_name)
 {
@@ -317,7 +317,7 @@ static char *contention_fn_name(const char *tool_name)
 
 	if (!strcmp(tool_name, "???") || !strncmp(tool_name, "???plt:", 7))
 		return xstrdup("[unknown]");
-	if (!at || at == tool_name || !strcmp(at, "@plt"))
+	if (!at || at == tool_name)
 		return ws_sym_demangle(tool_name);
 	plain = xstrndup(tool_name, (size_t)(at - tool_name));
 	name = ws_sym_demangle(plain);
