@@ -9,6 +9,7 @@
 #include "perf/profile.h"
 #include "perf/topdown.h"
 #include "regions/regions.h"
+#include "symbols/names.h"
 #include "symbols/symbols.h"
 
 #include <errno.h>
@@ -358,8 +359,9 @@ static void perf_poll(struct ws_backend *be)
 }
 
 /*
- * A function is named by its demangled name; the same name in two objects, and the "[unknown]" bucket of each
- * stripped object, are told apart by the object's file name. Code inlined from a function is a row of its
+ * A function is named by its demangled name; the same name in two objects, and the "[unknown]" rows of each
+ * stripped object (one per function where its frames tell them apart), are told apart by the object's file
+ * name. Code inlined from a function is a row of its
  * own, "NAME (inlined)", beside the function's own row when it also exists out of line.
  */
 static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp, bool inlined)
@@ -369,7 +371,7 @@ static char *function_key(const struct ws_fn *fn, const struct ws_fn_profile *fp
 	size_t n = inlined ? fp->nr_inlined : fp->nr_fns;
 
 	if (fn->unknown)
-		return xasprintf("%s %s", fn->name, base);
+		return ws_sym_unknown_row(fn->name, fn->object);
 	for (size_t i = 0; i < n; i++)
 		if (&v[i] != fn && !strcmp(v[i].name, fn->name) && strcmp(v[i].object, fn->object))
 			return xasprintf("%s (%s)%s", fn->name, base, inlined ? " (inlined)" : "");

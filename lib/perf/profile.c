@@ -1585,6 +1585,19 @@ static void hot_lines(struct ws_profile *p, struct ws_fn *fn, size_t fi, const s
 	fn->nr_lines = nr;
 }
 
+/*
+ * The name of the function holding link address `vaddr` of `so`, *sym filled; for code no symbol covers, its
+ * frame's "[unknown]+0x1f2a0" with sym->symbol NULL; NULL when not even a frame covers it (the object's
+ * [unknown] bucket).
+ */
+static const char *fn_name_at(struct ws_symobj *so, uint64_t vaddr, struct ws_sym *sym)
+{
+	if (!ws_symobj_lookup(so, vaddr, sym))
+		return sym->name;
+	sym->symbol = NULL;
+	return ws_symobj_unnamed(so, vaddr);
+}
+
 static void fnacc_add_symbol(struct fnacc *f, const char *symbol)
 {
 	for (size_t i = 0; i < f->nr_symbols; i++)
@@ -1605,7 +1618,7 @@ static void fnacc_add(struct fnacc *f, const struct agg *a)
 /* A summed function as a ws_fn of `out` (whose totals are final). */
 static void fn_from_acc(struct ws_profile *p, struct ws_fn *fn, const struct fnacc *f, const struct ws_fn_profile *out)
 {
-	fn->unknown = !f->name;
+	fn->unknown = !f->name || !strncmp(f->name, "[unknown]+", 10);
 	fn->name = xstrdup(f->name ? f->name : f->obj == OBJ_KERNEL ? "[kernel]" : "[unknown]");
 	fn->object = xstrdup(p->objs[f->obj].path);
 	fn->symbols = f->nr_symbols ? xcalloc(f->nr_symbols, sizeof(*fn->symbols)) : NULL;
@@ -1666,7 +1679,7 @@ static size_t frame_function(struct ws_profile *p, struct fntab *t, struct frame
 {
 	size_t mask = cap - 1, i = mix64(f.addr ^ ((uint64_t)f.obj << 40)) & mask;
 	struct ws_symobj *so;
-	struct ws_sym sym;
+	struct ws_sym sym = { 0 };
 	uint64_t vaddr;
 	const char *name = NULL;
 
@@ -1675,10 +1688,10 @@ static size_t frame_function(struct ws_profile *p, struct fntab *t, struct frame
 	if (cache[i].used)
 		return cache[i].fi;
 	so = object_symbols(p, f.obj);
-	if (so && !ws_symobj_vaddr(so, f.addr, &vaddr) && !ws_symobj_lookup(so, vaddr, &sym))
-		name = sym.name;
+	if (so && !ws_symobj_vaddr(so, f.addr, &vaddr))
+		name = fn_name_at(so, vaddr, &sym);
 	cache[i] = (struct frame_fn){ f, fntab_get(t, f.obj, name), true };
-	if (name)
+	if (name && sym.symbol)
 		fnacc_add_symbol(&t->v[cache[i].fi], sym.symbol);
 	return cache[i].fi;
 }
@@ -1869,7 +1882,7 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 	for (i = 0; i < p->agg_cap; i++) {
 		struct agg *a = &p->agg[i];
 		struct ws_symobj *so;
-		struct ws_sym sym;
+		struct ws_sym sym = { 0 };
 		const char *name = NULL;
 		struct fnacc *f;
 		size_t fi;
@@ -1881,8 +1894,7 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 			const struct ws_inline *chain;
 			size_t n = ws_symobj_inlines(so, agg_vaddr[i], &chain);
 
-			if (!ws_symobj_lookup(so, agg_vaddr[i], &sym))
-				name = sym.name;
+			name = fn_name_at(so, agg_vaddr[i], &sym);
 			/* Also to each function inlined here, once however often it recurs in the chain. */
 			for (size_t k = 0; k < n; k++) {
 				bool seen = false;
@@ -1896,12 +1908,12 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 				}
 			}
 		}
-		if (!name)
+		if (!name || !sym.symbol)
 			p->objs[a->obj].unknown_period += a->period[0];
 		fi = fntab_get(&t, a->obj, name);
 		agg_fn[i] = fi;
 		f = &t.v[fi];
-		if (name)
+		if (name && sym.symbol)
 			fnacc_add_symbol(f, sym.symbol);
 		fnacc_add(f, a);
 		out->samples += a->samples[0];

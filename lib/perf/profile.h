@@ -125,9 +125,10 @@ struct ws_fn_line {
 /* One function's part of a run's samples. */
 struct ws_fn {
 	/*
-	 * The function's name, demangled (lib/symbols/names.h), "memcpy@plt" for a PLT stub; or "[unknown]" for
-	 * addresses no symbol covers in `object` (a stripped object), or "[kernel]" for samples taken in the
-	 * kernel. Symbols of one object that demangle to one name are one function here.
+	 * The function's name, demangled (lib/symbols/names.h), "memcpy@plt" for a PLT stub; or for addresses no
+	 * symbol covers in `object` (a stripped object) "[unknown]+0x1f2a0", the link address of the .eh_frame
+	 * frame holding them (lib/symbols/symbols.h, ws_symobj_unnamed), or "[unknown]" where no frame does; or
+	 * "[kernel]" for samples taken in the kernel. Symbols of one object that demangle to one name are one function here.
 	 */
 	char *name;
 	char **symbols;   /* those symbols as in the object (mangled), distinct; none for the bracketed rows */

@@ -682,3 +682,12 @@ char *ws_sym_libc_impl_family(const char *name)
 	}
 	return NULL;
 }
+
+char *ws_sym_unknown_row(const char *name, const char *object)
+{
+	const char *base = strrchr(object, '/') ? strrchr(object, '/') + 1 : object;
+	const char *at = strstr(name, "]+0x");
+	size_t n = at ? (size_t)(at + 1 - name) : strlen(name);
+
+	return xasprintf("%.*s %s%s", (int)n, name, base, at ? at + 1 : "");
+}

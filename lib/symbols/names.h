@@ -66,6 +66,14 @@ char *ws_sym_short(const char *name);
  */
 char *ws_sym_display(const char *name, size_t width);
 
+/*
+ * The row of a bracketed bucket in `object`: "[unknown]" in /usr/lib/x86_64-linux-gnu/liblzma.so.5 is
+ * "[unknown] liblzma.so.5", and code found by its frame ("[unknown]+0x1f2a0", symbols.h's
+ * ws_symobj_unnamed) "[unknown] liblzma.so.5+0x1f2a0": the object's file name, then the function's link
+ * address, as addr2line and gdb take them. Every backend names such rows through here. A new string.
+ */
+char *ws_sym_unknown_row(const char *name, const char *object);
+
 /* The width of UTF-8 text in columns (code points). */
 size_t ws_text_width(const char *s);
 

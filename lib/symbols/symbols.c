@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <math.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -78,6 +79,10 @@ struct ws_symobj {
 	char **plt_names;        /* their demangled names */
 	bool plt_read;
 	struct memo inlines;   /* address -> its inline chain */
+	struct memo unnamed;   /* start of a frame without a symbol -> its name, "[unknown]+0x1f2a0" */
+	uint64_t *frames;      /* where .eh_frame_hdr's frames start, ascending; read on the first question */
+	size_t nr_frames;
+	bool frames_read;
 	struct fn_range *fn_ranges; /* DWARF functions by address, read on the first DWARF question */
 	size_t nr_fn_ranges;
 	bool fn_ranges_read;
@@ -157,6 +162,10 @@ static void symobj_free(struct ws_symobj *o)
 	for (size_t i = 0; i < o->demangled.cap; i++)
 		free(o->demangled.v[i].val);
 	free(o->demangled.v);
+	for (size_t i = 0; i < o->unnamed.cap; i++)
+		free(o->unnamed.v[i].val);
+	free(o->unnamed.v);
+	free(o->frames);
 	free(o->names);
 	for (size_t i = 0; i < o->nr_plt; i++)
 		free(o->plt_names[i]);
@@ -1038,6 +1047,99 @@ int ws_symobj_cfa(struct ws_symobj *o, uint64_t vaddr, int *reg, int64_t *offset
 		free(frame);
 	}
 	return ret;
+}
+
+/*
+ * The start addresses of .eh_frame_hdr's table (PT_GNU_EH_FRAME), in the one layout every x86-64 linker
+ * writes and the simulator reads (sim/wsim-frames.c): version 1, a 4-byte count, 4-byte offsets from the
+ * header. Of elfutils' CFI calls, none gives the start of the FDE that covers an address, only that of
+ * the rule in force there (past a function's first push, say); the table does.
+ */
+static void read_frames(struct ws_symobj *o)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(o->mod, &bias);
+	const unsigned char *h = NULL;
+	size_t phnum, size = 0, p;
+	GElf_Addr hdr = 0;
+	uint32_t count;
+
+	o->frames_read = true;
+	if (!elf || elf_getphdrnum(elf, &phnum))
+		return;
+	for (size_t i = 0; i < phnum && !h; i++) {
+		GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
+		Elf_Data *d;
+
+		if (!ph || ph->p_type != PT_GNU_EH_FRAME)
+			continue;
+		d = elf_getdata_rawchunk(elf, (int64_t)ph->p_offset, ph->p_filesz, ELF_T_BYTE);
+		if (d && d->d_buf) {
+			h = d->d_buf;
+			size = d->d_size;
+			hdr = ph->p_vaddr + bias;
+		}
+	}
+	/* The pointer to .eh_frame (4 or 8 bytes by its encoding), then the count, then the table. */
+	if (!h || size < 12 || h[0] != 1 || h[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4))
+		return;
+	switch (h[1] & 0x0f) {
+	case DW_EH_PE_udata4: case DW_EH_PE_sdata4: p = 4 + 4 + 4; break;
+	case DW_EH_PE_udata8: case DW_EH_PE_sdata8: p = 4 + 8 + 4; break;
+	default: return;
+	}
+	if (((h[2] & 0x0f) != DW_EH_PE_udata4 && (h[2] & 0x0f) != DW_EH_PE_sdata4) || size < p)
+		return;
+	memcpy(&count, h + p - 4, sizeof(count));
+	if ((uint64_t)count * 8 > size - p)
+		return;
+	o->frames = xcalloc(count ? count : 1, sizeof(*o->frames));
+	for (size_t i = 0; i < count; i++) {
+		int32_t off;
+
+		memcpy(&off, h + p + i * 8, sizeof(off));
+		o->frames[i] = hdr + (uint64_t)(int64_t)off;
+		/* A table out of order would be searched wrongly: none then. */
+		if (i && o->frames[i] < o->frames[i - 1])
+			return;
+		o->nr_frames = i + 1;
+	}
+}
+
+const char *ws_symobj_unnamed(struct ws_symobj *o, uint64_t vaddr)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *frame = NULL;
+	struct memo_slot *sl;
+	size_t lo = 0, hi;
+
+	if (!o->frames_read)
+		read_frames(o);
+	for (hi = o->nr_frames; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->frames[mid] <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * The last frame starting at or before the address, if a frame covers the address at all (frames do not
+	 * overlap, so then it is that one). .eh_frame only, not .debug_frame: the table indexes it, and a
+	 * stripped object keeps it, for exceptions and backtraces, where .debug_frame went with the symbols.
+	 */
+	cfi = dwfl_module_eh_cfi(o->mod, &bias);
+	if (!lo || !cfi || dwarf_cfi_addrframe(cfi, vaddr - bias, &frame) != 0)
+		return NULL;
+	free(frame);
+	sl = memo_slot(&o->unnamed, o->frames[lo - 1]);
+	if (!sl->used) {
+		sl->used = true;
+		sl->val = xasprintf("[unknown]+0x%" PRIx64, o->frames[lo - 1]);
+		o->unnamed.nr++;
+	}
+	return sl->val;
 }
 
 double ws_symobj_frame_pointer_share(struct ws_symobj *o)

@@ -132,6 +132,16 @@ int ws_symobj_srcline(struct ws_symobj *o, uint64_t vaddr, const char **file, un
 int ws_symobj_cfa(struct ws_symobj *o, uint64_t vaddr, int *reg, int64_t *offset);
 
 /*
+ * A name for code no symbol covers, by the function it is in: where the object's .eh_frame has a frame
+ * description (FDE) covering link address `vaddr`, "[unknown]+0x1f2a0", the link address that frame starts
+ * at, which is the function's entry (its cold part's, for a function split hot and cold). NULL where no FDE
+ * covers it: the object's one "[unknown]" bucket then. Owned by the cache. ws_sym_unknown_row() makes it a
+ * row. Stripped objects keep .eh_frame (C++ exceptions and backtraces need it), so their code is split by
+ * function even without a name; the simulator splits its own the same way (sim/wsim-main.c).
+ */
+const char *ws_symobj_unnamed(struct ws_symobj *o, uint64_t vaddr);
+
+/*
  * The share of the object's functions that keep a frame pointer: of up to 400 function symbols of 16 bytes or
  * more, those whose CFA in the middle of their code is computed from rbp. NAN when none has CFI there. What
  * tells whether frame-pointer call chains will work for a program.

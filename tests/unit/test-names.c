@@ -248,6 +248,17 @@ static void test_plt_callee(void **state)
 	assert_int_equal(ws_sym_plt_callee("x@plt_helper"), 0);
 }
 
+/* Rows of code without a symbol: the object's file name, and where a frame tells the function apart, its start. */
+static void test_unknown_row(void **state)
+{
+	(void)state;
+	check(ws_sym_unknown_row("[unknown]", "/usr/lib/x86_64-linux-gnu/liblzma.so.5.4.1"), "[unknown] liblzma.so.5.4.1");
+	check(ws_sym_unknown_row("[unknown]+0x172d0", "/usr/lib/x86_64-linux-gnu/liblzma.so.5.4.1"),
+	      "[unknown] liblzma.so.5.4.1+0x172d0");
+	check(ws_sym_unknown_row("[unknown]+0x10a0", "stripped"), "[unknown] stripped+0x10a0");
+	check(ws_sym_unknown_row("[kernel]", "[kernel.kallsyms]"), "[kernel] [kernel.kallsyms]");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_plt_callee),
+		cmocka_unit_test(test_unknown_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
