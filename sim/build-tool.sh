@@ -26,7 +26,7 @@ cflags="-O2 -g -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-sign
 [ "${WSIM_WERROR:-0}" = 1 ] && cflags="$cflags -Werror"
 
 objs=
-for src in wsim-main wsim-config wsim-sim wsim-output wsim-async wsim-calls; do
+for src in wsim-main wsim-config wsim-sim wsim-output wsim-async wsim-calls wsim-frames; do
 	# shellcheck disable=SC2086 # word splitting of the flag lists is intended
 	"$@" $cflags -c "$srcdir/$src.c" -o "$objdir/$src.o"
 	objs="$objs $objdir/$src.o"

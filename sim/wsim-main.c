@@ -119,8 +119,9 @@ static Bool looks_like_plt_stub(Addr a)
  * A PLT stub has no symbol, but the relocation it jumps through names it (memcmp@plt), as whyslow reads it
  * (lib/symbols/plt.c) for the perf backend's samples. Each PLT instruction is a function of its own here,
  * named "???plt:" and its address in the object, and whyslow sums a stub's under the stub's name; the rest
- * of the code without symbols stays one row per object. Returns the object whose PLT holds `a` (its
- * DebugInfo, which VG_(find_DebugInfo) does not give outside .text), or NULL.
+ * of the code without symbols is a function per frame of the object's .eh_frame_hdr (wsim-frames.c), or
+ * one per object where no frame covers it. Returns the object whose PLT holds `a` (its DebugInfo, which
+ * VG_(find_DebugInfo) does not give outside .text), or NULL.
  */
 static DebugInfo *plt_of(Addr a, const HChar **name)
 {
@@ -195,7 +196,18 @@ static struct wsim_fn *fn_for(Addr a)
 		obj = intern(s);
 	else
 		obj = intern("???");
-	/* Code without a symbol is one row per object; an interned string never lies at a client address. */
+	/* Code without a symbol: a function per frame description where the object has them (wsim-frames.c). */
+	if (!name && di && VG_(DebugInfo_get_filename)(di)) {
+		Addr start;
+		HChar buf[40];
+
+		if (wsim_frame_start(obj, VG_(DebugInfo_get_text_bias)(di), a, &start)) {
+			VG_(sprintf)(buf, "???fde:%lx", (UWord)start);
+			name = intern(buf);
+			entry = start + VG_(DebugInfo_get_text_bias)(di);
+		}
+	}
+	/* Other code without a symbol is one row per object; an interned string never lies at a client address. */
 	key = name ? entry : (UWord)obj;
 	fn = VG_(HT_lookup)(fn_table, key);
 	if (fn)

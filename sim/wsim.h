@@ -431,6 +431,13 @@ Int wsim_lines(struct wsim_line **out, Int max);
 /* Lines watched for sharing, those given up as not contended, and those left alone for want of room (-v). */
 void wsim_lines_stats(ULong *watched, ULong *unwatched, ULong *dropped);
 
+/* wsim-frames.c */
+/*
+ * The link address of the function holding runtime address `a` of the object `obj` (an interned path)
+ * loaded at `bias`, from the object's .eh_frame_hdr: for code without a symbol. False where none covers it.
+ */
+Bool wsim_frame_start(const HChar *obj, PtrdiffT bias, Addr a, Addr *start);
+
 /* wsim-output.c */
 ULong wsim_estimated_cycles(const ULong *c);
 /* Writes the output file (the name expanded now, so that %p is this process). */

@@ -307,15 +307,15 @@ static bool overlap(int alo, int ahi, int blo, int bhi)
  * A function that touched a contended line, named as the function rows name it where the line's record
  * allows (it holds names only, no objects): a versioned name from a dynamic symbol table
  * ("pthread_mutex_lock@@GLIBC_2.2.5") loses its version, which the row's name from the object's table
- * does not have either, and code without a symbol, a PLT stub's included ("???", "???plt:ADDR"), is
- * "[unknown]" rather than Valgrind's "???".
+ * does not have either, and code without a symbol, a PLT stub's included ("???", "???plt:ADDR",
+ * "???fde:ADDR"), is "[unknown]" rather than Valgrind's "???".
  */
 static char *contention_fn_name(const char *tool_name)
 {
 	const char *at = strchr(tool_name, '@');
 	char *plain, *name;
 
-	if (!strcmp(tool_name, "???") || !strncmp(tool_name, "???plt:", 7))
+	if (!strncmp(tool_name, "???", 3))
 		return xstrdup("[unknown]");
 	if (!at || at == tool_name)
 		return ws_sym_demangle(tool_name);
@@ -460,8 +460,10 @@ struct sim_fn {
 };
 
 /*
- * Name the tool's function `fn`: *name (new) and the symbol it came from; false, with neither set, for code
- * without a name. The tool reports each function by the name in the symbol table, mangled. Look that name
+ * Name the tool's function `fn`: *name (new) and the symbol it came from; false for code without a name,
+ * with *name "[unknown]+0x1f2a0" where the tool told its function apart by the object's frames
+ * ("???fde:1f2a0", sim/wsim-frames.c; the perf backend's name for it too, lib/symbols), else left NULL.
+ * The tool reports each function by the name in the symbol table, mangled. Look that name
  * up in the object with lib/symbols and take the name it gives: demangled as everywhere else, and of aliases
  * the one the perf backend's address lookup picks. A name the object does not list (it changed since) is
  * demangled as it is. A PLT instruction ("???plt:ADDR", wsim-main.c) is named by its stub from the object's
@@ -474,6 +476,16 @@ static bool name_function(struct sim_priv *p, const struct ws_sim_function *fn, 
 
 	if (!strcmp(fn->name, "???"))
 		return false;
+	/* Code without a symbol in a function the object's frames tell apart (sim/wsim-frames.c). */
+	if (!strncmp(fn->name, "???fde:", 7)) {
+		char *end;
+		unsigned long long addr = strtoull(fn->name + 7, &end, 16);
+
+		if (*end)
+			return false;
+		*name = xasprintf("[unknown]+0x%llx", addr);
+		return false;
+	}
 	if (!strncmp(fn->name, "???plt:", 7)) {
 		char *end;
 		unsigned long long addr = strtoull(fn->name + 7, &end, 16);
@@ -556,6 +568,17 @@ static void count_inlined(struct sim_priv *p, const struct ws_sim_function *fn, 
 	}
 }
 
+/* The instructions of `object` that no symbol names, over all its [unknown] rows. */
+static uint64_t unknown_instructions(const struct sim_fn *fns, size_t nfns, const char *object)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < nfns; i++)
+		if (fns[i].unknown && !strcmp(fns[i].object, object))
+			n += fns[i].counts.v[WS_SIM_INSTRUCTIONS];
+	return n;
+}
+
 /*
  * The function rows of one run. keys[i] (a new array of new strings, NULL-terminated) is the row of the
  * tool's function i, so that its calling contexts go to the same row.
@@ -579,7 +602,7 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 		bool unknown = !name_function(p, fn, &name, &symbol);
 		size_t j;
 
-		if (unknown)
+		if (unknown && !name)
 			name = xstrdup("[unknown]");
 		for (j = 0; j < nfns; j++)
 			if (fns[j].unknown == unknown && !strcmp(fns[j].name, name) && !strcmp(fns[j].object, fn->object))
@@ -609,8 +632,8 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 
 		for (size_t j = 0; j < nfns && !f->unknown && !twice; j++)
 			twice = j != i && !fns[j].unknown && !strcmp(fns[j].name, f->name) && strcmp(fns[j].object, f->object);
-		key = f->unknown ? xasprintf("[unknown] %s", base) : twice ? xasprintf("%s (%s)", f->name, base)
-									   : xstrdup(f->name);
+		key = f->unknown ? ws_sym_unknown_row(f->name, f->object)
+				 : twice ? xasprintf("%s (%s)", f->name, base) : xstrdup(f->name);
 		g = ws_group_list_get(&v->functions, key, f->object);
 		for (size_t k = 0; k < f->nparts; k++)
 			(*keys)[f->parts[k] - all->functions] = xstrdup(key);
@@ -620,7 +643,8 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 		 * Every program runs a little code without symbols (PLT stubs, Valgrind's preload); hint only
 		 * when such code is a real part of the work.
 		 */
-		if (f->unknown && !p->hinted_symbols && f->counts.v[WS_SIM_INSTRUCTIONS] >= all->total.v[WS_SIM_INSTRUCTIONS] / 20) {
+		if (f->unknown && !p->hinted_symbols &&
+		    unknown_instructions(fns, nfns, f->object) >= all->total.v[WS_SIM_INSTRUCTIONS] / 20) {
 			struct ws_symobj *o = NULL;
 			char *hint = NULL;
 

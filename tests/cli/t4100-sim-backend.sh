@@ -86,22 +86,54 @@ test_expect_success 'regions and functions come from the simulator, exactly' '
 	EOF
 '
 
-test_expect_success 'a binary without symbols: [unknown] functions and a hint' '
+test_expect_success 'a binary without symbols: a row per function, by its frame, counted as with symbols; a hint' '
 	cp "$C/branch" stripped && strip stripped &&
 	whyslow stat --backend sim --exact --functions -e instructions --export-json u.json -- ./stripped 20000 random \
 		>out 2>err &&
+	whyslow stat --backend sim --exact --functions -e instructions --export-json n.json -- "$C/branch" 20000 random \
+		>out2 &&
 	test_grep "has no symbols.*rebuild it with symbols (-g" err &&
-	test_grep "\[unknown\] stripped" u.json &&
-	python3 - u.json stripped <<-\EOF
+	nm "$C/branch" >syms &&
+	python3 - u.json n.json syms stripped <<-\EOF
 	import json, subprocess, sys
-	v = json.load(open(sys.argv[1]))["variants"][0]
-	# its hot instructions are ELF addresses in the file (as objdump shows them), not runtime ones
-	hot = [h for h in v["hot_code"] if h["function"] == "[unknown] stripped"][0]
-	sec = [l.split() for l in subprocess.run(["readelf", "-SW", sys.argv[2]], capture_output=True,
+	u, n = (json.load(open(f))["variants"][0] for f in sys.argv[1:3])
+	addr = {l.split()[2]: int(l.split()[0], 16) for l in open(sys.argv[3]) if len(l.split()) == 3}
+	ins = lambda f: f["metrics"]["instructions"]["median"]
+	rows = {f["name"]: f for f in u["functions"]}
+	# every function of the program that ran is a row of its own, named by where it starts, with the
+	# instructions it had with its symbols
+	own = [f for f in n["functions"] if f["object"].endswith("/branch") and ins(f) >= 1000]
+	assert len(own) >= 2, [f["name"] for f in own]
+	for f in own:
+	    row = "[unknown] stripped+0x%x" % addr[f["name"]]
+	    assert row in rows, (row, sorted(rows))
+	    assert ins(rows[row]) == ins(f), (row, ins(rows[row]), ins(f))
+	# its hot instructions are ELF addresses in the file (as objdump shows them), not runtime ones, and in
+	# the function the row names
+	hot = [h for h in u["hot_code"] if h["function"].startswith("[unknown] stripped+0x")]
+	assert hot
+	sec = [l.split() for l in subprocess.run(["readelf", "-SW", sys.argv[4]], capture_output=True,
 	       text=True).stdout.splitlines() if " .text " in l][0]
 	lo, size = int(sec[sec.index(".text") + 2], 16), int(sec[sec.index(".text") + 4], 16)
-	addrs = [int(i["addr"], 16) for i in hot["insns"] if i["executions"] > 1000]
-	assert addrs and all(lo <= a < lo + size for a in addrs), (hex(lo), [hex(a) for a in addrs])
+	for h in hot:
+	    start = int(h["function"].rsplit("+", 1)[1], 16)
+	    addrs = [int(i["addr"], 16) for i in h["insns"] if i["executions"] > 1000]
+	    assert all(lo <= a < lo + size and a >= start for a in addrs), (hex(lo), [hex(a) for a in addrs])
+	EOF
+'
+
+test_have_prereq PERF_SW || test_skip_next 'software perf events cannot be opened here'
+test_expect_success 'a binary without symbols: the perf backend has the same rows as the simulator' '
+	whyslow stat --backend perf -e task-clock -r 2 --functions --export-json p.json -- ./stripped 3000000 random \
+		>out 2>err &&
+	python3 - p.json u.json <<-\EOF
+	import json, sys
+	share = lambda f: f["metrics"]["share"]["median"]
+	p = sorted((f for f in json.load(open(sys.argv[1]))["variants"][0]["functions"]
+	            if f["name"].startswith("[unknown] stripped")), key=share, reverse=True)
+	u = {f["name"] for f in json.load(open(sys.argv[2]))["variants"][0]["functions"]}
+	# the two hottest functions are split and named as the simulator names them
+	assert len(p) >= 2 and {f["name"] for f in p[:2]} <= u, ([(f["name"], share(f)) for f in p], u)
 	EOF
 '
 
