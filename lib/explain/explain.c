@@ -397,6 +397,15 @@ static char *count_text(double x)
 }
 
 /*
+ * Whether a function row has a name that asm-diff can find in a binary: not the bucket of code without
+ * symbols ("[unknown] prog+0x1139": a stripped build, whose addresses another build does not share).
+ */
+static bool named(const char *row)
+{
+	return strncmp(row, "[unknown]", 9) != 0;
+}
+
+/*
  * Where a metric's delta concentrates: first the functions with the largest delta in the direction of
  * the total (at least 5% of it each, three at most), then one region: the innermost one holding most of
  * the delta (regions count inclusively, so the outermost always holds it all and says little).
@@ -486,7 +495,8 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 		}
 		/* A function of the program's own, that asm-diff can show: not an "(inlined)" row. */
 		/* A PLT stub (memcmp@plt) is the program's object, but one jump: no code of its own to compare. */
-		if (!loc->own_fn && !fns[i].inlined && ws_own_object(own, fns[i].object) && !ws_sym_plt_callee(fns[i].name))
+		if (!loc->own_fn && !fns[i].inlined && ws_own_object(own, fns[i].object) && !ws_sym_plt_callee(fns[i].name) &&
+		    named(fns[i].name))
 			loc->own_fn = fns[i].name;
 	}
 	for (size_t i = 0; i < nr; i++) {
@@ -529,7 +539,7 @@ static char *next_step(const struct ws_cause *c, const struct located *loc, cons
 	const char *in_lib = library && strncmp(loc->fn, "[unknown] ", 10) ? lib : NULL;
 	/* The program's function to read: where a library function's extra work comes from, else the hottest own. */
 	const char *target = loc->via ? loc->via : loc->own_fn;
-	bool two_builds = target && bin_a && bin_b && !same_file(bin_a, bin_b);
+	bool two_builds = target && named(target) && bin_a && bin_b && !same_file(bin_a, bin_b);
 	/* Quoted for a shell: demangled names hold spaces, parentheses, '<', '*' and '&'. */
 	char *cmd = two_builds ? ws_asm_command(bin_a, bin_b, target, NULL) : NULL;
 	char *s, *asm_cmd = cmd ? xasprintf("compare %s's code between the builds: %s", target, cmd) : NULL;

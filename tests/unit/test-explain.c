@@ -596,6 +596,21 @@ static void test_library_function_followed_to_the_program(void **state)
 	bins[1] = (char *)prog;
 	ws_result_release(&r);
 
+	/* Two stripped builds: their own code has no names for asm-diff to find, so no command is offered. */
+	instruction_pair(&r, &b, &v);
+	bins[1] = (char *)"/nonexistent/bin/prog2";
+	for (int k = 0; k < 2; k++)
+		sim(&ws_group_list_get(&(k ? v : b)->functions, "[unknown] prog+0x1139", prog)->metrics, "instructions",
+		    100 + 100 * k);
+	ws_result_summarize(&r);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	assert_int_equal(ws_explain(&r, &eo), 0);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(strstr(c->next_step, "concentrated in [unknown] prog+0x1139"));
+	assert_null(strstr(c->next_step, "asm-diff"));
+	bins[1] = (char *)prog;
+	ws_result_release(&r);
+
 	/*
 	 * Two builds, the extra instructions mostly in the program's PLT stub for memcmp: the code to compare is
 	 * the function around it, not the stub, a jump that asm-diff has nothing to show of.
