@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* symbols.c - a per-object cache of libdwfl modules: link address -> function, inline chain, source line. */
 #include "symbols/symbols.h"
+#include "symbols/frames.h"
 #include "symbols/names.h"
 #include "symbols/plt.h"
 #include "core/log.h"
@@ -80,7 +81,7 @@ struct ws_symobj {
 	bool plt_read;
 	struct memo inlines;   /* address -> its inline chain */
 	struct memo unnamed;   /* start of a frame without a symbol -> its name, "[unknown]+0x1f2a0" */
-	uint64_t *frames;      /* where .eh_frame_hdr's frames start, ascending; read on the first question */
+	struct ws_frame *frames; /* .eh_frame_hdr's frames, ascending, module addresses; read on first question */
 	size_t nr_frames;
 	bool frames_read;
 	struct fn_range *fn_ranges; /* DWARF functions by address, read on the first DWARF question */
@@ -1049,94 +1050,30 @@ int ws_symobj_cfa(struct ws_symobj *o, uint64_t vaddr, int *reg, int64_t *offset
 	return ret;
 }
 
-/*
- * The start addresses of .eh_frame_hdr's table (PT_GNU_EH_FRAME), in the one layout every x86-64 linker
- * writes and the simulator reads (sim/wsim-frames.c): version 1, a 4-byte count, 4-byte offsets from the
- * header. Of elfutils' CFI calls, none gives the start of the FDE that covers an address, only that of
- * the rule in force there (past a function's first push, say); the table does.
- */
-static void read_frames(struct ws_symobj *o)
-{
-	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(o->mod, &bias);
-	const unsigned char *h = NULL;
-	size_t phnum, size = 0, p;
-	GElf_Addr hdr = 0;
-	uint32_t count;
-
-	o->frames_read = true;
-	if (!elf || elf_getphdrnum(elf, &phnum))
-		return;
-	for (size_t i = 0; i < phnum && !h; i++) {
-		GElf_Phdr mem, *ph = gelf_getphdr(elf, (int)i, &mem);
-		Elf_Data *d;
-
-		if (!ph || ph->p_type != PT_GNU_EH_FRAME)
-			continue;
-		d = elf_getdata_rawchunk(elf, (int64_t)ph->p_offset, ph->p_filesz, ELF_T_BYTE);
-		if (d && d->d_buf) {
-			h = d->d_buf;
-			size = d->d_size;
-			hdr = ph->p_vaddr + bias;
-		}
-	}
-	/* The pointer to .eh_frame (4 or 8 bytes by its encoding), then the count, then the table. */
-	if (!h || size < 12 || h[0] != 1 || h[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4))
-		return;
-	switch (h[1] & 0x0f) {
-	case DW_EH_PE_udata4: case DW_EH_PE_sdata4: p = 4 + 4 + 4; break;
-	case DW_EH_PE_udata8: case DW_EH_PE_sdata8: p = 4 + 8 + 4; break;
-	default: return;
-	}
-	if (((h[2] & 0x0f) != DW_EH_PE_udata4 && (h[2] & 0x0f) != DW_EH_PE_sdata4) || size < p)
-		return;
-	memcpy(&count, h + p - 4, sizeof(count));
-	if ((uint64_t)count * 8 > size - p)
-		return;
-	o->frames = xcalloc(count ? count : 1, sizeof(*o->frames));
-	for (size_t i = 0; i < count; i++) {
-		int32_t off;
-
-		memcpy(&off, h + p + i * 8, sizeof(off));
-		o->frames[i] = hdr + (uint64_t)(int64_t)off;
-		/* A table out of order would be searched wrongly: none then. */
-		if (i && o->frames[i] < o->frames[i - 1])
-			return;
-		o->nr_frames = i + 1;
-	}
-}
-
 const char *ws_symobj_unnamed(struct ws_symobj *o, uint64_t vaddr)
 {
-	Dwarf_Addr bias = 0;
-	Dwarf_CFI *cfi;
-	Dwarf_Frame *frame = NULL;
+	const struct ws_frame *f;
 	struct memo_slot *sl;
-	size_t lo = 0, hi;
 
-	if (!o->frames_read)
-		read_frames(o);
-	for (hi = o->nr_frames; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (!o->frames_read) {
+		GElf_Addr bias = 0;
+		Elf *elf = dwfl_module_getelf(o->mod, &bias);
 
-		if (o->frames[mid] <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
+		o->frames_read = true;
+		o->nr_frames = elf ? ws_elf_frames(elf, &o->frames) : 0;
+		/* Module addresses are link addresses plus the module's bias (0 as reported, but ask). */
+		for (size_t i = 0; i < o->nr_frames; i++) {
+			o->frames[i].start += bias;
+			o->frames[i].end += bias;
+		}
 	}
-	/*
-	 * The last frame starting at or before the address, if a frame covers the address at all (frames do not
-	 * overlap, so then it is that one). .eh_frame only, not .debug_frame: the table indexes it, and a
-	 * stripped object keeps it, for exceptions and backtraces, where .debug_frame went with the symbols.
-	 */
-	cfi = dwfl_module_eh_cfi(o->mod, &bias);
-	if (!lo || !cfi || dwarf_cfi_addrframe(cfi, vaddr - bias, &frame) != 0)
+	f = ws_frame_find(o->frames, o->nr_frames, vaddr);
+	if (!f)
 		return NULL;
-	free(frame);
-	sl = memo_slot(&o->unnamed, o->frames[lo - 1]);
+	sl = memo_slot(&o->unnamed, f->start);
 	if (!sl->used) {
 		sl->used = true;
-		sl->val = xasprintf("[unknown]+0x%" PRIx64, o->frames[lo - 1]);
+		sl->val = xasprintf("[unknown]+0x%" PRIx64, f->start);
 		o->unnamed.nr++;
 	}
 	return sl->val;

@@ -132,12 +132,11 @@ int ws_symobj_srcline(struct ws_symobj *o, uint64_t vaddr, const char **file, un
 int ws_symobj_cfa(struct ws_symobj *o, uint64_t vaddr, int *reg, int64_t *offset);
 
 /*
- * A name for code no symbol covers, by the function it is in: where the object's .eh_frame has a frame
- * description (FDE) covering link address `vaddr`, "[unknown]+0x1f2a0", the link address that frame starts
- * at, which is the function's entry (its cold part's, for a function split hot and cold). NULL where no FDE
- * covers it: the object's one "[unknown]" bucket then. Owned by the cache. ws_sym_unknown_row() makes it a
- * row. Stripped objects keep .eh_frame (C++ exceptions and backtraces need it), so their code is split by
- * function even without a name; the simulator splits its own the same way (sim/wsim-main.c).
+ * A name for code no symbol covers, by the function it is in: where the object's .eh_frame_hdr table has a
+ * frame covering link address `vaddr` (frames.h), "[unknown]+0x1f2a0", the link address that frame starts
+ * at, which is the function's entry (its cold part's, for a function split hot and cold). NULL where no
+ * frame covers it: the object's one "[unknown]" bucket then. Owned by the cache. ws_sym_unknown_row() makes
+ * it a row. The simulator splits its code the same way, from the same table (sim/wsim-frames.c).
  */
 const char *ws_symobj_unnamed(struct ws_symobj *o, uint64_t vaddr);
 

@@ -12,11 +12,13 @@
 #include <cmocka.h>
 
 #include "core/util.h"
+#include "symbols/frames.h"
 #include "symbols/symbols.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +189,7 @@ static void test_stripped(void **state)
 	uint64_t vaddr = link_plus(ratio_path, "ratio_work3", 9);
 	struct ws_symobj *o;
 	struct ws_sym sym;
+	char *name;
 
 	(void)state;
 	if (run("command -v strip >/dev/null"))
@@ -198,9 +201,63 @@ static void test_stripped(void **state)
 	assert_true(ws_symobj_symsrc(o) == WS_SYMSRC_DYNSYM || ws_symobj_symsrc(o) == WS_SYMSRC_NONE);
 	assert_true(ws_symobj_first_hint(o));
 	assert_false(ws_symobj_first_hint(o));
+	/* Still a function of its own, by where its frame starts: ratio_work3's address. */
+	name = xasprintf("[unknown]+0x%" PRIx64, nm_addr(ratio_path, "ratio_work3"));
+	assert_string_equal(ws_symobj_unnamed(o, vaddr), name);
+	free(name);
 	ws_symbols_free(s);
 	unlink(path);
 	free(path);
+}
+
+/* Every function with a size, as the symbol table gives it, is one frame of .eh_frame_hdr, to the byte. */
+static void test_frames(void **state)
+{
+	const char *paths[] = { ratio_path, nopie_path, lib_path };
+
+	(void)state;
+	for (size_t k = 0; k < 3; k++) {
+		int fd = open(paths[k], O_RDONLY);
+		Elf *elf;
+		Elf_Scn *scn = NULL;
+		struct ws_frame *v;
+		size_t n, checked = 0;
+
+		assert_true(fd >= 0);
+		elf_version(EV_CURRENT);
+		elf = elf_begin(fd, ELF_C_READ, NULL);
+		assert_non_null(elf);
+		n = ws_elf_frames(elf, &v);
+		assert_true(n > 2);
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
+				continue;
+			for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+				GElf_Sym sym;
+				const struct ws_frame *f;
+
+				if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size ||
+				    sym.st_shndx == SHN_UNDEF)
+					continue;
+				f = ws_frame_find(v, n, sym.st_value + sym.st_size / 2);
+				assert_non_null(f);
+				assert_int_equal(f->start, sym.st_value);
+				assert_int_equal(f->end, sym.st_value + sym.st_size);
+				checked++;
+			}
+		}
+		/* ratio's _start, main, its two work functions and now(); the library's one function */
+		assert_true(checked >= (k < 2 ? 5 : 1));
+		/* Before the first frame, and in the ELF header: none. */
+		assert_null(ws_frame_find(v, n, v[0].start - 1));
+		assert_null(ws_frame_find(v, n, 0));
+		free(v);
+		elf_end(elf);
+		close(fd);
+	}
 }
 
 static void test_debuglink(void **state)
@@ -363,7 +420,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pie),         cmocka_unit_test(test_fixed_address),
 		cmocka_unit_test(test_shared_library), cmocka_unit_test(test_missing),
-		cmocka_unit_test(test_stripped),    cmocka_unit_test(test_debuglink),
+		cmocka_unit_test(test_stripped),    cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_debuglink),
 		cmocka_unit_test(test_rebuilt_file), cmocka_unit_test(test_build_id_dir),
 		cmocka_unit_test(test_plt_and_find),
 	};
