@@ -107,6 +107,23 @@ static bool say_inlined(struct ws_asm_side *sides, const char *pattern)
 	return true;
 }
 
+/*
+ * A stripped side (no symbol names a function) can show only its code without names, asked for by the name
+ * whyslow's tables give it; for anything else the one line that says how to get names. True when said.
+ */
+static bool say_stripped(const struct ws_asm_side *sides, const char *name)
+{
+	for (int s = 0; s < 2; s++) {
+		if (!ws_asm_bin_stripped(sides[s].bin) || (name && !strncmp(name, "[unknown] ", 10)))
+			continue;
+		ws_error("%s: %s; rebuild it without -s and do not strip it, give asm-diff the unstripped copy, or "
+			 "name a function with --function as whyslow's tables do ('[unknown] FILE+0xADDR')",
+			 ws_asm_bin_path(sides[s].bin), ws_asm_bin_stripped(sides[s].bin));
+		return true;
+	}
+	return false;
+}
+
 static int show_named(struct ws_asm_side *sides, const struct string_list *names, bool all, bool json, bool full)
 {
 	struct ws_asm_pair **pairs = xcalloc(names->n + 1, sizeof(*pairs));
@@ -120,6 +137,11 @@ static int show_named(struct ws_asm_side *sides, const struct string_list *names
 		const char *sugg[3];
 		bool glob;
 		size_t ns;
+
+		if (say_stripped(sides, names->v[i])) {
+			ret = WS_EXIT_FAIL;
+			goto done;
+		}
 
 		npairs[i] = ws_asm_pair_named(sides[0].bin, sides[1].bin, names->v[i], &pairs[i], &glob);
 		if (npairs[i] > 1 && glob && !all) {
@@ -230,12 +252,16 @@ static char *list_name(const char *name, bool full)
 static int show_all(struct ws_asm_side *sides, bool json, bool full)
 {
 	struct ws_asm_pair *pairs = NULL;
-	size_t np = ws_asm_pair_all(sides[0].bin, sides[1].bin, &pairs);
-	struct list_entry *e = xcalloc(np + 1, sizeof(*e));
+	size_t np, ne = 0;
+	struct list_entry *e;
 	size_t nchanged = 0, nonly[2] = { 0, 0 }, nsame = 0, nambiguous = 0, nsized = 0;
 	int ret = WS_EXIT_OK;
 
-	size_t ne = 0;
+	/* Code without names pairs only when asked for: a stripped binary has nothing to list. */
+	if (say_stripped(sides, NULL))
+		return WS_EXIT_FAIL;
+	np = ws_asm_pair_all(sides[0].bin, sides[1].bin, &pairs);
+	e = xcalloc(np + 1, sizeof(*e));
 
 	for (size_t i = 0; i < np; i++) {
 		struct ws_asm_report r;
@@ -399,9 +425,26 @@ int cmd_asm_diff(int argc, char **argv)
 		if (ws_asm_bin_open(argv[s], &sides[s].bin) < 0)
 			goto done;
 	if (result) {
+		/* One binary twice (a library under two variants of a program): each side its own variant's counts. */
+		bool same = ws_asm_bin_same_file(sides[0].bin, sides[1].bin);
+
 		for (int s = 0; s < 2; s++)
-			if (ws_asm_counts_load(result, sides[s].bin, &sides[s].counts) < 0)
+			if (ws_asm_counts_load(result, sides[s].bin, same ? (size_t)s : 0, &sides[s].counts) < 0)
 				goto done;
+		for (int s = 0; s < (same ? 1 : 2); s++) {
+			const struct ws_asm_counts *c = &sides[s].counts;
+
+			if (same && c->nvariants == 1)
+				ws_log(WS_LOG_INFO, "%s: only '%s' ran %s: both sides show its counts", result, c->variant,
+				       argv[s]);
+			else if (same && c->nvariants > 2)
+				ws_log(WS_LOG_INFO, "%s: %zu variants ran %s; annotating A with the first, '%s', and B "
+				       "with the second, '%s'", result, c->nvariants, argv[s], c->variant,
+				       sides[1].counts.variant);
+			else if (!same && c->nvariants > 1)
+				ws_log(WS_LOG_INFO, "%s: %zu variants ran %s; annotating with the first, '%s'", result,
+				       c->nvariants, argv[s], c->variant);
+		}
 		if (!sides[0].counts.n && !sides[1].counts.n)
 			ws_log(WS_LOG_WARN, "%s has no per-instruction counts (hot_code) for %s or %s; showing the "
 			       "code without them", result, argv[0], argv[1]);

@@ -156,7 +156,7 @@ static void executions_first(struct ws_asm_counts *c)
 	}
 }
 
-int ws_asm_counts_load(const char *path, const struct ws_asm_bin *bin, struct ws_asm_counts *out)
+int ws_asm_counts_load(const char *path, const struct ws_asm_bin *bin, size_t nth, struct ws_asm_counts *out)
 {
 	json_error_t jerr;
 	json_t *root, *variants, *variant, *schema;
@@ -194,31 +194,34 @@ int ws_asm_counts_load(const char *path, const struct ws_asm_bin *bin, struct ws
 		goto done;
 	}
 	variants = json_object_get(root, "variants");
-	/* Which entries are about this binary: those of the first variant that ran it. */
-	json_array_foreach(variants, i, variant) {
-		json_t *hot = json_object_get(variant, "hot_code"), *entry;
-		const char *vname = json_string_value(json_object_get(variant, "name"));
-		size_t j;
-		bool ran = false;
+	/* Which entries are about this binary: those of the nth variant that ran it, else of the first. */
+	for (int pass = 0; pass < 2 && !nentries; pass++) {
+		size_t want = pass ? 0 : nth;
 
-		json_array_foreach(hot, j, entry) {
-			const char *object = json_string_value(json_object_get(entry, "object"));
-			json_t *insns = json_object_get(entry, "insns");
+		nvariants = 0;
+		json_array_foreach(variants, i, variant) {
+			json_t *hot = json_object_get(variant, "hot_code"), *entry;
+			const char *vname = json_string_value(json_object_get(variant, "name"));
+			size_t j;
+			bool ran = false;
 
-			if (!object || !json_is_array(insns) || !same_object(bin, object))
-				continue;
-			ran = true;
-			if (nvariants)
-				break;
-			WS_ALLOC_GROW(entries, nentries + 1, entries_alloc);
-			entries[nentries++] = insns;
+			json_array_foreach(hot, j, entry) {
+				const char *object = json_string_value(json_object_get(entry, "object"));
+				json_t *insns = json_object_get(entry, "insns");
+
+				if (!object || !json_is_array(insns) || !same_object(bin, object))
+					continue;
+				ran = true;
+				if (nvariants != want)
+					break;
+				WS_ALLOC_GROW(entries, nentries + 1, entries_alloc);
+				entries[nentries++] = insns;
+			}
+			if (ran && nvariants++ == want)
+				out->variant = xstrdup(vname ? vname : "?");
 		}
-		if (ran && !nvariants++)
-			out->variant = xstrdup(vname ? vname : "?");
 	}
-	if (nvariants > 1)
-		ws_log(WS_LOG_INFO, "%s: %zu variants ran %s; annotating with the first, '%s'", path, nvariants,
-		       bin->path, out->variant);
+	out->nvariants = nvariants;
 	for (size_t e = 0; e < nentries; e++)
 		add_keys(out, entries[e], &keys_alloc);
 	for (size_t e = 0; e < nentries; e++)

@@ -3,6 +3,7 @@
 #include "asm/asm-internal.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "symbols/frames.h"
 #include "symbols/names.h"
 #include "symbols/plt.h"
 #include "symbols/symbols.h"
@@ -42,6 +43,16 @@ static const char *machine_name(unsigned m)
 const char *ws_asm_bin_path(const struct ws_asm_bin *bin)
 {
 	return bin->path;
+}
+
+bool ws_asm_bin_same_file(const struct ws_asm_bin *a, const struct ws_asm_bin *b)
+{
+	return a->real && b->real && !strcmp(a->real, b->real);
+}
+
+const char *ws_asm_bin_stripped(const struct ws_asm_bin *bin)
+{
+	return bin->no_names ? "no symbol table that names a function (a stripped binary)" : NULL;
 }
 
 const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin)
@@ -602,6 +613,59 @@ static void sort_names(struct ws_asm_bin *bin)
 		qsort(bin->names, bin->nnames, sizeof(*bin->names), cmp_names);
 }
 
+/*
+ * Code no symbol names, as whyslow's function tables name it: a function per frame of .eh_frame_hdr
+ * (lib/symbols/frames.h) that starts in executable code no named function covers, "[unknown]
+ * liblzma.so.5.4.1+0x172d0" (the object's real file name, as the loader mapped it). Such functions pair by
+ * that name only when asked for: another build's code at the same address need not be the same function.
+ */
+static size_t add_unnamed(struct ws_asm_bin *bin, size_t *names_alloc)
+{
+	struct ws_frame *v;
+	size_t n = ws_elf_frames(bin->elf, &v), added = 0, alloc = bin->nsyms, k = 0;
+	const char *object = bin->real ? bin->real : bin->path;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct asm_section *sec = asm_section_at(bin, v[i].start);
+		char *frame, *name;
+
+		/* The named functions (bin->syms, by address) that end before this frame starts; is it in the next? */
+		while (k < bin->nsyms && bin->syms[k].addr + bin->syms[k].size <= v[i].start)
+			k++;
+		if (k < bin->nsyms && bin->syms[k].addr <= v[i].start)
+			continue;
+		if (!sec || !(sec->flags & SHF_EXECINSTR) || sec->type == SHT_NOBITS || v[i].end <= v[i].start)
+			continue;
+		/* Within its section: a malformed FDE's length must not send the disassembler past it. */
+		if (v[i].end - sec->addr > sec->size)
+			v[i].end = sec->addr + sec->size;
+		frame = xasprintf("[unknown]+0x%" PRIx64, v[i].start);
+		name = ws_sym_unknown_row(frame, object);
+		free(frame);
+		WS_ALLOC_GROW(bin->syms, bin->nsyms + added + 1, alloc);
+		bin->syms[bin->nsyms + added++] = (struct ws_asm_sym){
+			.name = name,
+			.symbol = xstrdup(name),
+			.base = xstrdup(name),
+			.shortname = xstrdup(name),
+			.key = xstrdup(name),
+			.addr = v[i].start,
+			.size = v[i].end - v[i].start,
+			.local = true,
+			.unnamed = true,
+		};
+		add_name(bin, names_alloc, v[i].start, v[i].end - v[i].start, ASM_NAME_LOCAL_FUNC, xstrdup(name));
+	}
+	bin->nsyms += added;
+	if (added)
+		qsort(bin->syms, bin->nsyms, sizeof(*bin->syms), cmp_syms);
+	free(v);
+	return added;
+}
+
+/* The last file warned about using .dynsym. */
+static char warned_dynsym[PATH_MAX];
+
 int ws_asm_bin_open(const char *path, struct ws_asm_bin **out)
 {
 	struct ws_asm_bin *bin = xcalloc(1, sizeof(*bin));
@@ -703,22 +767,27 @@ int ws_asm_bin_open(const char *path, struct ws_asm_bin **out)
 		if (dfd >= 0)
 			close(dfd);
 	}
-	if (nfunc <= 0) {
+	if (nfunc < 0)
+		nfunc = 0;
+	bin->no_names = nfunc == 0;
+	if ((nfunc == 0 || bin->dynsym_only) && !add_unnamed(bin, &names_alloc) && nfunc == 0) {
 		ret = -ENODATA;
-		ws_error("%s: no symbol table%s (a stripped binary); rebuild it without -s and do not strip it, "
-			 "or give asm-diff the unstripped copy", path,
-			 nfunc == 0 ? " that names a function" : "");
+		ws_error("%s: %s; rebuild it without -s and do not strip it, or give asm-diff the unstripped copy",
+			 path, ws_asm_bin_stripped(bin));
 		goto error;
 	}
 	/* Functions first, so that ifunc GOT slots can be named after their resolvers. */
 	sort_names(bin);
 	read_plt_got(bin, &names_alloc);
 	sort_names(bin);
-	if (bin->dynsym_only)
+	/* Once per file: asm-diff may be given one library twice, to compare two variants' counts in it. */
+	if (bin->dynsym_only && !bin->no_names && (!bin->real || strcmp(bin->real, warned_dynsym))) {
 		ws_log(WS_LOG_WARN, "%s: no .symtab and no debug file found; using .dynsym, which lists exported "
-		       "functions only", path);
-	else if (bin->debug_path)
+		       "functions only (the rest as whyslow's tables name it, '[unknown] FILE+0xADDR')", path);
+		snprintf(warned_dynsym, sizeof(warned_dynsym), "%s", bin->real ? bin->real : "");
+	} else if (bin->debug_path) {
 		ws_log(WS_LOG_DEBUG, "%s: symbols from %s", path, bin->debug_path);
+	}
 	*out = bin;
 	return 0;
 error:

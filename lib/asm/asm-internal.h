@@ -39,6 +39,7 @@ struct ws_asm_bin {
 	Elf *elf;
 	unsigned elf_type;   /* ET_EXEC or ET_DYN */
 	bool dynsym_only;
+	bool no_names;       /* no symbol names a function: its functions are all "[unknown] ..." frames */
 	csh cs;              /* capstone, x86-64, detail on */
 	struct asm_section *secs;
 	size_t nsecs;

@@ -202,13 +202,20 @@ static void collect(const struct ws_asm_bin *bin, struct sym_list *l,
 	}
 }
 
+/* A function with a name: code without one ("[unknown] prog+0x1139") pairs only when asked for by name. */
+static bool named(const struct ws_asm_sym *s, const void *arg)
+{
+	(void)arg;
+	return !s->unnamed;
+}
+
 size_t ws_asm_pair_all(const struct ws_asm_bin *a, const struct ws_asm_bin *b, struct ws_asm_pair **out)
 {
 	struct sym_list la = { 0 }, lb = { 0 };
 	size_t n;
 
-	collect(a, &la, NULL, NULL);
-	collect(b, &lb, NULL, NULL);
+	collect(a, &la, named, NULL);
+	collect(b, &lb, named, NULL);
 	n = pair_lists(&la, &lb, out);
 	free(la.v);
 	free(lb.v);
@@ -233,6 +240,8 @@ static bool wanted(const struct ws_asm_sym *s, const void *arg)
 {
 	const struct want *w = arg;
 
+	if (s->unnamed && w->kind != WS_SYM_MATCH_EXACT)
+		return false;
 	if (match_sym(s, w->pattern) == w->kind)
 		return true;
 	/*
@@ -279,7 +288,7 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 		for (size_t i = 0; bins[side] && i < bins[side]->nsyms; i++) {
 			const struct ws_asm_sym *s = &bins[side]->syms[i];
 
-			if (match_sym(s, pattern) != w.kind)
+			if (match_sym(s, pattern) != w.kind || (s->unnamed && w.kind != WS_SYM_MATCH_EXACT))
 				continue;
 			WS_ALLOC_GROW(matched, nm + 1, am);
 			matched[nm++] = s;
@@ -320,8 +329,12 @@ size_t ws_asm_suggest(const struct ws_asm_bin *a, const struct ws_asm_bin *b, co
 	for (int i = 0; i < 2; i++)
 		for (size_t j = 0; bins[i] && j < bins[i]->nsyms; j++) {
 			const struct ws_asm_sym *s = &bins[i]->syms[j];
-			size_t d = ws_sym_distance(pattern, s->shortname), m;
+			size_t d, m;
 
+			/* Unnamed code only for a name of that form: else a stripped binary's would crowd the list. */
+			if (s->unnamed && strncmp(pattern, "[unknown]", 9))
+				continue;
+			d = ws_sym_distance(pattern, s->shortname);
 			if (d == SIZE_MAX)
 				continue;
 			/* The short form: what matches exactly, and the least to read in a one-line error. */

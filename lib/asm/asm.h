@@ -42,6 +42,8 @@ struct ws_asm_sym {
 	bool local;            /* STB_LOCAL (a static function or a compiler clone) */
 	bool ambiguous;        /* shares its name with another function of this binary and nothing told them
 				* apart: never paired by name */
+	bool unnamed;          /* code no symbol names, told apart by its .eh_frame_hdr frame: "[unknown]
+				* liblzma.so.5.4.1+0x172d0", as whyslow's tables name it; paired only when asked for */
 };
 
 /*
@@ -51,7 +53,9 @@ struct ws_asm_sym {
  * Returns 0, or a negative errno after logging one line that names the file:
  *   -ENOENT, -EACCES, ... the file cannot be opened;  -EISDIR a directory;
  *   -ENOEXEC not an ELF file;  -EOPNOTSUPP ELF for another machine than x86-64 (the line names it), or a
- *   relocatable object;  -ENODATA no symbol table with functions (stripped; the line says how to fix it).
+ *   relocatable object;  -ENODATA no function symbol and no .eh_frame_hdr frame either (the line says how
+ *   to fix it). A binary without function symbols but with frames opens: its code is then "[unknown]
+ *   FILE+0xADDR" functions only (ws_asm_bin_stripped() says so).
  */
 int ws_asm_bin_open(const char *path, struct ws_asm_bin **out);
 void ws_asm_bin_free(struct ws_asm_bin *bin);
@@ -60,6 +64,10 @@ void ws_asm_bin_free(struct ws_asm_bin *bin);
 const char *ws_asm_bin_path(const struct ws_asm_bin *bin);
 /* The GNU build-id as lowercase hex, or NULL when the file has none; borrowed. */
 const char *ws_asm_bin_build_id(const struct ws_asm_bin *bin);
+/* Whether both were opened from one file (the same real path). */
+bool ws_asm_bin_same_file(const struct ws_asm_bin *a, const struct ws_asm_bin *b);
+/* Why the binary has no named function ("no symbol table ... (a stripped binary)"), or NULL when it has. */
+const char *ws_asm_bin_stripped(const struct ws_asm_bin *bin);
 /* The GNU build-id of the ELF file at `path` as lowercase hex, or NULL (no such file, not ELF, no note); caller frees. */
 char *ws_asm_build_id(const char *path);
 
@@ -278,17 +286,19 @@ struct ws_asm_counts {
 	} *rows;            /* sorted by address */
 	size_t n;
 	char *variant;      /* the variant the counts came from, or NULL when none matched */
+	size_t nvariants;   /* how many variants ran the binary */
 };
 
 /*
  * Read the "whyslow/1" result file `path` and collect the hot_code entries whose "object" is the file of
- * `bin` (the same realpath, or failing that the same build-id). When several variants ran that binary the
- * first is taken and an info line says so. Unknown keys are ignored; numeric ones are metrics.
+ * `bin` (the same realpath, or failing that the same build-id), of the `nth` variant (from 0) that ran it:
+ * asm-diff shows one binary twice (a library under two variants of a program) with each side's counts.
+ * Where fewer variants ran it, the first is taken. Unknown keys are ignored; numeric ones are metrics.
  * Returns 0 (out->n is 0 when nothing in the file is about this binary) or a negative errno after logging
  * a line: the file cannot be read (-errno), is not JSON or not a whyslow/1 result (-EINVAL).
  * Release with ws_asm_counts_release().
  */
-int ws_asm_counts_load(const char *path, const struct ws_asm_bin *bin, struct ws_asm_counts *out);
+int ws_asm_counts_load(const char *path, const struct ws_asm_bin *bin, size_t nth, struct ws_asm_counts *out);
 
 /* The counts at `addr` (nkeys values), or NULL. Borrowed. */
 const double *ws_asm_counts_find(const struct ws_asm_counts *c, uint64_t addr);

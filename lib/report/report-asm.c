@@ -430,8 +430,15 @@ static void print_missing(FILE *out, const struct ws_asm_side *side, const struc
 {
 	enum { MAX = 3 };
 	char *holders[MAX], *inlined, *list;
-	size_t n = ws_asm_inlined_into(side->bin, other->symbol, holders, MAX, &inlined);
+	size_t n;
 
+	if (other->unnamed) {
+		/* Named by its file and address, which another file does not share: ask for that one's by name. */
+		fprintf(out, "  %s: not in %s (code without a symbol is named by its file and address: name this "
+			     "file's too)\n", side->label, ws_asm_bin_path(side->bin));
+		return;
+	}
+	n = ws_asm_inlined_into(side->bin, other->symbol, holders, MAX, &inlined);
 	if (!n) {
 		fprintf(out, "  %s: not in %s (inlined, renamed or removed)\n", side->label, ws_asm_bin_path(side->bin));
 		return;

@@ -114,4 +114,34 @@ test_expect_success 'two variants that ran the same binary: the first is used, a
 	test_grep "^  *7  $(head -n1 addrs-a)  " out
 '
 
+test_expect_success 'one binary on both sides: A takes the first variant that ran it, B the second' '
+	whyslow asm-diff --result two.json --function copy_ints "$A" "$A" >out 2>err &&
+	test_grep -v "annotating with" err &&
+	test_grep "A counts (.first.)" out &&
+	test_grep "B counts (.second.)" out &&
+	test_grep "^  *7  $(head -n1 addrs-a)  .*  9  $(head -n1 addrs-a)  " out
+'
+
+test_expect_success 'a stripped binary: its code by the name the function tables give it, annotated' '
+	cp "$A" stripped-a && strip stripped-a &&
+	start=$(nm "$A" | sed -n "s/^0*\([0-9a-f]*\) T copy_ints\$/\1/p") &&
+	size=$(nm -S "$A" | sed -n "s/^[0-9a-f]* 0*\([0-9a-f]*\) T copy_ints\$/\1/p") &&
+	cat >stripped.json <<-EOF &&
+	{ "schema": "whyslow/1", "variants": [
+	  { "name": "only", "hot_code": [ { "function": "[unknown] stripped-a+0x$start",
+	    "object": "$PWD/stripped-a", "insns": [ { "addr": "0x$(head -n1 addrs-a)", "executions": 7 } ] } ] } ] }
+	EOF
+	whyslow asm-diff --result stripped.json --function "[unknown] stripped-a+0x$start" stripped-a stripped-a \
+		>out 2>err &&
+	# the frame is the function, to the byte
+	test_grep "^  A: \[unknown\] stripped-a+0x$start at 0x$start, $((0x$size)) bytes" out &&
+	test_grep "^  *7  $(head -n1 addrs-a)  " out &&
+	test_grep "only .only. ran stripped-a: both sides show its counts" err &&
+	# by its name it is not there, and without a name nothing is listed: the stripped line, exit 1
+	test_expect_code 1 whyslow asm-diff --function copy_ints stripped-a stripped-a 2>err &&
+	test_grep "stripped-a: no symbol table that names a function (a stripped binary); rebuild" err &&
+	test_expect_code 1 whyslow asm-diff stripped-a "$A" 2>err &&
+	test_grep "stripped-a: no symbol table that names a function" err
+'
+
 test_done
