@@ -80,6 +80,8 @@ struct ws_sym {
  * every backend.
  */
 int ws_symobj_lookup(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym);
+/* The same through libdwfl's scan of the whole table every time: what the tests compare the quick way with. */
+int ws_symobj_lookup_slow(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym);
 
 /*
  * The function whose symbol table name is `symbol` (as another reader of the object, Valgrind, reported it),

@@ -210,6 +210,70 @@ static void test_stripped(void **state)
 	free(path);
 }
 
+/*
+ * The quick look-up gives libdwfl's answer: the same symbol, start and offset, at the start, middle and last
+ * byte of every function of the C library (aliases, IFUNCs, local clones) and of the test programs, and at
+ * every 509th byte of their text (gaps, padding).
+ */
+static void test_quick_lookup(void **state)
+{
+	const char *paths[] = { "/lib/x86_64-linux-gnu/libc.so.6", ratio_path, nopie_path, lib_path };
+	struct ws_symbols *s = ws_symbols_new();
+
+	(void)state;
+	for (size_t k = 0; k < 4; k++) {
+		struct ws_symobj *o;
+		char *cmd = xasprintf("{ nm -S --defined-only '%s'; nm -D -S --defined-only '%s'; } 2>/dev/null", paths[k],
+				      paths[k]), line[1024];
+		unsigned long long addr, size;
+		uint64_t lo = UINT64_MAX, hi = 0;
+		size_t checked = 0;
+		FILE *f;
+
+		if (access(paths[k], R_OK))
+			continue;
+		assert_int_equal(ws_symbols_get(s, paths[k], &o), 0);
+		f = popen(cmd, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			char type;
+
+			if (sscanf(line, "%llx %llx %c", &addr, &size, &type) != 3 || (type != 'T' && type != 't' &&
+			    type != 'i' && type != 'W'))
+				continue;
+			if (addr < lo)
+				lo = addr;
+			if (addr + size > hi)
+				hi = addr + size;
+			for (int w = 0; w < 3; w++) {
+				uint64_t at = addr + (w == 0 ? 0 : w == 1 ? size / 2 : size - 1);
+				struct ws_sym a = { 0 }, b = { 0 };
+				int ra = ws_symobj_lookup(o, at, &a), rb = ws_symobj_lookup_slow(o, at, &b);
+
+				assert_int_equal(ra, rb);
+				if (ra)
+					continue;
+				assert_string_equal(a.symbol, b.symbol);
+				assert_int_equal(a.start, b.start);
+				assert_int_equal(a.offset, b.offset);
+				checked++;
+			}
+		}
+		pclose(f);
+		free(cmd);
+		for (uint64_t at = lo; at < hi; at += 509) {
+			struct ws_sym a = { 0 }, b = { 0 };
+			int ra = ws_symobj_lookup(o, at, &a), rb = ws_symobj_lookup_slow(o, at, &b);
+
+			assert_int_equal(ra, rb);
+			if (!ra)
+				assert_string_equal(a.symbol, b.symbol);
+		}
+		assert_true(checked >= 3);
+	}
+	ws_symbols_free(s);
+}
+
 /* Every function with a size, as the symbol table gives it, is one frame of .eh_frame_hdr, to the byte. */
 static void test_frames(void **state)
 {
@@ -421,6 +485,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_pie),         cmocka_unit_test(test_fixed_address),
 		cmocka_unit_test(test_shared_library), cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_stripped),    cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_quick_lookup),
 		cmocka_unit_test(test_debuglink),
 		cmocka_unit_test(test_rebuilt_file), cmocka_unit_test(test_build_id_dir),
 		cmocka_unit_test(test_plt_and_find),
