@@ -199,11 +199,19 @@ struct ws_line *ws_group_add_line(struct ws_group *g, const char *file, unsigned
 	return &g->lines[i];
 }
 
+static void group_list_unindex(struct ws_group_list *l)
+{
+	free(l->index);
+	l->index = NULL;
+	l->index_cap = l->indexed = 0;
+}
+
 static void group_list_release(struct ws_group_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		group_release(&l->v[i]);
 	free(l->v);
+	group_list_unindex(l);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -428,11 +436,47 @@ void ws_metric_push(struct ws_metric *m, double value, double running)
 	m->samples[m->n++] = value;
 }
 
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* Bring the index up to v[0..n), growing it to keep it at most half full. */
+static void group_list_index(struct ws_group_list *l)
+{
+	if ((l->n + 1) * 2 > l->index_cap) {
+		group_list_unindex(l);
+		for (l->index_cap = 64; l->index_cap < (l->n + 1) * 4; l->index_cap *= 2)
+			;
+		l->index = xcalloc(l->index_cap, sizeof(*l->index));
+	}
+	for (; l->indexed < l->n; l->indexed++) {
+		size_t i = name_hash(l->v[l->indexed].name) & (l->index_cap - 1);
+
+		while (l->index[i])
+			i = (i + 1) & (l->index_cap - 1);
+		l->index[i] = l->indexed + 1;
+	}
+}
+
 struct ws_group *ws_group_list_find(const struct ws_group_list *l, const char *name)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i].name, name))
-			return &l->v[i];
+	struct ws_group_list *cache = (struct ws_group_list *)l; /* the index only: the entries stay as they are */
+
+	if (l->n < 32) {
+		for (size_t i = 0; i < l->n; i++)
+			if (!strcmp(l->v[i].name, name))
+				return &l->v[i];
+		return NULL;
+	}
+	group_list_index(cache);
+	for (size_t i = name_hash(name) & (l->index_cap - 1); l->index[i]; i = (i + 1) & (l->index_cap - 1))
+		if (!strcmp(l->v[l->index[i] - 1].name, name))
+			return &l->v[l->index[i] - 1];
 	return NULL;
 }
 
@@ -655,6 +699,7 @@ static void prune_callers(struct ws_result *r, const char *name, double min_shar
 				group_release(c);
 				memmove(c, c + 1, (f->callers.n - x - 1) * sizeof(*c));
 				f->callers.n--;
+				group_list_unindex(&f->callers);
 			}
 			free(victim);
 		}
@@ -667,32 +712,57 @@ struct kept {
 	bool keep;
 };
 
-static struct kept *kept_find(struct kept *k, size_t n, const char *name)
+/* The functions of all variants by name: slot -> entry + 1, at most half full. */
+struct kept_set {
+	struct kept *v;
+	size_t n, alloc;
+	size_t *slot;
+	size_t cap;
+};
+
+static struct kept *kept_find(const struct kept_set *k, const char *name)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(k[i].name, name))
-			return &k[i];
+	for (size_t i = name_hash(name) & (k->cap - 1); k->cap && k->slot[i]; i = (i + 1) & (k->cap - 1))
+		if (!strcmp(k->v[k->slot[i] - 1].name, name))
+			return &k->v[k->slot[i] - 1];
 	return NULL;
+}
+
+static struct kept *kept_add(struct kept_set *k, const char *name)
+{
+	size_t i;
+
+	if ((k->n + 1) * 2 > k->cap) {
+		free(k->slot);
+		k->cap = k->cap ? k->cap * 2 : 64;
+		k->slot = xcalloc(k->cap, sizeof(*k->slot));
+		for (size_t j = 0; j < k->n; j++) {
+			for (i = name_hash(k->v[j].name) & (k->cap - 1); k->slot[i]; i = (i + 1) & (k->cap - 1))
+				;
+			k->slot[i] = j + 1;
+		}
+	}
+	WS_ALLOC_GROW(k->v, k->n + 1, k->alloc);
+	k->v[k->n] = (struct kept){ xstrdup(name), false };
+	for (i = name_hash(name) & (k->cap - 1); k->slot[i]; i = (i + 1) & (k->cap - 1))
+		;
+	k->slot[i] = ++k->n;
+	return &k->v[k->n - 1];
 }
 
 void ws_result_prune_functions(struct ws_result *r, double min_share)
 {
-	struct kept *k = NULL;
-	size_t n = 0, alloc = 0;
+	struct kept_set ks = { 0 };
 	bool more = true;
 
 	for (size_t i = 0; i < r->nvariants; i++) {
 		for (size_t j = 0; j < r->variants[i].functions.n; j++) {
 			const struct ws_group *g = &r->variants[i].functions.v[j];
-			struct kept *e = kept_find(k, n, g->name);
+			struct kept *e = kept_find(&ks, g->name);
 			double sh = ws_function_share(&r->variants[i], g);
 
-			if (!e) {
-				WS_ALLOC_GROW(k, n + 1, alloc);
-				e = &k[n++];
-				e->name = xstrdup(g->name);
-				e->keep = false;
-			}
+			if (!e)
+				e = kept_add(&ks, g->name);
 			e->keep |= isfinite(sh) && sh >= min_share;
 		}
 	}
@@ -703,16 +773,16 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 	 */
 	while (more) {
 		more = false;
-		for (size_t x = 0; x < n; x++) {
-			if (!k[x].keep)
+		for (size_t x = 0; x < ks.n; x++) {
+			if (!ks.v[x].keep)
 				continue;
 			for (size_t i = 0; i < r->nvariants; i++) {
 				const struct ws_variant *v = &r->variants[i];
-				const struct ws_group *g = ws_group_list_find(&v->functions, k[x].name);
+				const struct ws_group *g = ws_group_list_find(&v->functions, ks.v[x].name);
 
 				for (size_t c = 0; g && c < g->callers.n; c++) {
 					const struct ws_group *cg = ws_group_list_find(&v->functions, g->callers.v[c].name);
-					struct kept *e = kept_find(k, n, g->callers.v[c].name);
+					struct kept *e = kept_find(&ks, g->callers.v[c].name);
 					double sh = ws_caller_share(g, &g->callers.v[c]);
 
 					if (!e || e->keep || !cg || !(sh >= min_share) || !(ws_function_inclusive_share(v, cg) >= min_share))
@@ -724,20 +794,22 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 	}
 	for (size_t i = 0; i < r->nvariants; i++) {
 		struct ws_group_list *l = &r->variants[i].functions;
+		size_t w = 0;
 
-		for (size_t j = 0; j < l->n;) {
-			if (kept_find(k, n, l->v[j].name)->keep) {
-				j++;
-				continue;
-			}
-			group_release(&l->v[j]);
-			memmove(&l->v[j], &l->v[j + 1], (l->n - j - 1) * sizeof(*l->v));
-			l->n--;
+		/* The kept ones moved up in order, in one pass. */
+		for (size_t j = 0; j < l->n; j++) {
+			if (kept_find(&ks, l->v[j].name)->keep)
+				l->v[w++] = l->v[j];
+			else
+				group_release(&l->v[j]);
 		}
+		l->n = w;
+		group_list_unindex(l);
 	}
-	for (size_t x = 0; x < n; x++)
-		free(k[x].name);
-	free(k);
+	for (size_t x = 0; x < ks.n; x++)
+		free(ks.v[x].name);
+	free(ks.v);
+	free(ks.slot);
 	for (size_t i = 0; i < r->nvariants; i++)
 		for (size_t j = 0; j < r->variants[i].functions.n; j++)
 			prune_callers(r, r->variants[i].functions.v[j].name, min_share);

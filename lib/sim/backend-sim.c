@@ -454,6 +454,8 @@ struct sim_fn {
 	const char **symbols;
 	size_t nsymbols;
 	bool unknown;
+	bool twice;   /* a named row whose name another object's row has too */
+	uint64_t unknown_in_object; /* unknown rows: the instructions of all of the object's unknown rows */
 	struct ws_sim_counts counts;
 	const struct ws_sim_function **parts;
 	size_t nparts;
@@ -568,15 +570,62 @@ static void count_inlined(struct sim_priv *p, const struct ws_sim_function *fn, 
 	}
 }
 
-/* The instructions of `object` that no symbol names, over all its [unknown] rows. */
-static uint64_t unknown_instructions(const struct sim_fn *fns, size_t nfns, const char *object)
+static size_t row_hash(const char *name, const char *object, bool unknown)
 {
-	uint64_t n = 0;
+	uint64_t h = unknown ? 0x9e3779b97f4a7c15ULL : 1469598103934665603ULL;
 
-	for (size_t i = 0; i < nfns; i++)
-		if (fns[i].unknown && !strcmp(fns[i].object, object))
-			n += fns[i].counts.v[WS_SIM_INSTRUCTIONS];
-	return n;
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 1099511628211ULL;
+	while (*object)
+		h = (h ^ (unsigned char)*object++) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* Rows by (unknown, name) or (unknown, object): sorted, so that the equal ones sit together. */
+static const struct sim_fn *sort_base;
+static bool sort_by_object;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct sim_fn *a = &sort_base[*(const size_t *)pa], *b = &sort_base[*(const size_t *)pb];
+
+	if (a->unknown != b->unknown)
+		return a->unknown ? 1 : -1;
+	return strcmp(sort_by_object ? a->object : a->name, sort_by_object ? b->object : b->name);
+}
+
+/*
+ * Mark the named rows whose name another object's row has (told apart by the object then), and give each
+ * unknown row the instructions of all its object's unknown rows (whether to say that symbols are missing).
+ * Sorted rather than compared pairwise: a stripped cc1 is 7,000 rows.
+ */
+static void rows_across(struct sim_fn *fns, size_t nfns)
+{
+	size_t *order = xcalloc(nfns + 1, sizeof(*order));
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < nfns; i++)
+			order[i] = i;
+		sort_base = fns;
+		sort_by_object = pass == 1;
+		qsort(order, nfns, sizeof(*order), cmp_rows);
+		for (size_t i = 0, j; i < nfns; i = j) {
+			uint64_t sum = 0;
+
+			for (j = i; j < nfns && !cmp_rows(&order[i], &order[j]); j++)
+				sum += fns[order[j]].counts.v[WS_SIM_INSTRUCTIONS];
+			for (size_t k = i; k < j; k++) {
+				struct sim_fn *f = &fns[order[k]];
+
+				if (pass == 0 && !f->unknown)
+					f->twice = j - i > 1;
+				else if (pass == 1 && f->unknown)
+					f->unknown_in_object = sum;
+			}
+		}
+	}
+	sort_base = NULL;
+	free(order);
 }
 
 /*
@@ -588,7 +637,13 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 {
 	struct sim_fn *fns = xcalloc(all->nr_functions + 1, sizeof(*fns));
 	struct sim_inl *inl = NULL;
-	size_t nfns = 0, ninl = 0, ainl = 0;
+	size_t nfns = 0, ninl = 0, ainl = 0, cap;
+	/* The rows so far by (name, object): slot -> row + 1. A stripped cc1 is 7,000 of them. */
+	size_t *rows;
+
+	for (cap = 64; cap < 2 * (all->nr_functions + 1); cap *= 2)
+		;
+	rows = xcalloc(cap, sizeof(*rows));
 
 	*keys = xcalloc(all->nr_functions + 1, sizeof(**keys));
 
@@ -602,16 +657,21 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 		bool unknown = !name_function(p, fn, &name, &symbol);
 		size_t j;
 
+		size_t slot;
+
 		if (unknown && !name)
 			name = xstrdup("[unknown]");
-		for (j = 0; j < nfns; j++)
+		for (slot = row_hash(name, fn->object, unknown) & (cap - 1); rows[slot]; slot = (slot + 1) & (cap - 1)) {
+			j = rows[slot] - 1;
 			if (fns[j].unknown == unknown && !strcmp(fns[j].name, name) && !strcmp(fns[j].object, fn->object))
 				break;
-		if (j == nfns) {
+		}
+		if (!rows[slot]) {
+			j = nfns++;
+			rows[slot] = j + 1;
 			fns[j].name = name;
 			fns[j].object = fn->object;
 			fns[j].unknown = unknown;
-			nfns++;
 		} else {
 			free(name);
 		}
@@ -623,17 +683,16 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 		fns[j].parts[fns[j].nparts++] = fn;
 		count_inlined(p, fn, &inl, &ninl, &ainl);
 	}
+	free(rows);
+	rows_across(fns, nfns);
 	for (size_t i = 0; i < nfns; i++) {
 		struct sim_fn *f = &fns[i];
 		const char *base = strrchr(f->object, '/') ? strrchr(f->object, '/') + 1 : f->object;
-		bool twice = false;
 		char *key;
 		struct ws_group *g;
 
-		for (size_t j = 0; j < nfns && !f->unknown && !twice; j++)
-			twice = j != i && !fns[j].unknown && !strcmp(fns[j].name, f->name) && strcmp(fns[j].object, f->object);
 		key = f->unknown ? ws_sym_unknown_row(f->name, f->object)
-				 : twice ? xasprintf("%s (%s)", f->name, base) : xstrdup(f->name);
+				 : f->twice ? xasprintf("%s (%s)", f->name, base) : xstrdup(f->name);
 		g = ws_group_list_get(&v->functions, key, f->object);
 		for (size_t k = 0; k < f->nparts; k++)
 			(*keys)[f->parts[k] - all->functions] = xstrdup(key);
@@ -643,8 +702,7 @@ static void push_functions(struct sim_priv *p, struct ws_variant *v, const struc
 		 * Every program runs a little code without symbols (PLT stubs, Valgrind's preload); hint only
 		 * when such code is a real part of the work.
 		 */
-		if (f->unknown && !p->hinted_symbols &&
-		    unknown_instructions(fns, nfns, f->object) >= all->total.v[WS_SIM_INSTRUCTIONS] / 20) {
+		if (f->unknown && !p->hinted_symbols && f->unknown_in_object >= all->total.v[WS_SIM_INSTRUCTIONS] / 20) {
 			struct ws_symobj *o = NULL;
 			char *hint = NULL;
 

@@ -10,6 +10,7 @@
 #include "result/result.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static void test_summary_values(void **state)
 {
@@ -219,6 +220,51 @@ static void test_prune_functions(void **state)
 	ws_result_release(&r);
 }
 
+/* A long list is found through its index, which pruning (entries removed, the rest moved) keeps true. */
+static void test_long_list_find(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *a;
+	char name[32];
+
+	(void)state;
+	ws_result_init(&r);
+	a = ws_result_add_variant(&r, "a", "a");
+	for (int i = 0; i < 500; i++) {
+		snprintf(name, sizeof(name), "fn%d", i);
+		/* every third one under the threshold */
+		add_function(a, name, i % 3 ? 0.01 : 0.001);
+	}
+	assert_int_equal(a->functions.n, 500);
+	for (int i = 0; i < 500; i++) {
+		snprintf(name, sizeof(name), "fn%d", i);
+		assert_ptr_equal(ws_group_list_find(&a->functions, name), &a->functions.v[i]);
+		/* got again, not added twice */
+		assert_ptr_equal(ws_group_list_get(&a->functions, name, NULL), &a->functions.v[i]);
+	}
+	assert_null(ws_group_list_find(&a->functions, "fn500"));
+	ws_result_summarize(&r);
+	ws_result_prune_functions(&r, 0.005);
+	assert_int_equal(a->functions.n, 333);
+	for (int i = 0; i < 500; i++) {
+		struct ws_group *g;
+
+		snprintf(name, sizeof(name), "fn%d", i);
+		g = ws_group_list_find(&a->functions, name);
+		if (i % 3 == 0) {
+			assert_null(g);
+		} else {
+			assert_non_null(g);
+			assert_string_equal(g->name, name);
+		}
+	}
+	/* and grows again after that */
+	assert_string_equal(ws_group_list_get(&a->functions, "new", NULL)->name, "new");
+	assert_non_null(ws_group_list_find(&a->functions, "new"));
+	assert_non_null(ws_group_list_find(&a->functions, "fn499"));
+	ws_result_release(&r);
+}
+
 static void add_caller(struct ws_group *fn, const char *name, double instructions)
 {
 	struct ws_group *c = ws_group_list_get(&fn->callers, name, "/bin/prog");
@@ -274,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_names),
 		cmocka_unit_test(test_prune_functions),
 		cmocka_unit_test(test_prune_callers),
+		cmocka_unit_test(test_long_list_find),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
