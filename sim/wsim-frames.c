@@ -136,7 +136,7 @@ static void load_frames(struct frames *f)
 	case EH_PE_UDATA8: case EH_PE_SDATA8: p = 4 + 8 + 4; break;
 	default: goto out;
 	}
-	if ((buf[2] & 0x0f) != EH_PE_UDATA4 && (buf[2] & 0x0f) != EH_PE_SDATA4)
+	if (((buf[2] & 0x0f) != EH_PE_UDATA4 && (buf[2] & 0x0f) != EH_PE_SDATA4) || size < p)
 		goto out;
 	count = rd32(buf + p - 4);
 	if (count == 0 || (ULong)count * 8 > size - p)

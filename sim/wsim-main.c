@@ -97,7 +97,7 @@ static const HChar *intern(const HChar *s)
  * Valgrind knows an object's .plt section only. The stubs of .plt.sec (IBT: -fcf-protection, the default of
  * some distributions' compilers) and .plt.got are found by their code: "jmp *disp(%rip)", with or without a
  * bnd prefix, alone or after an endbr64. Code without a symbol that looks so and is not a stub is told
- * apart by whyslow, which finds no stub there and counts it with the object's other unknown code.
+ * apart by whyslow, which finds no stub there and counts it in the object's "[unknown] OBJ" row.
  */
 static Bool looks_like_plt_stub(Addr a)
 {
@@ -196,7 +196,13 @@ static struct wsim_fn *fn_for(Addr a)
 		obj = intern(s);
 	else
 		obj = intern("???");
-	/* Code without a symbol: a function per frame description where the object has them (wsim-frames.c). */
+	/*
+	 * Code without a symbol: a function per frame description where the object has them (wsim-frames.c),
+	 * keyed apart from a named function that starts where the frame does but whose size stops short of
+	 * this code (bit 63: no client address has it). Other such code is one row per object; an interned
+	 * string never lies at a client address.
+	 */
+	key = name ? entry : (UWord)obj;
 	if (!name && di && VG_(DebugInfo_get_filename)(di)) {
 		Addr start;
 		HChar buf[40];
@@ -205,10 +211,9 @@ static struct wsim_fn *fn_for(Addr a)
 			VG_(sprintf)(buf, "???fde:%lx", (UWord)start);
 			name = intern(buf);
 			entry = start + VG_(DebugInfo_get_text_bias)(di);
+			key = entry | (1UL << 63);
 		}
 	}
-	/* Other code without a symbol is one row per object; an interned string never lies at a client address. */
-	key = name ? entry : (UWord)obj;
 	fn = VG_(HT_lookup)(fn_table, key);
 	if (fn)
 		return fn;

@@ -75,7 +75,8 @@ struct ws_group_list {
 	/*
 	 * A cache of ws_group_list_find(), by name: slot -> position + 1, covering v[0..indexed). Made once the
 	 * list is long (a stripped cc1 has 7,000 function rows, and a linear search per row made building them
-	 * quadratic); whatever moves or removes entries drops it (group_list_unindex).
+	 * quadratic); whatever moves or removes entries drops it (group_list_unindex). ws_group_list_find()
+	 * extends it even on a list it is given as const: a cache, the entries untouched.
 	 */
 	size_t *index;
 	size_t index_cap, indexed;

@@ -470,7 +470,7 @@ static void read_by_addr(struct ws_symobj *o)
 		const char *name = dwfl_module_getsym_info(o->mod, i, &es, &addr, &shndx, NULL, NULL);
 		unsigned type = GELF_ST_TYPE(es.st_info);
 
-		if (!name || shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+		if (!name || !*name || shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
 			continue;
 		if (!es.st_size) {
 			WS_ALLOC_GROW(o->sizeless, o->nr_sizeless + 1, salloc);
@@ -495,9 +495,12 @@ static void read_by_addr(struct ws_symobj *o)
 
 /*
  * The symbol libdwfl would give for `vaddr`, where its rules give it plainly: the sized symbols that cover
- * the address all start at one place (aliases, such as a C++ constructor's C1 and C2), and no sizeless one
- * lies between there and the address. Of those aliases libdwfl keeps, scanning its table in order, the
- * first of the best binding. The symbol's table index, or -1 to ask libdwfl. dwfl_module_addrinfo() scans
+ * the address all start at one place and have one size (aliases, such as a C++ constructor's C1 and C2),
+ * each bound global, weak or local, and no sizeless one lies between there and the address. Of such aliases
+ * libdwfl keeps the first of the best binding, scanning its table in order (globals first, then locals,
+ * both ascending). Anything else (aliases of two sizes, a unique or other binding, which libdwfl ranks below
+ * local but finds among the globals, overlapping symbols, labels) goes to libdwfl: the symbol's table
+ * index, or -1 to ask libdwfl. dwfl_module_addrinfo() scans
  * the whole table on every call: cc1, with 28,900 dynamic symbols, took 5 s of a `stat --functions` of
  * `gcc -O2 -S` (one look-up per function, 6,980 of them) against 5.5 s for the simulation. unit-symbols
  * checks that both ways give the same answer on every function of the C library and the test programs.
@@ -529,8 +532,12 @@ static int quick_lookup(struct ws_symobj *o, uint64_t vaddr)
 	for (size_t i = first; i < lo; i++) {
 		const struct addr_sym *c = &o->by_addr[i];
 
-		if (vaddr < c->end && (best == SIZE_MAX || c->rank > o->by_addr[best].rank ||
-				       (c->rank == o->by_addr[best].rank && c->ndx < o->by_addr[best].ndx)))
+		if (vaddr >= c->end)
+			continue;
+		if (c->rank == 0 || (best != SIZE_MAX && c->end != o->by_addr[best].end))
+			return -1;
+		if (best == SIZE_MAX || c->rank > o->by_addr[best].rank ||
+		    (c->rank == o->by_addr[best].rank && c->ndx < o->by_addr[best].ndx))
 			best = i;
 	}
 	if (best == SIZE_MAX)

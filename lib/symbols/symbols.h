@@ -75,8 +75,8 @@ struct ws_sym {
 
 /*
  * The function containing link address `vaddr`. Returns 0 and fills *sym, or -ENOENT when no function symbol
- * and no PLT stub covers it (a stripped object, or code between symbols): the caller files the address as
- * "[unknown]" in its object. Of aliases (two names at one address) libdwfl's choice is taken, the same for
+ * and no PLT stub covers it (a stripped object, or code between symbols): the caller names the address by its
+ * frame (ws_symobj_unnamed), else files it as "[unknown]" in its object. Of aliases (two names at one address) libdwfl's choice is taken, the same for
  * every backend.
  */
 int ws_symobj_lookup(struct ws_symobj *o, uint64_t vaddr, struct ws_sym *sym);
