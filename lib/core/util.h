@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -36,6 +37,23 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 			(alloc) = ws_ag_n_;                                           \
 		}                                                                     \
 	} while (0)
+
+/* A word at any alignment, in the host's byte order: perf's rings, the x86-64 ELF tables whyslow reads. */
+static inline uint32_t ws_get32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint64_t ws_get64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
 
 /* CLOCK_MONOTONIC in seconds. */
 double ws_now(void);

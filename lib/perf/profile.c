@@ -684,22 +684,6 @@ static void flush(struct ws_profile *p, uint64_t limit)
 /* ------------------------------------------------------------------------------------------------------ */
 /* Reading the rings                                                                                       */
 
-static uint64_t get64(const unsigned char *b)
-{
-	uint64_t v;
-
-	memcpy(&v, b, sizeof(v));
-	return v;
-}
-
-static uint32_t get32(const unsigned char *b)
-{
-	uint32_t v;
-
-	memcpy(&v, b, sizeof(v));
-	return v;
-}
-
 static struct pev *pev_new(struct ws_profile *p, uint64_t time)
 {
 	struct pev *e;
@@ -756,14 +740,14 @@ static struct ws_cc_sample *sample_chain(struct ws_profile *p, const unsigned ch
 	unsigned char *blob;
 
 	if (p->opts.call_graph == WS_CALL_GRAPH_FP) {
-		if (end - b < 8 || (nips = get64(b)) > (uint64_t)(end - b - 8) / 8)
+		if (end - b < 8 || (nips = ws_get64(b)) > (uint64_t)(end - b - 8) / 8)
 			return NULL;
 		ips = b + 8;
 		b += 8 + 8 * nips;
 	}
 	if (end - b < 8)
 		return NULL;
-	abi = get64(b);
+	abi = ws_get64(b);
 	b += 8;
 	/* abi 0: no user registers (a kernel thread): none follow. */
 	for (int r = 0; abi && r < WS_CC_NR_REGS; r++) {
@@ -771,17 +755,17 @@ static struct ws_cc_sample *sample_chain(struct ws_profile *p, const unsigned ch
 			continue;
 		if (end - b < 8)
 			return NULL;
-		regs[r] = get64(b);
+		regs[r] = ws_get64(b);
 		b += 8;
 	}
-	if (end - b < 8 || (size = get64(b)) > (uint64_t)(end - b - 8))
+	if (end - b < 8 || (size = ws_get64(b)) > (uint64_t)(end - b - 8))
 		return NULL;
 	stack = b + 8;
 	if (size) {
 		if ((uint64_t)(end - stack) < size + 8)
 			return NULL;
 		/* dyn_size: how much of the copy the kernel could fill. */
-		dyn = get64(stack + size);
+		dyn = ws_get64(stack + size);
 		if (dyn > size)
 			dyn = size;
 	}
@@ -815,21 +799,21 @@ static void handle_record(struct ws_profile *p, struct ring *r, const unsigned c
 
 		if (len < 40)
 			goto bad;
-		w = which_event(p, get64(body));
+		w = which_event(p, ws_get64(body));
 		if (w < 0) {
 			p->unknown_ids++;
 			return;
 		}
 		if (w == 0 && p->opts.call_graph != WS_CALL_GRAPH_NONE && !(cc = sample_chain(p, body + 40, end)))
 			goto bad;
-		e = pev_new(p, get64(body + 24));
+		e = pev_new(p, ws_get64(body + 24));
 		e->kind = PEV_SAMPLE;
 		e->which = (uint8_t)w;
 		e->cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		e->a = get64(body + 8);
-		e->pid = get32(body + 16);
+		e->a = ws_get64(body + 8);
+		e->pid = ws_get32(body + 16);
 		/* A zero period (never seen, but the ABI allows it) must still count as a sample. */
-		e->b = get64(body + 32) ? get64(body + 32) : 1;
+		e->b = ws_get64(body + 32) ? ws_get64(body + 32) : 1;
 		e->cc = cc;
 		return;
 	}
@@ -839,12 +823,12 @@ static void handle_record(struct ws_profile *p, struct ring *r, const unsigned c
 
 		if (len < 64 + SAMPLE_ID_SIZE || !memchr(fn, '\0', (size_t)(end - SAMPLE_ID_SIZE - fn)))
 			goto bad;
-		e = pev_new(p, get64(end - 16));
+		e = pev_new(p, ws_get64(end - 16));
 		e->kind = PEV_MMAP;
-		e->pid = get32(body);
-		e->a = get64(body + 8);
-		e->b = get64(body + 16);
-		e->c = get64(body + 24);
+		e->pid = ws_get32(body);
+		e->a = ws_get64(body + 8);
+		e->b = ws_get64(body + 16);
+		e->c = ws_get64(body + 24);
 		e->obj = object_intern(p, (const char *)fn);
 		return;
 	}
@@ -854,29 +838,29 @@ static void handle_record(struct ws_profile *p, struct ring *r, const unsigned c
 		/* A thread renaming itself changes nothing; an exec does. */
 		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC))
 			return;
-		e = pev_new(p, get64(end - 16));
+		e = pev_new(p, ws_get64(end - 16));
 		e->kind = PEV_EXEC;
-		e->pid = get32(body);
+		e->pid = ws_get32(body);
 		return;
 	case PERF_RECORD_FORK:
 		/* pid, ppid, tid, ptid, time */
 		if (len < 24)
 			goto bad;
-		e = pev_new(p, get64(body + 16));
+		e = pev_new(p, ws_get64(body + 16));
 		e->kind = PEV_FORK;
-		e->pid = get32(body);
-		e->ppid = get32(body + 4);
+		e->pid = ws_get32(body);
+		e->ppid = ws_get32(body + 4);
 		return;
 	case PERF_RECORD_LOST:
 		if (len < 16)
 			goto bad;
-		p->lost += get64(body + 8);
+		p->lost += ws_get64(body + 8);
 		r->suspect_full = false;
 		return;
 	case PERF_RECORD_LOST_SAMPLES:
 		if (len < 8)
 			goto bad;
-		p->lost += get64(body);
+		p->lost += ws_get64(body);
 		return;
 	case PERF_RECORD_THROTTLE:
 		p->throttled++;

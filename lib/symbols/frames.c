@@ -8,22 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t rd32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t rd64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /* The file bytes of the PT_LOAD segment that holds link address `vaddr`, and that segment's address. */
 static const unsigned char *segment_at(Elf *elf, size_t phnum, uint64_t vaddr, uint64_t *seg_vaddr, size_t *size)
 {
@@ -53,12 +37,12 @@ static uint64_t fde_end(const unsigned char *seg, uint64_t seg_vaddr, size_t seg
 		return 0;
 	p = seg + (fde - seg_vaddr);
 	/* A 64-bit length, or a CIE (id 0) where an FDE should be: not read. */
-	if (rd32(p) == 0xffffffffu || rd32(p + 4) == 0)
+	if (ws_get32(p) == 0xffffffffu || ws_get32(p + 4) == 0)
 		return 0;
-	if (fde + 8 + (uint64_t)(int64_t)(int32_t)rd32(p + 8) == start)
-		return start + rd32(p + 12);
-	if (rd64(p + 8) == start)
-		return start + rd64(p + 16);
+	if (fde + 8 + (uint64_t)(int64_t)(int32_t)ws_get32(p + 8) == start)
+		return start + ws_get32(p + 12);
+	if (ws_get64(p + 8) == start)
+		return start + ws_get64(p + 16);
 	return 0;
 }
 
@@ -96,15 +80,15 @@ size_t ws_elf_frames(Elf *elf, struct ws_frame **out)
 	}
 	if (((h[2] & 0x0f) != DW_EH_PE_udata4 && (h[2] & 0x0f) != DW_EH_PE_sdata4) || size < p)
 		return 0;
-	count = rd32(h + p - 4);
+	count = ws_get32(h + p - 4);
 	if (!count || (uint64_t)count * 8 > size - p)
 		return 0;
 	v = xcalloc(count, sizeof(*v));
 	for (size_t i = 0; i < count; i++) {
 		const unsigned char *e = h + p + i * 8;
-		uint64_t fde = hdr + (uint64_t)(int64_t)(int32_t)rd32(e + 4);
+		uint64_t fde = hdr + (uint64_t)(int64_t)(int32_t)ws_get32(e + 4);
 
-		v[i].start = hdr + (uint64_t)(int64_t)(int32_t)rd32(e);
+		v[i].start = hdr + (uint64_t)(int64_t)(int32_t)ws_get32(e);
 		/* A table out of order would be searched wrongly: none then. */
 		if (i && v[i].start < v[i - 1].start) {
 			free(v);
