@@ -581,17 +581,20 @@ static size_t row_hash(const char *name, const char *object, bool unknown)
 	return (size_t)(h ^ (h >> 29));
 }
 
-/* Rows by (unknown, name) or (unknown, object): sorted, so that the equal ones sit together. */
-static const struct sim_fn *sort_base;
-static bool sort_by_object;
+/* How rows_across() sorts: by (unknown, name), or by (unknown, object), so that the equal ones sit together. */
+struct row_order {
+	const struct sim_fn *fns;
+	bool by_object;
+};
 
-static int cmp_rows(const void *pa, const void *pb)
+static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
-	const struct sim_fn *a = &sort_base[*(const size_t *)pa], *b = &sort_base[*(const size_t *)pb];
+	const struct row_order *o = arg;
+	const struct sim_fn *a = &o->fns[*(const size_t *)pa], *b = &o->fns[*(const size_t *)pb];
 
 	if (a->unknown != b->unknown)
 		return a->unknown ? 1 : -1;
-	return strcmp(sort_by_object ? a->object : a->name, sort_by_object ? b->object : b->name);
+	return strcmp(o->by_object ? a->object : a->name, o->by_object ? b->object : b->name);
 }
 
 /*
@@ -604,15 +607,15 @@ static void rows_across(struct sim_fn *fns, size_t nfns)
 	size_t *order = xcalloc(nfns + 1, sizeof(*order));
 
 	for (int pass = 0; pass < 2; pass++) {
+		struct row_order o = { fns, pass == 1 };
+
 		for (size_t i = 0; i < nfns; i++)
 			order[i] = i;
-		sort_base = fns;
-		sort_by_object = pass == 1;
-		qsort(order, nfns, sizeof(*order), cmp_rows);
+		qsort_r(order, nfns, sizeof(*order), cmp_rows, &o);
 		for (size_t i = 0, j; i < nfns; i = j) {
 			uint64_t sum = 0;
 
-			for (j = i; j < nfns && !cmp_rows(&order[i], &order[j]); j++)
+			for (j = i; j < nfns && !cmp_rows(&order[i], &order[j], &o); j++)
 				sum += fns[order[j]].counts.v[WS_SIM_INSTRUCTIONS];
 			for (size_t k = i; k < j; k++) {
 				struct sim_fn *f = &fns[order[k]];
@@ -624,7 +627,6 @@ static void rows_across(struct sim_fn *fns, size_t nfns)
 			}
 		}
 	}
-	sort_base = NULL;
 	free(order);
 }
 

@@ -137,6 +137,31 @@ test_expect_success 'a binary without symbols: the perf backend has the same row
 	EOF
 '
 
+test_expect_success 'one name in two objects: two rows, each told apart by its object' '
+	cat >twolib.c <<-\EOF &&
+	volatile long sink;
+	__attribute__((noinline)) static long helper(long n) { long s = 0; for (long i = 0; i < n; i++) s += i ^ sink; return s; }
+	long lib_work(long n) { return helper(n); }
+	EOF
+	cat >twomain.c <<-\EOF &&
+	#include <stdlib.h>
+	long lib_work(long n);
+	volatile long msink;
+	__attribute__((noinline)) static long helper(long n) { long s = 1; for (long i = 1; i < n; i++) s = s * 3 + (i ^ msink); return s; }
+	int main(int argc, char **argv) { long n = atol(argv[1]); msink = helper(n) + lib_work(n); return 0; }
+	EOF
+	cc -O1 -shared -fPIC -o libtwo.so twolib.c &&
+	cc -O1 -o two twomain.c -L. -ltwo -Wl,-rpath,"\$ORIGIN" &&
+	whyslow stat --backend sim --exact --functions -e instructions --export-json two.json -- ./two 20000 >out &&
+	python3 - two.json <<-\EOF
+	import json, sys
+	fns = {f["name"]: f for f in json.load(open(sys.argv[1]))["variants"][0]["functions"]}
+	assert "helper" not in fns, sorted(fns)
+	assert fns["helper (two)"]["object"].endswith("/two"), fns["helper (two)"]["object"]
+	assert fns["helper (libtwo.so)"]["object"].endswith("/libtwo.so")
+	EOF
+'
+
 test_expect_success 'a function only one side ran is "new" or "gone" in the functions table, not left out' '
 	cat >ab.c <<-\EOF &&
 	#include <stdlib.h>
