@@ -326,9 +326,22 @@ static char *contention_fn_name(const char *tool_name)
 }
 
 /*
+ * Whether a core takes part in line l's contention: more than 1% of the line's misses or of its accesses,
+ * the tool's rule for naming the line's variable (sim/wsim-output.c). A miss is charged to whoever finds
+ * the line gone, so a writer can have none; the main thread reading a result once has a trace of both.
+ */
+static bool takes_part(const struct ws_sim_line *l, const struct ws_sim_line_core *x)
+{
+	uint64_t all = 0;
+
+	for (size_t k = 0; k < l->nr_cores; k++)
+		all += l->cores[k].reads + l->cores[k].writes;
+	return x->misses * 100 > l->misses || (x->reads + x->writes) * 100 > all;
+}
+
+/*
  * The tool's contended lines as the result keeps them, and its per-core counts. The verdict looks at the
- * threads that had more than 1% of the line's misses: false sharing when none of them wrote a byte another
- * of them used.
+ * threads that take part: false sharing when none of them wrote a byte another of them used.
  */
 static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
 {
@@ -376,8 +389,7 @@ static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
 			for (size_t j = 0; j < k; j++) {
 				const struct ws_sim_line_core *y = &l->cores[j];
 
-				/* A thread with a trace of the misses (the main thread reading the results) does not count. */
-				if (x->misses * 100 <= l->misses || y->misses * 100 <= l->misses)
+				if (!takes_part(l, x) || !takes_part(l, y))
 					continue;
 				if (overlap(x->write_lo, x->write_hi, y->write_lo, y->write_hi) ||
 				    overlap(x->write_lo, x->write_hi, y->read_lo, y->read_hi) ||

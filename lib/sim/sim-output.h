@@ -168,7 +168,7 @@ struct ws_sim_line_core {
 /* A line with coherence misses (format 3): where, the variable holding it, the functions that touch it. */
 struct ws_sim_line {
 	uint64_t addr;      /* of its first byte, in the process */
-	char *symbol;       /* the data symbol of its first byte accessed, NULL when none */
+	char *symbol;       /* the data symbol naming it (the tool's rule: sim/wsim-output.c), NULL when none */
 	uint64_t symbol_addr;
 	uint64_t misses;
 	char **functions;   /* names as the function rows give them */

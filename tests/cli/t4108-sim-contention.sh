@@ -44,6 +44,46 @@ test_expect_success 'true sharing: the same bytes written by both threads, told 
 	! test_grep "false sharing" out
 '
 
+# Two threads count in adjacent slots of `counters`, which follows `flag` on one line; main reads flag at
+# the end, as the exit code reads gcc's `completed.0` that precedes a program's first zeroed array.
+test_expect_success 'the line is named by the bytes the threads write, not by the first byte read' '
+	cat >flagged.c <<-\EOF &&
+	#include <pthread.h>
+	#include <stdio.h>
+	volatile long flag __attribute__((aligned(64)));
+	volatile long counters[2];
+	static void *work(void *arg)
+	{
+		long id = (long)arg;
+		for (long i = 0; i < 400000; i++)
+			counters[id]++;
+		return NULL;
+	}
+	int main(void)
+	{
+		pthread_t t[2];
+		for (long i = 0; i < 2; i++)
+			pthread_create(&t[i], NULL, work, (void *)i);
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		printf("%ld %ld\n", flag, counters[0] + counters[1]);
+		return 0;
+	}
+	EOF
+	cc -O1 -g -pthread -fno-toplevel-reorder -o flagged flagged.c &&
+	test "$(nm flagged | sed -n "s/^\([0-9a-f]*\) [BbDd] flag\$/\1/p" | cut -c 1-14)" = \
+		"$(nm flagged | sed -n "s/^\([0-9a-f]*\) [BbDd] counters\$/\1/p" | cut -c 1-14)" &&
+	whyslow stat --backend sim --exact --export-json fl.json ./flagged >out &&
+	python3 - fl.json <<-\EOF
+	import json, sys
+	c = json.load(open(sys.argv[1]))["variants"][0]["contention"][0]
+	assert c["variable"] == "counters" and c["bytes_from"] == "variable", c
+	spans = sorted(tuple(t["write_bytes"]) for t in c["threads"] if t["write_bytes"])
+	assert spans == [(0, 7), (8, 15)], spans
+	assert c["verdict"] == "false-sharing", c
+	EOF
+'
+
 test_expect_success 'functions on a contended line: named as their rows are, no versions, no ???' '
 	whyslow stat --backend sim --exact --export-json m.json "$WS_BUILD/examples/threads/waiting" quick >out &&
 	python3 -c "import json, sys; f = json.load(open(sys.argv[1]))[\"variants\"][0][\"contention\"][0][\"functions\"]; assert \"pthread_mutex_lock\" in f and len(set(f)) == len(f) and not [n for n in f if \"@\" in n or \"???\" in n], f" m.json &&
