@@ -56,6 +56,13 @@ struct ws_run_outcome {
 	double wall;          /* seconds from the spawn (exec included) to exit (CLOCK_MONOTONIC) */
 	double user, sys;     /* seconds of CPU, the child and the descendants it waited for (wait4) */
 	double max_rss;       /* bytes (wait4) */
+	/*
+	 * whyslow's own peak when the child started (VmHWM), or 0 where /proc does not say: the kernel takes
+	 * the peak of the memory a child leaves at exec into its max-rss, and a child sharing ours (CLONE_VM)
+	 * leaves our peak, a forked one no more than our size. A max_rss at or below the floor says only that
+	 * the child's own peak was no higher: see ws_run_rss().
+	 */
+	double rss_floor;
 	int exit_code;        /* -1 when killed by a signal */
 	int signal;           /* terminating signal, 0 if it exited */
 	bool timed_out;       /* killed by us after ws_exec.timeout */
@@ -70,6 +77,9 @@ struct ws_run_outcome {
  * process group with the streams ex->input_fd and ex->output give it.
  */
 int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws_run_outcome *out);
+
+/* The child's own peak size in bytes, or NAN where it is not known (at or below out->rss_floor). */
+double ws_run_rss(const struct ws_run_outcome *out);
 
 /*
  * Whether `cmd` (argv[0]) can be executed, as ws_run() will look it up: 0, or -ENOENT (not in PATH) or

@@ -51,7 +51,39 @@ struct session {
 	double t0;
 	bool hook_failed;          /* the session stopped because a hook failed, not a run */
 	double *native_rss;        /* per program: the largest max-rss of its native runs, 0 before one */
+	size_t *rss_low;           /* per program: runs whose max-rss was at or below whyslow's own (ws_run_rss) */
+	double *rss_floor;         /* per program: the highest such floor */
 };
+
+/*
+ * The programs whose max-rss was not known in some runs: the kernel counts the memory a child leaves at
+ * its exec, ours, as the child's (ws_run_rss), so a program smaller than whyslow has no peak of its own to
+ * report. Where no run knew it, the metric is unsupported with the reason, as one a backend cannot
+ * count; where some did, the table marks it counted in some runs, and one line says why.
+ */
+static void rss_below_floor(struct session *s)
+{
+	for (size_t i = 0; i < s->nprogs; i++) {
+		struct ws_variant *v = &s->res->variants[i];
+		const struct ws_metric *m = ws_metric_set_find(&v->metrics, "max-rss");
+		size_t known = 0;
+		char *why;
+
+		if (!s->rss_low[i] || !m)
+			continue;
+		for (size_t k = 0; k < m->n; k++)
+			known += !isnan(m->samples[k]);
+		why = xasprintf("the program's peak is below what the kernel counts for any child of whyslow, its own "
+				"memory at the spawn (%.1f MiB)",
+				s->rss_floor[i] / (1024.0 * 1024.0));
+		if (!known)
+			ws_metric_set_unsupported(&v->metrics, "max-rss", why);
+		else
+			ws_log(WS_LOG_INFO, "max-rss of '%s' not counted in %zu of %zu runs: %s", v->name,
+			       s->rss_low[i], m->n, why);
+		free(why);
+	}
+}
 
 void ws_machine_probe(struct ws_machine *m)
 {
@@ -377,8 +409,12 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 			val = out->user;
 		else if (!strcmp(name, "system-time"))
 			val = out->sys;
-		else
-			val = out->max_rss;
+		else if (isnan(val = ws_run_rss(out)) && !isnan(out->max_rss)) {
+			/* Not known at or below whyslow's own peak: not counted, and said at the end. */
+			s->rss_low[r->prog]++;
+			if (out->rss_floor > s->rss_floor[r->prog])
+				s->rss_floor[r->prog] = out->rss_floor;
+		}
 		ws_push_at(&v->metrics, name, 0, r->run, val, -1, NAN);
 	}
 	be->run = r->state;
@@ -1132,6 +1168,8 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 			ws_variant_add_param(v, progs[i].params[k].name, progs[i].params[k].value);
 	}
 	s.native_rss = xcalloc(nprogs + 1, sizeof(*s.native_rss));
+	s.rss_low = xcalloc(nprogs + 1, sizeof(*s.rss_low));
+	s.rss_floor = xcalloc(nprogs + 1, sizeof(*s.rss_floor));
 	ret = plan(&s, claims);
 	record_settings(&s);
 	if (!ret)
@@ -1172,6 +1210,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	for (size_t k = 0; k < s.nphases; k++)
 		if (s.phases[k].be->ops->describe)
 			s.phases[k].be->ops->describe(s.phases[k].be, &res->machine);
+	rss_below_floor(&s);
 	/*
 	 * A session stopped before a phase ran (Ctrl-C during the native runs of auto, before the simulated
 	 * ones) has nothing of what only that phase counts: those metrics are there, unsupported with the
@@ -1221,6 +1260,8 @@ out:
 	free(claims);
 	free(s.rusage);
 	free(s.native_rss);
+	free(s.rss_low);
+	free(s.rss_floor);
 	free(s.native_env[0]);
 	return ret;
 }

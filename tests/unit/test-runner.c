@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +214,37 @@ static void test_output_pipe(void **state)
 	assert_int_equal(out.exit_code, 1);
 }
 
+/*
+ * max-rss at whyslow's floor is not known: `true` is smaller than the memory a child of ours leaves at its
+ * exec, on the spawn path and on the fork-and-hold one; dd's 64 MiB buffer is well above it.
+ */
+static void test_rss_floor(void **state)
+{
+	char *t[] = { "true", NULL }, *d[] = { "dd", "if=/dev/zero", "of=/dev/null", "bs=64M", "count=1", NULL };
+	struct ws_exec ex = { .argv = t, .output = WS_OUTPUT_NULL };
+	struct ws_run_hooks hooks = { .attach = record_attach_quiet };
+	struct ws_run_outcome out;
+	char *big;
+
+	(void)state;
+	/* Our own peak well above true's, as after --functions has read symbol tables. */
+	big = malloc(32 << 20);
+	assert_non_null(big);
+	memset(big, 1, 32 << 20);
+	for (int fork_path = 0; fork_path < 2; fork_path++) {
+		ex.argv = t;
+		assert_int_equal(ws_run(&ex, fork_path ? &hooks : NULL, &out), 0);
+		assert_true(out.rss_floor >= (fork_path ? 32 : 30) * 1048576.0);
+		assert_true(out.max_rss > 0);
+		assert_true(isnan(ws_run_rss(&out)));
+		ex.argv = d;
+		assert_int_equal(ws_run(&ex, fork_path ? &hooks : NULL, &out), 0);
+		assert_int_equal(out.exit_code, 0);
+		assert_true(ws_run_rss(&out) > 64 * 1048576.0);
+	}
+	free(big);
+}
+
 static pid_t attached_pid;
 static char attached_exe[256];
 
@@ -406,6 +438,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_exit_codes, setup),   cmocka_unit_test_setup(test_signal, setup),
+		cmocka_unit_test_setup(test_rss_floor, setup),
 		cmocka_unit_test_setup(test_exec_errors, setup),  cmocka_unit_test_setup(test_timeout_kills_group, setup),
 		cmocka_unit_test_setup(test_env_and_stdin, setup), cmocka_unit_test_setup(test_attach_before_exec, setup),
 		cmocka_unit_test_setup(test_interrupt, setup),    cmocka_unit_test_setup(test_cpu_list, setup),
