@@ -1123,10 +1123,13 @@ static void runs_plot(struct page *p, const char *metric, double lo, double hi, 
 			if (open)
 				fputs("\"/>", f);
 			for (size_t k = 0; k < m->n; k++)
-				if (isfinite(m->samples[k]))
-					fprintf(f, "<circle class=\"s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.4\"><title>%s run %zu: %s</title></circle>",
-						sc(&x, (double)k + 1), sc(&y, m->samples[k]), var->name, k + 1,
+				if (isfinite(m->samples[k])) {
+					fprintf(f, "<circle class=\"s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.4\"><title>",
+						sc(&x, (double)k + 1), sc(&y, m->samples[k]));
+					esc(f, var->name);
+					fprintf(f, " run %zu: %s</title></circle>", k + 1,
 						ws_format_value(v, sizeof(v), metric, m->samples[k]));
+				}
 		}
 		fputs("</g>\n", f);
 	}

@@ -94,6 +94,15 @@ test_expect_success 'stat --export-html draws its one program' '
 	whyslow report --html st.json | cmp - st.html
 '
 
+test_expect_success 'program names are text wherever the page shows them, the run plots included' '
+	whyslow compare -r 2 -w 0 -e wall-time -n "<i>a</i>" true -n "b</title><b>" true \
+		--export-html names.html >/dev/null &&
+	test_grep -v "<i>a</i>" names.html &&
+	test_grep -v "</title><b>" names.html &&
+	test_grep "&lt;i&gt;a&lt;/i&gt; run 2:" names.html &&
+	test_grep "b&lt;/title&gt;&lt;b&gt; run 1:" names.html
+'
+
 test_expect_success 'stat refuses one file for both exports before running' '
 	test_expect_code 129 whyslow stat --export-json x.json --export-html x.json -- true 2>err &&
 	test_line_count = 1 err &&
