@@ -83,6 +83,8 @@ void cli_rescue(const struct ws_result *r)
  * instead (cli_report_stream). The command's own output cannot share it (output_inherited).
  */
 static bool export_to_stdout, output_inherited;
+/* --input's file, once opened: no export or --output may write over what the runs read. */
+static const char *input_path;
 
 FILE *cli_report_stream(void)
 {
@@ -122,6 +124,8 @@ void cli_check_output(const char *opt, const char *path)
 				    "output: give the export a file", opt);
 		export_to_stdout = true;
 	}
+	if (input_path && strcmp(path, "-") && ws_same_file(path, input_path))
+		usage_error("%s '%s' is the --input file: writing it would replace what the runs read", opt, path);
 	err = ws_check_writable(path, export_estimate);
 	if (err) {
 		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
@@ -275,6 +279,7 @@ static void open_input(struct cli_measure *c)
 	}
 	c->input_fd = fd;
 	c->input_bytes = S_ISREG(st.st_mode) ? (double)st.st_size : NAN;
+	input_path = c->input;
 }
 
 /* One --output value: null, pipe, inherit, or a path, which must hold a '/' as hyperfine has it. */

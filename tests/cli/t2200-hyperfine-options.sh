@@ -99,6 +99,17 @@ test_expect_success '--input that cannot be read is refused before any run, in o
 	test_grep "directory" err
 '
 
+test_expect_success 'no export and no --output may write over --input, by any name' '
+	printf "a\nb\n" >read.txt && cp read.txt read.orig &&
+	test_expect_code 129 whyslow compare -r 1 -w 0 --input read.txt --export-json ./read.txt cat sort 2>err &&
+	test_line_count = 1 err &&
+	test_grep "export-json ${SQ}./read.txt${SQ} is the --input file" err &&
+	test_expect_code 129 whyslow stat -r 1 -w 0 --input read.txt --export-html "$PWD/read.txt" -- cat 2>err &&
+	test_expect_code 129 whyslow stat -r 1 -w 0 --input read.txt --output ./read.txt -- cat 2>err &&
+	test_grep "output ${SQ}./read.txt${SQ} is the --input file" err &&
+	test_cmp read.orig read.txt
+'
+
 test_expect_success '--output pipe gives the command a pipe; null does not' '
 	whyslow stat -r 2 -e wall-time --output pipe -- sh -c "test -p /dev/stdout && head -c 1000000 /dev/zero" >out &&
 	test_expect_code 1 whyslow stat -r 2 -e wall-time -- sh -c "test -p /dev/stdout" >out 2>err
