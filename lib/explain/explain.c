@@ -429,21 +429,32 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 		const struct ws_group_list *bl = kind ? &b->functions : &b->regions;
 		const struct ws_group_list *vl = kind ? &v->functions : &v->regions;
 
-		for (size_t i = 0; i < vl->n; i++) {
-			const struct ws_group *vg = &vl->v[i], *bg = ws_group_list_find(bl, vg->name);
-			double bv = bg ? median_of(&bg->metrics, metric) : 0, vv = median_of(&vg->metrics, metric);
+		/*
+		 * The variant's groups, then the baseline's that the variant does not have: code that went away
+		 * (a function inlined, a template no longer instantiated) can hold most of a drop.
+		 */
+		for (size_t i = 0; i < vl->n + bl->n; i++) {
+			const struct ws_group *vg = i < vl->n ? &vl->v[i] : NULL;
+			const struct ws_group *bg = vg ? ws_group_list_find(bl, vg->name) : &bl->v[i - vl->n];
+			const struct ws_group *g = vg ? vg : bg;
+			double bv, vv;
 			struct place *p;
 			double d;
 
-			if (!isfinite(vv) && kind && !strcmp(metric, cyc_metric) &&
-			    ws_metric_set_find(&vg->metrics, "share")) {
+			if (!vg && ws_group_list_find(vl, bg->name))
+				continue;
+			bv = bg ? median_of(&bg->metrics, metric) : 0;
+			vv = vg ? median_of(&vg->metrics, metric) : 0;
+			if (!isfinite(vg ? vv : bv) && kind && !strcmp(metric, cyc_metric) &&
+			    ws_metric_set_find(&g->metrics, "share")) {
 				/*
 				 * A sampled profile: the function's cycles are its share of the total. Only cycles
 				 * can be placed so: a share says nothing of where misses happened.
 				 */
 				double bs = bg ? median_of(&bg->metrics, "share") : 0;
+				double vs = vg ? median_of(&vg->metrics, "share") : 0;
 
-				vv = median_of(&vg->metrics, "share") * vcyc;
+				vv = (isfinite(vs) ? vs : 0) * vcyc;
 				bv = (isfinite(bs) ? bs : 0) * bcyc;
 			}
 			d = vv - (isfinite(bv) ? bv : 0);
@@ -456,16 +467,17 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 				WS_ALLOC_GROW(regs, nr + 1, ar);
 				p = &regs[nr++];
 			}
-			p->name = vg->name;
-			p->object = vg->object;
-			p->inlined = vg->inlined;
+			p->name = g->name;
+			p->object = g->object;
+			p->inlined = g->inlined;
 			p->delta = d;
-			p->size = fabs(vv);
+			p->size = fabs(vg ? vv : bv);
 		}
 	}
 	if (nf)
 		qsort(fns, nf, sizeof(*fns), place_cmp);
-	if (nf) {
+	/* A function is named where it holds a part of the delta worth reading; else "the hot code". */
+	if (nf && fabs(fns[0].delta / total) >= 0.05) {
 		loc->fn = fns[0].name;
 		loc->fn_object = fns[0].object;
 		if (!ws_own_object(own, fns[0].object))

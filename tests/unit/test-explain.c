@@ -172,6 +172,55 @@ static void test_fewer_instructions_advice(void **state)
 	ws_result_release(&r);
 }
 
+/*
+ * The drop is in a function only the baseline ran (a std::map instantiation the variant replaced): it is
+ * named, where looking at the variant's functions alone named a library function holding 1% of it. And a
+ * function holding under 5% of a delta is not named as where it is.
+ */
+static void test_gone_function_holds_the_drop(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_cause *c;
+
+	(void)state;
+	pair(&r, &b, &v, "var");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 1000);
+	sim(&b->metrics, "branch-misses", 10);
+	sim(&v->metrics, "estimated-cycles", 600);
+	sim(&v->metrics, "instructions", 600);
+	sim(&v->metrics, "branch-misses", 10);
+	sim(&ws_group_list_get(&b->functions, "fill<map>", NULL)->metrics, "instructions", 700);
+	sim(&ws_group_list_get(&v->functions, "fill<umap>", NULL)->metrics, "instructions", 296);
+	sim(&ws_group_list_get(&b->functions, "malloc", NULL)->metrics, "instructions", 100);
+	sim(&ws_group_list_get(&v->functions, "malloc", NULL)->metrics, "instructions", 96);
+	analyse(&r);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_true(c->nwhere >= 1);
+	assert_string_equal(c->where[0], "fill<map> (175%)");
+	assert_non_null(strstr(c->next_step, "fewer instructions are concentrated in fill<map>"));
+	ws_result_release(&r);
+
+	/* Spread thin: no function holds 5% of the drop, none is named. */
+	pair(&r, &b, &v, "var");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 1000);
+	sim(&v->metrics, "estimated-cycles", 600);
+	sim(&v->metrics, "instructions", 600);
+	sim(&ws_group_list_get(&b->functions, "f", NULL)->metrics, "instructions", 100);
+	sim(&ws_group_list_get(&v->functions, "f", NULL)->metrics, "instructions", 90);
+	analyse(&r);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_int_equal(c->nwhere, 0);
+	assert_null(strstr(c->next_step, "in f"));
+	ws_result_release(&r);
+}
+
 static void test_unmodelled_stall_is_unexplained(void **state)
 {
 	/* +500 cycles, of which the counted events account for 100: 80% unexplained, named last. */
@@ -1024,7 +1073,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_simulated_decomposition),
-		cmocka_unit_test(test_fewer_instructions_advice),
+		cmocka_unit_test(test_fewer_instructions_advice), cmocka_unit_test(test_gone_function_holds_the_drop),
 		cmocka_unit_test(test_unmodelled_stall_is_unexplained),
 		cmocka_unit_test(test_identical_blames_nothing),
 		cmocka_unit_test(test_measured_cycles_with_noise),
