@@ -79,9 +79,16 @@ void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r);
 int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool functions);
 
 /*
- * `whyslow compare` with its arguments (argv[0] "compare"); with `supply`, its simulated runs are taken from
- * runs made elsewhere (whyslow merge) and --plan-jobs is ignored.
+ * What merge checks of the programs it is about to report, once compare has parsed them: exits where they
+ * are not the ones planned.
  */
-int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data);
+typedef void (*cli_programs_check_fn)(void *data, const struct ws_program *progs, size_t n);
+
+/*
+ * `whyslow compare` with its arguments (argv[0] "compare"); with `supply`, its simulated runs are taken from
+ * runs made elsewhere (whyslow merge) and --plan-jobs is ignored; `check` (or NULL) is given supply_data
+ * and the programs before the first run.
+ */
+int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data, cli_programs_check_fn check);
 
 #endif

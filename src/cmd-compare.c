@@ -485,7 +485,7 @@ static void record_parameters(const struct params *ps, struct ws_result *r)
 	r->settings.nparameters = ps->n;
 }
 
-int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data)
+int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data, cli_programs_check_fn check)
 {
 	const char *plan_jobs = NULL;
 	struct cli_measure c = CLI_MEASURE_INIT;
@@ -574,6 +574,8 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data)
 		status = WS_EXIT_OK;
 		goto out;
 	}
+	if (check)
+		check(supply_data, progs.v, progs.n);
 	mo.supply = supply;
 	mo.supply_data = supply_data;
 	cc.measured = true;
@@ -601,5 +603,5 @@ out:
 
 int cmd_compare(int argc, char **argv)
 {
-	return compare_main(argc, argv, NULL, NULL);
+	return compare_main(argc, argv, NULL, NULL, NULL);
 }

@@ -147,6 +147,28 @@ static void check_pieces(struct merge *m)
 				     k + 1, program_name(m, i), k * m->nprogs + i + 1, m->plan_path);
 }
 
+/*
+ * The binaries here are those the plan simulated: the result's function rows take their inlined code,
+ * files and lines from the binary on this machine, and another build's would give rows that never ran.
+ * One not found here is left as it is (its rows keep the names the pieces hold).
+ */
+static void check_programs(void *data, const struct ws_program *progs, size_t n)
+{
+	struct merge *m = data;
+	json_t *planned = json_object_get(m->manifest, "programs");
+
+	for (size_t i = 0; i < n && i < m->nprogs; i++) {
+		const char *want = json_string_value(json_object_get(json_array_get(planned, i), "build_id"));
+		char *id = cli_program_id(progs[i].argv);
+
+		if (strcmp(id, "unknown") && strcmp(id, want))
+			fail("'%s' here is another build than the plan simulated (build-id %s, the plan's %s): merge "
+			     "where that binary is, or plan and run the jobs again",
+			     progs[i].argv[0], id, want);
+		free(id);
+	}
+}
+
 /* The session's run of program `prog`, `run`: its piece's files into the run's directory. */
 static int supply(void *data, size_t prog, size_t run, const char *dir, struct ws_run_outcome *out)
 {
@@ -235,7 +257,7 @@ int cmd_merge(int argc, char **argv)
 				}
 	}
 	ncargv = k;
-	status = compare_main((int)ncargv, cargv, supply, &m);
+	status = compare_main((int)ncargv, cargv, supply, &m, check_programs);
 	for (size_t i = 0; i < ncargv; i++)
 		free(cargv[i]);
 	free(cargv);

@@ -119,6 +119,13 @@ test_expect_success 'merge refuses a piece of another build of the program' '
 	test_grep "simulated another build of .arith. (build-id [0-9a-f]*, the plan.s [0-9a-f]*)" err
 '
 
+test_expect_success 'merge refuses to report with another build of the program than the plan simulated' '
+	cp "$C/branch" prog &&
+	refused jobs.txt piece.* &&
+	test_grep ".\./prog. here is another build than the plan simulated (build-id [0-9a-f]*, the plan.s [0-9a-f]*)" err &&
+	cp "$C/arith" prog
+'
+
 test_expect_success 'merge refuses another whyslow, another plan, and what is not a piece' '
 	sed "s/^version	.*/version	0.0.1/" piece.1 >old.1 &&
 	refused jobs.txt old.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 piece.9 &&
