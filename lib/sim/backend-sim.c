@@ -306,23 +306,14 @@ static bool overlap(int alo, int ahi, int blo, int bhi)
 /*
  * A function that touched a contended line, named as the function rows name it where the line's record
  * allows (it holds names only, no objects): a versioned name from a dynamic symbol table
- * ("pthread_mutex_lock@@GLIBC_2.2.5") loses its version, which the row's name from the object's table
- * does not have either, and code without a symbol, a PLT stub's included ("???", "???plt:ADDR",
+ * ("pthread_mutex_lock@@GLIBC_2.2.5") loses its version (ws_sym_demangle), as the rows' names do, and code without a symbol, a PLT stub's included ("???", "???plt:ADDR",
  * "???fde:ADDR"), is "[unknown]" rather than Valgrind's "???".
  */
 static char *contention_fn_name(const char *tool_name)
 {
-	const char *at = strchr(tool_name, '@');
-	char *plain, *name;
-
 	if (!strncmp(tool_name, "???", 3))
 		return xstrdup("[unknown]");
-	if (!at || at == tool_name)
-		return ws_sym_demangle(tool_name);
-	plain = xstrndup(tool_name, (size_t)(at - tool_name));
-	name = ws_sym_demangle(plain);
-	free(plain);
-	return name;
+	return ws_sym_demangle(tool_name);
 }
 
 /*

@@ -111,10 +111,25 @@ static char *demangle_raw(const char *s)
 	return s[1] == 'Z' ? cplus_demangle_v3(s, DEMANGLE_OPTS) : NULL;
 }
 
+/*
+ * A symbol version, "@GLIBC_2.2.5" or "@@GLIBC_2.34", cut off in place: glibc's own symbol table spells
+ * the functions it versions with it, where the dynamic table and every other reader (the simulator's rows,
+ * perf report) name them plainly. "@plt" is ours, a stub's (ws_sym_display), and stays.
+ */
+static void drop_version(char *sym)
+{
+	char *at = strchr(sym, '@');
+
+	if (at && at != sym && strcmp(at, "@plt"))
+		*at = '\0';
+}
+
 char *ws_sym_demangle(const char *symbol)
 {
 	char *sym = drop_llvm_suffix(symbol), *d, *out;
 	size_t blen;
+
+	drop_version(sym);
 
 	d = demangle_raw(sym);
 	if (!d)

@@ -25,8 +25,9 @@
 /*
  * The demangled name of `symbol`: C++ (Itanium ABI), Rust legacy and v0, through libiberty's
  * cplus_demangle(). A symbol that is not mangled (C, or a name libiberty does not recognise) comes back as
- * it is. LLVM's ".llvm.N" suffix (a hash that changes with every build) is left out; GCC's clone suffixes
- * are kept as "[clone .isra.0]" notes, for Rust as for C++. Returns a new string; never fails.
+ * it is. LLVM's ".llvm.N" suffix (a hash that changes with every build) and a symbol version
+ * ("@@GLIBC_2.34") are left out; GCC's clone suffixes are kept as "[clone .isra.0]" notes, for Rust as for
+ * C++. Returns a new string; never fails.
  */
 char *ws_sym_demangle(const char *symbol);
 

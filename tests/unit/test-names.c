@@ -41,6 +41,12 @@ static void test_demangle(void **state)
 	check(ws_sym_demangle("scale.constprop.0"), "scale.constprop.0");
 	check(ws_sym_demangle("my__func"), "my__func");
 	check(ws_sym_demangle("_Zbogus"), "_Zbogus");
+	/* A symbol version, as glibc's own table spells its functions, is no part of the name; a stub's @plt is. */
+	check(ws_sym_demangle("__libc_start_main@@GLIBC_2.34"), "__libc_start_main");
+	check(ws_sym_demangle("memcpy@GLIBC_2.2.5"), "memcpy");
+	check(ws_sym_demangle("_ZNSt6chrono3_V212system_clock3nowEv@@GLIBCXX_3.4.19"),
+	      "std::chrono::_V2::system_clock::now()");
+	check(ws_sym_demangle("memcpy@plt"), "memcpy@plt");
 	assert_true(ws_sym_is_mangled("_Z3fooi"));
 	assert_false(ws_sym_is_mangled("foo"));
 }
