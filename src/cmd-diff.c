@@ -128,9 +128,17 @@ static void take_variants(struct ws_result *to, struct ws_result *from, const ch
 	from->nvariants = from->alloc_variants = 0;
 	for (size_t i = 0; i < from->nwarnings; i++)
 		ws_result_warn(to, "%s: %s", file, from->warnings[i]);
-	if (from->partial)
+	if (from->partial) {
 		ws_result_warn(to, "%s holds a partial result (%s)", file,
 			       from->partial_reason ? from->partial_reason : "stopped early");
+		/* A comparison resting on it is partial too: its exports say so, as the warning does here. */
+		if (!to->partial) {
+			to->partial = true;
+			free(to->partial_reason);
+			to->partial_reason = xasprintf("%s holds a partial result (%s)", file,
+						       from->partial_reason ? from->partial_reason : "stopped early");
+		}
+	}
 }
 
 /*

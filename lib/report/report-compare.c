@@ -404,11 +404,13 @@ static const char *gate_legend(const struct ws_result *r)
 void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
 {
 	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
+	char *runs;
 
 	if (!base)
 		return;
-	fprintf(f, "\n %swhyslow compare:%s %zu programs, %zu run%s each", o->color ? C_BOLD : "",
-		o->color ? C_RESET : "", r->nvariants, ws_report_runs(base), ws_report_runs(base) == 1 ? "" : "s");
+	runs = ws_report_programs_runs(r);
+	fprintf(f, "\n %swhyslow compare:%s %s", o->color ? C_BOLD : "", o->color ? C_RESET : "", runs);
+	free(runs);
 	if (r->settings.order)
 		fprintf(f, ", %s (seed %llu)", r->settings.order, (unsigned long long)r->settings.seed);
 	else
@@ -452,13 +454,38 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 
 /* --- Markdown --- */
 
+/*
+ * A program's or region's name as Markdown text: its characters shown as they are, not read as a table's
+ * column ('|'), HTML ('<', '&': GitHub renders both) or emphasis ('*', '_', '`').
+ */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '|': case '*': case '_': case '`': case '\\': case '[': case ']':
+			fputc('\\', f);
+			fputc(*s, f);
+			break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
 static void md_table(FILE *f, const struct ws_result *r, const struct ws_variant *base, const struct ws_metric_set *bs,
 		     const char *region)
 {
-	fprintf(f, "| metric | %s (baseline) |", base->name);
+	fputs("| metric | ", f);
+	md_text(f, base->name);
+	fputs(" (baseline) |", f);
 	for (size_t v = 0; v < r->nvariants; v++)
-		if (&r->variants[v] != base)
-			fprintf(f, " %s |", r->variants[v].name);
+		if (&r->variants[v] != base) {
+			fputc(' ', f);
+			md_text(f, r->variants[v].name);
+			fputs(" |", f);
+		}
 	fprintf(f, "\n|---|---:|");
 	for (size_t v = 1; v < r->nvariants; v++)
 		fprintf(f, "---:|");
@@ -500,12 +527,16 @@ static void md_folded_table(FILE *f, const struct ws_result *r, const struct ws_
 
 	for (size_t i = 0; i < bs->n; i++)
 		rows += shown(&bs->v[i]);
-	if (rows > MD_SHORT_TABLE)
-		fprintf(f, "\n<details><summary>%s%s: %zu metrics</summary>\n\n", region ? "region " : "the whole process",
-			region ? region : "", rows);
-	else if (region)
-		fprintf(f, "\n**region %s**\n\n", region);
-	else
+	if (rows > MD_SHORT_TABLE) {
+		fprintf(f, "\n<details><summary>%s", region ? "region " : "the whole process");
+		if (region)
+			md_text(f, region);
+		fprintf(f, ": %zu metrics</summary>\n\n", rows);
+	} else if (region) {
+		fputs("\n**region ", f);
+		md_text(f, region);
+		fputs("**\n\n", f);
+	} else
 		fputc('\n', f);
 	md_table(f, r, base, bs, region);
 	if (rows > MD_SHORT_TABLE)
@@ -526,8 +557,10 @@ static void md_summary_line(FILE *f, const struct ws_result *r, const struct ws_
 		if (h && !metric)
 			metric = h->metric;
 	}
-	fprintf(f, "**whyslow** against %s%s%s%s:", base->name, metric && one_metric ? " (" : "",
-		metric && one_metric ? metric : "", metric && one_metric ? ")" : "");
+	fputs("**whyslow** against ", f);
+	md_text(f, base->name);
+	fprintf(f, "%s%s%s:", metric && one_metric ? " (" : "", metric && one_metric ? metric : "",
+		metric && one_metric ? ")" : "");
 	for (size_t v = 0, k = 0; v < r->nvariants; v++) {
 		const struct ws_variant *var = &r->variants[v];
 		const struct ws_comparison *h;
@@ -536,7 +569,9 @@ static void md_summary_line(FILE *f, const struct ws_result *r, const struct ws_
 		if (var == base)
 			continue;
 		h = ws_report_headline(r, var->name);
-		fprintf(f, "%s %s ", k++ ? ";" : "", var->name);
+		fprintf(f, "%s ", k++ ? ";" : "");
+		md_text(f, var->name);
+		fputc(' ', f);
 		if (!h) {
 			fputs("not compared", f);
 			continue;
@@ -556,12 +591,14 @@ static void md_summary_line(FILE *f, const struct ws_result *r, const struct ws_
 void ws_report_markdown(FILE *f, const struct ws_result *r)
 {
 	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
+	char *runs;
 
 	if (!base)
 		return;
 	md_summary_line(f, r, base);
-	fprintf(f, "\n%zu programs, %zu run%s each", r->nvariants, ws_report_runs(base),
-		ws_report_runs(base) == 1 ? "" : "s");
+	runs = ws_report_programs_runs(r);
+	fprintf(f, "\n%s", runs);
+	free(runs);
 	backend_note(f, r);
 	fprintf(f, ".\n");
 	for (size_t i = 0; i < r->nexplain; i++) {
@@ -578,6 +615,11 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 		"counts, deterministic or far apart.\n",
 		toupper((unsigned char)ws_report_estimate_legend(r)[0]), ws_report_estimate_legend(r) + 1, r->settings.fdr ? "BH" : "Holm",
 		r->settings.alpha, gate_legend(r), 100 * r->settings.noise);
+	if (r->partial) {
+		fputs("\n**Partial result**: ", f);
+		md_text(f, r->partial_reason ? r->partial_reason : "stopped early");
+		fputs(".\n", f);
+	}
 	if (r->nwarnings > 3)
 		fprintf(f, "\n<details><summary>%zu warnings</summary>\n", r->nwarnings);
 	for (size_t i = 0; i < r->nwarnings; i++)

@@ -190,6 +190,27 @@ size_t ws_report_runs(const struct ws_variant *v)
 	return n;
 }
 
+/*
+ * "3 programs, 5 runs each", or "3 programs, 5 to 19 runs" where they differ: results of different lengths
+ * put side by side (diff), or a session stopped by a failed hook after some programs' runs. A new string.
+ */
+char *ws_report_programs_runs(const struct ws_result *r)
+{
+	size_t lo = SIZE_MAX, hi = 0;
+
+	for (size_t i = 0; i < r->nvariants; i++) {
+		size_t n = ws_report_runs(&r->variants[i]);
+
+		lo = n < lo ? n : lo;
+		hi = n > hi ? n : hi;
+	}
+	if (!r->nvariants)
+		lo = 0;
+	if (lo == hi)
+		return xasprintf("%zu programs, %zu run%s each", r->nvariants, lo, lo == 1 ? "" : "s");
+	return xasprintf("%zu programs, %zu to %zu runs", r->nvariants, lo, hi);
+}
+
 const struct ws_comparison *ws_report_headline(const struct ws_result *r, const char *variant)
 {
 	const struct ws_comparison *h = ws_explain_headline(r, variant);

@@ -538,10 +538,12 @@ static void header(struct page *p)
 	}
 	fprintf(f, "</title>\n<style>\n%s</style></head>\n<body>\n<header>\n<h1>whyslow %s: ", css,
 		compared(p) ? "compare" : "stat");
-	if (compared(p))
-		fprintf(f, "%zu programs, %zu run%s each", r->nvariants, ws_report_runs(p->base),
-			ws_report_runs(p->base) == 1 ? "" : "s");
-	else
+	if (compared(p)) {
+		char *runs = ws_report_programs_runs(r);
+
+		fputs(runs, f);
+		free(runs);
+	} else
 		fprintf(f, "%zu run%s", ws_report_runs(p->base), ws_report_runs(p->base) == 1 ? "" : "s");
 	if (r->machine.backend) {
 		fputs(", backend ", f);

@@ -42,6 +42,7 @@ const struct ws_comparison *ws_report_headline(const struct ws_result *r, const 
 
 /* Runs per program: the recorded runs, or for samples from elsewhere the most samples of any metric. */
 size_t ws_report_runs(const struct ws_variant *v);
+char *ws_report_programs_runs(const struct ws_result *r);
 
 /*
  * What the ratios of `r`'s comparisons are, for a legend: the Hodges-Lehmann estimate (the default), the

@@ -92,6 +92,28 @@ test_expect_success 'an export over one of the results being read, or two export
 	! test -e same.out
 '
 
+test_expect_success 'results of different lengths: the header gives the range; a partial one makes the comparison partial' '
+	sample_file r4.json four "[1,2,3,4]" &&
+	sample_file r6.json six "[2,3,4,5,6,7]" &&
+	whyslow diff r4.json r6.json --export-json r46.json --export-markdown r46.md >out &&
+	test_grep "2 programs, 4 to 6 runs," out &&
+	test_grep "2 programs, 4 to 6 runs" r46.md &&
+	! test_grep "runs each" out &&
+	python3 -c "import json, sys; assert json.load(open(sys.argv[1])).get(\"partial\") is not True" r46.json &&
+	sed "s/^{/{\"partial\":true,\"partial_reason\":\"interrupted\",/" r6.json >r6p.json &&
+	whyslow diff r4.json r6p.json --export-json r46p.json --export-markdown r46p.md >out 2>err &&
+	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); assert d[\"partial\"] is True and \"r6p.json\" in d[\"partial_reason\"], d" r46p.json &&
+	test_grep "^\*\*Partial result\*\*: r6p.json holds a partial result (interrupted)" r46p.md
+'
+
+test_expect_success 'Markdown shows names as text: no cell split by a |, no HTML' '
+	sample_file n1.json "a|b" "[1,2,3,4]" &&
+	sample_file n2.json "<i>x</i>" "[2,3,4,5]" &&
+	whyslow diff n1.json n2.json --export-markdown n.md >out &&
+	test_grep "^| metric | a\\|b (baseline) | &lt;i&gt;x&lt;/i&gt; |$" n.md &&
+	test_grep "against a\\|b" n.md
+'
+
 test_expect_success 'a directory given as a result file is called one' '
 	mkdir adir &&
 	sample_file in3.json a "[2,1,3,5]" &&
