@@ -583,12 +583,54 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 			cli_check_output("--output", c->output.v[i]);
 }
 
+/*
+ * Why derived metric `d` (asked for with -e) could not be computed for `v`: one of its two inputs was not
+ * counted, with that one's reason, or they came from different backends. A new string.
+ */
+static char *underived_reason(const struct ws_variant *v, const struct ws_derived *d)
+{
+	const char *in[2] = { d->num, d->den };
+
+	for (int k = 0; k < 2; k++) {
+		const struct ws_metric *m = ws_metric_set_find(&v->metrics, in[k]);
+
+		if (!m || !m->n || (m->flags & WS_M_UNSUPPORTED))
+			return xasprintf("needs %s (%s)", in[k], m && m->reason ? m->reason : "not counted");
+	}
+	return xasprintf("%s and %s come from different backends (one simulated, one measured)", d->num, d->den);
+}
+
+/* Every derived metric -e asked for is in the result: computed, or unsupported with the reason. */
+static void derived_asked(struct ws_result *r, const struct cli_measure *c)
+{
+	size_t nd;
+	const struct ws_derived *d = ws_derived_all(&nd);
+
+	for (size_t e = 0; e < c->ev.n; e++)
+		for (size_t k = 0; k < nd; k++) {
+			if (strcmp(c->ev.v[e].name, d[k].name))
+				continue;
+			for (size_t i = 0; i < r->nvariants; i++) {
+				struct ws_variant *v = &r->variants[i];
+				char *why;
+
+				if (ws_metric_set_find(&v->metrics, d[k].name))
+					continue;
+				why = underived_reason(v, &d[k]);
+				ws_metric_set_unsupported(&v->metrics, d[k].name, why);
+				free(why);
+			}
+		}
+}
+
 void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)
 {
 	if (c)
 		cli_progress_done();
 	record_invocation(r);
 	ws_result_derive(r);
+	if (c)
+		derived_asked(r, c);
 	if (c && c->topdown_reason)
 		for (size_t i = 0; i < r->nvariants; i++)
 			for (size_t k = 0; k < 4; k++)

@@ -91,6 +91,19 @@ test_expect_success 'stat -- true counts task-clock, and reports cycles as unsup
 	fi
 '
 
+test_expect_success 'a derived metric asked for is computed, or unsupported with its input'"'"'s reason' '
+	whyslow stat -r 2 --backend perf -e ipc,task-clock --export-json d.json -- true >out &&
+	if test_have_prereq PMU
+	then
+		json d.json "d[\"variants\"][0][\"metrics\"][\"ipc\"][\"samples\"][0] > 0" >ok &&
+		test "$(cat ok)" = True
+	else
+		json d.json "d[\"variants\"][0][\"metrics\"][\"ipc\"][\"unsupported\"]" >reason &&
+		test_grep "^needs \(instructions\|cycles\) (not supported" reason &&
+		test_grep "ipc .*needs" out
+	fi
+'
+
 test_expect_success 'the text report has the perf stat shape' '
 	whyslow stat -r 3 -e wall-time,task-clock,page-faults -- true >out &&
 	test_grep "Performance counter stats for .true. (3 runs, 1 warm-up" out &&
