@@ -200,9 +200,11 @@ static double median_in(const struct ws_metric_set *s, const char *metric)
  * 100% when other callers changed the other way). NULL for the program's own functions, where no call
  * chains were recorded, and where the best caller holds under 5% of the change: the change then has no
  * caller to name (a recursive function, or stacks cut at the tool's depth limit), and "(0%)" read as one.
+ * NULL too where the inclusive change goes the other way from the row's own (`dir`: +1 the row grew, -1 it
+ * fell, 0 neither): a function whose own cycles fell while its callees' grew read "-42% grew in".
  */
 static char *grew_in(const struct ws_report_opts *o, const struct ws_variant *base, const struct ws_variant *var,
-		     const char *fn, const char *metric, struct ws_own *own)
+		     const char *fn, const char *metric, struct ws_own *own, int dir)
 {
 	const struct ws_group *vg = ws_group_list_find(&var->functions, fn), *bg = ws_group_list_find(&base->functions, fn);
 	const struct ws_group *best = NULL;
@@ -213,7 +215,7 @@ static char *grew_in(const struct ws_report_opts *o, const struct ws_variant *ba
 		return NULL;
 	bi = bg ? median_in(&bg->inclusive, metric) : 0;
 	total = median_in(&vg->inclusive, metric) - (isfinite(bi) ? bi : 0);
-	if (!isfinite(total) || total == 0)
+	if (!isfinite(total) || total == 0 || (total > 0 ? 1 : -1) != dir)
 		return NULL;
 	for (size_t i = 0; i < vg->callers.n; i++) {
 		const struct ws_group *c = &vg->callers.v[i], *bc = bg ? ws_group_list_find(&bg->callers, c->name) : NULL;
@@ -290,7 +292,8 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 		grew = xcalloc(n + 1, sizeof(*grew));
 		for (size_t i = 0; i < n; i++) {
 			cells[i] = rows[i].c ? ws_report_cell_text(rows[i].c) : xstrdup(rows[i].var > 0 ? "new" : "gone");
-			grew[i] = grew_in(o, base, var, rows[i].name, metric, own);
+			grew[i] = grew_in(o, base, var, rows[i].name, metric, own,
+					  rows[i].c ? (rows[i].c->ratio > 1) - (rows[i].c->ratio < 1) : rows[i].var > 0 ? 1 : -1);
 			if (grew[i] && ws_text_width(cells[i]) > wide)
 				wide = ws_text_width(cells[i]);
 			name_w = ws_report_fn_column(o, rows[i].name, name_w);

@@ -48,6 +48,30 @@ test_expect_success 'the function table names where a library function grew' '
 	test_grep -v "grew in" own_rows
 '
 
+# lf does less work of its own in b but calls lg for more: its own cycles fall while its inclusive ones grow.
+test_expect_success 'no "grew in" on a library function whose own cycles fell' '
+	cat >lib.c <<-\EOF &&
+	volatile long sink;
+	__attribute__((noinline)) void lg(long m) { for (long i = 0; i < m; i++) sink += i; }
+	__attribute__((noinline)) void lf(long n, long m) { for (long i = 0; i < n; i++) sink ^= i; lg(m); }
+	EOF
+	cat >use.c <<-\EOF &&
+	#include <stdlib.h>
+	void lf(long n, long m);
+	__attribute__((noinline)) static void work(long n, long m) { lf(n, m); }
+	int main(int argc, char **argv) { work(atol(argv[1]), atol(argv[2])); return 0; }
+	EOF
+	cc -O1 -shared -fPIC -o liblf.so lib.c &&
+	cc -O1 -o use use.c -L. -llf -Wl,-rpath,"\$ORIGIN" &&
+	whyslow compare --backend sim --exact --callers --own use -n a "./use 200000 100000" -n b "./use 100000 400000" \
+		--export-json lf.json >lf.out &&
+	grep "^   lf " lf.out >row &&
+	test_grep "exact" row &&
+	test_grep -v "grew in" row &&
+	grep "^   lg " lf.out >row &&
+	test_grep "grew in lf (100%)" row
+'
+
 test_expect_success 'callers and inclusive counts are compared like the function'"'"'s own' '
 	python3 - calls.json <<-\EOF
 	import json, sys
