@@ -541,7 +541,8 @@ void ws_metric_summarize(struct ws_metric *m)
 	s->n = n;
 	if (n) {
 		s->mean = w.mean;
-		s->stddev = ws_welford_stddev(&w);
+		/* One sample has no spread to measure: null, not 0. */
+		s->stddev = n >= 2 ? ws_welford_stddev(&w) : NAN;
 		/* Sorted once for every order statistic: a sort per statistic made 10^6 runs take seconds. */
 		ws_sort_doubles(x, n);
 		s->median = ws_median_sorted(x, n);

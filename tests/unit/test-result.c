@@ -33,6 +33,15 @@ static void test_summary_values(void **state)
 	assert_true(isnan(m->sum.ci_lo));
 	assert_true(isnan(m->sum.running));
 	ws_metric_set_release(&s);
+
+	/* One run has no spread: its standard deviation is not measured (null), not 0. */
+	m = ws_metric_set_get(&s, "instructions", 0);
+	ws_metric_push(m, 7, -1);
+	ws_metric_summarize(m);
+	assert_int_equal(m->sum.n, 1);
+	assert_float_equal(m->sum.mean, 7.0, 0);
+	assert_true(isnan(m->sum.stddev));
+	ws_metric_set_release(&s);
 }
 
 static void test_median_ci_n10(void **state)
