@@ -316,6 +316,9 @@ char **cli_command_argv(const char *command, bool shell)
 
 	if (!shell)
 		return cli_split_command(command);
+	/* Nothing for the shell to run either: empty as a split command would be, not a run of `sh -c ''`. */
+	if (!command[strspn(command, " \t\n")])
+		return NULL;
 	argv = xcalloc(4, sizeof(char *));
 	argv[0] = xstrdup("sh");
 	argv[1] = xstrdup("-c");
@@ -558,8 +561,8 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 		o->be.sim_args = c->sim_args;
 	}
 	o->be.sim_hot = 20;
-	if (c->sim_cores) {
-		if (c->sim_cores > WSIM_MAX_CORES)
+	if (c->sim_cores != SIZE_MAX) {
+		if (c->sim_cores < 1 || c->sim_cores > WSIM_MAX_CORES)
 			usage_error("--sim-cores takes 1 to %d cores, not %zu", WSIM_MAX_CORES, c->sim_cores);
 		if (c->sim_cores > 1 && wsim_preset_find(o->be.sim_preset)->cg)
 			usage_error("--sim-cores: the cachegrind preset models one core; use --sim-cores 1 or another preset");

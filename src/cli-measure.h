@@ -28,7 +28,7 @@ struct cli_measure {
 	const char *seed;
 	const char *sim_preset;
 	struct string_list sim_cache;
-	size_t sim_cores;
+	size_t sim_cores;          /* --sim-cores, SIZE_MAX when not given (the preset's) */
 	size_t sim_runs;
 	size_t jobs;             /* -j; SIZE_MAX: not given */
 	const char *sim_scope;   /* all, regions or regions-warm; NULL: all */
@@ -55,8 +55,9 @@ struct cli_measure {
 };
 
 /* NAN and SIZE_MAX: not given (so that a given 0 is refused, not taken for the default). */
-#define CLI_MEASURE_INIT { .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .jobs = SIZE_MAX, .freq = NAN, \
-			   .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN, .input_bytes = NAN }
+#define CLI_MEASURE_INIT { .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .sim_cores = SIZE_MAX, \
+			   .jobs = SIZE_MAX, .freq = NAN, .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN, \
+			   .input_bytes = NAN }
 
 /* --functions[=EVENT]: opt->value is the struct cli_measure. */
 int cli_functions_cb(const struct option_spec *opt, const char *arg);

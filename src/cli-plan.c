@@ -191,7 +191,7 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 				fputs(" --sim-cache", f);
 				put_word(f, c->sim_cache.v[j]);
 			}
-			if (c->sim_cores)
+			if (c->sim_cores != SIZE_MAX)
 				fprintf(f, " --sim-cores %zu", c->sim_cores);
 			if (c->regions)
 				fputs(" --regions", f);

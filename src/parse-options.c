@@ -132,6 +132,12 @@ static void apply(const struct option_spec *o, const char *arg)
 	char name[64];
 
 	option_name(o, name, sizeof(name));
+	/*
+	 * "--export-json -- true" gave the option "--" and wrote a file of that name: "--" ends the options
+	 * everywhere else, and a value that is "--" is almost always a value forgotten.
+	 */
+	if (arg && !strcmp(arg, "--") && (o->type == OPTION_STRING || o->type == OPTION_LIST))
+		usage_error("%s needs a value before '--', which ends the options (a file named '--' is ./--)", name);
 	switch (o->type) {
 	case OPTION_BOOL:
 		*(bool *)o->value = true;

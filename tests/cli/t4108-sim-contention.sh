@@ -119,7 +119,9 @@ test_expect_success '--sim-cores: the cachegrind preset has one core; at most 25
 	test_grep "cachegrind preset models one core" err &&
 	test_line_count = 1 err &&
 	test_expect_code 129 whyslow stat --backend sim --sim-cores 300 true 2>err &&
-	test_grep "1 to 256" err
+	test_grep "1 to 256" err &&
+	test_expect_code 129 whyslow stat --backend sim --sim-cores 0 true 2>err &&
+	test_grep "1 to 256 cores, not 0" err
 '
 
 test_done
