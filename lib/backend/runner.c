@@ -701,15 +701,19 @@ double ws_run_rss(const struct ws_run_outcome *out)
 	return out->max_rss;
 }
 
-static void exec_error(const char *cmd, int err)
+/* `what` (or NULL) says whose command it is: "the --prepare of 'xz -1'". */
+static void exec_error(const char *cmd, const char *what, int err)
 {
+	char *whose = what ? xasprintf(" (%s)", what) : xstrdup("");
+
 	if (err == ENOENT)
-		ws_error("cannot run '%s': command not found (check the name, or PATH)", cmd);
+		ws_error("cannot run '%s'%s: command not found (check the name, or PATH)", cmd, whose);
 	else
-		ws_error("cannot run '%s': %s", cmd, strerror(err));
+		ws_error("cannot run '%s'%s: %s", cmd, whose, strerror(err));
+	free(whose);
 }
 
-int ws_run_check(const char *cmd)
+int ws_run_check(const char *cmd, const char *what)
 {
 	char *path = ws_find_in_path(cmd);
 	int err;
@@ -720,7 +724,7 @@ int ws_run_check(const char *cmd)
 	}
 	/* A name not in PATH is "not found"; a path that exists but cannot run says why. */
 	err = strchr(cmd, '/') && access(cmd, F_OK) == 0 ? EACCES : ENOENT;
-	exec_error(cmd, err);
+	exec_error(cmd, what, err);
 	return -err;
 }
 
@@ -753,7 +757,7 @@ static int spawn_child(const struct ws_exec *ex, char **envp, struct streams *st
 	if ((err = *a.err)) {
 		/* It exited 127 without exec'ing: reap it, and say why, as a failed exec. */
 		reap(*pid);
-		exec_error(ex->argv[0], err);
+		exec_error(ex->argv[0], ex->what, err);
 		return -err;
 	}
 	return 0;
@@ -853,7 +857,7 @@ static int run_fork(const struct ws_exec *ex, const struct ws_run_hooks *hooks, 
 	if (n == sizeof(child_errno)) {
 		reap(pid);
 		ret = -child_errno;
-		exec_error(ex->argv[0], child_errno);
+		exec_error(ex->argv[0], ex->what, child_errno);
 		goto out;
 	}
 	ret = wait_child(pid, ex, hooks, cg, t_start, &st.pipe_r, &status, &ru, out);

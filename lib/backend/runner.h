@@ -36,6 +36,7 @@ struct ws_exec {
 	 * runs): not in a run's cgroup, not killed after it, and spared by later runs' sweeps.
 	 */
 	bool keep_children;
+	const char *what;       /* whose command it is, for messages ("the --prepare of 'xz -1'"), or NULL */
 };
 
 /*
@@ -83,9 +84,10 @@ double ws_run_rss(const struct ws_run_outcome *out);
 
 /*
  * Whether `cmd` (argv[0]) can be executed, as ws_run() will look it up: 0, or -ENOENT (not in PATH) or
- * -EACCES (there but not executable) after the message ws_run() would give. For failing before any set-up.
+ * -EACCES (there but not executable) after the message ws_run() would give, naming `what` (as ws_exec's)
+ * when not NULL. For failing before any set-up.
  */
-int ws_run_check(const char *cmd);
+int ws_run_check(const char *cmd, const char *what);
 
 /*
  * Ask the runner to stop: the current child and all it started are killed and reaped, and ws_run() returns

@@ -209,12 +209,16 @@ static int run_hook(struct session *s, size_t i, enum ws_hook_kind k, const char
 		.keep_children = true,
 	};
 	struct ws_run_outcome out;
-	char *why;
+	char *why, *what;
 	int ret;
 
 	if (!ex.argv)
 		return 0;
-	if ((ret = ws_run(&ex, NULL, &out)) < 0)
+	what = xasprintf("the %s of '%s'", hook_options[k], prog->name);
+	ex.what = what;
+	ret = ws_run(&ex, NULL, &out);
+	free(what);
+	if (ret < 0)
 		return ret;
 	if (out.exit_code == 0 && !out.signal)
 		return 0;
@@ -371,8 +375,11 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 		char *why = describe_failure(out, s->o->timeout, timeout_factor(ops));
 
 		if (!(ops->traits & WS_BE_NATIVE))
-			ws_error("'%s' %s%s%s", prog->name, why, ops->running_where ? ops->running_where : "",
-				 out->signal && !out->timed_out && ops->crash_hint ? ops->crash_hint : "");
+			/* An exit status is kept with --ignore-failure here too; a crash or a timeout never is. */
+			ws_error("'%s' %s%s%s%s", prog->name, why, ops->running_where ? ops->running_where : "",
+				 out->signal && !out->timed_out && ops->crash_hint ? ops->crash_hint : "",
+				 out->signal || out->timed_out ? ""
+				 : "; use --ignore-failure to keep such runs, or --show-output to see its output");
 		else if (!r->record)
 			ws_error("'%s' %s in a warm-up run; use --ignore-failure to keep such runs, or "
 				 "--show-output to see its output",
@@ -1150,12 +1157,19 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	 */
 	for (size_t i = 0; i < nprogs && !o->supply; i++) {
 		for (size_t k = 0; k < WS_NHOOKS; k++) {
-			if (progs[i].hooks[k] && (ret = ws_run_check(progs[i].hooks[k][0])) < 0) {
+			char *what;
+
+			if (!progs[i].hooks[k])
+				continue;
+			what = xasprintf("the %s of '%s'", hook_options[k], progs[i].name);
+			ret = ws_run_check(progs[i].hooks[k][0], what);
+			free(what);
+			if (ret < 0) {
 				free(claims);
 				return ret;
 			}
 		}
-		if (!progs[i].hooks[WS_HOOK_SETUP] && (ret = ws_run_check(progs[i].argv[0])) < 0) {
+		if (!progs[i].hooks[WS_HOOK_SETUP] && (ret = ws_run_check(progs[i].argv[0], NULL)) < 0) {
 			free(claims);
 			return ret;
 		}
@@ -1195,7 +1209,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	for (size_t i = 0; i < nprogs && !ret; i++) {
 		ret = run_hook(&s, i, WS_HOOK_SETUP, "");
 		if (!ret && progs[i].hooks[WS_HOOK_SETUP])
-			ret = ws_run_check(progs[i].argv[0]);
+			ret = ws_run_check(progs[i].argv[0], NULL);
 	}
 	for (size_t k = 0; k < s.nphases && !ret; k++) {
 		struct phase *ph = &s.phases[k];

@@ -165,7 +165,7 @@ test_expect_success 'a failing setup stops before any run; a missing hook comman
 	! test -e ran.log &&
 	test_expect_code 1 whyslow stat -e wall-time -C no-such-hook-command -- true >out 2>err &&
 	test_line_count = 1 err &&
-	test_grep "no-such-hook-command" err
+	test_grep "cannot run .no-such-hook-command. (the --conclude of .true.): command not found" err
 '
 
 test_expect_success 'diff warns when two results were run with different hooks or input' '

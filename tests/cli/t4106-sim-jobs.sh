@@ -42,7 +42,7 @@ test_expect_success '--output FILE holds the last run'"'"'s output, and nothing 
 test_expect_success 'a failed run stops the session when its turn comes; the runs before it are kept' '
 	test_expect_code 1 whyslow compare --backend sim -j 2 -e instructions --export-json f.json \
 		"$C/arith 1000 2" "sh -c \"exit 3\"" >out 2>err &&
-	test_grep "exited with status 3 under the simulator" err &&
+	test_grep "exited with status 3 under the simulator; use --ignore-failure to keep such runs" err &&
 	python3 -c "
 import json
 d = json.load(open(\"f.json\"))

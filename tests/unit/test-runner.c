@@ -75,10 +75,10 @@ static void test_exec_errors(void **state)
 	ex.argv = b;
 	assert_int_equal(ws_run(&ex, NULL, &out), -EACCES);
 	/* Checked before any run, with the same errors. */
-	assert_int_equal(ws_run_check(a[0]), -ENOENT);
-	assert_int_equal(ws_run_check("whyslow-no-such-command"), -ENOENT);
-	assert_int_equal(ws_run_check(b[0]), -EACCES);
-	assert_int_equal(ws_run_check("true"), 0);
+	assert_int_equal(ws_run_check(a[0], NULL), -ENOENT);
+	assert_int_equal(ws_run_check("whyslow-no-such-command", NULL), -ENOENT);
+	assert_int_equal(ws_run_check(b[0], NULL), -EACCES);
+	assert_int_equal(ws_run_check("true", NULL), 0);
 }
 
 static void test_timeout_kills_group(void **state)
