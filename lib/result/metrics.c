@@ -19,7 +19,8 @@ static const struct ws_metric_info registry[] = {
 	{ "user-time", WS_UNIT_SECONDS, WS_LOWER_BETTER, R, true, "CPU time in user mode (wait4)" },
 	{ "system-time", WS_UNIT_SECONDS, WS_LOWER_BETTER, R, true, "CPU time in the kernel (wait4)" },
 	{ "max-rss", WS_UNIT_BYTES, WS_LOWER_BETTER, R, true,
-	  "peak resident set size (wait4); at least whyslow's own at the spawn, which the kernel carries over" },
+	  "peak resident set size (wait4); not counted at or near whyslow's own at the spawn, which the kernel "
+	  "counts as the child's" },
 	{ "task-clock", WS_UNIT_NS, WS_LOWER_BETTER, SW, true, "CPU time of all threads and children" },
 	{ "page-faults", WS_UNIT_COUNT, WS_LOWER_BETTER, SW, true, "page faults" },
 	{ "context-switches", WS_UNIT_COUNT, WS_LOWER_BETTER, SW, true, "context switches" },
@@ -116,10 +117,28 @@ int ws_metric_rank(const char *name)
 enum ws_unit ws_metric_unit(const char *name)
 {
 	const struct ws_metric_info *mi = ws_metric_info(name);
+	const char *colon = strchr(name, ':');
 	size_t n = strlen(name);
 
 	if (mi)
 		return mi->unit;
+	/*
+	 * An event with perf's modifiers counts what the plain one does ("task-clock:k"), and perf's other
+	 * clock, cpu-clock, is nanoseconds as task-clock is. Only a modifier is cut: libpfm4's "pmu::EVENT"
+	 * is a count.
+	 */
+	if (colon && colon[1] != ':' && colon > name && colon[-1] != ':') {
+		char base[64];
+		size_t len = (size_t)(colon - name);
+
+		if (len < sizeof(base)) {
+			memcpy(base, name, len);
+			base[len] = '\0';
+			return ws_metric_unit(base);
+		}
+	}
+	if (!strcmp(name, "cpu-clock"))
+		return WS_UNIT_NS;
 	/* A function's sampled share of a run (--functions[=EVENT]) is not in the registry, but is a fraction. */
 	if (!strcmp(name, "share") || (n > 6 && !strcmp(name + n - 6, "-share")))
 		return WS_UNIT_RATIO;

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "result/derive.h"
+#include "result/metrics.h"
 #include "result/result.h"
 
 #include <math.h>
@@ -42,6 +43,20 @@ static void test_summary_values(void **state)
 	assert_float_equal(m->sum.mean, 7.0, 0);
 	assert_true(isnan(m->sum.stddev));
 	ws_metric_set_release(&s);
+}
+
+/* Units: perf's modifiers keep the plain event's, cpu-clock is time as task-clock is, a PMU's event counts. */
+static void test_units(void **state)
+{
+	(void)state;
+	assert_int_equal(ws_metric_unit("task-clock"), WS_UNIT_NS);
+	assert_int_equal(ws_metric_unit("task-clock:k"), WS_UNIT_NS);
+	assert_int_equal(ws_metric_unit("cpu-clock"), WS_UNIT_NS);
+	assert_int_equal(ws_metric_unit("cpu-clock:u"), WS_UNIT_NS);
+	assert_int_equal(ws_metric_unit("wall-time"), WS_UNIT_SECONDS);
+	assert_int_equal(ws_metric_unit("cycles:u"), WS_UNIT_COUNT);
+	assert_int_equal(ws_metric_unit("amd64_fam19h_zen4::RETIRED_OPS"), WS_UNIT_COUNT);
+	assert_int_equal(ws_metric_unit("r01c2"), WS_UNIT_COUNT);
 }
 
 static void test_median_ci_n10(void **state)
@@ -319,6 +334,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_values),
+		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_median_ci_n10),
 		cmocka_unit_test(test_nan_is_not_counted),
 		cmocka_unit_test(test_running_backfill),
