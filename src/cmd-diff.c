@@ -202,6 +202,10 @@ int cmd_diff(int argc, char **argv)
 	n = parse_options(argc, argv, "whyslow diff", diff_usage, options, 0);
 	if (n < 2)
 		usage_error("diff needs at least two result files: a baseline and a new one");
+	/* Standard input is one stream: a second '-' would read it at its end. */
+	for (int i = 0, seen = 0; i < n; i++)
+		if (!strcmp(argv[i], "-") && seen++)
+			usage_error("'-' (standard input) is given twice: it can hold one result; give the others as files");
 	setup_logging(0);
 	cli_compare_check(&cc, export_json, argv, n);
 
