@@ -664,25 +664,19 @@ static void fill_outcome(struct ws_run_outcome *out, int status, const struct ru
  */
 static double peak_of(pid_t pid)
 {
-	char buf[4096], path[64], *p;
-	ssize_t n;
-	int fd;
+	char path[64], *buf = NULL, *p;
+	double peak = 0;
 
 	if (pid)
 		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	else
 		snprintf(path, sizeof(path), "/proc/self/status");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
+	if (ws_read_file(path, &buf, NULL) < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strstr(buf, "\nVmHWM:");
-	return p ? strtod(p + 7, NULL) * 1024.0 : 0;
+	if ((p = strstr(buf, "\nVmHWM:")))
+		peak = strtod(p + 7, NULL) * 1024.0;
+	free(buf);
+	return peak;
 }
 
 /*
