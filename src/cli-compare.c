@@ -155,7 +155,12 @@ static int gate(const struct cli_compare *c, struct ws_result *r, const struct w
 		}
 		/* How much worse, as a ratio above 1, whichever way this metric is worse. */
 		worse = higher ? (cmp->ratio > 0 ? 1 / cmp->ratio : INFINITY) : cmp->ratio;
-		if ((cmp->verdict == WS_VERDICT_SLOWER || (cmp->verdict == WS_VERDICT_CHANGED && worse > 1)) &&
+		/*
+		 * `noise` is significant too, its CI reaching into the noise band: +5.6% [+0.8, +10.3] against a
+		 * band of 1% is no reason to let a 2% gate pass.
+		 */
+		if ((cmp->verdict == WS_VERDICT_SLOWER ||
+		     ((cmp->verdict == WS_VERDICT_CHANGED || cmp->verdict == WS_VERDICT_NOISE) && worse > 1)) &&
 		    worse > 1 + c->fail_if_slower / 100) {
 			fprintf(stderr, "%s: '%s' is worse than '%s' by %.1f%% in %s (%+.1f%%), more than the %g%% allowed\n",
 				current_command(), v->name, b->name, 100 * (worse - 1), metric, 100 * (cmp->ratio - 1),

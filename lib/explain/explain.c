@@ -705,9 +705,19 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 		return xasprintf("%s by %.1f%% [%+.1f, %+.1f] in %s", h->ratio > 1 ? "slower" : "faster", fabs(pct),
 				 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric);
 	}
-	if (h->verdict == WS_VERDICT_NOISE)
+	/*
+	 * Significant, the CI reaching into the noise band. Where the estimate itself is inside the band that is
+	 * "the same within it"; where it is well past it (+5.6% [+0.8, +10.3] against 1%), calling it the same
+	 * would hide a likely slowdown.
+	 */
+	if (h->verdict == WS_VERDICT_NOISE && !(noise > 0 && fabs(pct) > 100 * noise))
 		return xasprintf("the same within the noise threshold (%+.1f%% [%+.1f, %+.1f] in %s)", pct,
 				 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric);
+	if (h->verdict == WS_VERDICT_NOISE)
+		return xasprintf("probably %s by %.1f%% [%+.1f, %+.1f] in %s: significant, but the CI reaches into the "
+				 "noise band (±%g%%)",
+				 h->ratio > 1 ? "slower" : "faster", fabs(pct), 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1),
+				 h->metric, 100 * noise);
 	if (h->exact)
 		return xasprintf("unchanged in %s (exact)", h->metric);
 	if (h->gate_closed)
@@ -719,6 +729,15 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 	if (noise > 0 && ws_ci_inside_band(h->ci_lo, h->ci_hi, noise))
 		return xasprintf("the same within the noise threshold: %+.1f%% [%+.1f, %+.1f] in %s, all of it "
 				 "inside ±%g%%", pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, 100 * noise);
+	/*
+	 * The interval shown is the test's own, at 95%; the verdict is after the correction over the report's
+	 * tests. An interval clear of 1 is then not a call for "about 11 runs" when 10 ran.
+	 */
+	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && (h->ci_lo > 1 || h->ci_hi < 1))
+		return xasprintf("inconclusive: %+.1f%% [%+.1f, %+.1f] in %s is significant by its own test, not after "
+				 "the correction for the report's other tests (adjusted p %.2g); more runs per program "
+				 "could tell",
+				 pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, h->p_adjusted);
 	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && pct != 0 && runs) {
 		/* The CI half-width shrinks as 1/sqrt(n): the runs for it to shrink below the observed effect. */
 		double half = 50 * (h->ci_hi - h->ci_lo), need = (double)runs * pow(half / fabs(pct), 2);
@@ -1040,15 +1059,27 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		return;
 	}
 	if (!significant(cc)) {
+		/*
+		 * Significant, but too close to the noise band to be decomposed: more runs would tell. Else there
+		 * is nothing to blame.
+		 */
+		bool past = cc && cc->verdict == WS_VERDICT_NOISE && r->settings.noise > 0 &&
+			    fabs(cc->ratio - 1) > r->settings.noise;
+		const char *none = past ? "not decomposed while its CI reaches into the noise band (more runs, -r)"
+				        : "nothing to blame";
+
 		/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
 		if (h && !strcmp(h->metric, cyc_metric))
-			e->summary = xasprintf("'%s' is %s: nothing to blame", v->name, head);
+			e->summary = xasprintf("'%s' is %s%s%s", v->name, head, past ? "; " : ": ", none);
 		else if (cc && cc->gate_closed && isfinite(cc->ratio))
 			/* Gatekept, not found equal: say what it would take to test it. */
 			e->summary = xasprintf("'%s' is %s; %s %+.1f%% was not tested, as the primary metric %s does "
 					       "not differ significantly: more runs (-r) or --primary %s would test it",
 					       v->name, head, cyc_metric, 100 * (cc->ratio - 1),
 					       h ? h->metric : "", cyc_metric);
+		else if (past)
+			e->summary = xasprintf("'%s' is %s; %s is %+.1f%%, %s", v->name, head, cyc_metric,
+					       100 * (cc->ratio - 1), none);
 		else
 			e->summary = xasprintf("'%s' is %s; %s does not differ significantly: nothing to blame",
 					       v->name, head, cyc_metric);

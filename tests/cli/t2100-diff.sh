@@ -145,6 +145,17 @@ test_expect_success '--fail-if-slower follows the metric: lower ipc is worse, hi
 	whyslow diff --fail-if-slower 10 --metric ipc lo.json hi.json >out 2>err
 '
 
+test_expect_success 'a significant slowdown whose CI reaches into the noise band: said as such, and gated' '
+	metric_file nb.json base wall-time "[1.00,1.01,0.99,1.005,0.995,1.0,1.002,0.998]" &&
+	metric_file nv.json var wall-time "[1.0,1.10,1.08,1.09,1.07,1.06,1.001,1.11]" &&
+	test_expect_code 3 whyslow diff --fail-if-slower 2 nb.json nv.json >out 2>err &&
+	test_grep "≈ +7.5% \[+0.5, +10.0\]" out &&
+	test_grep "probably slower by 7.5% \[+0.5, +10.0\] in wall-time: significant, but the CI reaches into the noise band" out &&
+	! test_grep "the same within the noise threshold" out &&
+	test_grep "worse than .base. by 7.5% in wall-time" err &&
+	whyslow diff --fail-if-slower 8 nb.json nv.json >out 2>err
+'
+
 test_expect_success 'a gate that cannot test (too few runs) fails instead of passing' '
 	metric_file one.json a t "[1]" &&
 	metric_file two.json b t "[2]" &&

@@ -430,6 +430,7 @@ static void test_every_verdict_reads(void **state)
 		{ "slower", 1.20, 0.01, 10, "slower by " },
 		{ "faster", 0.80, 0.01, 10, "faster by " },
 		{ "noise", 1.005, 0.0005, 10, "the same within the noise threshold (" },
+		{ "noise, past the band", 1.05, 0.15, 10, "probably slower by " },
 		{ "inconclusive", 1.004, 0.2, 10, "inconclusive: " },
 		{ "too few runs", 1.20, 0.01, 1, "not compared in " },
 		{ "same, inside the band", 1.0, 0.002, 10, "the same within the noise threshold: " },
