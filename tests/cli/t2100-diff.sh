@@ -156,6 +156,17 @@ test_expect_success 'a significant slowdown whose CI reaches into the noise band
 	whyslow diff --fail-if-slower 8 nb.json nv.json >out 2>err
 '
 
+test_expect_success 'an interval clear of 1 that the correction leaves not significant says so' '
+	metric_file c0.json base wall-time "[1,1.01,0.99,1.005,0.995]" &&
+	for i in 1 2 3 4 5 6 7 8
+	do
+		metric_file c$i.json v$i wall-time "[1.1,1.11,1.09,1.105,1.095]" || return 1
+	done &&
+	whyslow diff c0.json c1.json c2.json c3.json c4.json c5.json c6.json c7.json c8.json >out 2>err &&
+	test_grep ".v1. is inconclusive: +10.0% \[+8.5, +11.6\] in wall-time is significant by its own test, not after the correction" out &&
+	! test_grep "runs per program could tell a difference" out
+'
+
 test_expect_success 'a gate that cannot test (too few runs) fails instead of passing' '
 	metric_file one.json a t "[1]" &&
 	metric_file two.json b t "[2]" &&
