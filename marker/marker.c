@@ -8,7 +8,7 @@
  * Outside whyslow the constructor finds no WHYSLOW_MARKERS and returns: nothing is allocated, opened or
  * printed, ws_markers_active stays 0 and every macro is one untaken branch.
  *
- * perf mode: each thread owns a perf_event group, its per-region accumulators and its snapshots, so the hot
+ * perf mode: each thread owns its perf_event groups, its per-region accumulators and its snapshots, so the hot
  * path takes no lock and touches no shared cache line except the read-mostly registry. A thread's totals are
  * merged into the process's when it exits (pthread key destructor); at process exit the destructor adds the
  * threads still alive (a thread pool is rarely joined) and writes the file. Threads still running then are
@@ -78,7 +78,13 @@ static struct {
 	struct perf_event_attr attr[MAX_EVENTS];
 	char *name[MAX_EVENTS]; /* as given: percent-encoded, which is also the file's form */
 	char *out;              /* path prefix */
-	int rdpmc_candidate;    /* every event is one the PMU counts, so rdpmc may be allowed */
+	/*
+	 * The events form ngroups groups, each led by its first event: group g holds events first[g] to
+	 * first[g + 1] - 1. One group of all of them unless WHYSLOW_MARKERS_GROUPS says otherwise.
+	 */
+	unsigned ngroups;
+	unsigned first[MAX_EVENTS + 1];
+	unsigned rdpmc_candidate; /* per group (bit g): every event is one the PMU counts, so rdpmc may be allowed */
 } cfg;
 
 /*
@@ -128,7 +134,7 @@ static size_t acc_size;
 struct thread {
 	struct thread *prev, *next; /* proc.live, under proc.lock */
 	int failed;
-	int rdpmc;                  /* every event's page allows rdpmc */
+	unsigned rdpmc;             /* per group (bit g): every event's page allows rdpmc */
 	unsigned nfd;
 	int fd[MAX_EVENTS];
 	uint64_t id[MAX_EVENTS];
@@ -367,23 +373,35 @@ static void pages_map(struct thread *t)
 {
 	long psz = sysconf(_SC_PAGESIZE);
 
-	for (unsigned i = 0; i < t->nfd; i++) {
-		void *p = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, t->fd[i], 0);
+	for (unsigned g = 0; g < cfg.ngroups; g++) {
+		unsigned i;
 
-		if (p == MAP_FAILED)
-			goto undo;
-		t->page[i] = p;
-	}
-	for (unsigned i = 0; i < t->nfd; i++) {
-		uint64_t caps = t->page[i]->capabilities;
+		if (!(cfg.rdpmc_candidate & 1u << g))
+			continue;
+		for (i = cfg.first[g]; i < cfg.first[g + 1]; i++) {
+			void *p = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, t->fd[i], 0);
 
-		if (!(caps & cap_rdpmc) || !(caps & cap_time))
-			goto undo;
+			if (p == MAP_FAILED)
+				break;
+			t->page[i] = p;
+			if (!(t->page[i]->capabilities & cap_rdpmc) || !(t->page[i]->capabilities & cap_time))
+				break;
+		}
+		if (i == cfg.first[g + 1])
+			t->rdpmc |= 1u << g;
 	}
-	t->rdpmc = 1;
-	return;
-undo:
-	pages_unmap(t, psz);
+	/* A page that cannot serve its whole group serves nothing: unmapped, as every page if none can. */
+	if (!t->rdpmc) {
+		pages_unmap(t, psz);
+		return;
+	}
+	for (unsigned g = 0; g < cfg.ngroups; g++) {
+		for (unsigned i = cfg.first[g]; i < cfg.first[g + 1] && !(t->rdpmc & 1u << g); i++) {
+			if (t->page[i])
+				munmap((void *)t->page[i], (size_t)psz);
+			t->page[i] = NULL;
+		}
+	}
 }
 
 /*
@@ -411,9 +429,9 @@ undo:
  * Returns -1, and the caller reads the group with read(), when an event is not on the PMU right now
  * (index 0: multiplexed out), is a topdown metric, or the page no longer offers rdpmc or user time.
  */
-static int read_rdpmc(const struct thread *t, struct counts *out)
+static int read_rdpmc_events(const struct thread *t, unsigned first, unsigned end, struct counts *out)
 {
-	for (unsigned i = 0; i < cfg.nr; i++) {
+	for (unsigned i = first; i < end; i++) {
 		volatile struct perf_event_mmap_page *pc = t->page[i];
 		uint64_t caps, ena, run, toff, tcyc, tmask, cyc, quot, rem, delta, pmc;
 		uint32_t seq, idx, mult;
@@ -457,51 +475,75 @@ static int read_rdpmc(const struct thread *t, struct counts *out)
 	}
 	return 0;
 }
+
+/* Every event, when they are one group (tests/marker/test-rdpmc.c reads this way). */
+static int read_rdpmc(const struct thread *t, struct counts *out)
+{
+	return read_rdpmc_events(t, 0, cfg.nr, out);
+}
 #else
 static void pages_map(struct thread *t)
 {
 	(void)t;
 }
 
-static int read_rdpmc(const struct thread *t, struct counts *out)
+static int read_rdpmc_events(const struct thread *t, unsigned first, unsigned end, struct counts *out)
 {
 	(void)t;
+	(void)first;
+	(void)end;
 	(void)out;
 	return -1;
 }
+
+static int read_rdpmc(const struct thread *t, struct counts *out)
+{
+	return read_rdpmc_events(t, 0, cfg.nr, out);
+}
 #endif
 
-static int read_group(const struct thread *t, struct counts *out)
+/* Read group g with one read() of its leader: each event gets its own group's times. */
+static int read_group(const struct thread *t, unsigned g, struct counts *out)
 {
 	uint64_t buf[3 + 2 * MAX_EVENTS]; /* nr, time_enabled, time_running, { value, id } * nr */
-	size_t want = (3 + 2 * (size_t)cfg.nr) * sizeof(uint64_t);
+	unsigned first = cfg.first[g], nr = cfg.first[g + 1] - first;
+	size_t want = (3 + 2 * (size_t)nr) * sizeof(uint64_t);
 	ssize_t n;
 
 	do
-		n = read(t->fd[0], buf, want);
+		n = read(t->fd[first], buf, want);
 	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)want || buf[0] != cfg.nr) {
+	if (n != (ssize_t)want || buf[0] != nr) {
 		if (n >= 0)
 			errno = EIO;
 		return -1;
 	}
-	for (unsigned i = 0; i < cfg.nr; i++) {
-		if (buf[4 + 2 * i] != t->id[i]) {
+	for (unsigned i = 0; i < nr; i++) {
+		if (buf[4 + 2 * i] != t->id[first + i]) {
 			errno = EIO;
 			return -1;
 		}
-		out[i].val = buf[3 + 2 * i];
-		out[i].ena = buf[1];
-		out[i].run = buf[2];
+		out[first + i].val = buf[3 + 2 * i];
+		out[first + i].ena = buf[1];
+		out[first + i].run = buf[2];
 	}
 	return 0;
 }
 
 static inline int read_counts(const struct thread *t, struct counts *out)
 {
-	if (t->rdpmc && read_rdpmc(t, out) == 0)
-		return 0;
-	return read_group(t, out);
+	if (cfg.ngroups <= 1) {
+		if ((t->rdpmc & 1) && read_rdpmc(t, out) == 0)
+			return 0;
+		return read_group(t, 0, out);
+	}
+	for (unsigned g = 0; g < cfg.ngroups; g++) {
+		if ((t->rdpmc & 1u << g) && read_rdpmc_events(t, cfg.first[g], cfg.first[g + 1], out) == 0)
+			continue;
+		if (read_group(t, g, out) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static const char *open_hint(int err)
@@ -523,21 +565,28 @@ static const char *open_hint(int err)
 }
 
 /*
- * Open this thread's group. On failure returns -errno and names the event in *bad.
+ * Open this thread's groups. On failure returns -errno and names the event in *bad.
  *
- * The leader is opened disabled (cfg.attr[0].disabled) and the whole group enabled once it is complete:
- * a sibling added to a leader that is already counting is not scheduled until the thread next switches in,
- * so it silently misses everything before that (seen on Linux 6.18 with task-clock + page-faults: the
- * sibling read 0 in about one run in four).
+ * Each leader is opened disabled (cfg.attr[first].disabled) and its whole group enabled once every group is
+ * complete: a sibling added to a leader that is already counting is not scheduled until the thread next
+ * switches in, so it silently misses everything before that (seen on Linux 6.18 with task-clock +
+ * page-faults: the sibling read 0 in about one run in four).
  */
 static int group_open(struct thread *t, unsigned *bad)
 {
 	int leader = -1, err;
+	unsigned g = 0;
 
 	t->nfd = 0;
 	t->rdpmc = 0;
 	for (unsigned i = 0; i < cfg.nr; i++) {
-		long fd = syscall(SYS_perf_event_open, &cfg.attr[i], 0, -1, leader, PERF_FLAG_FD_CLOEXEC);
+		long fd;
+
+		if (i == cfg.first[g]) {
+			leader = -1; /* the first event of group g leads it */
+			g++;
+		}
+		fd = syscall(SYS_perf_event_open, &cfg.attr[i], 0, -1, leader, PERF_FLAG_FD_CLOEXEC);
 
 		if (fd < 0) {
 			err = errno;
@@ -552,7 +601,7 @@ static int group_open(struct thread *t, unsigned *bad)
 			err = errno;
 			goto fail;
 		}
-		if (i == 0)
+		if (leader < 0)
 			leader = (int)fd;
 		continue;
 fail:
@@ -560,11 +609,13 @@ fail:
 		*bad = i;
 		return -err;
 	}
-	if (ioctl(leader, PERF_EVENT_IOC_ENABLE, 0) < 0) {
-		err = errno;
-		group_close(t);
-		*bad = 0;
-		return -err;
+	for (g = 0; g < cfg.ngroups; g++) {
+		if (ioctl(t->fd[cfg.first[g]], PERF_EVENT_IOC_ENABLE, 0) < 0) {
+			err = errno;
+			group_close(t);
+			*bad = cfg.first[g];
+			return -err;
+		}
 	}
 	if (cfg.rdpmc_candidate)
 		pages_map(t);
@@ -1053,11 +1104,72 @@ static int valid_name(const char *s, size_t n)
 	return 1;
 }
 
-/* WHYSLOW_MARKERS_EVENTS: TYPE:CONFIG:CONFIG1:CONFIG2:EXCLUDE:NAME[,...]. Returns 0 or -1 (message set). */
+/*
+ * Make the events groups of sizes[0..n), in order: the leaders start disabled (group_open() enables each
+ * group once all are complete), and a group of events the PMU counts may be read with rdpmc.
+ */
+static void groups_set(const unsigned *sizes, unsigned n)
+{
+	unsigned i = 0;
+
+	cfg.ngroups = n;
+	cfg.rdpmc_candidate = 0;
+	for (unsigned g = 0; g < n; g++) {
+		cfg.first[g] = i;
+		if (HAVE_RDPMC)
+			cfg.rdpmc_candidate |= 1u << g;
+		for (unsigned k = 0; k < sizes[g]; k++, i++) {
+			const struct perf_event_attr *a = &cfg.attr[i];
+
+			cfg.attr[i].disabled = k == 0;
+			/* Software, tracepoint and breakpoint events are never readable with rdpmc. */
+			if (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT ||
+			    a->type == PERF_TYPE_BREAKPOINT)
+				cfg.rdpmc_candidate &= ~(1u << g);
+		}
+	}
+	cfg.first[n] = i;
+}
+
+/* WHYSLOW_MARKERS_GROUPS: N[,N...], sizes adding up to the events'. Returns 0 or -1 (message set). */
+static int parse_groups(const char *s, char *why, size_t whylen)
+{
+	unsigned sizes[MAX_EVENTS], n = 0, sum = 0;
+
+	while (*s) {
+		const char *end = strchr(s, ',');
+		uint64_t v;
+
+		if (!end)
+			end = s + strlen(s);
+		if (n == MAX_EVENTS || parse_num(s, (size_t)(end - s), 0, &v) < 0 || !v || v > cfg.nr - sum) {
+			snprintf(why, whylen, "group %u is not a size from 1 to the events left", n + 1);
+			return -1;
+		}
+		sizes[n++] = (unsigned)v;
+		sum += (unsigned)v;
+		s = *end ? end + 1 : end;
+		if (*end && !*s) {
+			snprintf(why, whylen, "a trailing comma");
+			return -1;
+		}
+	}
+	if (sum != cfg.nr) {
+		snprintf(why, whylen, "the groups hold %u events, not %u", sum, cfg.nr);
+		return -1;
+	}
+	groups_set(sizes, n);
+	return 0;
+}
+
+/*
+ * WHYSLOW_MARKERS_EVENTS: TYPE:CONFIG:CONFIG1:CONFIG2:EXCLUDE:NAME[,...], one group until parse_groups().
+ * Returns 0 or -1 (message set).
+ */
 static int parse_events(const char *s, char *why, size_t whylen)
 {
 	cfg.nr = 0;
-	cfg.rdpmc_candidate = HAVE_RDPMC;
+	cfg.ngroups = 0;
 	while (*s) {
 		const char *end = strchr(s, ','), *f[6];
 		size_t len[6];
@@ -1114,12 +1226,6 @@ static int parse_events(const char *s, char *why, size_t whylen)
 		a->exclude_hv = !!(v[4] & WS_MARKERS_EXCLUDE_HV);
 		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				 PERF_FORMAT_TOTAL_TIME_RUNNING;
-		/* The leader starts disabled and is enabled with its complete group (group_open()). */
-		a->disabled = cfg.nr == 0;
-		/* Software, tracepoint and breakpoint events are never readable with rdpmc. */
-		if (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT ||
-		    a->type == PERF_TYPE_BREAKPOINT)
-			cfg.rdpmc_candidate = 0;
 		cfg.name[cfg.nr] = strndup(f[5], len[5]);
 		if (!cfg.name[cfg.nr]) {
 			snprintf(why, whylen, "out of memory");
@@ -1136,6 +1242,7 @@ static int parse_events(const char *s, char *why, size_t whylen)
 		snprintf(why, whylen, "no events");
 		return -1;
 	}
+	groups_set(&cfg.nr, 1);
 	return 0;
 }
 
@@ -1161,6 +1268,7 @@ static void cfg_release(void)
 		cfg.name[i] = NULL;
 	}
 	cfg.nr = 0;
+	cfg.ngroups = 0;
 	free(cfg.out);
 	cfg.out = NULL;
 }
@@ -1168,6 +1276,7 @@ static void cfg_release(void)
 static void init_perf(void)
 {
 	const char *events = secure_getenv(WS_MARKERS_ENV_EVENTS);
+	const char *groups = secure_getenv(WS_MARKERS_ENV_GROUPS);
 	const char *out = secure_getenv(WS_MARKERS_ENV_OUT);
 	char why[200], *dir = NULL, *slash;
 	struct thread *t = NULL;
@@ -1181,6 +1290,10 @@ static void init_perf(void)
 	}
 	if (parse_events(events, why, sizeof(why)) < 0) {
 		say("bad %s: %s; markers are off", WS_MARKERS_ENV_EVENTS, why);
+		goto fail;
+	}
+	if (groups && *groups && parse_groups(groups, why, sizeof(why)) < 0) {
+		say("bad %s: %s; markers are off", WS_MARKERS_ENV_GROUPS, why);
 		goto fail;
 	}
 	if (!out || !*out || strlen(out) >= PATH_MAX - 48) {

@@ -26,6 +26,11 @@
  *	1 exclude_user, 2 exclude_kernel, 4 exclude_hv; NAME (what the file calls the event) percent-encoded
  *	(below). The first event leads the group. Example: task-clock and page-faults, user and kernel:
  *	    1:0x1:0x0:0x0:0x0:task-clock,1:0x2:0x0:0x0:0x0:page-faults
+ *   WHYSLOW_MARKERS_GROUPS=N[,N...]                                 (perf only; optional)
+ *	The events form consecutive groups of these sizes, in order, each led by its first event; the sizes
+ *	add up to the number of events. Without it all the events are one group. whyslow sizes the groups to
+ *	the PMU's counters (x86 refuses a group that cannot fit, EINVAL) and gives Intel's top-down metric
+ *	events a group that "slots" leads, as the kernel wants.
  *   WHYSLOW_MARKERS_OUT=PREFIX                                      (perf only)
  *	Each process writes PREFIX.PID when it exits; PREFIX.PID-N (N = 1, 2, ...) if that name is taken
  *	(the pid was reused within the run). PREFIX is DIR/regions (WS_MARKERS_FILE_BASE), DIR a fresh directory
@@ -34,7 +39,7 @@
  *	Issue the client requests even when the tool does not answer the ping: natively they cost a few
  *	instructions and do nothing, which is what bench/marker-overhead.sh measures.
  *
- * In perf mode each thread opens its own self-monitoring group (pid 0, cpu -1, the events above, read_format
+ * In perf mode each thread opens its own self-monitoring groups (pid 0, cpu -1, the events above, read_format
  * GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING) at its first marker; the main thread opens its group in the
  * constructor, which also checks that the events open at all. Counts are read with rdpmc through each event's
  * mmapped page when every event of the group allows it (x86: cap_user_rdpmc, and cap_user_time, which the
@@ -75,6 +80,7 @@
 #define WS_MARKERS_ENV_EVENTS "WHYSLOW_MARKERS_EVENTS"
 #define WS_MARKERS_ENV_OUT "WHYSLOW_MARKERS_OUT"
 #define WS_MARKERS_ENV_FORCE "WHYSLOW_MARKERS_FORCE"
+#define WS_MARKERS_ENV_GROUPS "WHYSLOW_MARKERS_GROUPS"
 #define WS_MARKERS_FILE_BASE "regions"
 #define WS_MARKERS_FILE_MAGIC "whyslow-regions"
 #define WS_MARKERS_FILE_VERSION 1

@@ -600,6 +600,9 @@ static char *underived_reason(const struct ws_variant *v, const struct ws_derive
 		if (!m || !m->n || (m->flags & WS_M_UNSUPPORTED))
 			return xasprintf("needs %s (%s)", in[k], m && m->reason ? m->reason : "not counted");
 	}
+	if ((ws_metric_set_find(&v->metrics, d->num)->flags ^ ws_metric_set_find(&v->metrics, d->den)->flags) &
+	    WS_M_CORE_SUBSET)
+		return xasprintf("%s and %s were counted on different core types of this hybrid CPU", d->num, d->den);
 	return xasprintf("%s and %s come from different backends (one simulated, one measured)", d->num, d->den);
 }
 

@@ -106,9 +106,22 @@ void ws_pfm_for_each(void (*fn)(const char *pmu, const char *event, const char *
 	}
 }
 
+/*
+ * The core PMU: the present PMU of type PFM_PMU_TYPE_CORE that is not the architecture's default ("perf"
+ * and "perf_raw" are always present, but of another type). libpfm4 marks as default (is_dfl) only the
+ * architected PMUs (x86's ix86arch, Intel's only), so requiring it found no PMU on AMD, Zen 4's included.
+ * On Intel the default one is present beside the model's, and its counter count is the one to trust: it
+ * comes from CPUID leaf 0xA, per logical CPU (4 on Skylake with Hyper-Threading on, 8 with it off), where
+ * the model's table holds one number whatever the core shares (libpfm 4.13: 8 for skl).
+ */
 int ws_pfm_core_pmu(struct ws_pfm_pmu *out)
 {
+	pfm_pmu_info_t best, dfl;
+	bool have_best = false, have_dfl = false;
+
 	memset(out, 0, sizeof(*out));
+	memset(&best, 0, sizeof(best));
+	memset(&dfl, 0, sizeof(dfl));
 	if (ws_pfm_init() < 0)
 		return -ENODEV;
 	for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
@@ -116,16 +129,24 @@ int ws_pfm_core_pmu(struct ws_pfm_pmu *out)
 
 		memset(&pinfo, 0, sizeof(pinfo));
 		pinfo.size = sizeof(pinfo);
-		if (pfm.get_pmu_info((pfm_pmu_t)p, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
+		if (pfm.get_pmu_info((pfm_pmu_t)p, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
+		    pinfo.type != PFM_PMU_TYPE_CORE)
 			continue;
-		/* The architecture's default PMU is the core one; "perf" and "perf_raw" are always present. */
-		if (!pinfo.is_dfl || pinfo.type != PFM_PMU_TYPE_CORE)
-			continue;
-		out->name = xstrdup(pinfo.name);
-		out->desc = xstrdup(pinfo.desc ? pinfo.desc : pinfo.name);
-		out->counters = pinfo.num_cntrs;
-		out->fixed = pinfo.num_fixed_cntrs;
-		return 0;
+		if (pinfo.is_dfl && !have_dfl) {
+			dfl = pinfo;
+			have_dfl = true;
+		} else if (!pinfo.is_dfl && !have_best) {
+			best = pinfo; /* a hybrid CPU has two, one per core type: the first will do */
+			have_best = true;
+		}
 	}
-	return -ENODEV;
+	if (!have_best && !have_dfl)
+		return -ENODEV;
+	if (!have_best)
+		best = dfl;
+	out->name = xstrdup(best.name);
+	out->desc = xstrdup(best.desc ? best.desc : best.name);
+	out->counters = have_dfl && dfl.num_cntrs > 0 ? dfl.num_cntrs : best.num_cntrs;
+	out->fixed = have_dfl && dfl.num_cntrs > 0 ? dfl.num_fixed_cntrs : best.num_fixed_cntrs;
+	return 0;
 }

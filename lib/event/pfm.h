@@ -21,13 +21,16 @@ int ws_pfm_encode(const char *spec, bool user, bool kernel, void *attr, size_t a
 void ws_pfm_for_each(void (*fn)(const char *pmu, const char *event, const char *desc, void *data), void *data);
 
 struct ws_pfm_pmu {
-	char *name;      /* libpfm4's name of the default core PMU, e.g. "amd64_fam19h_zen4"; NULL if none */
+	char *name;      /* libpfm4's name of the core PMU, e.g. "amd64_fam19h_zen4", "icl"; NULL if none */
 	char *desc;
-	int counters;    /* generic counters */
+	int counters;    /* generic counters (Intel: the architected PMU's, from CPUID) */
 	int fixed;       /* fixed counters */
 };
 
-/* The default (core) PMU present here, if any. Returns 0, or -ENODEV. Caller frees the strings. */
+/*
+ * The core PMU present here, if any: the model's own (on a hybrid CPU, the first core type's), else the
+ * architected one (ix86arch). Returns 0, or -ENODEV. Caller frees the strings.
+ */
 int ws_pfm_core_pmu(struct ws_pfm_pmu *out);
 
 #endif

@@ -218,12 +218,13 @@ static void check_rdpmc(struct ws_checks *c)
 
 static void check_hybrid(struct ws_checks *c)
 {
-	unsigned types[2];
-	const char *names[2];
-	int n = ws_perf_hybrid_pmus(types, names, 2);
+	unsigned types[WS_PERF_MAX_CORE_TYPES];
+	const char *names[WS_PERF_MAX_CORE_TYPES];
+	int n = ws_perf_hybrid_pmus(types, names, WS_PERF_MAX_CORE_TYPES);
 
 	if (n > 1)
-		add(c, "core-types", WS_CHECK_WARN, xasprintf("hybrid: %s + %s", names[0], names[1]),
+		add(c, "core-types", WS_CHECK_WARN,
+		    xasprintf("hybrid: %s + %s%s%s", names[0], names[1], n > 2 ? " + " : "", n > 2 ? names[2] : ""),
 		    xstrdup("performance and efficiency cores differ: a run that moves between them changes speed; "
 			    "whyslow counts on both and sums"),
 		    xstrdup("pin to one core type with --cpu (see lscpu --extended)"));

@@ -32,6 +32,7 @@ struct counter {
 	size_t ev;                  /* index into the event list */
 	struct perf_event_attr attr;
 	int group;                  /* counters of one group are adjacent, leader first */
+	int tidx;                   /* hybrid: the core type (index into perf_priv.types) it counts on, or -1 */
 	int fd;
 };
 
@@ -42,12 +43,24 @@ struct perf_priv {
 	struct counter *c;
 	size_t nc, alloc;
 	int ngroups;
-	bool hybrid;
+	/*
+	 * Hybrid CPUs: the core PMUs' perf types and names, and per event the core types that count it (bit t
+	 * for types[t]), as probed; 0 for an event bound to no core PMU (software, or another PMU's).
+	 */
+	unsigned types[WS_PERF_MAX_CORE_TYPES];
+	const char *type_names[WS_PERF_MAX_CORE_TYPES];
+	int ntypes;
+	unsigned *cover;
+	bool warned_copy;           /* said once that a core type's copy failed to open for a run */
+	bool told_user_only;        /* said once that the kernel is not counted (perf_event_paranoid) */
 	bool *split;                /* per group: never scheduled last run, split before the next */
 	size_t slots;               /* the event td-slots (Intel top-down), or SIZE_MAX */
 	/* --regions: the markers count in the program itself; each run writes into its own directory. */
 	struct ws_marker_event mev[WS_MARKERS_MAX_EVENTS];
 	size_t nmev;
+	unsigned mgroup[WS_MARKERS_MAX_EVENTS]; /* the markers' groups: their sizes, in mev's order */
+	size_t nmgroups;
+	int cap;                    /* hardware events a group may hold (group_capacity()); 0 before layout() */
 	char *outdir;
 	char **env;
 	/* --functions: a sampling profile of each run; symbols, CPUs and the checked rate kept across runs. */
@@ -72,6 +85,7 @@ struct perf_priv {
 	/* Per event, perf_collect()'s sums: allocated by the first run (again if the list grew), cleared each run. */
 	double *sum, *share, *enabled;
 	bool *counted;
+	unsigned *opened;           /* hybrid: the core types whose copy of the event was read this run */
 	size_t nsums;
 };
 
@@ -95,7 +109,7 @@ static int group_capacity(void)
 	return cap;
 }
 
-static void add_counter(struct perf_priv *p, size_t ev, const struct perf_event_attr *attr, int group)
+static void add_counter(struct perf_priv *p, size_t ev, const struct perf_event_attr *attr, int group, int tidx)
 {
 	struct counter *c;
 
@@ -104,13 +118,62 @@ static void add_counter(struct perf_priv *p, size_t ev, const struct perf_event_
 	c->ev = ev;
 	c->attr = *attr;
 	c->group = group;
+	c->tidx = tidx;
 	c->fd = -1;
+}
+
+/*
+ * perf's generic hardware and cache events: on a hybrid CPU each names its core PMU in config's upper 32
+ * bits (PERF_PMU_TYPE_SHIFT), one copy per core type. Every other event names its PMU in its type.
+ */
+static bool per_core_type(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE;
+}
+
+/* The attr of `a`'s copy on core type t. */
+static struct perf_event_attr on_core_type(const struct perf_priv *p, const struct perf_event_attr *a, int t)
+{
+	struct perf_event_attr c = *a;
+
+	c.config = (c.config & PERF_HW_EVENT_MASK) | (unsigned long long)p->types[t] << PERF_PMU_TYPE_SHIFT;
+	return c;
+}
+
+/*
+ * The core type an event that is not per_core_type() counts on: the one whose PMU its type names (a raw
+ * event's PERF_TYPE_RAW is cpu_core's own type), or -1 (software, another PMU's, or not hybrid).
+ */
+static int core_type_of(const struct perf_priv *p, const struct perf_event_attr *a)
+{
+	for (int t = 0; t < p->ntypes; t++)
+		if (a->type == p->types[t])
+			return t;
+	return -1;
+}
+
+/* All the core types of this hybrid CPU, as a mask of perf_priv.cover. */
+static unsigned all_core_types(const struct perf_priv *p)
+{
+	return (1u << p->ntypes) - 1;
 }
 
 /* Intel's top-down metric events, when their leader td-slots was asked for too. */
 static bool is_topdown_metric(const struct perf_priv *p, size_t i)
 {
 	return p->slots != SIZE_MAX && ws_topdown_is_slots_metric(p->events->v[i].name);
+}
+
+/*
+ * How layout() and the markers group a claimed hardware event: Zen 4's five top-down inputs form groups of
+ * their own, so that they are counted over the same time and the four fractions add up (mixed with the
+ * generic events they straddled groups that multiplexing counted at different times); then the others.
+ */
+enum { HW_TOPDOWN, HW_OTHER };
+
+static int hw_class(const struct perf_priv *p, size_t i)
+{
+	return ws_topdown_is_zen4(p->events->v[i].name) ? HW_TOPDOWN : HW_OTHER;
 }
 
 /*
@@ -121,52 +184,59 @@ static bool is_topdown_metric(const struct perf_priv *p, size_t i)
  */
 static void layout(struct perf_priv *p)
 {
-	unsigned types[2];
-	const char *names[2];
-	int ntypes = ws_perf_hybrid_pmus(types, names, 2), cap = 0;
+	int cap = 0;
 
-	p->hybrid = ntypes > 0;
 	p->nc = 0;
 	p->ngroups = 0;
 	for (size_t i = 0; i < p->events->n; i++) {
 		if (!p->mine[i] || p->attr[i].type != PERF_TYPE_SOFTWARE)
 			continue;
-		add_counter(p, i, &p->attr[i], p->ngroups++);
+		add_counter(p, i, &p->attr[i], p->ngroups++, -1);
 	}
 	/* Intel's top-down metrics count only in a group that "slots" leads: one group of their own. */
 	if (p->slots != SIZE_MAX && p->mine[p->slots]) {
-		add_counter(p, p->slots, &p->attr[p->slots], p->ngroups);
+		add_counter(p, p->slots, &p->attr[p->slots], p->ngroups, core_type_of(p, &p->attr[p->slots]));
 		for (size_t i = 0; i < p->events->n; i++)
 			if (p->mine[i] && is_topdown_metric(p, i))
-				add_counter(p, i, &p->attr[i], p->ngroups);
+				add_counter(p, i, &p->attr[i], p->ngroups, core_type_of(p, &p->attr[i]));
 		p->ngroups++;
 	}
 	/*
-	 * On a hybrid CPU a generic hardware event must name its core PMU in the upper config bits, and the
-	 * task is counted by one counter per core type; collect() sums them.
+	 * On a hybrid CPU the task is counted by one copy of a generic hardware event per core type that
+	 * counts it (perf_setup() probed each), and collect() sums them; a copy's groups hold that core type's
+	 * events only, as the kernel keeps a group on one PMU.
 	 */
 	for (size_t i = 0; i < p->events->n && !cap; i++)
 		if (p->mine[i] && p->attr[i].type != PERF_TYPE_SOFTWARE && i != p->slots && !is_topdown_metric(p, i))
 			cap = group_capacity();
-	for (int t = 0; t < (ntypes ? ntypes : 1); t++) {
-		int in_group = cap;
+	p->cap = cap;
+	for (int k = 0; k < (p->ntypes ? p->ntypes : 1) * 2; k++) {
+		int t = k / 2, in_group = cap;
 
 		for (size_t i = 0; i < p->events->n; i++) {
 			struct perf_event_attr a;
+			int tidx;
 
 			if (!p->mine[i] || p->attr[i].type == PERF_TYPE_SOFTWARE || i == p->slots ||
-			    is_topdown_metric(p, i))
+			    is_topdown_metric(p, i) || hw_class(p, i) != k % 2)
 				continue;
 			a = p->attr[i];
-			if (ntypes && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE))
-				a.config |= (unsigned long long)types[t] << 32;
-			else if (ntypes && t > 0)
-				continue; /* raw and PMU-specific events name their PMU already: open once */
+			if (p->ntypes && per_core_type(&a)) {
+				if (!(p->cover[i] & 1u << t))
+					continue; /* that core type cannot count it */
+				a = on_core_type(p, &a, t);
+				tidx = t;
+			} else {
+				/* Raw and PMU-specific events name their PMU already: open once, with its type's. */
+				tidx = core_type_of(p, &a);
+				if (tidx >= 0 ? tidx != t : t > 0)
+					continue;
+			}
 			if (in_group >= cap) {
 				p->ngroups++;
 				in_group = 0;
 			}
-			add_counter(p, i, &a, p->ngroups - 1);
+			add_counter(p, i, &a, p->ngroups - 1, tidx);
 			in_group++;
 		}
 	}
@@ -174,18 +244,59 @@ static void layout(struct perf_priv *p)
 	p->split = xcalloc((size_t)p->ngroups + 1, sizeof(*p->split));
 }
 
+/* The markers' kinds of group, in their order (choose_marker_events()). */
+enum { MG_TOPDOWN, MG_HARDWARE, MG_SLOTS, MG_SOFTWARE, MG_KINDS };
+
+static int marker_kind(const struct perf_priv *p, size_t i)
+{
+	if (i == p->slots || is_topdown_metric(p, i))
+		return MG_SLOTS;
+	/* Tracepoints and breakpoints take no PMU counter either, and no rdpmc: with the software events. */
+	if (p->attr[i].type == PERF_TYPE_SOFTWARE || p->attr[i].type == PERF_TYPE_TRACEPOINT ||
+	    p->attr[i].type == PERF_TYPE_BREAKPOINT)
+		return MG_SOFTWARE;
+	return hw_class(p, i) == HW_TOPDOWN ? MG_TOPDOWN : MG_HARDWARE;
+}
+
 /*
- * The events the markers count: the claimed perf events, hardware first (a software leader would keep a
- * hardware member off the PMU), at most WS_MARKERS_MAX_EVENTS.
+ * The events the markers count, at most WS_MARKERS_MAX_EVENTS, in groups the PMU can take: x86 refuses at
+ * open a group that cannot fit its counters (EINVAL), which with one group of every event lost every
+ * region on AMD (6 counters) and on Intel with Hyper-Threading before Ice Lake (4). Hardware events in
+ * groups of at most the backend's capacity, Zen 4's top-down inputs in their own (as layout()); Intel's
+ * top-down metric events only in the group td-slots leads, first, as the kernel wants; software events in
+ * one group of their own, which takes no counter and leaves the hardware groups readable with rdpmc.
  */
 static void choose_marker_events(struct perf_priv *p)
 {
-	for (int sw = 0; sw < 2; sw++) {
-		for (size_t i = 0; i < p->events->n && p->nmev < WS_MARKERS_MAX_EVENTS; i++) {
+	char *left = NULL;
+
+	p->nmev = 0;
+	p->nmgroups = 0;
+	for (int kind = 0; kind < MG_KINDS; kind++) {
+		unsigned in_group = 0;
+
+		for (size_t k = 0; k <= p->events->n; k++) {
+			/* td-slots before its metric events. */
+			size_t i = kind != MG_SLOTS ? k : k == 0 ? p->slots : k - 1;
 			struct ws_marker_event *m;
 
-			if (!p->mine[i] || (p->attr[i].type == PERF_TYPE_SOFTWARE) != sw)
+			if (i >= p->events->n || (kind == MG_SLOTS && k > 0 && i == p->slots) || !p->mine[i] ||
+			    marker_kind(p, i) != kind)
 				continue;
+			if (p->nmev == WS_MARKERS_MAX_EVENTS) {
+				char *l = xasprintf("%s%s%s", left ? left : "", left ? ", " : "", p->events->v[i].name);
+
+				free(left);
+				left = l;
+				continue;
+			}
+			if (!in_group || ((kind == MG_HARDWARE || kind == MG_TOPDOWN) && p->cap > 0 &&
+					  in_group == (unsigned)p->cap)) {
+				p->mgroup[p->nmgroups++] = 0;
+				in_group = 0;
+			}
+			p->mgroup[p->nmgroups - 1]++;
+			in_group++;
 			m = &p->mev[p->nmev++];
 			m->type = p->attr[i].type;
 			m->config = p->attr[i].config;
@@ -197,6 +308,24 @@ static void choose_marker_events(struct perf_priv *p)
 			m->name = p->events->v[i].name;
 		}
 	}
+	if (left)
+		ws_log(WS_LOG_INFO, "--regions: the markers count at most %d events; not counted in regions: %s",
+		       WS_MARKERS_MAX_EVENTS, left);
+	free(left);
+}
+
+/* The markers' groups, for the environment: "WHYSLOW_MARKERS_GROUPS=N,N,..." (caller frees). */
+static char *marker_groups_env(const struct perf_priv *p)
+{
+	char *s = xstrdup(WS_MARKERS_ENV_GROUPS "=");
+
+	for (size_t g = 0; g < p->nmgroups; g++) {
+		char *n = xasprintf("%s%s%u", s, g ? "," : "", p->mgroup[g]);
+
+		free(s);
+		s = n;
+	}
+	return s;
 }
 
 static void remove_outdir(struct perf_priv *p)
@@ -214,6 +343,7 @@ static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
 	struct perf_priv *p = be->priv;
 	const char *tmp = getenv("TMPDIR");
 	char *dir;
+	size_t n;
 	int ret;
 
 	/* Which program runs: its frame pointers decide how call chains are recorded (perf_attach()). */
@@ -234,6 +364,12 @@ static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
 	p->outdir = dir;
 	if ((ret = ws_marker_env_build(WS_MARKERS_PERF, p->mev, p->nmev, p->outdir, &p->env)) < 0)
 		return ret;
+	/* The groups the markers open: one more entry (ws_marker_env_free() frees every one). */
+	for (n = 0; p->env[n]; n++)
+		;
+	p->env = xrealloc(p->env, (n + 2) * sizeof(*p->env));
+	p->env[n] = marker_groups_env(p);
+	p->env[n + 1] = NULL;
 	ex->env_add = p->env;
 	return 0;
 }
@@ -528,9 +664,119 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 	return 0;
 }
 
+/* Software events the kernel counts with its own registers: with exclude_kernel they always read 0. */
+static bool kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+/*
+ * Open `a` on ourselves, as the child will get it: the same PMU and permissions. When the kernel may not be
+ * counted (EACCES or EPERM under perf_event_paranoid 2), retry user space only, as perf does, unless
+ * `user_only_ok` is false; say so once. `a` keeps the exclude bits of the last try. Returns the fd or -errno.
+ */
+static int probe_open(struct perf_priv *p, const char *name, struct perf_event_attr *a, bool user_only_ok)
+{
+	int fd = ws_perf_open(name, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd >= 0 || (fd != -EACCES && fd != -EPERM) || a->exclude_kernel || !user_only_ok)
+		return fd;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	fd = ws_perf_open(name, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0 && !p->told_user_only) {
+		ws_log(WS_LOG_INFO, "counting user space only: perf_event_paranoid is %d (to count the kernel too: "
+		       "sudo sysctl -w kernel.perf_event_paranoid=1)", ws_perf_paranoid());
+		p->told_user_only = true;
+	}
+	return fd;
+}
+
+/* The errors after which nothing else opens either (ws_perf_triage()'s WS_PERF_FATAL). */
+static bool fatal_errno(int err)
+{
+	return err == -EMFILE || err == -ENFILE || err == -ENOMEM;
+}
+
+/*
+ * A generic hardware or cache event on a hybrid CPU: probe its copy on each core type, with the type in
+ * config. Without one the kernel reads PERF_TYPE_RAW, cpu_core's type (perf_init_event()), so a probe of
+ * the bare event says nothing of cpu_atom, whose PMU lacks some events (its cache table has no L1d read
+ * miss: ENOENT). p->cover[i] gets the core types that opened; `a` the exclude bits that did. Returns the
+ * descriptor of one copy that opened (the caller closes it), else the first core type's error.
+ */
+static int probe_core_types(struct perf_priv *p, size_t i, struct perf_event_attr *a)
+{
+	const char *name = p->events->v[i].name;
+	int fd = -1, err = 0;
+
+	for (int t = 0; t < p->ntypes; t++) {
+		struct perf_event_attr c = on_core_type(p, a, t);
+		int f = probe_open(p, name, &c, true);
+
+		if (f < 0) {
+			/* The first error, but one that stops everything (EMFILE: ulimit -n) over any other. */
+			if (!err || (fatal_errno(f) && !fatal_errno(err)))
+				err = f;
+			ws_log(WS_LOG_DEBUG, "'%s' does not open on %s: %s", name, p->type_names[t], strerror(-f));
+			continue;
+		}
+		a->exclude_kernel = c.exclude_kernel;
+		a->exclude_hv = c.exclude_hv;
+		p->cover[i] |= 1u << t;
+		if (fd < 0)
+			fd = f;
+		else
+			close(f);
+	}
+	if (p->cover[i] && !fatal_errno(err))
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* On a hybrid CPU, say once which events only one core type counts, and what their counts then cover. */
+static void tell_one_core_type(const struct perf_priv *p)
+{
+	/* Each set of core types short of all of them (bit t for types[t]): its events in one line. */
+	for (unsigned mask = 1; p->ntypes > 1 && mask < all_core_types(p); mask++) {
+		char *list = NULL, *where = NULL;
+
+		for (size_t i = 0; i < p->events->n; i++) {
+			char *l;
+
+			if (!p->mine[i] || p->cover[i] != mask)
+				continue;
+			l = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", p->events->v[i].name);
+			free(list);
+			list = l;
+		}
+		for (int t = 0; list && t < p->ntypes; t++) {
+			char *w;
+
+			if (!(mask & 1u << t))
+				continue;
+			w = xasprintf("%s%s%s", where ? where : "", where ? " and " : "", p->type_names[t]);
+			free(where);
+			where = w;
+		}
+		if (list)
+			ws_log(WS_LOG_INFO, "counted on %s only, where this hybrid CPU's other core types lack them or "
+			       "they name one PMU: %s (their counts cover the time the command ran on those CPUs, not "
+			       "scaled to the rest)", where, list);
+		free(list);
+		free(where);
+	}
+}
+
+
 /*
  * Intel's top-down metric events open only as members of a group that "slots" leads (the kernel refuses
- * them alone with EINVAL): probe them that way, slots first.
+ * them alone with EINVAL): probe them that way, slots first. Under perf_event_paranoid 2 slots opens user
+ * space only, as every other event, and its members take its exclude bits, as the kernel wants a group's
+ * members to count what their leader counts.
  */
 static void probe_topdown(struct perf_priv *p, struct ws_claim *claims)
 {
@@ -544,7 +790,7 @@ static void probe_topdown(struct perf_priv *p, struct ws_claim *claims)
 	a = events->v[p->slots].attr;
 	a.disabled = 1;
 	a.inherit = 1;
-	lead = ws_perf_open(events->v[p->slots].name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	lead = probe_open(p, events->v[p->slots].name, &a, true);
 	if (lead < 0) {
 		ws_perf_triage(-lead, &a, &reason);
 		free(claims[p->slots].reason);
@@ -553,6 +799,7 @@ static void probe_topdown(struct perf_priv *p, struct ws_claim *claims)
 	}
 	p->mine[p->slots] = claims[p->slots].claimed = true;
 	p->attr[p->slots] = a;
+	p->cover[p->slots] = core_type_of(p, &a) >= 0 ? 1u << core_type_of(p, &a) : 0;
 	for (size_t i = 0; i < events->n; i++) {
 		struct perf_event_attr m;
 		int fd;
@@ -562,6 +809,8 @@ static void probe_topdown(struct perf_priv *p, struct ws_claim *claims)
 		m = events->v[i].attr;
 		m.disabled = 0;
 		m.inherit = 1;
+		m.exclude_kernel = a.exclude_kernel;
+		m.exclude_hv = a.exclude_hv;
 		fd = ws_perf_open(events->v[i].name, &m, 0, -1, lead, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			ws_perf_triage(-fd, &m, &reason);
@@ -572,15 +821,9 @@ static void probe_topdown(struct perf_priv *p, struct ws_claim *claims)
 		close(fd);
 		p->mine[i] = claims[i].claimed = true;
 		p->attr[i] = m;
+		p->cover[i] = p->cover[p->slots];
 	}
 	close(lead);
-}
-
-/* Software events the kernel counts with its own registers: with exclude_kernel they always read 0. */
-static bool kernel_only(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE &&
-	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
 }
 
 /*
@@ -611,19 +854,20 @@ static void keep_switched_on(struct perf_priv *p, size_t i, const struct perf_ev
 static int perf_setup(struct ws_backend *be, const struct ws_event_list *events, struct ws_claim *claims)
 {
 	struct perf_priv *p = xcalloc(1, sizeof(*p));
-	bool told_user_only = false;
 	int ret;
 
 	be->priv = p;
 	p->events = events;
 	p->mine = xcalloc(events->n + 1, sizeof(*p->mine));
 	p->attr = xcalloc(events->n + 1, sizeof(*p->attr));
+	p->cover = xcalloc(events->n + 1, sizeof(*p->cover));
 	p->keep = xcalloc(events->n + 1, sizeof(*p->keep));
 	p->nkeep = events->n;
 	for (size_t i = 0; i < events->n; i++)
 		p->keep[i] = -1;
 	if ((ret = ws_perf_inject_env()) < 0)
 		return ret;
+	p->ntypes = ws_perf_hybrid_pmus(p->types, p->type_names, WS_PERF_MAX_CORE_TYPES);
 	p->slots = SIZE_MAX;
 	for (size_t i = 0; i < events->n; i++)
 		if (!strcmp(events->v[i].name, WS_TOPDOWN_SLOTS))
@@ -640,25 +884,19 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 		a = ev->attr;
 		a.disabled = 1;
 		a.inherit = 1;
-		/* Probe on ourselves: the same PMU and permissions the child will get. */
-		fd = ws_perf_open(ev->name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (p->ntypes && per_core_type(&a)) {
+			fd = probe_core_types(p, i, &a);
+		} else {
+			/* Events the scheduler counts, in the kernel: user space only would read 0, a lie. */
+			fd = probe_open(p, ev->name, &a, !kernel_only(&a));
+			if (fd >= 0 && core_type_of(p, &a) >= 0)
+				p->cover[i] = 1u << core_type_of(p, &a);
+		}
 		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && kernel_only(&a)) {
-			/* Counted by the scheduler, in the kernel: user space only would read 0, a lie. */
 			free(claims[i].reason);
 			claims[i].reason = xasprintf("counted in the kernel, which perf_event_paranoid=%d forbids here: "
 						     "sudo sysctl -w kernel.perf_event_paranoid=1", ws_perf_paranoid());
 			continue;
-		}
-		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel) {
-			/* As perf does: when the kernel may not be counted, count user space only. */
-			a.exclude_kernel = 1;
-			a.exclude_hv = 1;
-			fd = ws_perf_open(ev->name, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-			if (fd >= 0 && !told_user_only) {
-				ws_log(WS_LOG_INFO, "counting user space only: perf_event_paranoid is %d (to count the "
-				       "kernel too: sudo sysctl -w kernel.perf_event_paranoid=1)", ws_perf_paranoid());
-				told_user_only = true;
-			}
 		}
 		if (fd >= 0) {
 			close(fd);
@@ -682,6 +920,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 			break;
 		}
 	}
+	tell_one_core_type(p);
 	layout(p);
 	choose_marker_events(p);
 	return 0;
@@ -768,6 +1007,19 @@ static int perf_arm(struct ws_backend *be)
 				ws_log(WS_LOG_DEBUG, "'%s' did not fit its group; counted alone", name);
 			}
 		}
+		if (c->fd < 0 && c->tidx >= 0 && (p->cover[c->ev] & ~(1u << c->tidx)) && !fatal_errno(c->fd)) {
+			/*
+			 * A hybrid CPU's other core type counts the event too: this run counts it there only
+			 * (collect() does not scale it to the rest). A group whose leader this was is led by its
+			 * next member.
+			 */
+			ws_perf_triage(-c->fd, &a, &reason);
+			ws_log(p->warned_copy ? WS_LOG_DEBUG : WS_LOG_WARN, "cannot open '%s' on %s for this run (%s): "
+			       "counted on the other core type only", name, p->type_names[c->tidx], reason);
+			p->warned_copy = true;
+			free(reason);
+			continue;
+		}
 		if (c->fd < 0) {
 			int err = c->fd;
 
@@ -791,6 +1043,7 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 	size_t n = p->events->n;
 	double *sum = p->sum, *share = p->share, *enabled = p->enabled;
 	bool *counted = p->counted;
+	unsigned *opened = p->opened;
 	int ret = 0;
 
 	(void)o;
@@ -800,11 +1053,13 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		p->share = share = xrealloc(p->share, p->nsums * sizeof(*share));
 		p->enabled = enabled = xrealloc(p->enabled, p->nsums * sizeof(*enabled));
 		p->counted = counted = xrealloc(p->counted, p->nsums * sizeof(*counted));
+		p->opened = opened = xrealloc(p->opened, p->nsums * sizeof(*opened));
 	}
 	memset(sum, 0, (n + 1) * sizeof(*sum));
 	memset(share, 0, (n + 1) * sizeof(*share));
 	memset(enabled, 0, (n + 1) * sizeof(*enabled));
 	memset(counted, 0, (n + 1) * sizeof(*counted));
+	memset(opened, 0, (n + 1) * sizeof(*opened));
 	for (size_t i = 0; i < p->nc; i++) {
 		struct counter *c = &p->c[i];
 		const char *name = p->events->v[c->ev].name;
@@ -817,13 +1072,14 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 			ws_error("cannot read '%s': %s", name, strerror(-ret));
 			break;
 		}
-		if (p->hybrid && c->attr.type != PERF_TYPE_SOFTWARE) {
+		if (c->tidx >= 0) {
 			/*
 			 * One counter per core type: each is enabled for the whole run but runs only while the
 			 * task is on its type, so the running times add up to the enabled time, and scaling
 			 * each alone would count the other type's time twice. Sum the raw counts and the
 			 * running times; scale the sum only by what is missing from the whole (multiplexing).
 			 */
+			opened[c->ev] |= 1u << c->tidx;
 			if (val[2] > 0) {
 				sum[c->ev] += (double)val[0];
 				counted[c->ev] = true;
@@ -858,15 +1114,23 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		if (!p->mine[i])
 			continue;
 		sh = enabled[i] > 0 ? share[i] / enabled[i] : 0.0;
-		if (p->hybrid && p->attr[i].type != PERF_TYPE_SOFTWARE) {
+		if (opened[i] && opened[i] != all_core_types(p)) {
+			/*
+			 * Counted on one core type: its counter does not run while the task is on the other, which
+			 * reads as multiplexing but is not. The count is that type's, exact where it was not also
+			 * multiplexed; scaled, it would be extrapolated over the other type's time (setup said so).
+			 */
+			sh = -1;
+		} else if (opened[i]) {
 			if (sh > 1.0)
 				sh = 1.0;
 			else if (sh > 0)
 				sum[i] /= sh; /* multiplexed: the part of the run no type counted */
 		}
 		/* A count that never ran is "not counted" (NAN), never 0. */
-		ws_push_at(&v->metrics, p->events->v[i].name, 0, run, counted[i] ? sum[i] : NAN,
-			   counted[i] ? sh : 0.0, NAN);
+		ws_push_at(&v->metrics, p->events->v[i].name,
+			   opened[i] && opened[i] != all_core_types(p) ? WS_M_CORE_SUBSET : 0, run,
+			   counted[i] ? sum[i] : NAN, counted[i] ? sh : 0.0, NAN);
 	}
 	return ret;
 }
@@ -897,6 +1161,8 @@ static void perf_teardown(struct ws_backend *be)
 	free(p->share);
 	free(p->enabled);
 	free(p->counted);
+	free(p->opened);
+	free(p->cover);
 	free(p->c);
 	free(p->mine);
 	free(p->attr);

@@ -107,20 +107,30 @@ enum ws_perf_errclass ws_perf_triage(int err, const struct perf_event_attr *attr
 
 struct fault {
 	char *event;
+	char *pmu;      /* NULL: every copy of the event; else only its copy on this core PMU (hybrid) */
 	int open_errno;
 	int eintr;
 	double share;
 	bool fake;
 	bool ingroup;   /* open_errno only when joining a group */
+	bool user_only; /* EACCES unless it excludes the kernel, as perf_event_paranoid=2 has it */
 };
 
 static struct fault *faults;
 static size_t nfaults;
+static bool fake_hybrid;
+
+static bool same_pmu(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
 
 void ws_perf_inject(const struct ws_perf_fault *f, size_t n)
 {
-	for (size_t i = 0; i < nfaults; i++)
+	for (size_t i = 0; i < nfaults; i++) {
 		free(faults[i].event);
+		free(faults[i].pmu);
+	}
 	free(faults);
 	faults = NULL;
 	nfaults = 0;
@@ -132,16 +142,18 @@ void ws_perf_inject(const struct ws_perf_fault *f, size_t n)
 
 		/* Faults naming the same event combine into one. */
 		for (size_t j = 0; j < nfaults; j++)
-			if (!strcmp(faults[j].event, f[i].event))
+			if (!strcmp(faults[j].event, f[i].event) && same_pmu(faults[j].pmu, f[i].pmu))
 				t = &faults[j];
 		if (!t) {
 			t = &faults[nfaults++];
 			t->event = xstrdup(f[i].event);
+			t->pmu = f[i].pmu ? xstrdup(f[i].pmu) : NULL;
 			t->share = -1;
 		}
 		if (f[i].open_errno)
 			t->open_errno = f[i].open_errno;
 		t->ingroup |= f[i].ingroup;
+		t->user_only |= f[i].user_only;
 		if (f[i].eintr)
 			t->eintr = f[i].eintr;
 		if (f[i].share >= 0)
@@ -150,11 +162,35 @@ void ws_perf_inject(const struct ws_perf_fault *f, size_t n)
 	}
 }
 
-static struct fault *fault_for(const char *name)
+void ws_perf_inject_hybrid(bool on)
+{
+	fake_hybrid = on;
+}
+
+static struct fault *fault_for(const char *name, const char *pmu)
 {
 	for (size_t i = 0; i < nfaults; i++)
-		if (!strcmp(faults[i].event, name))
+		if (!strcmp(faults[i].event, name) && same_pmu(faults[i].pmu, pmu))
 			return &faults[i];
+	return NULL;
+}
+
+/*
+ * The core PMU a hybrid copy of an event is bound to: the extended type in config's upper 32 bits of a
+ * generic hardware or cache event, else the event's own type when it is a core PMU's (PERF_TYPE_RAW is
+ * cpu_core's). NULL on other machines and for other events.
+ */
+static const char *copy_pmu(const struct perf_event_attr *attr)
+{
+	unsigned types[WS_PERF_MAX_CORE_TYPES], want = attr->type;
+	const char *names[WS_PERF_MAX_CORE_TYPES];
+	int n = ws_perf_hybrid_pmus(types, names, WS_PERF_MAX_CORE_TYPES);
+
+	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE)
+		want = (unsigned)(attr->config >> PERF_PMU_TYPE_SHIFT);
+	for (int t = 0; t < n; t++)
+		if (types[t] == want)
+			return names[t];
 	return NULL;
 }
 
@@ -169,17 +205,18 @@ static const struct {
 
 int ws_perf_inject_env(void)
 {
-	const char *env = getenv("WHYSLOW_TEST_PERF_FAULTS");
+	const char *env = getenv("WHYSLOW_TEST_PERF_FAULTS"), *hybrid = getenv("WHYSLOW_TEST_HYBRID");
 	struct ws_perf_fault *list = NULL;
 	size_t n = 0, alloc = 0;
 	char *copy, *save = NULL, *tok;
 	int ret = 0;
 
+	ws_perf_inject_hybrid(hybrid && *hybrid && strcmp(hybrid, "0"));
 	if (!env || !*env)
 		return 0;
 	copy = xstrdup(env);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
+		char *eq = strchr(tok, '='), *at;
 		struct ws_perf_fault f = { .share = -1 };
 		const char *what;
 
@@ -190,10 +227,17 @@ int ws_perf_inject_env(void)
 		*eq = '\0';
 		f.event = tok;
 		what = eq + 1;
+		/* EVENT@PMU=FAULT: only the event's copy on that core PMU of a hybrid CPU. */
+		if ((at = strchr(tok, '@'))) {
+			*at = '\0';
+			f.pmu = at + 1;
+		}
 		if (!strcmp(what, "never")) {
 			f.share = 0;
 		} else if (!strcmp(what, "fake")) {
 			f.fake = true;
+		} else if (!strcmp(what, "user-only")) {
+			f.user_only = true;
 		} else if (!strcmp(what, "ingroup")) {
 			/* The PMU refuses it as a group member only, as x86 does when a group cannot fit. */
 			f.open_errno = EINVAL;
@@ -224,18 +268,26 @@ int ws_perf_inject_env(void)
 int ws_perf_open(const char *name, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		 unsigned long flags)
 {
-	struct fault *f = name ? fault_for(name) : NULL;
+	const char *pmu = name && nfaults ? copy_pmu(attr) : NULL;
+	struct fault *any = name ? fault_for(name, NULL) : NULL, *one = pmu ? fault_for(name, pmu) : NULL;
 	long fd;
 
 	for (;;) {
+		/* The fault of this copy's PMU first, then the event's own. */
+		struct fault *f = one && one->eintr > 0 ? one : any;
+		struct fault *e = one && one->open_errno ? one : any;
+
 		if (f && f->eintr > 0) {
 			f->eintr--;
 			errno = EINTR;
 			fd = -1;
-		} else if (f && f->open_errno && (!f->ingroup || group_fd >= 0)) {
-			errno = f->open_errno;
+		} else if (e && e->open_errno && (!e->ingroup || group_fd >= 0)) {
+			errno = e->open_errno;
 			fd = -1;
-		} else if (f && f->fake) {
+		} else if (((any && any->user_only) || (one && one->user_only)) && !attr->exclude_kernel) {
+			errno = EACCES;
+			fd = -1;
+		} else if ((any && any->fake) || (one && one->fake)) {
 			struct perf_event_attr a = *attr;
 
 			a.type = PERF_TYPE_SOFTWARE;
@@ -254,7 +306,7 @@ int ws_perf_open(const char *name, struct perf_event_attr *attr, pid_t pid, int 
 
 int ws_perf_read(const char *name, int fd, uint64_t v[3])
 {
-	struct fault *f = name ? fault_for(name) : NULL;
+	struct fault *f = name ? fault_for(name, NULL) : NULL;
 	ssize_t n;
 
 	do
@@ -293,9 +345,19 @@ bool ws_perf_pmu_usable(void)
 
 int ws_perf_hybrid_pmus(unsigned types[], const char *names[], int max)
 {
-	static const char *const hybrid[] = { "cpu_core", "cpu_atom" };
+	static const char *const hybrid[WS_PERF_MAX_CORE_TYPES] = { "cpu_core", "cpu_atom", "cpu_lowpower" };
 	int n = 0;
 
+	if (fake_hybrid) {
+		/* The test hook: Alder Lake's numbers (cpu_core registers as PERF_TYPE_RAW, cpu_atom as a new type). */
+		static const unsigned fake_types[] = { PERF_TYPE_RAW, 10 };
+
+		for (; n < max && n < (int)ARRAY_SIZE(fake_types); n++) {
+			types[n] = fake_types[n];
+			names[n] = hybrid[n];
+		}
+		return n;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(hybrid) && n < max; i++) {
 		char *path = xasprintf("/sys/bus/event_source/devices/%s/type", hybrid[i]);
 		char *s = ws_read_line(path);

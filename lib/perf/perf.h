@@ -9,6 +9,17 @@
 #include <sys/types.h>
 
 /*
+ * A hybrid CPU's core PMU in a generic event's config (Linux 5.13's uapi): defined here for older headers
+ * (Debian 11's 5.10), where a kernel that knows them answers as well.
+ */
+#ifndef PERF_PMU_TYPE_SHIFT
+#define PERF_PMU_TYPE_SHIFT 32
+#endif
+#ifndef PERF_HW_EVENT_MASK
+#define PERF_HW_EVENT_MASK 0xffffffffULL
+#endif
+
+/*
  * Scale a multiplexed count: value = raw * enabled / running, share = running / enabled. Returns false,
  * with *value NAN, when the counter never ran (running == 0): "not counted", never 0.
  */
@@ -48,25 +59,43 @@ int ws_perf_read(const char *name, int fd, uint64_t v[3]);
  *   share >= 0       reads report time_running = share * time_enabled (0: never ran);
  *   fake             the event opens as a software task-clock counter instead, so that the paths only a
  *                    PMU reaches (hardware groups, splitting, scaling) run on a machine without one;
- *   ingroup          EINVAL, but only when the event joins a group (a group the PMU cannot fit).
+ *   ingroup          EINVAL, but only when the event joins a group (a group the PMU cannot fit);
+ *   user_only        EACCES unless attr.exclude_kernel is set, as under perf_event_paranoid=2.
+ * A fault with `pmu` set applies only to the event's copy on that core PMU of a hybrid CPU (the extended
+ * type in config, or the event's own type); its open_errno and eintr come before the event's own faults.
  * Several faults may name the same event; they combine. ws_perf_inject(NULL, 0) clears.
  * ws_perf_inject_env() parses WHYSLOW_TEST_PERF_FAULTS, a list like
- * "cycles=fake,cycles=share:0.5,page-faults=never,branches=EINTR:2,LLC-loads=ENOENT" (a test interface,
- * not for users).
+ * "cycles=fake,cycles=share:0.5,page-faults=never,branches=EINTR:2,LLC-loads=ENOENT,slots=user-only" where
+ * "EVENT@PMU=FAULT" names one copy ("L1-dcache-load-misses@cpu_atom=ENOENT"), and sets the fake hybrid
+ * CPU below from WHYSLOW_TEST_HYBRID=1 (test interfaces, not for users).
  */
 struct ws_perf_fault {
 	const char *event;
+	const char *pmu;  /* NULL: every copy */
 	int open_errno;
 	int eintr;
 	double share;   /* < 0: none */
 	bool fake;
 	bool ingroup;
+	bool user_only;
 };
 
 void ws_perf_inject(const struct ws_perf_fault *faults, size_t n);
 int ws_perf_inject_env(void);
 
-/* Hybrid CPUs (Intel P+E cores): the core PMUs' perf types, e.g. cpu_core and cpu_atom. Returns the count. */
+/*
+ * Hybrid CPUs (Intel P+E cores): the core PMUs' perf types, e.g. cpu_core and cpu_atom. Returns the count.
+ * The names are static strings.
+ */
 int ws_perf_hybrid_pmus(unsigned types[], const char *names[], int max);
+
+/* The most core PMUs a hybrid CPU has: cpu_core, cpu_atom and Arrow Lake-H's cpu_lowpower. */
+#define WS_PERF_MAX_CORE_TYPES 3
+
+/*
+ * The test hook for a hybrid CPU: while on, ws_perf_hybrid_pmus() answers cpu_core (type 4, PERF_TYPE_RAW)
+ * and cpu_atom (type 10), as on Alder Lake, so that the per-core-type paths run with faked events.
+ */
+void ws_perf_inject_hybrid(bool on);
 
 #endif

@@ -38,6 +38,14 @@ bool ws_topdown_is_slots_metric(const char *name)
 	return false;
 }
 
+bool ws_topdown_is_zen4(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(zen4_events); i++)
+		if (!strcmp(zen4_events[i].name, name))
+			return true;
+	return false;
+}
+
 static void add_event(struct ws_event_list *l, const char *name, const struct perf_event_attr *attr)
 {
 	struct ws_event *ev;

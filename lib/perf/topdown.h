@@ -30,4 +30,7 @@ int ws_topdown_add_events(struct ws_event_list *l, char **reason);
  */
 bool ws_topdown_is_slots_metric(const char *name);
 
+/* True for the names of Zen 4's five raw events (td-cycles, td-retired-ops, ...). */
+bool ws_topdown_is_zen4(const char *name);
+
 #endif

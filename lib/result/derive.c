@@ -68,8 +68,12 @@ void ws_metric_set_derive(struct ws_metric_set *s)
 
 		if (!num || !den || (num->flags | den->flags) & WS_M_UNSUPPORTED)
 			continue;
-		/* A ratio of a simulated count to a measured one would mean nothing. */
-		if ((num->flags ^ den->flags) & WS_M_SIMULATED)
+		/*
+		 * A ratio of a simulated count to a measured one would mean nothing; nor one of a count of a
+		 * hybrid CPU's P-cores to a count of all its cores (L1d misses over loads read low by the E-cores'
+		 * share of the work).
+		 */
+		if ((num->flags ^ den->flags) & (WS_M_SIMULATED | WS_M_CORE_SUBSET))
 			continue;
 		n = num->n < den->n ? num->n : den->n;
 		if (!n)

@@ -18,6 +18,11 @@
 #define WS_M_EXACT (1u << 1)       /* simulated, every run within WS_EXACT_SPREAD: a deterministic count */
 #define WS_M_UNSUPPORTED (1u << 2) /* cannot be measured here: `reason` says why; there are no samples */
 #define WS_M_DERIVED (1u << 3)     /* computed per run from other metrics */
+/*
+ * Counted on some of a hybrid CPU's core types only (an E-core PMU lacks the event): no ratio with a count
+ * of all of them means anything. Not kept in the result file: derived metrics are made before it is written.
+ */
+#define WS_M_CORE_SUBSET (1u << 4)
 
 /* Simulated runs that agree within this fraction of their median are compared exactly. */
 #define WS_EXACT_SPREAD 1e-3

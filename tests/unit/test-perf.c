@@ -12,6 +12,7 @@
 #include "event/event.h"
 #include "perf/perf.h"
 #include "perf/profile.h"
+#include "perf/topdown.h"
 #include "result/result.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@
 
 static char last_msg[2048];
 static char all_msgs[8192];
+static char warnings[8192]; /* the messages of level WS_LOG_WARN */
 
 static void capture(enum ws_log_level level, const char *msg, void *data)
 {
@@ -32,6 +34,9 @@ static void capture(enum ws_log_level level, const char *msg, void *data)
 	if (level <= WS_LOG_WARN)
 		snprintf(last_msg, sizeof(last_msg), "%s", msg);
 	snprintf(all_msgs + n, sizeof(all_msgs) - n, "%s\n", msg);
+	n = strlen(warnings);
+	if (level == WS_LOG_WARN)
+		snprintf(warnings + n, sizeof(warnings) - n, "%s\n", msg);
 }
 
 static int setup(void **state)
@@ -40,8 +45,11 @@ static int setup(void **state)
 	ws_log_set(capture, NULL);
 	last_msg[0] = '\0';
 	all_msgs[0] = '\0';
+	warnings[0] = '\0';
 	ws_perf_inject(NULL, 0);
+	ws_perf_inject_hybrid(false);
 	unsetenv("WHYSLOW_TEST_PERF_FAULTS");
+	unsetenv("WHYSLOW_TEST_HYBRID");
 	return 0;
 }
 
@@ -49,6 +57,8 @@ static int teardown(void **state)
 {
 	(void)state;
 	ws_perf_inject(NULL, 0);
+	ws_perf_inject_hybrid(false);
+	unsetenv("WHYSLOW_TEST_HYBRID");
 	return 0;
 }
 
@@ -115,16 +125,22 @@ struct fx {
 	int ret; /* what setup returned */
 };
 
-static void fx_setup(struct fx *fx, const char *list, const char *env)
+/* Set the backend up on fx->ev, as filled. */
+static void fx_open(struct fx *fx, const char *env)
 {
-	memset(fx, 0, sizeof(*fx));
 	fx->be = ws_backend_new(ws_backend_find("perf"), NULL);
-	assert_int_equal(ws_event_list_parse(&fx->ev, list), 0);
 	fx->claims = calloc(fx->ev.n, sizeof(*fx->claims));
 	if (env)
 		setenv("WHYSLOW_TEST_PERF_FAULTS", env, 1);
 	fx->ret = fx->be->ops->setup(fx->be, &fx->ev, fx->claims);
 	unsetenv("WHYSLOW_TEST_PERF_FAULTS");
+}
+
+static void fx_setup(struct fx *fx, const char *list, const char *env)
+{
+	memset(fx, 0, sizeof(*fx));
+	assert_int_equal(ws_event_list_parse(&fx->ev, list), 0);
+	fx_open(fx, env);
 }
 
 static void fx_release(struct fx *fx)
@@ -323,6 +339,236 @@ static void test_kernel_only_events_are_not_read_as_zero(void **state)
 	fx_release(&fx);
 }
 
+/* The claim of event `name` in the fixture. */
+static const struct ws_claim *claim_of(const struct fx *fx, const char *name)
+{
+	for (size_t i = 0; i < fx->ev.n; i++)
+		if (!strcmp(fx->ev.v[i].name, name))
+			return &fx->claims[i];
+	fail_msg("no event %s", name);
+	return NULL;
+}
+
+/* A command that runs long enough for task-clock to dwarf the start of its counters. */
+static char *busy_argv[] = { "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done", NULL };
+
+/*
+ * A hybrid CPU whose atom PMU lacks L1-dcache-load-misses (ENOENT, as Alder Lake's cache table has it):
+ * the event is counted on cpu_core alone, said once, and the run is not refused. Each core type's copy of
+ * cycles runs half the run (share:0.5, the task on each type half the time) and is summed; the event on
+ * cpu_core alone ran half the run too, and is left unscaled: its count is cpu_core's, not extrapolated
+ * over cpu_atom's time.
+ */
+static void test_hybrid_event_one_core_type(void **state)
+{
+	struct fx fx;
+	struct ws_metric *cyc, *l1d;
+
+	(void)state;
+	setenv("WHYSLOW_TEST_HYBRID", "1", 1);
+	fx_setup(&fx, "cycles,L1-dcache-load-misses",
+		 "cycles=fake,cycles=share:0.5,L1-dcache-load-misses=fake,L1-dcache-load-misses=share:0.5,"
+		 "L1-dcache-load-misses@cpu_atom=ENOENT");
+	assert_int_equal(fx.ret, 0);
+	assert_true(claim_of(&fx, "cycles")->claimed);
+	assert_true(claim_of(&fx, "L1-dcache-load-misses")->claimed);
+	assert_non_null(strstr(all_msgs, "counted on cpu_core only, where this hybrid CPU's other core types lack "
+				    "them or they name one PMU: L1-dcache-load-misses ("));
+	assert_null(strstr(all_msgs, "cpu_atom only"));
+	run_under(&fx, 0, busy_argv);
+	cyc = ws_metric_set_find(&fx.v.metrics, "cycles");
+	l1d = ws_metric_set_find(&fx.v.metrics, "L1-dcache-load-misses");
+	/* cycles: two copies of half the run, summed: the whole run once (two task-clocks of half each). */
+	assert_false(isnan(cyc->samples[0]));
+	assert_true(!cyc->running || cyc->running[0] > 0.99);
+	/* L1-dcache-load-misses: cpu_core's half, unscaled, and not reported as multiplexed */
+	assert_false(isnan(l1d->samples[0]));
+	assert_true(!l1d->running || l1d->running[0] == 1.0);
+	assert_true(l1d->samples[0] > 0.4 * cyc->samples[0]);
+	assert_true(l1d->samples[0] < 0.6 * cyc->samples[0]);
+	/* Marked, so that no ratio divides it by a count of both core types (derive.c). */
+	assert_true(l1d->flags & WS_M_CORE_SUBSET);
+	assert_false(cyc->flags & WS_M_CORE_SUBSET);
+	fx_release(&fx);
+}
+
+/* A core type's copy that probed but fails to open for a run: counted on the other, with one warning. */
+static void test_hybrid_copy_failing_at_arm(void **state)
+{
+	struct fx fx;
+	struct ws_metric *m;
+	struct ws_perf_fault f[] = {
+		{ .event = "cycles", .fake = true, .share = -1 },
+		{ .event = "instructions", .fake = true, .share = -1 },
+		{ .event = "cycles", .pmu = "cpu_atom", .open_errno = EBUSY, .share = -1 },
+	};
+
+	(void)state;
+	setenv("WHYSLOW_TEST_HYBRID", "1", 1);
+	fx_setup(&fx, "cycles,instructions", "cycles=fake,instructions=fake");
+	assert_int_equal(fx.ret, 0);
+	assert_null(strstr(all_msgs, " only"));
+	/* cycles leads cpu_atom's group: instructions leads it in its place */
+	ws_perf_inject(f, 3);
+	run_under(&fx, 0, busy_argv);
+	assert_non_null(strstr(warnings, "cannot open 'cycles' on cpu_atom for this run"));
+	m = ws_metric_set_find(&fx.v.metrics, "cycles");
+	assert_false(isnan(m->samples[0]));
+	m = ws_metric_set_find(&fx.v.metrics, "instructions");
+	assert_false(isnan(m->samples[0]));
+	/* said once */
+	run_under(&fx, 1, busy_argv);
+	assert_null(strstr(strstr(warnings, "cannot open 'cycles'") + 1, "cannot open 'cycles'"));
+	assert_false(isnan(ws_metric_set_find(&fx.v.metrics, "cycles")->samples[1]));
+	fx_release(&fx);
+}
+
+/*
+ * perf_event_paranoid=2: td-slots opens user space only, as every other event does, and its four metric
+ * events take its exclude bits (each fails with EACCES while it would count the kernel).
+ */
+static void test_topdown_user_space_only(void **state)
+{
+	struct fx fx;
+	char *reason = NULL;
+	const char *faults = "td-slots=fake,td-slots=user-only,td-retiring=fake,td-retiring=user-only,"
+			     "td-bad-spec=fake,td-bad-spec=user-only,td-fe-bound=fake,td-fe-bound=user-only,"
+			     "td-be-bound=fake,td-be-bound=user-only";
+
+	(void)state;
+	memset(&fx, 0, sizeof(fx));
+	setenv("WHYSLOW_TEST_TOPDOWN", "intel", 1);
+	assert_int_equal(ws_topdown_add_events(&fx.ev, &reason), 0);
+	unsetenv("WHYSLOW_TEST_TOPDOWN");
+	free(reason);
+	fx_open(&fx, faults);
+	assert_int_equal(fx.ret, 0);
+	for (size_t i = 0; i < fx.ev.n; i++) {
+		assert_true(fx.claims[i].claimed);
+		assert_null(fx.claims[i].reason);
+	}
+	assert_non_null(strstr(all_msgs, "counting user space only"));
+	run_under(&fx, 0, busy_argv);
+	assert_false(isnan(ws_metric_set_find(&fx.v.metrics, WS_TOPDOWN_SLOTS)->samples[0]));
+	assert_false(isnan(ws_metric_set_find(&fx.v.metrics, "td-retiring")->samples[0]));
+	fx_release(&fx);
+}
+
+/* The value of `name` in a NULL-terminated "NAME=VALUE" list, or NULL. */
+static const char *env_value(char *const *env, const char *name)
+{
+	for (; env && *env; env++)
+		if (!strncmp(*env, name, strlen(name)) && (*env)[strlen(name)] == '=')
+			return *env + strlen(name) + 1;
+	return NULL;
+}
+
+/* The names of WHYSLOW_MARKERS_EVENTS, in order, into names[] (each the sixth field). Returns the count. */
+static size_t marker_names(const char *events, char names[][64], size_t max)
+{
+	size_t n = 0;
+
+	while (events && *events && n < max) {
+		const char *end = strchr(events, ','), *colon = events;
+
+		if (!end)
+			end = events + strlen(events);
+		for (int k = 0; k < 5; k++)
+			colon = strchr(colon, ':') + 1;
+		snprintf(names[n++], 64, "%.*s", (int)(end - colon), colon);
+		events = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+/* prepare() of a --regions session: the environment the markers get. */
+static char *const *regions_env(struct fx *fx)
+{
+	static char *argv[] = { "true", NULL };
+	static struct ws_exec ex;
+
+	memset(&ex, 0, sizeof(ex));
+	ex.argv = argv;
+	assert_int_equal(fx->be->ops->prepare(fx->be, &ex), 0);
+	return ex.env_add;
+}
+
+/*
+ * --regions: the markers' events come in groups the PMU can take, each no larger than the backend's groups
+ * (at most 8 counters on any x86 PMU: nine hardware events make two groups at least), software events in
+ * a group of their own; not one group of every event, which AMD (6 counters) refuses with EINVAL.
+ */
+static void test_marker_groups_fit_the_pmu(void **state)
+{
+	static const char *const hw[] = { "cycles", "instructions", "cache-references", "cache-misses", "branches",
+					  "branch-misses", "bus-cycles", "stalled-cycles-frontend", "ref-cycles" };
+	struct ws_backend_opts opts = { .regions = true };
+	char faults[1024] = "", list[1024] = "task-clock,page-faults", names[16][64];
+	const char *groups;
+	unsigned size[16], n = 0, sum = 0;
+	char *const *env;
+	struct fx fx;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(hw) / sizeof(hw[0]); i++) {
+		snprintf(faults + strlen(faults), sizeof(faults) - strlen(faults), "%s%s=fake", i ? "," : "", hw[i]);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), ",%s", hw[i]);
+	}
+	memset(&fx, 0, sizeof(fx));
+	assert_int_equal(ws_event_list_parse(&fx.ev, list), 0);
+	fx_open(&fx, faults);
+	fx.be->opts = opts;
+	assert_int_equal(fx.ret, 0);
+	env = regions_env(&fx);
+	groups = env_value(env, "WHYSLOW_MARKERS_GROUPS");
+	assert_non_null(groups);
+	for (const char *g = groups; *g; g = strchr(g, ',') ? strchr(g, ',') + 1 : g + strlen(g))
+		sum += size[n++] = (unsigned)atoi(g);
+	assert_int_equal(marker_names(env_value(env, "WHYSLOW_MARKERS_EVENTS"), names, 16), 11);
+	assert_int_equal(sum, 11);
+	assert_true(n >= 3);
+	for (unsigned g = 0; g + 1 < n; g++)
+		assert_true(size[g] >= 1 && size[g] <= 8);
+	/* hardware first, software last, alone */
+	assert_int_equal(size[n - 1], 2);
+	assert_string_equal(names[9], "task-clock");
+	assert_string_equal(names[10], "page-faults");
+	fx_release(&fx);
+}
+
+/* --regions --topdown: Intel's metric events only in the group td-slots leads, never in one cycles leads. */
+static void test_marker_groups_topdown(void **state)
+{
+	struct ws_backend_opts opts = { .regions = true };
+	char names[16][64], *reason = NULL;
+	const char *groups;
+	char *const *env;
+	struct fx fx;
+	size_t n;
+
+	(void)state;
+	memset(&fx, 0, sizeof(fx));
+	assert_int_equal(ws_event_list_parse(&fx.ev, "cycles"), 0);
+	setenv("WHYSLOW_TEST_TOPDOWN", "intel", 1);
+	assert_int_equal(ws_topdown_add_events(&fx.ev, &reason), 0);
+	unsetenv("WHYSLOW_TEST_TOPDOWN");
+	free(reason);
+	fx_open(&fx, "cycles=fake,td-slots=fake,td-retiring=fake,td-bad-spec=fake,td-fe-bound=fake,td-be-bound=fake");
+	fx.be->opts = opts;
+	assert_int_equal(fx.ret, 0);
+	env = regions_env(&fx);
+	n = marker_names(env_value(env, "WHYSLOW_MARKERS_EVENTS"), names, 16);
+	groups = env_value(env, "WHYSLOW_MARKERS_GROUPS");
+	assert_int_equal(n, 6);
+	assert_non_null(groups);
+	assert_string_equal(groups, "1,5");
+	assert_string_equal(names[0], "cycles");
+	assert_string_equal(names[1], WS_TOPDOWN_SLOTS);
+	for (size_t i = 2; i < n; i++)
+		assert_true(ws_topdown_is_slots_metric(names[i]));
+	fx_release(&fx);
+}
+
 static void test_env_parse_errors(void **state)
 {
 	(void)state;
@@ -448,6 +694,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_real_software_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_member_that_does_not_fit_counts_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_only_events_are_not_read_as_zero, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hybrid_event_one_core_type, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hybrid_copy_failing_at_arm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_topdown_user_space_only, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_marker_groups_fit_the_pmu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_marker_groups_topdown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_env_parse_errors, setup, teardown),
 		cmocka_unit_test(test_group_fills),
 		cmocka_unit_test(test_group_fills_by_metric),

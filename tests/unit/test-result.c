@@ -59,6 +59,23 @@ static void test_units(void **state)
 	assert_int_equal(ws_metric_unit("r01c2"), WS_UNIT_COUNT);
 }
 
+/* A hybrid CPU's count of its P-cores alone is divided by no count of all its cores; of P-cores, it is. */
+static void test_derive_core_subset(void **state)
+{
+	struct ws_metric_set s = { 0 };
+
+	(void)state;
+	ws_metric_push(ws_metric_set_get(&s, "L1-dcache-load-misses", WS_M_CORE_SUBSET), 50, -1);
+	ws_metric_push(ws_metric_set_get(&s, "L1-dcache-loads", 0), 1000, -1);
+	ws_metric_set_derive(&s);
+	assert_null(ws_metric_set_find(&s, "L1-dcache-miss-rate"));
+	ws_metric_set_find(&s, "L1-dcache-loads")->flags |= WS_M_CORE_SUBSET;
+	ws_metric_set_derive(&s);
+	assert_non_null(ws_metric_set_find(&s, "L1-dcache-miss-rate"));
+	assert_float_equal(ws_metric_set_find(&s, "L1-dcache-miss-rate")->samples[0], 0.05, 1e-12);
+	ws_metric_set_release(&s);
+}
+
 static void test_median_ci_n10(void **state)
 {
 	/* n=10: the 95% CI of the median is [x(2), x(9)], coverage 97.85%. */
@@ -335,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_values),
 		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_derive_core_subset),
 		cmocka_unit_test(test_median_ci_n10),
 		cmocka_unit_test(test_nan_is_not_counted),
 		cmocka_unit_test(test_running_backfill),

@@ -6,12 +6,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "event/pfm.h"
 #include "perf/topdown.h"
 #include "result/derive.h"
 #include "result/result.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static void put(struct ws_metric_set *s, const char *name, double a, double b)
 {
@@ -116,6 +119,39 @@ static void test_slots_metrics(void **state)
 	ws_event_list_release(&l);
 }
 
+/*
+ * On AMD, libpfm4 marks no PMU as the default one (is_dfl is for ix86arch alone), yet Zen 4 is found, with
+ * its 6 counters, and its top-down method chosen. libpfm4's LIBPFM_FORCE_PMU makes its PMU present here,
+ * whatever the CPU; this test is the first to start libpfm4 in this program.
+ */
+static void test_zen4_found_by_libpfm(void **state)
+{
+	struct ws_event_list l = { 0 };
+	struct ws_pfm_pmu pmu;
+	char *reason = NULL;
+
+	(void)state;
+	setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen4", 1);
+	unsetenv("WHYSLOW_TEST_TOPDOWN");
+	/* Intel's sysfs events come first: this test is for a machine without them. */
+	if (access("/sys/bus/event_source/devices/cpu/events/slots", F_OK) == 0 ||
+	    access("/sys/bus/event_source/devices/cpu_core/events/slots", F_OK) == 0 || ws_pfm_init() < 0)
+		skip();
+	if (ws_pfm_encode("amd64_fam19h_zen4::RETIRED_OPS", true, false, &(struct perf_event_attr){ 0 },
+			  sizeof(struct perf_event_attr), NULL) < 0)
+		skip(); /* a libpfm4 older than Zen 4 */
+	assert_int_equal(ws_pfm_core_pmu(&pmu), 0);
+	assert_string_equal(pmu.name, "amd64_fam19h_zen4");
+	assert_int_equal(pmu.counters, 6);
+	free(pmu.name);
+	free(pmu.desc);
+	assert_int_equal(ws_topdown_add_events(&l, &reason), 0);
+	assert_null(reason);
+	assert_non_null(ws_event_list_find(&l, "td-retired-ops"));
+	assert_null(ws_event_list_find(&l, WS_TOPDOWN_SLOTS));
+	ws_event_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_zen4),
 		cmocka_unit_test(test_missing_input_derives_nothing),
 		cmocka_unit_test(test_slots_metrics),
+		cmocka_unit_test(test_zen4_found_by_libpfm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
