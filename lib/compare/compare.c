@@ -603,7 +603,7 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 {
 	struct ws_variant *base = ws_result_baseline(r);
 	const char *primary;
-	size_t *idx, *fam, m, nfam, in_play, max_sec, min_n;
+	size_t *idx, *fam, m, nfam, in_play, max_sec, min_n, m1, m2;
 	double *p, *adj;
 	bool *is_primary, *closed, sim_n;
 
@@ -667,27 +667,35 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 	for (size_t i = 0; i < r->ncomparisons; i++)
 		r->comparisons[i].verdict = decide(&r->comparisons[i], o);
 	warn_out_of_play(r, base, primary);
-	/* Can this many runs ever reach significance, in either family? */
+	/*
+	 * Can this many runs ever reach significance, in either family? Holm's smallest threshold is alpha/m;
+	 * Benjamini-Hochberg's largest is alpha itself (every p at or below alpha passes when all are), so
+	 * with --fdr only a smallest p not below alpha rules everything out (ws_comparison_reachable()).
+	 */
 	min_n = family_min_runs(r, WS_FAMILY_PRIMARY, &sim_n);
-	if (in_play && min_n != SIZE_MAX && min_p(min_n, o->paired) >= o->alpha / (double)in_play) {
+	m1 = o->fdr ? 1 : in_play;
+	m2 = o->fdr ? 1 : in_play * max_sec;
+	if (in_play && min_n != SIZE_MAX && min_p(min_n, o->paired) >= o->alpha / (double)m1) {
 		/* One test needs no correction: alpha itself, and "test" in the singular. */
 		char *tests = in_play == 1 ? xasprintf("alpha = %.2g for the primary test", o->alpha)
-					   : xasprintf("alpha/m = %.2g for the %zu primary tests", o->alpha / (double)in_play,
-						       in_play);
+			      : o->fdr ? xasprintf("alpha = %.2g for any of the %zu primary tests (--fdr)", o->alpha,
+						   in_play)
+				       : xasprintf("alpha/m = %.2g for the %zu primary tests", o->alpha / (double)in_play,
+						   in_play);
 
 		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below %s (%s) of this "
 			       "report: nothing can be significant; use at least %zu runs (%s)",
-			       min_n, min_p(min_n, o->paired), tests, primary, runs_needed(o->alpha, in_play, o->paired),
+			       min_n, min_p(min_n, o->paired), tests, primary, runs_needed(o->alpha, m1, o->paired),
 			       sim_n ? "--sim-runs" : "-r");
 		free(tests);
 	} else if (max_sec && (min_n = family_min_runs(r, WS_FAMILY_SECONDARY, &sim_n)) != SIZE_MAX &&
-		   min_p(min_n, o->paired) >= o->alpha / (double)(in_play * max_sec)) {
-		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below alpha/m = %.2g "
+		   min_p(min_n, o->paired) >= o->alpha / (double)m2) {
+		ws_result_warn(r, "with %zu runs per program the smallest possible p is %.2g, not below %s = %.2g "
 			       "for a variant's %zu secondary test%s (all but the primary %s): none of them can be "
 			       "significant; use at least %zu runs (%s)",
-			       min_n, min_p(min_n, o->paired), o->alpha / (double)(in_play * max_sec), max_sec,
-			       max_sec == 1 ? "" : "s", primary,
-			       runs_needed(o->alpha, in_play * max_sec, o->paired),
+			       min_n, min_p(min_n, o->paired), o->fdr ? "alpha (--fdr)" : "alpha/m",
+			       o->alpha / (double)m2, max_sec, max_sec == 1 ? "" : "s", primary,
+			       runs_needed(o->alpha, m2, o->paired),
 			       sim_n ? "--sim-runs, for the simulated counts that are not exact" : "-r");
 	}
 	return 0;

@@ -712,7 +712,8 @@ static void record_settings(struct session *s)
 	free(r->settings.order);
 	r->settings.order = xstrdup("interleaved");
 	r->settings.runs_auto = o->runs_auto && native;
-	r->settings.target_ci = o->target_ci * 100;
+	/* None where several programs decide without one (compare): null, not a target of 0. */
+	r->settings.target_ci = o->target_ci > 0 ? o->target_ci * 100 : NAN;
 	r->settings.events = xcalloc(o->events->n + 1, sizeof(char *));
 	for (size_t i = 0; i < o->events->n; i++)
 		r->settings.events[i] = xstrdup(o->events->v[i].name);
