@@ -890,8 +890,10 @@ static int interleaved_phase(struct session *s, struct phase *ph)
 		size_t n = s->res->settings.runs;
 
 		if (decide)
+			/* Undecided: a CI still wide, or one reaching across an edge of the band; not only the latter. */
 			ws_result_warn(s->res, "--runs auto stopped at %zu rounds (%s) before the answer was decided: "
-				       "the difference is too close to the noise band (±%g%%) to tell yet", n,
+				       "the interval is neither clear of the noise band (±%g%%) nor inside it; more "
+				       "rounds would narrow it", n,
 				       n >= ph->runs ? "--max-runs" : "--max-time", 100 * o->noise);
 		else
 			ws_result_warn(s->res, "--runs auto stopped at %zu rounds (%s) before the CI reached ±%g%%", n,
