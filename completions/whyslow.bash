@@ -68,8 +68,22 @@ _whyslow_values()
 		_whyslow_reply "$pre$val" < <("$prog" list --names --kind metric,event 2>/dev/null | sed "s|^|$pre$head|")
 		return ;;
 	--functions) kinds=event ;;
-	--metric) kinds=metric ;;
+	--metric | --primary) kinds=metric ;;
 	--sim-preset) kinds=preset ;;
+	--effect | --call-graph | --sim-scope)
+		# The option's own words, as its -h and manual page list them.
+		case $opt in
+		--effect) set -- hl bootstrap ;;
+		--call-graph) set -- fp dwarf none ;;
+		*) set -- all regions regions-warm ;;
+		esac
+		_whyslow_reply "$pre$val" < <(printf '%s\n' "$@" | sed "s|^|$pre|")
+		return ;;
+	--output)
+		# null, pipe, inherit, or a file (which holds a /, as hyperfine has it).
+		_whyslow_reply "$pre$val" < <(printf '%s\n' null pipe inherit | sed "s|^|$pre|")
+		case $val in */*) _whyslow_files "$val" ;; esac
+		return ;;
 	--kind)
 		_whyslow_reply "$pre$val" < <(printf '%s\n' metric event runner perf simulator derived hardware software \
 			pfm backend preset | sed "s|^|$pre|")

@@ -57,8 +57,16 @@ function __whyslow_values
             end
         case --functions
             $prog list --names --kind event 2>/dev/null | string replace -r '^' -- $pre
-        case --metric
+        case --metric --primary
             $prog list --names --kind metric 2>/dev/null | string replace -r '^' -- $pre
+        case --effect
+            printf "$pre%s\n" hl bootstrap
+        case --call-graph
+            printf "$pre%s\n" fp dwarf none
+        case --sim-scope
+            printf "$pre%s\n" all regions regions-warm
+        case --output
+            printf "$pre%s\n" null pipe inherit
         case --sim-preset
             $prog list --names --kind preset 2>/dev/null | string replace -r '^' -- $pre
         case --backend

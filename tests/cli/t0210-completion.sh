@@ -79,6 +79,21 @@ test_expect_success 'bash: presets, backends, the gate metric and list kinds' '
 	test_cmp expect actual &&
 	complete "list --kind pre" >actual &&
 	echo preset >expect &&
+	test_cmp expect actual &&
+	complete "compare --primary task-c" >actual &&
+	echo task-clock >expect &&
+	test_cmp expect actual &&
+	complete "compare --effect " >actual &&
+	printf "%s\n" bootstrap hl >expect &&
+	test_cmp expect actual &&
+	complete "stat --functions --call-graph=d" >actual &&
+	echo dwarf >expect &&
+	test_cmp expect actual &&
+	complete "compare --sim-scope r" >actual &&
+	printf "%s\n" regions regions-warm >expect &&
+	test_cmp expect actual &&
+	complete "stat --output i" >actual &&
+	echo inherit >expect &&
 	test_cmp expect actual
 '
 
