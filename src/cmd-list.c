@@ -40,7 +40,26 @@ struct listing {
 	json_t *arr;     /* with --json */
 	const char *section;
 	size_t shown;
+	/*
+	 * --names: the plain names printed so far. A metric and perf's event of one name (task-clock) are two
+	 * rows of the table but one name to a script; libpfm4's PMU::EVENT names never clash with them.
+	 */
+	char **seen;
+	size_t nseen, aseen;
 };
+
+/* Whether --names printed `name` already (and, if not, that it now has). */
+static bool seen_before(struct listing *l, const char *name)
+{
+	if (strstr(name, "::"))
+		return false;
+	for (size_t i = 0; i < l->nseen; i++)
+		if (!strcmp(l->seen[i], name))
+			return true;
+	WS_ALLOC_GROW(l->seen, l->nseen + 1, l->aseen);
+	l->seen[l->nseen++] = xstrdup(name);
+	return false;
+}
 
 static bool matches(const struct listing *l, const char *name)
 {
@@ -111,7 +130,8 @@ static void emit(struct listing *l, const char *name, const char *kind, const ch
 		return;
 	l->shown++;
 	if (l->names) {
-		puts(name);
+		if (!seen_before(l, name))
+			puts(name);
 		return;
 	}
 	if (l->arr) {
@@ -201,11 +221,14 @@ int cmd_list(int argc, char **argv)
 		json_dumpf(l.arr, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(l.arr);
-	} else if (!l.shown && l.pattern) {
+	}
+	for (size_t i = 0; i < l.nseen; i++)
+		free(l.seen[i]);
+	free(l.seen);
+	free(l.kinds);
+	if (!as_json && !l.shown && l.pattern) {
 		fprintf(stderr, "whyslow list: nothing matches '%s'\n", l.pattern);
-		free(l.kinds);
 		return WS_EXIT_FAIL;
 	}
-	free(l.kinds);
 	return WS_EXIT_OK;
 }
