@@ -3,6 +3,7 @@
 #include "builtin.h"
 #include "cli-compare.h"
 #include "cli-measure.h"
+#include "compare/compare.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "result/result-json.h"
@@ -126,8 +127,10 @@ static void take_variants(struct ws_result *to, struct ws_result *from, const ch
 	free(from->variants);
 	from->variants = NULL;
 	from->nvariants = from->alloc_variants = 0;
+	/* The file's own warnings, less those comparing the samples again will make again (said once). */
 	for (size_t i = 0; i < from->nwarnings; i++)
-		ws_result_warn(to, "%s: %s", file, from->warnings[i]);
+		if (!ws_compare_made_warning(from->warnings[i]))
+			ws_result_warn(to, "%s: %s", file, from->warnings[i]);
 	if (from->partial) {
 		ws_result_warn(to, "%s holds a partial result (%s)", file,
 			       from->partial_reason ? from->partial_reason : "stopped early");

@@ -395,6 +395,33 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 	}
 }
 
+/*
+ * Words only the warnings of this file hold (warn_variant, warn_regions, warn_impls, ws_compare's
+ * too-few-runs and gate ones): keep them in step with the messages.
+ */
+static const char *const made_warnings[] = {
+	"' exited non-zero or was killed in ",
+	"noisy machine: ",
+	"' is an outlier: more warm-up may help",
+	"' is mostly off-CPU (wall ",
+	"' was counted only ",
+	": one function, two implementations ",
+	"' has the same ",
+	"' has no test of the primary metric ",
+	" runs per program the smallest possible p is ",
+};
+
+bool ws_compare_made_warning(const char *w)
+{
+	/* warn_regions()'s two begin so; no other warning does. */
+	if (!strncmp(w, "region '", 8))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(made_warnings); i++)
+		if (strstr(w, made_warnings[i]))
+			return true;
+	return false;
+}
+
 /* A region entered a different number of times by baseline and variant is a different workload there. */
 static void warn_regions(struct ws_result *r, const struct ws_variant *base, const struct ws_variant *v)
 {

@@ -50,6 +50,13 @@ struct ws_compare_opts {
 int ws_compare(struct ws_result *r, const struct ws_compare_opts *o);
 
 /*
+ * Whether warning `w` is one ws_compare() makes from the samples (noisy machine, too few runs, a region
+ * never entered, ...), which comparing them again makes again: diff keeps an input file's warnings but
+ * these, so that each is said once, of the comparison it is now part of.
+ */
+bool ws_compare_made_warning(const char *w);
+
+/*
  * The metric ws_compare() makes primary for this baseline and options: o->primary if the baseline measured
  * it, else the default above. NULL when there is none. Borrowed from the result.
  */

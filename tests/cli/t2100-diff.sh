@@ -114,6 +114,13 @@ test_expect_success 'Markdown shows names as text: no cell split by a |, no HTML
 	test_grep "against a\\|b" n.md
 '
 
+test_expect_success 'an input file'"'"'s warnings are kept once: those the comparison makes again are not repeated' '
+	printf "{\"warnings\":[\"noisy machine: 9 of 9 wall-time runs of %sz%s are outliers\",\"the simulator hides CPU features this machine has (avx)\"],\"variants\":[{\"name\":\"z\",\"metrics\":{\"t\":{\"samples\":[3,4,5,6]}}}]}\n" "'"'"'" "'"'"'" >w.json &&
+	sample_file w0.json y "[1,2,3,4]" &&
+	whyslow diff w0.json w.json --export-json wd.json >out 2>err &&
+	python3 -c "import json, sys; w = json.load(open(sys.argv[1]))[\"warnings\"]; assert w == [\"w.json: the simulator hides CPU features this machine has (avx)\"], w" wd.json
+'
+
 test_expect_success 'a directory given as a result file is called one' '
 	mkdir adir &&
 	sample_file in3.json a "[2,1,3,5]" &&

@@ -221,6 +221,52 @@ static void test_gone_function_holds_the_drop(void **state)
 	ws_result_release(&r);
 }
 
+static void native(struct ws_metric_set *s, const char *name, double centre, double spread, int n);
+
+/* Every warning ws_compare() makes, diff recognises as one it makes again (ws_compare_made_warning). */
+static void test_compare_warnings_recognised(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	struct ws_metric *w;
+
+	(void)state;
+	ws_log_set(quiet, NULL);
+	pair(&r, &b, &v, "var");
+	/* 3 runs: too few; wall-time far above CPU: off-CPU; a region only the baseline entered. */
+	native(&b->metrics, "wall-time", 1.0, 0.01, 3);
+	native(&v->metrics, "wall-time", 1.1, 0.01, 3);
+	native(&b->metrics, "user-time", 0.1, 0.01, 3);
+	native(&v->metrics, "user-time", 0.1, 0.01, 3);
+	native(&b->metrics, "system-time", 0.1, 0.01, 3);
+	native(&v->metrics, "system-time", 0.1, 0.01, 3);
+	sim(&ws_group_list_get(&b->regions, "r", NULL)->metrics, "instructions", 10);
+	b->failed_runs = 1;
+	b->nruns = 3;
+	analyse(&r);
+	assert_true(r.nwarnings >= 4);
+	for (size_t i = 0; i < r.nwarnings; i++) {
+		print_message("%s\n", r.warnings[i]);
+		assert_true(ws_compare_made_warning(r.warnings[i]));
+	}
+	ws_result_release(&r);
+
+	/* Noisy: outliers among 10 runs, the first of them. */
+	pair(&r, &b, &v, "var");
+	w = ws_metric_set_get(&b->metrics, "wall-time", 0);
+	for (int i = 0; i < 10; i++)
+		ws_metric_push(w, i < 2 ? 5.0 : 1.0 + 0.001 * i, -1);
+	native(&v->metrics, "wall-time", 1.0, 0.01, 10);
+	analyse(&r);
+	assert_true(r.nwarnings >= 2);
+	for (size_t i = 0; i < r.nwarnings; i++)
+		assert_true(ws_compare_made_warning(r.warnings[i]));
+	ws_result_release(&r);
+	/* What measure.c warns of is not made again by a comparison. */
+	assert_false(ws_compare_made_warning("the simulator hides CPU features this machine has (avx)"));
+	assert_false(ws_compare_made_warning("--runs auto stopped at 12 rounds (--max-runs) before the answer was decided"));
+}
+
 static void test_unmodelled_stall_is_unexplained(void **state)
 {
 	/* +500 cycles, of which the counted events account for 100: 80% unexplained, named last. */
@@ -1075,6 +1121,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_simulated_decomposition),
 		cmocka_unit_test(test_fewer_instructions_advice), cmocka_unit_test(test_gone_function_holds_the_drop),
+		cmocka_unit_test(test_compare_warnings_recognised),
 		cmocka_unit_test(test_unmodelled_stall_is_unexplained),
 		cmocka_unit_test(test_identical_blames_nothing),
 		cmocka_unit_test(test_measured_cycles_with_noise),
