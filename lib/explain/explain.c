@@ -690,7 +690,8 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 	if (!h)
 		return xstrdup("not compared in any time, cycle or instruction metric");
 	if (h->verdict == WS_VERDICT_NONE)
-		return xasprintf("not compared in %s: too few runs to test", h->metric);
+		return xasprintf("not compared in %s: too few runs to test (-r: 4 per program at least for a "
+				 "difference to be significant)", h->metric);
 	pct = 100 * (h->ratio - 1);
 	if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED) {
 		if (h->exact) {
@@ -1033,7 +1034,16 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		}
 	}
 	h = headline(r, v, cyc_metric);
-	head = verdict_text(h, runs_of(&b->metrics, h ? h->metric : "wall-time"), r->settings.noise);
+	/* No headline because no test could run (one run each): say that, of the primary, not "not compared". */
+	if (!h) {
+		const struct ws_comparison *p = ws_comparison_find(r, v->name, r->settings.primary ? r->settings.primary
+									      : "wall-time", NULL, NULL);
+
+		head = verdict_text(p && p->verdict == WS_VERDICT_NONE ? p : NULL,
+				    runs_of(&b->metrics, "wall-time"), r->settings.noise);
+	} else {
+		head = verdict_text(h, runs_of(&b->metrics, h->metric), r->settings.noise);
+	}
 	if (cyc_metric)
 		model_reach(r, b, v, h, cyc_metric, e);
 	if (!cyc_metric) {

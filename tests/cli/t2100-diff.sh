@@ -121,6 +121,13 @@ test_expect_success 'an input file'"'"'s warnings are kept once: those the compa
 	python3 -c "import json, sys; w = json.load(open(sys.argv[1]))[\"warnings\"]; assert w == [\"w.json: the simulator hides CPU features this machine has (avx)\"], w" wd.json
 '
 
+test_expect_success 'one run each: the summary says the primary could not be tested, and why' '
+	printf "{\"variants\":[{\"name\":\"a\",\"metrics\":{\"wall-time\":{\"samples\":[1]}}}]}\n" >one-a.json &&
+	printf "{\"variants\":[{\"name\":\"b\",\"metrics\":{\"wall-time\":{\"samples\":[2]}}}]}\n" >one-b.json &&
+	whyslow diff one-a.json one-b.json >out 2>err &&
+	test_grep ".b. is not compared in wall-time: too few runs to test (-r: 4 per program at least" out
+'
+
 test_expect_success 'a directory given as a result file is called one' '
 	mkdir adir &&
 	sample_file in3.json a "[2,1,3,5]" &&
