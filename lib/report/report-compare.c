@@ -404,6 +404,7 @@ static const char *gate_legend(const struct ws_result *r)
 			return ", or not tested as the primary metric is not significant";
 	return "";
 }
+
 void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
 {
 	const struct ws_variant *base = ws_result_baseline((struct ws_result *)r);
@@ -412,7 +413,9 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 	if (!base)
 		return;
 	runs = ws_report_programs_runs(r);
-	fprintf(f, "\n %swhyslow compare:%s %s", o->color ? C_BOLD : "", o->color ? C_RESET : "", runs);
+	/* A result with no run order was made from saved ones, by diff. */
+	fprintf(f, "\n %swhyslow %s:%s %s", o->color ? C_BOLD : "", r->settings.order ? "compare" : "diff",
+		o->color ? C_RESET : "", runs);
 	free(runs);
 	if (r->settings.order)
 		fprintf(f, ", %s (seed %llu)", r->settings.order, (unsigned long long)r->settings.seed);

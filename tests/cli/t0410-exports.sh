@@ -151,7 +151,8 @@ test_expect_success 'diff reads "-" from stdin and exports "-" to stdout: the tw
 	printf "{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2,3]}}}]}\n" >in-a.json &&
 	printf "{\"variants\":[{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[2,3,4]}}}]}\n" >in-b.json &&
 	whyslow diff --export-json - - in-b.json <in-a.json >out 2>err &&
-	jq -e "[.variants[].name] == [\"a\", \"b\"]" out
+	jq -e "[.variants[].name] == [\"a\", \"b\"]" out &&
+	test_grep "whyslow diff: 2 programs, 3 runs each, from saved results" err
 '
 
 test_expect_success 'report writes the exports stat and compare write, from the saved result' '
