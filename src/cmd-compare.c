@@ -68,21 +68,34 @@ static int parameter_cb(const struct option_spec *opt, const char *arg)
 	struct params *ps = opt->value;
 	const char *eq = strchr(arg, '=');
 	struct param p = { .opt = "-L" };
-	char *list, *save = NULL, *tok;
-	size_t alloc = 0;
+	size_t alloc = 0, len = 0;
+	char *val;
 
 	if (!eq || eq == arg)
 		usage_error("-L expects a name and a list of values: -L VAR a,b,c");
 	p.name = xstrndup(arg, (size_t)(eq - arg));
 	check_name("-L", p.name);
-	list = xstrdup(eq + 1);
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/*
+	 * As hyperfine splits the list: at every comma but an escaped one ("\,"; "\\" is a backslash), an
+	 * empty value kept, so that "-L opt ,-O2" measures the command without the option and with it.
+	 */
+	val = xmalloc(strlen(eq + 1) + 1);
+	for (const char *c = eq + 1;; c++) {
+		if (*c == '\\' && (c[1] == ',' || c[1] == '\\')) {
+			val[len++] = *++c;
+			continue;
+		}
+		if (*c && *c != ',') {
+			val[len++] = *c;
+			continue;
+		}
 		WS_ALLOC_GROW(p.values, p.n + 1, alloc);
-		p.values[p.n++] = xstrdup(tok);
+		p.values[p.n++] = xstrndup(val, len);
+		len = 0;
+		if (!*c)
+			break;
 	}
-	free(list);
-	if (!p.n)
-		usage_error("-L %s: no values given (-L %s a,b,c)", p.name, p.name);
+	free(val);
 	add_param(ps, &p);
 	return 0;
 }
@@ -398,11 +411,12 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 			else if (names->n)
 				name = substitute(ps, names->v[c], choice); /* one -n per command, with {VAR} */
 			else if (nparams) {
-				/* Named after the values, as the table's columns read best that way. */
+				/* Named after the values, as the table's columns read best that way; '' is empty. */
 				char *s = xstrdup("");
 
 				for (size_t k = 0; k < nparams; k++) {
-					char *t = xasprintf("%s%s%s", s, k ? "," : "", ps->v[k].values[choice[k]]);
+					const char *v = ps->v[k].values[choice[k]];
+					char *t = xasprintf("%s%s%s", s, k ? "," : "", *v ? v : "''");
 
 					free(s);
 					s = t;

@@ -74,6 +74,16 @@ test_expect_success 'several -L give the cartesian product, and -n may use {VAR}
 	test_grep "4 programs, 1 run each" out
 '
 
+test_expect_success '-L splits as hyperfine does: an empty value kept, a comma and a backslash escaped' '
+	whyslow compare -r 1 -w 0 -e wall-time --export-json e.json -L f ",a\\,b,c\\\\d" "echo x{f}" >out &&
+	python3 - e.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert [v["command"] for v in d["variants"]] == ["echo x", "echo xa,b", "echo xc\\d"], d["variants"]
+	assert [v["name"] for v in d["variants"]] == ["\x27\x27", "a,b", "c\\d"], d["variants"]
+	EOF
+'
+
 test_expect_success 'bad -L syntax exits 129 with one line' '
 	test_expect_code 129 whyslow compare -L "sleep {x}" 2>err &&
 	test_line_count = 1 err &&
