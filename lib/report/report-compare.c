@@ -689,6 +689,7 @@ void ws_report_csv(FILE *f, const struct ws_result *r)
 	static const char *const header[] = {
 		"variant", "baseline", "metric", "region", "function", "caller", "inclusive", "baseline_median",
 		"variant_median", "ratio", "ci_lo", "ci_hi", "p", "p_adjusted", "verdict", "exact", "simulated",
+		"unit", "partial",
 	};
 	const size_t nf = ARRAY_SIZE(header);
 
@@ -702,7 +703,7 @@ void ws_report_csv(FILE *f, const struct ws_result *r)
 		const struct ws_metric *bm = bs ? ws_metric_set_find(bs, c->metric) : NULL;
 		const struct ws_metric *vm = vs ? ws_metric_set_find(vs, c->metric) : NULL;
 		char nums[7][32];
-		const char *row[17];
+		const char *row[19];
 
 		row[0] = c->variant;
 		row[1] = c->baseline;
@@ -721,6 +722,9 @@ void ws_report_csv(FILE *f, const struct ws_result *r)
 		row[14] = ws_verdict_name(c->verdict);
 		row[15] = c->exact ? "true" : "false";
 		row[16] = bm && (bm->flags & WS_M_SIMULATED) ? "true" : "false";
+		/* The medians' unit, and whether the result was cut short (every row: a spreadsheet has no header note). */
+		row[17] = ws_unit_name(ws_metric_unit(c->metric));
+		row[18] = r->partial ? "true" : "false";
 		for (size_t k = 0; k < nf; k++) {
 			if (k)
 				fputc(',', f);

@@ -129,8 +129,8 @@ test_expect_success 'an unwritable export path fails before any run' '
 test_expect_success 'CSV and Markdown exports' '
 	whyslow compare -r 3 -w 0 -e wall-time -n a -n b --export-csv c.csv --export-markdown c.md "sleep 0.001" "sleep 0.02" >out &&
 	head -1 c.csv >head &&
-	test_grep "^variant,baseline,metric,region,function,caller,inclusive,baseline_median,variant_median,ratio,ci_lo,ci_hi,p,p_adjusted,verdict,exact,simulated$" head &&
-	test_grep "^b,a,wall-time,,," c.csv &&
+	test_grep "^variant,baseline,metric,region,function,caller,inclusive,baseline_median,variant_median,ratio,ci_lo,ci_hi,p,p_adjusted,verdict,exact,simulated,unit,partial$" head &&
+	test_grep "^b,a,wall-time,,,.*,s,false$" c.csv &&
 	test_grep "^| metric | a (baseline) | b |" c.md &&
 	test_grep "^| wall-time |" c.md
 '
