@@ -1494,6 +1494,7 @@ struct active {
 struct wsim_thread {
 	Int core; /* the virtual core it runs on (wsim-sim.c), given in creation order */
 	UInt serial; /* 1 for the first thread, then in creation order: Valgrind's ids are reused */
+	UInt slices; /* the times it came on to run: Valgrind's time slices, or less where it blocked */
 	ULong acc[WC_N];
 	struct active *act;
 	Int n_act, cap_act;
@@ -1513,6 +1514,22 @@ static ThreadId cur_tid;
 static ULong base[WC_N];
 static Int threads_seen;
 static Int next_core;
+
+/*
+ * Threads past the first that did real work (BRIEF_MIN_INSTR) in at most BRIEF_SLICES turns. Valgrind runs
+ * one thread at a time for a slice of 100000 blocks, and the coherence model loses the first slice in which
+ * two cores share a line (docs/simulator.md, Coherence): such threads were hardly interleaved, and most of
+ * their sharing is not counted. whyslow says so, where a count of zero would otherwise read as none.
+ */
+#define BRIEF_SLICES 2
+#define BRIEF_MIN_INSTR 100000
+static Int brief_threads;
+
+static void note_brief(const struct wsim_thread *t, ULong instr)
+{
+	if (t->serial > 1 && t->slices <= BRIEF_SLICES && instr >= BRIEF_MIN_INSTR)
+		brief_threads++;
+}
 
 static struct wsim_thread *thread_of(ThreadId tid)
 {
@@ -1558,6 +1575,7 @@ static void switch_to(ThreadId tid)
 		return;
 	switch_out();
 	cur_tid = tid;
+	thread_of(tid)->slices++;
 	wsim_calls_thread(tid);
 	wsim_core_switch(thread_of(tid)->core, thread_of(tid)->serial);
 }
@@ -1594,6 +1612,7 @@ static void thread_exited(ThreadId tid)
 	retired_n[t->core]++;
 	for (k = 0; k < WC_N; k++)
 		retired_c[t->core][k] += t->acc[k];
+	note_brief(t, t->acc[WC_INSTR]);
 	VG_(free)(t->act);
 	VG_(free)(t);
 	threads[tid] = NULL;
@@ -1871,6 +1890,7 @@ static void ws_fini(Int exitcode)
 			if (!threads[i])
 				continue;
 			thread_now(i, now);
+			note_brief(threads[i], now[WC_INSTR]);
 			tables.core_threads[threads[i]->core]++;
 			for (k = 0; k < WC_N; k++)
 				tables.core_c[threads[i]->core][k] += now[k];
@@ -1883,6 +1903,7 @@ static void ws_fini(Int exitcode)
 				tables.core_c[i][k] += retired_c[i][k];
 		}
 	}
+	tables.brief_threads = brief_threads;
 	tables.n_nodes = wsim_calls_fini(&tables.nodes, &tables.dropped);
 	wsim_write_output(exitcode, &tables);
 	if (tables.nodes)

@@ -375,7 +375,7 @@ static void out_nodes(struct out *o, struct wsim_tables *t, const Bool *keep)
 	}
 }
 
-/* Each used core's counts, where more than one ran: `core ID THREADS counts`. */
+/* Each used core's counts, where more than one ran: `core ID THREADS counts`; then `brief-threads N` (note_brief). */
 static void out_cores(struct out *o, struct wsim_tables *t)
 {
 	HChar tmp[64];
@@ -388,6 +388,10 @@ static void out_cores(struct out *o, struct wsim_tables *t)
 		out_puts(o, tmp);
 		out_counts(o, t->core_c[c]);
 		out_putc(o, '\n');
+	}
+	if (t->n_cores) {
+		VG_(sprintf)(tmp, "brief-threads\t%d\n", t->brief_threads);
+		out_puts(o, tmp);
 	}
 }
 

@@ -392,6 +392,7 @@ struct wsim_tables {
 	Int n_cores;
 	ULong (*core_c)[WC_N];
 	Int *core_threads;
+	Int brief_threads; /* threads hardly interleaved (wsim-main.c, note_brief), where n_cores > 0 */
 };
 
 /*

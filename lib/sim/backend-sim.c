@@ -966,6 +966,13 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	/* The contention report and the per-core counts: the first run's, as with the stacks. */
 	if (run == 0 && !v->ncontention && !v->ncores)
 		keep_contention(v, &all);
+	/* Threads the simulation hardly interleaved (docs/simulator.md, Coherence): their sharing mostly escapes it. */
+	if (run == 0 && all.brief_threads)
+		ws_log(WS_LOG_WARN, "'%s': %u thread%s ran in at most two of Valgrind's time slices, so the simulator "
+		       "hardly interleaved %s with the others and most sharing of cache lines between threads is not "
+		       "counted in coherence-misses; give each thread more work (more iterations) to see it",
+		       v->name, all.brief_threads, all.brief_threads == 1 ? "" : "s",
+		       all.brief_threads == 1 ? "it" : "them");
 	if (!unscoped && !p->hinted_scope) {
 		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
 		       "of it was simulated, and its simulated counts are not counted (mark its regions with "

@@ -493,6 +493,12 @@ static int parse_record(struct parser *p, struct ws_sim_output *o)
 		l = &o->lines[o->nr_lines - 1];
 		l->cores = xrealloc(l->cores, (l->nr_cores + 1) * sizeof(*l->cores));
 		l->cores[l->nr_cores++] = c;
+	} else if (!strcmp(type, "brief-threads")) {
+		uint64_t n;
+
+		if ((err = need_fields(p, 2)) || (err = parse_u64(p, p->field[1], "brief threads", &n)))
+			return err;
+		o->brief_threads = (unsigned)n;
 	} else if (!strcmp(type, "end")) {
 		if ((err = need_fields(p, 1)))
 			return err;
@@ -867,6 +873,7 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 	lines_append(dst, src, dst->processes);
 	cores_add(dst, src);
 	dst->threads += src->threads;
+	dst->brief_threads += src->brief_threads;
 	dst->processes += src->processes;
 
 	dst->has_stacks |= src->has_stacks;

@@ -214,6 +214,7 @@ struct ws_sim_output {
 	size_t nr_lines, alloc_lines;
 	struct ws_sim_core *cores;
 	size_t nr_cores, alloc_cores;
+	unsigned brief_threads; /* threads hardly interleaved (`brief-threads`), summed over processes */
 };
 
 #define WS_SIM_OUTPUT_INIT { 0 }

@@ -27,7 +27,8 @@ median() {
 
 test_expect_success 'false sharing: coherence-misses 100 times private, the line named shared, bytes 0-7 and 8-15' '
 	whyslow compare --backend sim --exact -n private "$T/sharing private $N" -n false "$T/sharing false $N" \
-		--export-json c.json >out &&
+		--export-json c.json >out 2>err &&
+	test_grep -v "time slices" err &&
 	p=$(median c.json 0 coherence-misses) &&
 	f=$(median c.json 1 coherence-misses) &&
 	test "$f" -ge $((100 * (p > 0 ? p : 1))) &&
@@ -35,6 +36,13 @@ test_expect_success 'false sharing: coherence-misses 100 times private, the line
 	test_grep "false sharing on shared" out &&
 	test_grep "thread [0-9]* (core [0-9]*): writes bytes 0-7" out &&
 	test_grep "thread [0-9]* (core [0-9]*): writes bytes 8-15" out
+'
+
+test_expect_success 'threads that each ran in one time slice: their false sharing unseen, and said so' '
+	whyslow stat --backend sim --exact -r 1 --export-json b.json -- "$T/sharing" false 30000 >out 2>err &&
+	test "$(median b.json 0 coherence-misses)" -lt 100 &&
+	test_grep "2 threads ran in at most two of Valgrind.s time slices" err &&
+	test_grep "give each thread more work" err
 '
 
 test_expect_success 'true sharing: the same bytes written by both threads, told apart' '

@@ -235,6 +235,7 @@ static const char threads_file[] =
 	"core\t0\t1\t100\t0\n"
 	"core\t1\t1\t450\t10\n"
 	"core\t2\t1\t450\t40\n"
+	"brief-threads\t1\n"
 	"line\t0x4040\tshared\t0x4040\t50\t0,1\n"
 	"line-core\t1\t2\t100\t100\t0-7\t0-7\t25\n"
 	"line-core\t2\t3\t100\t100\t8-15\t8-15\t25\n"
@@ -254,6 +255,7 @@ static void test_threads(void **state)
 	assert_int_equal(a.nr_cores, 3);
 	assert_int_equal(a.cores[2].id, 2);
 	assert_int_equal(a.cores[2].counts.v[WS_SIM_COHERENCE_MISSES], 40);
+	assert_int_equal(a.brief_threads, 1);
 	assert_int_equal(a.nr_lines, 2);
 	l = &a.lines[0];
 	assert_int_equal(l->addr, 0x4040);
@@ -277,6 +279,7 @@ static void test_threads(void **state)
 	assert_int_equal(sum.nr_cores, 3);
 	assert_int_equal(sum.cores[1].counts.v[WS_SIM_INSTRUCTIONS], 900);
 	assert_int_equal(sum.cores[1].threads, 2);
+	assert_int_equal(sum.brief_threads, 2);
 	assert_int_equal(sum.nr_lines, 4);
 	assert_int_equal(sum.lines[2].process, 1);
 	assert_string_equal(sum.lines[2].symbol, "shared");
@@ -294,6 +297,7 @@ static void test_threads_malformed(void **state)
 		{ "line-core\t1\t2\t100\t100\t0-7", "line-core\t1\t2\t100\t100\t7-0", "byte ranges" },
 		{ "line\t0x4040\tshared\t0x4040\t50\t0,1", "line\t0x4040\tshared\t0x4040\t50\t0,9", "no row" },
 		{ "line\t0x4040", "line-core\t1\t2\t1\t1\t-\t-\t0\nline\t0x4040", "before any 'line'" },
+		{ "brief-threads\t1", "brief-threads\tmany", "brief threads" },
 	};
 
 	(void)state;
