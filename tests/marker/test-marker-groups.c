@@ -13,17 +13,31 @@
  */
 static uint64_t fake_rdpmc(uint32_t counter);
 static uint64_t fake_rdtsc(void);
+static long logged_read(int fd, void *buf, unsigned long n);
 #define WS_MARKER_RDPMC fake_rdpmc
 #define WS_MARKER_RDTSC fake_rdtsc
+#define WS_MARKER_READ logged_read
 #include "marker.c"
 
 static int rdpmc_calls;
+/* The reads in order: 'p' an rdpmc, 'r' a read() (which does read the real software group). */
+static char order[16];
+static size_t norder;
 
 static uint64_t fake_rdpmc(uint32_t counter)
 {
 	(void)counter;
 	rdpmc_calls++;
+	if (norder < sizeof(order) - 1)
+		order[norder++] = 'p';
 	return 7;
+}
+
+static long logged_read(int fd, void *buf, unsigned long n)
+{
+	if (norder < sizeof(order) - 1)
+		order[norder++] = 'r';
+	return read(fd, buf, n);
 }
 
 static uint64_t fake_rdtsc(void)
@@ -82,7 +96,7 @@ static void test_groups_open_and_read(void **state)
 	assert_int_equal(read(t.fd[0], buf, sizeof(buf)), (3 + 2 * 1) * sizeof(uint64_t));
 	assert_int_equal(buf[0], 1);
 	memset(out, 0, sizeof(out));
-	assert_int_equal(read_counts(&t, out), 0);
+	assert_int_equal(read_counts(&t, out, 1), 0);
 	for (int i = 0; i < 3; i++)
 		assert_true(out[i].ena > 0); /* every group is enabled */
 	assert_true(out[0].val > 0 && out[2].val > 0);
@@ -124,11 +138,20 @@ static void test_rdpmc_per_group(void **state)
 	assert_int_equal(ioctl(t.fd[1], PERF_EVENT_IOC_ID, &t.id[1]), 0);
 	assert_int_equal(ioctl(t.fd[1], PERF_EVENT_IOC_ENABLE, 0), 0);
 	rdpmc_calls = 0;
-	assert_int_equal(read_counts(&t, out), 0);
+	norder = 0;
+	memset(order, 0, sizeof(order));
+	assert_int_equal(read_counts(&t, out, 1), 0);
 	assert_int_equal(rdpmc_calls, 1);
 	assert_int_equal(out[0].val, 1007);
 	assert_int_equal(out[0].ena, 5000);
 	assert_true(out[1].ena > 0 && out[1].ena != 5000);
+	/* A begin reads the software group first, so that the raw event's count leaves its system call out... */
+	assert_string_equal(order, "rp");
+	/* ...and an end last. */
+	norder = 0;
+	memset(order, 0, sizeof(order));
+	assert_int_equal(read_counts(&t, out, 0), 0);
+	assert_string_equal(order, "pr");
 	close(t.fd[1]);
 	cfg_release();
 }

@@ -281,13 +281,13 @@ static void test_read_counts_falls_back_to_read(void **state)
 	t.rdpmc = 1;
 	t.page[0] = &pages[0];
 	page_init(&pages[0], 0, 1000, 48);
-	assert_int_equal(read_counts(&t, out), 0);
+	assert_int_equal(read_counts(&t, out, 1), 0);
 	assert_int_equal(fk.calls, 0);
 	assert_true(out[0].ena > 0 && out[0].ena != 5000);
 	/* Readable again: user space it is. */
 	pages[0].index = 1;
 	fk.value[0] = 1;
-	assert_int_equal(read_counts(&t, out), 0);
+	assert_int_equal(read_counts(&t, out, 1), 0);
 	assert_int_equal(fk.calls, 1);
 	assert_int_equal(out[0].val, 1001);
 	t.page[0] = NULL; /* not ours to munmap */
