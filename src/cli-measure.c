@@ -11,6 +11,7 @@
 #include "result/derive.h"
 #include "result/result-json.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -310,6 +311,64 @@ void cli_measure_check_programs(const struct cli_measure *c, size_t nprogs)
 			    c->output.n, nprogs, nprogs == 1 ? "" : "s");
 }
 
+/*
+ * The shell syntax in `command` outside quotes ("|", ">", "&&", "$HOME", ...), as a string to quote in a
+ * message; NULL where there is none. Without --shell these reach the program as words ('seq 100 | sort'
+ * runs seq with the arguments "100", "|" and "sort", which fails far from the cause), and hyperfine's users
+ * type them from habit: its commands go through a shell unless -N.
+ */
+static const char *shell_syntax(const char *command)
+{
+	static char op[3];
+	char quote = 0;
+
+	for (const char *p = command; *p; p++) {
+		if (quote) {
+			if (*p == quote)
+				quote = 0;
+			else if (quote == '"' && *p == '\\' && p[1])
+				p++;
+			continue;
+		}
+		switch (*p) {
+		case '\'':
+		case '"':
+			quote = *p;
+			break;
+		case '\\':
+			if (p[1])
+				p++;
+			break;
+		case '|':
+		case '&':
+		case ';':
+		case '<':
+		case '>':
+			op[0] = *p;
+			op[1] = p[1] == *p ? *p : '\0';
+			op[2] = '\0';
+			return op;
+		case '`':
+			return "`";
+		case '$':
+			/* A variable or a command substitution; a lone '$' (a regex's end) is no syntax. */
+			if (p[1] == '(' || p[1] == '{' || p[1] == '_' || isalpha((unsigned char)p[1]))
+				return "$";
+			break;
+		}
+	}
+	return NULL;
+}
+
+void cli_refuse_shell_syntax(const char *what, const char *command)
+{
+	const char *op = shell_syntax(command);
+
+	if (op)
+		usage_error("%s '%s' uses the shell's '%s', and commands run without a shell here: add --shell "
+			    "(or quote the '%s')", what, command, op, op);
+}
+
 char **cli_command_argv(const char *command, bool shell)
 {
 	char **argv;
@@ -337,6 +396,9 @@ void cli_measure_program(const struct cli_measure *c, struct ws_program *p, size
 		if (!l->n)
 			continue;
 		given = l->v[l->n == 1 ? 0 : i];
+		/* As given, before {VAR}: a parameter's value is data, not syntax. */
+		if (!c->shell)
+			cli_refuse_shell_syntax(hook_options[k], given);
 		command = subst ? subst(given, data) : xstrdup(given);
 		p->hooks[k] = cli_command_argv(command, c->shell);
 		if (!p->hooks[k])

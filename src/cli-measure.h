@@ -139,6 +139,9 @@ void cli_program_release(struct ws_program *p);
 /* What the result's settings keep of the options: the hooks, --input, --output and --shell, as given. */
 void cli_measure_record(const struct cli_measure *c, struct ws_result *r);
 
+/* A usage error where `command`, to run without --shell, has shell syntax outside quotes; `what` names it. */
+void cli_refuse_shell_syntax(const char *what, const char *command);
+
 /* A command string made into argv as whyslow runs it: split into words, or `sh -c` with --shell; NULL on bad quoting. */
 char **cli_command_argv(const char *command, bool shell);
 

@@ -401,6 +401,9 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 			    names->n == 1 ? "" : "s", ncmds * combos, ncmds * combos == 1 ? "" : "s");
 	}
 	cli_measure_check_programs(cm, ncmds * combos);
+	/* The commands as given, before {VAR}: a value is data, not syntax (-L re 'a|b' 'grep -E {re}'). */
+	for (size_t c = 0; c < ncmds && !shell; c++)
+		cli_refuse_shell_syntax("command", cmds[c]);
 	for (size_t c = 0; c < ncmds; c++) {
 		memset(choice, 0, (nparams + 1) * sizeof(*choice));
 		for (size_t i = 0; i < combos; i++) {

@@ -264,6 +264,13 @@ else
 	test_expect_success 'simulated instructions are exactly those without the hooks' 'false'
 fi
 
+test_expect_success 'shell syntax quoted, escaped or in a value of -L is no shell syntax: it runs without one' '
+	echo "a|b" >in.txt &&
+	whyslow compare -r 1 -w 0 -e wall-time --export-json q.json "grep -c \"a|b\" in.txt" \
+		"grep -c a\\|b in.txt" "find . -name in.txt -exec true {} \\;" "grep -c \"b\$\" in.txt" >out 2>err &&
+	whyslow compare -r 1 -w 0 -e wall-time -L re "a|b,a" "grep -c {re} in.txt" >out 2>err
+'
+
 test_expect_success 'hyperfine and perf stat options whyslow lacks name what to use instead' '
 	test_expect_code 129 whyslow compare -N -r 2 true "true a" 2>err &&
 	test_line_count = 1 err &&
