@@ -56,6 +56,9 @@ int cmd_stat(int argc, char **argv)
 	if (!*argv[0])
 		usage_error("the command is empty: give the program to run, e.g. whyslow stat -- ./prog");
 	if (c.shell) {
+		/* --shell bash 'cmd', as hyperfine has it: the shell's name is no command to run. */
+		if (n > 1 && is_shell_name(argv[0]))
+			shell_value_error(argv[0]);
 		if (n != 1)
 			usage_error("with --shell, give the command as one string");
 		shell_argv[0] = (char *)"sh";

@@ -177,6 +177,8 @@ static const struct {
 } foreign_options[] = {
 	{ "-N", NULL, "commands run without a shell unless --shell (hyperfine's -N is the default here): drop it", NULL },
 	{ "-i", NULL, "hyperfine's -i is --ignore-failure here", "ignore-failure" },
+	{ "-S", NULL, "hyperfine's -S SHELL is --shell here, which takes no value and runs sh -c (for another shell, "
+		      "the command 'bash -c ...')", "shell" },
 	{ "-m", "--min-runs", "give the number of runs with -r N, or -r auto to run until the answer is decided", "runs" },
 	{ "-M", NULL, "hyperfine's -M is --max-runs here (with -r auto)", "max-runs" },
 	{ NULL, "--command-name", "name the programs with -n/--name", "name" },
@@ -192,6 +194,35 @@ static const struct {
 	{ "-a", "--all-cpus", "whyslow measures the command it runs, not the whole system", NULL },
 	{ "-d", NULL, "see 'whyslow list' for what this machine counts, and choose with -e", "events" },
 };
+
+/*
+ * hyperfine's --shell takes a shell (--shell=bash, --shell none); whyslow's is a switch, always sh. Given
+ * one from habit, "takes no value" does not say what to do instead, and "--shell bash" as two words even
+ * ran: it benchmarked bash (reading /dev/null) as the baseline. A word that names a shell is taken for
+ * such a value.
+ */
+bool is_shell_name(const char *s)
+{
+	static const char *const shells[] = { "none", "default", "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish" };
+	const char *base = strrchr(s, '/');
+
+	base = base ? base + 1 : s;
+	for (size_t i = 0; i < ARRAY_SIZE(shells); i++)
+		if (!strcmp(base, shells[i]))
+			return true;
+	return false;
+}
+
+void __attribute__((noreturn)) shell_value_error(const char *value)
+{
+	if (!strcmp(value, "none"))
+		usage_error("--shell takes no value: commands run without a shell unless --shell (hyperfine's "
+			    "--shell=none is the default here): drop it");
+	if (!is_shell_name(value) || !strcmp(value, "default") || !strcmp(value, "sh") || !strcmp(value, "/bin/sh"))
+		usage_error("--shell takes no value (it always runs sh -c): give --shell alone");
+	usage_error("--shell takes no value (it always runs sh -c): give --shell alone, or run '%s -c ...' as the "
+		    "command", value);
+}
 
 static bool same_name(const char *a, const char *b)
 {
@@ -264,6 +295,12 @@ int parse_options(int argc, char **argv, const char *cmd, const char *const *usa
 	longopts[nlong].name = "help";
 	longopts[nlong].val = 'h';
 
+	/* Only where options and commands intermix: elsewhere, the word after it may be the command's. */
+	for (int i = 1; !(flags & PARSE_STOP_AT_NON_OPTION) && i + 1 < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--shell") && is_shell_name(argv[i + 1]))
+			for (const struct option_spec *o = opts; o->type != OPTION_END; o++)
+				if (o->long_name && !strcmp(o->long_name, "shell") && o->type == OPTION_BOOL)
+					shell_value_error(argv[i + 1]);
 	opterr = 0;
 	optind = 0; /* glibc: 0 fully re-initialises getopt for a second parse */
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -276,6 +313,9 @@ int parse_options(int argc, char **argv, const char *cmd, const char *const *usa
 		}
 		if (c == '?') {
 			/* A long option that takes no value, given one (--shell=x): getopt gives its val in optopt. */
+			if (optopt >= 0x100 && by_index[optopt - 0x100] &&
+			    !strcmp(by_index[optopt - 0x100]->long_name, "shell") && strchr(argv[optind - 1], '=')[1])
+				shell_value_error(strchr(argv[optind - 1], '=') + 1);
 			if (optopt >= 0x100 && by_index[optopt - 0x100])
 				usage_error("option '--%s' takes no value", by_index[optopt - 0x100]->long_name);
 			if (optopt) {

@@ -77,6 +77,11 @@ const char *current_command(void);
 
 /* Strict number parsing for callbacks: the whole string must be a number. */
 int parse_size(const char *s, size_t *out);
+
+/* Whether `s` names a shell (bash, /bin/zsh, none): a value of hyperfine's --shell, which whyslow's lacks. */
+bool is_shell_name(const char *s);
+/* The usage error for hyperfine's --shell SHELL: whyslow's --shell takes no value. */
+void shell_value_error(const char *value) __attribute__((noreturn));
 int parse_double(const char *s, double *out);
 
 #endif
