@@ -67,6 +67,16 @@ int cmd_stat(int argc, char **argv)
 		cmd_argv = shell_argv;
 		command = xstrdup(argv[0]);
 	} else {
+		char *found = n == 1 && strpbrk(argv[0], " \t") ? ws_find_in_path(argv[0]) : NULL;
+
+		/*
+		 * 'sort big.txt', quoted as hyperfine and compare take a command: one word, which names no
+		 * program. "command not found" about the whole string after the setup left the cause to guess.
+		 */
+		if (n == 1 && strpbrk(argv[0], " \t") && !found)
+			usage_error("no program is named '%s': give the command's words as separate arguments "
+				    "(whyslow stat -- prog arg), or the string with --shell", argv[0]);
+		free(found);
 		cmd_argv = argv;
 		command = ws_join_command(argv);
 	}
