@@ -579,8 +579,14 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data, 
 		for (size_t i = 0; i < progs.n; i++)
 			if (!strcmp(progs.v[i].name, cc.reference))
 				mo.baseline = i;
+		/*
+		 * hyperfine's --reference CMD adds a command; here it names one of the programs, and its users
+		 * give a command that is not among them. Say so, and which names there are.
+		 */
 		if (mo.baseline == SIZE_MAX)
-			usage_error("--reference '%s' names no program", cc.reference);
+			usage_error("--reference '%s' names no program: it takes a program's name here, such as "
+				    "'%s' (hyperfine's adds a command): give it as a command too", cc.reference,
+				    progs.v[0].name);
 	}
 	if (plan_jobs && !supply) {
 		/* The plan is a file merge reads back, with its manifest beside it: stdout has no "beside". */
