@@ -193,6 +193,17 @@ static char *describe_failure(const struct ws_run_outcome *out, double limit, do
 static const char *const hook_options[WS_NHOOKS] = { "--setup", "--prepare", "--conclude", "--cleanup" };
 
 /*
+ * A program as a message names it: its name, and its command where the two differ. A name of -n, or the
+ * values of -L ("'9' exited with status 1"), does not say what ran, and a failure is read to fix it.
+ */
+static char *who(const struct ws_program *prog)
+{
+	if (!prog->command || !strcmp(prog->name, prog->command))
+		return xasprintf("'%s'", prog->name);
+	return xasprintf("'%s' (%s)", prog->name, prog->command);
+}
+
+/*
  * Run hook `k` of program `i`, if it has one: natively, with no backend armed, so that nothing of it is
  * counted, and never under the simulator. Its stdin is /dev/null; its output goes to the terminal when the
  * program's does, else nowhere; it has no timeout (a build may take long) but Ctrl-C stops it. `when`
@@ -372,22 +383,23 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 	failed = out->exit_code != 0 || out->signal || out->timed_out;
 	if (failed && (!s->o->ignore_failure ||
 		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out->signal || out->timed_out)))) {
-		char *why = describe_failure(out, s->o->timeout, timeout_factor(ops));
+		char *why = describe_failure(out, s->o->timeout, timeout_factor(ops)), *name = who(prog);
 
 		if (!(ops->traits & WS_BE_NATIVE))
 			/* An exit status is kept with --ignore-failure here too; a crash or a timeout never is. */
-			ws_error("'%s' %s%s%s%s", prog->name, why, ops->running_where ? ops->running_where : "",
+			ws_error("%s %s%s%s%s", name, why, ops->running_where ? ops->running_where : "",
 				 out->signal && !out->timed_out && ops->crash_hint ? ops->crash_hint : "",
 				 out->signal || out->timed_out ? ""
 				 : "; use --ignore-failure to keep such runs, or --show-output to see its output");
 		else if (!r->record)
-			ws_error("'%s' %s in a warm-up run; use --ignore-failure to keep such runs, or "
+			ws_error("%s %s in a warm-up run; use --ignore-failure to keep such runs, or "
 				 "--show-output to see its output",
-				 prog->name, why);
+				 name, why);
 		else
-			ws_error("'%s' %s (run %zu); use --ignore-failure to keep such runs, or --show-output to "
+			ws_error("%s %s (run %zu); use --ignore-failure to keep such runs, or --show-output to "
 				 "see its output",
-				 prog->name, why, r->run + 1);
+				 name, why, r->run + 1);
+		free(name);
 		free(why);
 		return -ECHILD;
 	}

@@ -271,6 +271,16 @@ test_expect_success 'shell syntax quoted, escaped or in a value of -L is no shel
 	whyslow compare -r 1 -w 0 -e wall-time -L re "a|b,a" "grep -c {re} in.txt" >out 2>err
 '
 
+test_expect_success 'a failed run of a program named by -L or -n is said with its command' '
+	echo abc >in.txt &&
+	test_expect_code 1 whyslow compare -r 1 -w 0 -e wall-time -L w abc,zzz "grep -q {w} in.txt" 2>err &&
+	test_grep "^whyslow: error: ${SQ}zzz${SQ} (grep -q zzz in.txt) exited with status 1 (run 1)" err &&
+	test_expect_code 1 whyslow compare -r 1 -w 1 -e wall-time -n ok "grep -q abc in.txt" -n bad "grep -q zzz in.txt" 2>err &&
+	test_grep "^whyslow: error: ${SQ}bad${SQ} (grep -q zzz in.txt) exited with status 1 in a warm-up run" err &&
+	test_expect_code 1 whyslow compare -r 1 -w 0 -e wall-time "grep -q abc in.txt" "grep -q zzz in.txt" 2>err &&
+	test_grep "^whyslow: error: ${SQ}grep -q zzz in.txt${SQ} exited with status 1 (run 1)" err
+'
+
 test_expect_success 'hyperfine and perf stat options whyslow lacks name what to use instead' '
 	test_expect_code 129 whyslow compare -N -r 2 true "true a" 2>err &&
 	test_line_count = 1 err &&
