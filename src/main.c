@@ -251,7 +251,8 @@ int main(int argc, char **argv)
 		list_commands(argc < 2 ? stderr : stdout);
 		return argc < 2 ? WS_EXIT_USAGE : WS_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	/* -V as hyperfine (and many tools) have it. */
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("whyslow %s\n", WS_VERSION);
 		return WS_EXIT_OK;
 	}

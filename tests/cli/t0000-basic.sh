@@ -18,6 +18,12 @@ test_expect_success '--version names the version' '
 	test_grep "^whyslow [0-9]" out
 '
 
+test_expect_success '-V is --version, as in hyperfine' '
+	whyslow -V >out-V &&
+	whyslow --version >out &&
+	test_cmp out out-V
+'
+
 test_expect_success 'an unknown command exits 129 with one line' '
 	test_expect_code 129 whyslow frobnicate 2>err &&
 	test_line_count = 1 err &&
