@@ -448,8 +448,8 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 				l->v[l->n - 1].params = pv;
 				l->v[l->n - 1].nparams = nparams;
 			}
-			/* next combination: the last parameter varies fastest */
-			for (size_t k = nparams; k-- > 0;) {
+			/* The next combination: the first parameter varies fastest, in hyperfine's order. */
+			for (size_t k = 0; k < nparams; k++) {
 				if (++choice[k] < ps->v[k].n)
 					break;
 				choice[k] = 0;

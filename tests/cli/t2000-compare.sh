@@ -68,7 +68,8 @@ test_expect_success 'several -L give the cartesian product, and -n may use {VAR}
 	python3 - p.json <<-\EOF
 	import json, sys
 	d = json.load(open(sys.argv[1]))
-	assert [v["name"] for v in d["variants"]] == ["run-x1", "run-x2", "run-y1", "run-y2"], d["variants"]
+	# hyperfine'"'"'s order: the first parameter varies fastest
+	assert [v["name"] for v in d["variants"]] == ["run-x1", "run-y1", "run-x2", "run-y2"], d["variants"]
 	assert d["variants"][3]["command"] == "echo y 2"
 	EOF
 	test_grep "4 programs, 1 run each" out

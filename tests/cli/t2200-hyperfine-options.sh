@@ -209,9 +209,9 @@ test_expect_success '--parameter-scan and -L give the cartesian product' '
 	python3 - pl.json <<-\EOF
 	import json, sys
 	d = json.load(open(sys.argv[1]))
-	assert [v["name"] for v in d["variants"]] == ["a,1", "a,2", "b,1", "b,2"], d["variants"]
-	assert d["variants"][2]["command"] == "echo b 1"
-	assert d["variants"][2]["parameters"] == {"lc": "b", "n": "1"}
+	assert [v["name"] for v in d["variants"]] == ["a,1", "b,1", "a,2", "b,2"], d["variants"]
+	assert d["variants"][1]["command"] == "echo b 1"
+	assert d["variants"][1]["parameters"] == {"lc": "b", "n": "1"}
 	assert [p["name"] for p in d["settings"]["parameters"]] == ["lc", "n"]
 	assert "min" not in d["settings"]["parameters"][0]
 	EOF
