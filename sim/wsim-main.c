@@ -556,6 +556,7 @@ struct ist {
 	/* Cold code (see "Tiers"): no inline hit tests. */
 	Bool cold;
 	Bool entered; /* its first instruction calls wsim_h_cold_enter */
+	Int entry_at; /* where the first instruction's code starts in `out`: segment 0 is counted there */
 	IRExpr **def; /* the input's temporaries: the expression each was set to (flat IR: one statement each) */
 	/* The latest data event was a load that a store of the same size to the same address would join. */
 	Bool last_load;
@@ -625,7 +626,8 @@ static VG_REGPARM(2) void wsim_h_cold_fetch(struct wsim_icc *ic, UWord b)
  * on its tier-th run, instead of by code at the segment's end (a load, an add, a store, a compare and a
  * guarded call in every cold translation: 10% less host code on cc1). The two differ only for a
  * run that a fault ends within that segment: counted here, though not all of it ran, where the segment's end
- * would not count it at all, though part of it did.
+ * would not count it at all, though part of it did. Hot code counts its first segment at the same place
+ * (flush_segment), so that the counts do not depend on the tier.
  */
 STATIC_ASSERT(__builtin_offsetof(struct seg, count) == 0);
 
@@ -878,13 +880,33 @@ static void add_fetch(struct ist *s, Addr cia, UInt isize)
 	cur_contrib(s)->fetch = 1;
 }
 
-/* Close the current segment: count its instructions and accesses here, where all of them have happened. */
+/* Move the statements of `out` from `from` on to `to` (< from), ahead of those in between. */
+static void move_stmts(IRSB *out, Int to, Int from)
+{
+	Int ends[3][2] = { { to, from }, { from, out->stmts_used }, { to, out->stmts_used } };
+	Int k, i, j;
+
+	/* Three reversals rotate the array in place. */
+	for (k = 0; k < 3; k++) {
+		for (i = ends[k][0], j = ends[k][1] - 1; i < j; i++, j--) {
+			IRStmt *t = out->stmts[i];
+
+			out->stmts[i] = out->stmts[j];
+			out->stmts[j] = t;
+		}
+	}
+}
+
+/*
+ * Close the current segment: count its instructions and accesses, here where all of them have happened, or
+ * for a block's first segment at the block's first instruction, as cold code counts it (wsim_h_cold_enter).
+ */
 static void flush_segment(struct ist *s)
 {
 	struct sbinfo *sb = s->sb;
 	struct seg *g;
 	ULong starts = 0, loads = 0, stores = 0, fetches = 0;
-	Int k;
+	Int k, at = s->out->stmts_used;
 
 	if (s->seg_first == sb->n_contrib)
 		return;
@@ -913,6 +935,17 @@ static void flush_segment(struct ist *s)
 		emit_add(s, &wsim_packed[0], starts | loads << 32);
 	if (!sb->lazy && (stores || fetches))
 		emit_add(s, &wsim_packed[1], stores | fetches << 32);
+	/*
+	 * A run that a fault (a SIGSEGV the program handles) ends in the first segment must count the same
+	 * whether the block is cold or hot, and the same in the totals as in its functions: cold code counts
+	 * that segment's runs on entry (wsim_h_cold_enter), so its adds to the totals go there too, and hot
+	 * code's count and adds. Seen comparing tiers on a function that faults at its 7th instruction on
+	 * every 7th call (tests/programs/faults.c): counted at the segment's end, hot code counted none of its
+	 * 17 instructions per fault and cold code all 17; with --ws-callers, cold code 17 in the function and
+	 * none in the totals.
+	 */
+	if (sb->n_seg == 0)
+		move_stmts(s->out, s->entry_at, at);
 	sb->n_seg++;
 	s->seg_first = sb->n_contrib;
 	s->cur = NULL;
@@ -1318,6 +1351,9 @@ static IRSB *ws_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 				s.cs_fn = s.icc->fn;
 				s.cs_after_call = False;
 			}
+			/* After the call tracker's check, as wsim_h_cold_enter is: the counts go to the new context. */
+			if (s.n_ins == 1)
+				s.entry_at = s.out->stmts_used;
 			/* Nothing but fetches touch L1i, so staying in the line just fetched is a certain hit. */
 			if (first_line != s.prev_line || last_line != first_line)
 				add_fetch(&s, cia, isize);

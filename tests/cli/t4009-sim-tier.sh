@@ -54,6 +54,14 @@ test_expect_success 'prefetches, the cachegrind preset and call tracking: the sa
 	same_counts calls --ws-callers=yes -- "$M/workload" 50000
 '
 
+# A run that a fault ends part-way through a block's first segment is counted the same, cold or hot: the
+# function faults on every 7th call, so its block is hot at tier 0 and 3 and cold at 10^9 when it faults.
+test_expect_success 'a handled SIGSEGV in a block: the same counts at every tier' '
+	same_counts faults -- "$WS_BUILD/tests/faults" 3000 &&
+	same_counts faults-cg --ws-preset=cachegrind -- "$WS_BUILD/tests/faults" 3000 &&
+	same_counts faults-calls --ws-callers=yes -- "$WS_BUILD/tests/faults" 3000
+'
+
 test_expect_success 'a fork and an exec: the same counts, in each process' '
 	same_counts fork -- "$M/forkexec" 300000 -
 '
