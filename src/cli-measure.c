@@ -86,6 +86,12 @@ void cli_rescue(const struct ws_result *r)
 static bool export_to_stdout, output_inherited;
 /* --input's file, once opened: no export or --output may write over what the runs read. */
 static const char *input_path;
+/*
+ * The --output files, once checked: an export renamed over one would silently replace what the runs wrote
+ * there (or the next run would truncate the export), so no export may name one.
+ */
+static const struct string_list *output_files;
+static enum ws_output output_mode(const char *s);
 
 FILE *cli_report_stream(void)
 {
@@ -127,6 +133,10 @@ void cli_check_output(const char *opt, const char *path)
 	}
 	if (input_path && strcmp(path, "-") && ws_same_file(path, input_path))
 		usage_error("%s '%s' is the --input file: writing it would replace what the runs read", opt, path);
+	for (size_t i = 0; output_files && strcmp(opt, "--output") && strcmp(path, "-") && i < output_files->n; i++)
+		if (output_mode(output_files->v[i]) == WS_OUTPUT_FILE && ws_same_file(path, output_files->v[i]))
+			usage_error("%s '%s' is the --output file: the export would replace what the runs wrote; "
+				    "give one of them another name", opt, path);
 	err = ws_check_writable(path, export_estimate);
 	if (err) {
 		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
@@ -646,6 +656,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	for (size_t i = 0; i < c->output.n; i++)
 		if (output_mode(c->output.v[i]) == WS_OUTPUT_FILE)
 			cli_check_output("--output", c->output.v[i]);
+	output_files = &c->output;
 }
 
 /*
