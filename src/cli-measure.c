@@ -44,23 +44,46 @@ int cli_export_folded(const struct ws_result *r, const char *path)
 	return err;
 }
 
+/* What the per-run files of a run need at least (the simulator's counts and log, the markers' folder). */
+#define TMPDIR_RESERVE (32 * 1024)
+
 void cli_check_tmpdir(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct stat st;
+	char *probe;
+	bool full;
+	int err;
 
-	if (!tmp || !*tmp)
-		return;
-	if (stat(tmp, &st) < 0) {
+	if (tmp && !*tmp)
+		tmp = NULL;
+	if (tmp && stat(tmp, &st) < 0) {
 		fprintf(stderr, "%s: TMPDIR '%s': %s; make that directory, or unset TMPDIR for /tmp\n",
 			current_command(), tmp, strerror(errno));
 		exit(WS_EXIT_FAIL);
 	}
-	if (!S_ISDIR(st.st_mode)) {
+	if (tmp && !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "%s: TMPDIR '%s' is not a directory; point it at one, or unset it for /tmp\n",
 			current_command(), tmp);
 		exit(WS_EXIT_FAIL);
 	}
+	/*
+	 * A full (or read-only) temporary directory fails the simulator and the markers only after a run, with
+	 * no word of why ("the simulator wrote no result"), and leaves the rescue nowhere to go: make a file
+	 * there and reserve a little space in it, as the exports are checked. The name is this process's: a
+	 * file or folder of that name already there would fail the check.
+	 */
+	probe = xasprintf("%s/.whyslow-check.%d", tmp ? tmp : "/tmp", (int)getpid());
+	err = ws_check_writable(probe, TMPDIR_RESERVE);
+	free(probe);
+	if (!err)
+		return;
+	full = err == -ENOSPC || err == -EDQUOT;
+	fprintf(stderr, "%s: cannot write in %s%s%s: %s; %s\n", current_command(), tmp ? "TMPDIR '" : "/tmp",
+		tmp ? tmp : " (TMPDIR is unset)", tmp ? "'" : "", strerror(-err),
+		full ? "free space there, or point TMPDIR at another directory" :
+		       "point TMPDIR at a directory you can write");
+	exit(WS_EXIT_FAIL);
 }
 
 void cli_rescue(const struct ws_result *r)

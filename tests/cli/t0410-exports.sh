@@ -100,6 +100,18 @@ test_expect_success 'a full filesystem is found before the runs: one line, exit 
 '
 
 [ -n "$have_small" ] || test_skip_next 'mounting a 64 KiB tmpfs needs root'
+test_expect_success 'a full TMPDIR is found before the runs: one line naming it, exit 1, no run made' '
+	fill &&
+	test_expect_code 1 env TMPDIR="$trash/small" "$WS_BUILD/tests/whyslow-fake" stat -r 2 --backend fake \
+		--prepare "touch ran" -- true >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "^whyslow stat: cannot write in TMPDIR .$trash/small.: No space left on device; free space there" err &&
+	test_expect_code 1 test -e ran &&
+	test -z "$(ls -A small | grep -v "^fill\$")" &&
+	rm small/fill
+'
+
+[ -n "$have_small" ] || test_skip_next 'mounting a 64 KiB tmpfs needs root'
 test_expect_success 'a filesystem that fills during the runs: the result is rescued, to the current directory when TMPDIR is full too' '
 	test_expect_code 1 env TMPDIR="$trash/small" "$WS_BUILD/tests/whyslow-fake" stat -r 2 --backend fake \
 		--export-json small/r.json --cleanup "sh -c \"dd if=/dev/zero of=small/fill bs=4k 2>/dev/null; true\"" -- true >out 2>err &&
