@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /*
@@ -903,6 +904,12 @@ static void push_calls(struct ws_variant *v, const struct ws_sim_output *o, size
 	free(sub);
 }
 
+/*
+ * Free space below which a run that wrote no result is put down to a full TMPDIR: the tool removes the
+ * file it could not finish, so a few blocks are free again when the run is collected.
+ */
+#define SIM_FULL_BYTES (64.0 * 1024)
+
 static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, struct ws_variant *v, size_t run)
 {
 	struct sim_priv *p = be->priv;
@@ -936,9 +943,24 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	if (d)
 		closedir(d);
 	if (!ret && !files) {
-		ws_error("the simulator wrote no result for '%s'", v->name);
+		struct statvfs fs;
+
+		/*
+		 * A filesystem that filled during the runs is the usual cause, and the only one the user can
+		 * fix: say so, rather than a bare "wrote no result" with the reason in valgrind's log.
+		 */
+		if (statvfs(r->outdir, &fs) == 0 && (double)fs.f_bavail * (double)fs.f_frsize < SIM_FULL_BYTES) {
+			const char *tmp = getenv("TMPDIR");
+
+			ws_error("the simulator could not write its result for '%s': %s is full (%s); free space "
+				 "there, or point TMPDIR at another directory", v->name,
+				 tmp && *tmp ? tmp : "/tmp", strerror(ENOSPC));
+			ret = -ENOSPC;
+		} else {
+			ws_error("the simulator wrote no result for '%s'", v->name);
+			ret = -EIO;
+		}
 		show_log(r->outdir);
-		ret = -EIO;
 	}
 	if (ret)
 		goto out;

@@ -135,6 +135,15 @@ test_expect_success 'a report to a full filesystem is an error, not an empty fil
 	rm small/fill
 '
 
+{ [ -n "$have_small" ] && test_have_prereq SIM; } || test_skip_next 'needs root (a 64 KiB tmpfs) and the simulator'
+# 64 KiB passes the check before the runs, but cannot hold what the simulator writes: it fills during the run.
+test_expect_success 'a TMPDIR that fills during a simulated run is named as the cause, not "wrote no result"' '
+	test_expect_code 1 env TMPDIR="$trash/small" "$WHYSLOW" stat --backend sim -r 3 -w 0 --export-json full.json \
+		-- true >out 2>err &&
+	test_grep "^whyslow: error: the simulator could not write its result for .true.: $trash/small is full (No space left on device); free space there" err &&
+	jq -e ".partial and .partial_reason == \"stopped by an error: No space left on device\"" full.json
+'
+
 test_expect_success 'an export to "-" goes to stdout, alone, and the report to stderr' '
 	fake compare -r 3 --backend fake --export-json - true "true a" >out 2>err &&
 	jq -e "[.variants[].runs | length] == [3, 3] and (.comparisons | length) > 0" out &&
