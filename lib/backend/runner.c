@@ -485,6 +485,24 @@ static int pidfd_for(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+/*
+ * The stop signal of `pid` when it is stopped, else 0. Nothing would continue it: a run has a process group
+ * of its own, never the terminal's, so a program that reads the terminal (a password prompt) gets SIGTTIN
+ * and would wait for ever, and whyslow with it. The run is killed and said to have stopped.
+ */
+static int stop_signal(pid_t pid)
+{
+	siginfo_t si = { 0 };
+
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid &&
+	    si.si_code == CLD_STOPPED)
+		return si.si_status;
+	return 0;
+}
+
+/* How often a wait that sleeps on a pidfd, which a stop does not wake, looks for one (stop_signal). */
+#define STOP_CHECK_S 0.5
+
 /* The signals that stop a measurement (src/ installs their handlers), blocked but inside ppoll. */
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
@@ -531,11 +549,11 @@ static int reap_status(pid_t pid, const struct ws_exec *ex, int *status, struct 
 static int wait_plain(pid_t pid, const struct ws_exec *ex, struct ws_cgroup *cg, double t_start, int *status,
 		      struct rusage *ru, struct ws_run_outcome *out)
 {
-	siginfo_t si;
+	siginfo_t si = { 0 }; /* stays 0 where waitid fails (ECHILD): no stop */
 	int ret;
 
 	waiting_on = pid;
-	while (!interrupted && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+	while (!interrupted && waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOWAIT) < 0 && errno == EINTR)
 		;
 	out->wall = ws_now() - t_start;
 	waiting_on = 0;
@@ -543,13 +561,14 @@ static int wait_plain(pid_t pid, const struct ws_exec *ex, struct ws_cgroup *cg,
 		/* Killed by the handler, or about to be: what left its group goes too (cgroup.kill). */
 		kill_run(pid, cg);
 		out->interrupted = true;
+	} else if (si.si_code == CLD_STOPPED) {
+		out->stopped = si.si_status;
+		kill_run(pid, cg);
 	}
 	ret = reap_status(pid, ex, status, ru);
-	if (out->interrupted) {
+	if (out->interrupted || out->stopped)
 		kill(-pid, SIGKILL);
-		return -EINTR;
-	}
-	return ret;
+	return out->interrupted ? -EINTR : ret;
 }
 
 /*
@@ -568,7 +587,7 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 	pfd = pidfd_for(pid);
 	block_interrupts(&old, &unblocked);
 	for (;;) {
-		double wait_s = hooks && hooks->poll ? 0.1 : 3600;
+		double wait_s = hooks && hooks->poll ? 0.1 : STOP_CHECK_S;
 		struct pollfd p[2] = { { .fd = pfd, .events = POLLIN }, { .fd = *pipe_r, .events = POLLIN } };
 		struct timespec ts;
 		int r;
@@ -600,6 +619,11 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 				sigprocmask(SIG_SETMASK, &old, NULL);
 				return 0;
 			}
+			if ((out->stopped = stop_signal(pid))) {
+				out->wall = ws_now() - t_start;
+				kill_run(pid, cg);
+				break;
+			}
 			drain(pipe_r);
 			if (wait_s > 0.001)
 				wait_s = 0.001;
@@ -619,6 +643,11 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 			out->wall = ws_now() - t_start;
 			break;
 		}
+		if (r == 0 && (out->stopped = stop_signal(pid))) {
+			out->wall = ws_now() - t_start;
+			kill_run(pid, cg);
+			break;
+		}
 		if (hooks && hooks->poll)
 			hooks->poll(hooks->ctx);
 	}
@@ -636,10 +665,10 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 	if (out->timed_out || out->interrupted)
 		out->wall = ws_now() - t_start;
 	/*
-	 * Kill the rest of its group on a timeout or interrupt, so nothing outlives the run; what left the
-	 * group (setsid, setpgid) the caller's sweep ends, even with --keep-children.
+	 * Kill the rest of its group on a timeout, an interrupt or a stop, so nothing outlives the run; what
+	 * left the group (setsid, setpgid) the caller's sweep ends, even with --keep-children.
 	 */
-	if (out->timed_out || out->interrupted)
+	if (out->timed_out || out->interrupted || out->stopped)
 		kill(-pid, SIGKILL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
@@ -1003,7 +1032,7 @@ static int job_reap(struct ws_job *job, struct ws_run_outcome *out)
 	}
 	out->wall = ws_now() - job->t_start;
 	/* Nothing it started outlives a run we killed. */
-	if (out->timed_out || out->interrupted)
+	if (out->timed_out || out->interrupted || out->stopped)
 		kill(-job->pid, SIGKILL);
 	fill_outcome(out, status, &ru);
 	out->rss_floor = job->rss_floor;
@@ -1046,7 +1075,7 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 	}
 	block_interrupts(&old, &unblocked);
 	while (!done) {
-		double wait_s = 3600, now = ws_now();
+		double wait_s = STOP_CHECK_S, now = ws_now();
 		bool no_pidfd = false;
 		struct timespec ts;
 		size_t np = 0, hit = n;
@@ -1113,6 +1142,12 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 				if (jobs[i] && jobs[i]->pidfd < 0 &&
 				    waitid(P_PID, (id_t)jobs[i]->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
 					hit = i;
+			}
+			for (size_t i = 0; r == 0 && hit == n && i < n; i++) {
+				if (jobs[i] && (out->stopped = stop_signal(jobs[i]->pid))) {
+					kill_run(jobs[i]->pid, jobs[i]->cg);
+					hit = i;
+				}
 			}
 		}
 		if (hit < n) {

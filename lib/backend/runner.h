@@ -68,6 +68,7 @@ struct ws_run_outcome {
 	int signal;           /* terminating signal, 0 if it exited */
 	bool timed_out;       /* killed by us after ws_exec.timeout */
 	bool interrupted;     /* killed by us after ws_runner_interrupt() */
+	int stopped;          /* killed by us when it stopped: the stop signal (SIGTTIN...), else 0 */
 };
 
 /*

@@ -178,6 +178,15 @@ static unsigned timeout_factor(const struct ws_backend_ops *ops)
  */
 static char *describe_failure(const struct ws_run_outcome *out, double limit, double factor)
 {
+	/* Stopped, where nothing would continue it (ws_run_outcome.stopped): the terminal's signals say why. */
+	if (out->stopped == SIGTTIN || out->stopped == SIGTTOU)
+		return xasprintf("stopped on SIG%s, as it %s the terminal, and was killed: a run cannot use the "
+				 "terminal (it is in a process group of its own); give the program its input another "
+				 "way (--input FILE, its own options)",
+				 sigabbrev_np(out->stopped), out->stopped == SIGTTIN ? "read from" : "wrote to");
+	if (out->stopped)
+		return xasprintf("stopped on SIG%s and was killed, as nothing would continue it",
+				 sigabbrev_np(out->stopped));
 	if (out->timed_out && limit > 0 && factor > 1)
 		return xasprintf("timed out and was killed after %g s (--timeout %g, times %g for this backend: "
 				 "raise --timeout)", limit * factor, limit, factor);
@@ -388,7 +397,7 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 		if (!(ops->traits & WS_BE_NATIVE))
 			/* An exit status is kept with --ignore-failure here too; a crash or a timeout never is. */
 			ws_error("%s %s%s%s%s", name, why, ops->running_where ? ops->running_where : "",
-				 out->signal && !out->timed_out && ops->crash_hint ? ops->crash_hint : "",
+				 out->signal && !out->timed_out && !out->stopped && ops->crash_hint ? ops->crash_hint : "",
 				 out->signal || out->timed_out ? ""
 				 : "; use --ignore-failure to keep such runs, or --show-output to see its output");
 		else if (!r->record)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t0440-signals.sh - SIGHUP, SIGQUIT and SIGTERM stop a measurement as Ctrl-C does: runs saved, exit 128+N.
+# t0440-signals.sh - SIGHUP, SIGQUIT and SIGTERM stop a measurement as Ctrl-C does: runs saved, exit 128+N; a run that stops is killed.
 . "$WS_SRC/tests/cli/lib.sh"
 
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
@@ -48,5 +48,30 @@ test_expect_success 'a signal ends the run in flight at once, not when the run w
 	test $(($(date +%s) - start)) -lt 20 &&
 	test_grep "interrupted before any run finished" long.err
 '
+
+# A run that stops would wait for ever: it is killed and said. timeout(1) ends a whyslow that waits instead (124).
+test_expect_success 'a run that stops itself is killed and said, on each way of waiting' '
+	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time -- sh -c "kill -STOP \$\$" 2>err &&
+	test_grep "stopped on SIGSTOP and was killed, as nothing would continue it (run 1)" err &&
+	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time --timeout 30 -- sh -c "kill -STOP \$\$" 2>err &&
+	test_grep "stopped on SIGSTOP" err
+'
+
+if test_have_prereq SIM; then
+	test_expect_success 'a simulated run that stops is killed and said, simulations side by side too' '
+		test_expect_code 1 timeout 120 "$WHYSLOW" stat --backend sim -r 2 -j 2 -- sh -c "kill -STOP \$\$" 2>err &&
+		test_grep "stopped on SIGSTOP and was killed" err &&
+		test_grep -v "plain valgrind" err
+	'
+fi
+
+# script(1) gives whyslow a terminal: a run, in a process group of its own, that reads it gets SIGTTIN.
+if command -v script >/dev/null 2>&1; then
+	test_expect_success 'a run that reads the terminal is said to, with the fix' '
+		test_expect_code 1 timeout 60 script -qec "\"$WHYSLOW\" stat -r 2 -w 0 -e wall-time -- sh -c \"read x </dev/tty\"" /dev/null >out &&
+		test_grep "stopped on SIGTTIN, as it read from the terminal" out &&
+		test_grep "input FILE" out
+	'
+fi
 
 test_done
