@@ -383,6 +383,11 @@ static const char *shell_syntax(const char *command)
 			return op;
 		case '`':
 			return "`";
+		case '~':
+			/* A home directory ('sort ~/big.txt') the program would get as a name with a '~' in it. */
+			if (p == command || isspace((unsigned char)p[-1]))
+				return "~";
+			break;
 		case '$':
 			/* A variable or a command substitution; a lone '$' (a regex's end) is no syntax. */
 			if (p[1] == '(' || p[1] == '{' || p[1] == '_' || isalpha((unsigned char)p[1]))
