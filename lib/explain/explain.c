@@ -255,6 +255,13 @@ struct place {
 	char *name;
 	const char *object; /* functions: their object; NULL for regions */
 	bool inlined;       /* functions: a row of code inlined from it, not a function asm-diff can show */
+	/*
+	 * Functions: the place is `name`'s inclusive count standing for `moved`, a function inlined in one
+	 * build and called in the other (out_of_line: called in the variant). Its own row says little: all of
+	 * its code looks new (or gone), while its callers lost (or gained) the same code.
+	 */
+	const char *moved;
+	bool out_of_line;
 	double delta;
 	double size;        /* regions: the variant's value of the metric, to prefer inner regions */
 };
@@ -405,6 +412,61 @@ static bool named(const char *row)
 	return strncmp(row, "[unknown]", 9) != 0;
 }
 
+/* Whether list `l` has the row of code inlined from `name`: "NAME (inlined)". */
+static bool has_inlined_row(const struct ws_group_list *l, const char *name)
+{
+	char *row = xasprintf("%s (inlined)", name);
+	bool has = ws_group_list_find(l, row) != NULL;
+
+	free(row);
+	return has;
+}
+
+/*
+ * A function `g` that one build inlines and the other calls (its own row on one side only, its "(inlined)"
+ * row on the other only): its own delta counts code that only moved out of (or into) its callers. With
+ * the callers known, the place is the caller that calls it most where it is called, by that caller's
+ * inclusive count, which holds the code on both sides: the delta is what the inlining change cost. Returns
+ * false where `g` is no such function.
+ */
+static bool moved_place(const struct ws_group_list *bl, const struct ws_group_list *vl, const struct ws_group *g,
+			bool out_of_line, const char *metric, struct place *p)
+{
+	const struct ws_group_list *called = out_of_line ? vl : bl, *other = out_of_line ? bl : vl;
+	const struct ws_group *host = NULL, *hb, *hv;
+	double best = 0, own;
+
+	if (g->inlined || !has_inlined_row(other, g->name) || has_inlined_row(called, g->name))
+		return false;
+	for (size_t i = 0; i < g->callers.n; i++) {
+		double x = median_of(&g->callers.v[i].metrics, metric);
+
+		if (isfinite(x) && x > best) {
+			best = x;
+			host = &g->callers.v[i];
+		}
+	}
+	p->moved = g->name;
+	p->out_of_line = out_of_line;
+	hb = host ? ws_group_list_find(bl, host->name) : NULL;
+	hv = host ? ws_group_list_find(vl, host->name) : NULL;
+	if (hb && hv && ws_metric_set_find(&hb->inclusive, metric) && ws_metric_set_find(&hv->inclusive, metric)) {
+		p->name = hv->name;
+		p->object = hv->object;
+		p->delta = median_of(&hv->inclusive, metric) - median_of(&hb->inclusive, metric);
+		return true;
+	}
+	/*
+	 * Without callers the hosts are unknown, and so is the part of their change that is this code: the
+	 * function's own delta, as before, but said to be a move.
+	 */
+	own = median_of(&g->metrics, metric);
+	p->name = g->name;
+	p->object = g->object;
+	p->delta = out_of_line ? own : -own;
+	return true;
+}
+
 /*
  * Where a metric's delta concentrates: first the functions with the largest delta in the direction of
  * the total (at least 5% of it each, three at most), then one region: the innermost one holding most of
@@ -443,6 +505,27 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 
 			if (!vg && ws_group_list_find(vl, bg->name))
 				continue;
+			if (kind && !(vg && bg) && g->inlined) {
+				/* The other half of a moved function (below), which its place stands for. */
+				size_t len = strlen(g->name) - strlen(" (inlined)");
+				char *fn = xasprintf("%.*s", (int)len, g->name);
+				bool moved = ws_group_list_find(vg ? bl : vl, fn) && !ws_group_list_find(vg ? vl : bl, fn);
+
+				free(fn);
+				if (moved)
+					continue;
+			}
+			if (kind && !(vg && bg)) {
+				struct place mp = { 0 };
+
+				if (moved_place(bl, vl, g, vg != NULL, metric, &mp)) {
+					if (isfinite(mp.delta) && mp.delta != 0 && (mp.delta > 0) == (total > 0)) {
+						WS_ALLOC_GROW(fns, nf + 1, af);
+						fns[nf++] = mp;
+					}
+					continue;
+				}
+			}
 			bv = bg ? median_of(&bg->metrics, metric) : 0;
 			vv = vg ? median_of(&vg->metrics, metric) : 0;
 			if (!isfinite(vg ? vv : bv) && kind && !strcmp(metric, cyc_metric) &&
@@ -470,6 +553,7 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			p->name = g->name;
 			p->object = g->object;
 			p->inlined = g->inlined;
+			p->moved = NULL;
 			p->delta = d;
 			p->size = fabs(vg ? vv : bv);
 		}
@@ -484,8 +568,25 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			follow_callers(b, v, fns[0].name, metric, cyc_metric, bcyc, vcyc, own, loc);
 	}
 	for (size_t i = 0; i < nf; i++) {
+		bool dup = false;
+
+		/* A moved function's host may also have its own row: name it once, by the larger delta. */
+		for (size_t j = 0; j < i; j++)
+			dup |= !strcmp(fns[j].name, fns[i].name);
+		if (dup)
+			continue;
 		if (cause->nwhere < 3 && fabs(fns[i].delta / total) >= 0.05) {
-			if (i == 0 && loc->via) {
+			if (fns[i].moved && strcmp(fns[i].moved, fns[i].name)) {
+				cause->where[cause->nwhere++] = xasprintf(
+					"%s with its callees (%.0f%%): %s is inlined in %s, called in %s", fns[i].name,
+					100 * fns[i].delta / total, fns[i].moved, fns[i].out_of_line ? b->name : v->name,
+					fns[i].out_of_line ? v->name : b->name);
+			} else if (fns[i].moved) {
+				cause->where[cause->nwhere++] = xasprintf("%s (%.0f%%): inlined in %s, called in %s",
+									  fns[i].name, 100 * fns[i].delta / total,
+									  fns[i].out_of_line ? b->name : v->name,
+									  fns[i].out_of_line ? v->name : b->name);
+			} else if (i == 0 && loc->via) {
 				char *d = count_text(fns[i].delta), *up;
 
 				if (loc->through && loc->via_from)

@@ -187,4 +187,30 @@ test_expect_success 'without --callers no calls are tracked; a result without st
 	test ! -e x.folded
 '
 
+test_expect_success 'a function inlined in a and called in b: the place is its caller with callees, said to be a move' '
+	cat >mv.c <<-\EOF &&
+	#include <stdlib.h>
+	#ifdef OUT
+	#define HOW __attribute__((noinline))
+	#else
+	#define HOW inline __attribute__((always_inline))
+	#endif
+	volatile long sink;
+	static HOW long step(long x) { return (x * 7) ^ (x >> 3); }
+	__attribute__((noinline)) static long run(long n) { long s = 0; for (long i = 0; i < n; i++) s += step(i); return s; }
+	int main(int argc, char **argv) { sink = run(atol(argv[1])); return 0; }
+	EOF
+	cc -O2 -g -o mv-in mv.c &&
+	cc -O2 -g -DOUT -o mv-out mv.c &&
+	whyslow compare --backend sim --exact --callers -n a "./mv-in 200000" -n b "./mv-out 200000" >mv.out &&
+	# Without the move, the place was step alone at several times the difference: all its code looked new,
+	# while run, which lost the same code, was not said.
+	test_grep "main cause is instructions: [0-9]*% of the difference, mostly in run with its callees ([0-9]*%): step is inlined in a, called in b" mv.out &&
+	test_grep -v "in step ([0-9]*%)" mv.out &&
+	test_grep "asm-diff --function run " mv.out &&
+	# The other way round, the same place, the same sentence.
+	whyslow compare --backend sim --exact --callers -n b "./mv-out 200000" -n a "./mv-in 200000" >mv2.out &&
+	test_grep "mostly in run with its callees ([0-9]*%): step is inlined in a, called in b" mv2.out
+'
+
 test_done
