@@ -570,9 +570,16 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 	for (size_t i = 0; i < nf; i++) {
 		bool dup = false;
 
-		/* A moved function's host may also have its own row: name it once, by the larger delta. */
+		/*
+		 * A moved function's host may also have its own row: name it once, by the larger delta. And an
+		 * "(inlined)" row is code of a function already named, where their deltas agree (within 5%): a
+		 * chain of them (LZ4_compress_fast_extState, LZ4_compress_generic_validated (inlined),
+		 * LZ4_compress_generic (inlined), each 118%) reads as three places, and as if the shares added up.
+		 */
 		for (size_t j = 0; j < i; j++)
-			dup |= !strcmp(fns[j].name, fns[i].name);
+			dup |= !strcmp(fns[j].name, fns[i].name) ||
+			       (fns[i].inlined && fabs(fns[j].delta / total) >= 0.05 &&
+				fabs(fns[i].delta - fns[j].delta) <= 0.05 * fabs(fns[j].delta));
 		if (dup)
 			continue;
 		if (cause->nwhere < 3 && fabs(fns[i].delta / total) >= 0.05) {

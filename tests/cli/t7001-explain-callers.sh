@@ -213,4 +213,26 @@ test_expect_success 'a function inlined in a and called in b: the place is its c
 	test_grep "mostly in run with its callees ([0-9]*%): step is inlined in a, called in b" mv2.out
 '
 
+test_expect_success 'code inlined from a function is not named again beside the function that holds it' '
+	cat >inl.c <<-\EOF &&
+	#include <stdlib.h>
+	volatile long sink;
+	static inline __attribute__((always_inline)) long step(long x)
+	{
+	#ifdef MORE
+		x = (x * 11) ^ (x >> 5);
+	#endif
+		return (x * 7) ^ (x >> 3);
+	}
+	__attribute__((noinline)) static long run(long n) { long s = 0; for (long i = 0; i < n; i++) s += step(i); return s; }
+	int main(int argc, char **argv) { sink = run(atol(argv[1])); return 0; }
+	EOF
+	cc -O2 -g -o inl-a inl.c &&
+	cc -O2 -g -DMORE -o inl-b inl.c &&
+	whyslow compare --backend sim --exact --functions -n a "./inl-a 200000" -n b "./inl-b 200000" >inl.out &&
+	test_grep "main cause is instructions: [0-9]*% of the difference, mostly in run (" inl.out &&
+	# step (inlined) is the same code as run: the same change, said once
+	test_grep -v "step (inlined) ([0-9]*%)" inl.out
+'
+
 test_done
