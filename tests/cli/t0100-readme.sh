@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t0100-readme.sh - the README stays true: it starts with the two commands and documents every metric and command.
+# t0100-readme.sh - the README stays true: it starts with the two commands, documents every metric and command, and its result-file summary has every key.
 . "$WS_SRC/tests/cli/lib.sh"
 
 README="$WS_SRC/README.md"
@@ -51,6 +51,34 @@ test_expect_success 'every long option of every command is documented in the REA
 test_expect_success 'the schema version in the README is the one whyslow writes' '
 	whyslow stat -r 1 -w 0 -e wall-time --export-json r.json -- true >/dev/null &&
 	test_grep "\"schema\": \"$(python3 -c "import json; print(json.load(open(\"r.json\"))[\"schema\"])")\"" "$README"
+'
+
+test_expect_success 'every key of a real result file is in the README summary of the result file' '
+	whyslow stat -r 2 -w 0 -e wall-time --export-json s.json -- true >/dev/null &&
+	"$WS_BUILD/tests/whyslow-fake" compare -r 2 --backend fake -e instructions,branches --export-json c.json \
+		-n one "true" -n three "true a b" >/dev/null &&
+	python3 - "$README" s.json c.json <<-\EOF
+	import json, re, sys
+	readme = open(sys.argv[1]).read()
+	block = readme[readme.index("{ \"schema\": \"whyslow/"):]
+	block = block[:block.index("```")]
+	known = set(re.findall(r"\"([a-z_]+)\"", block))
+	maps = {"metrics", "regions", "sim_costs", "toolchains", "inclusive", "topdown", "baseline", "variant"}
+	found = set()
+	def walk(x, path):
+	    if isinstance(x, list):
+	        for y in x:
+	            walk(y, path)
+	    elif isinstance(x, dict):
+	        for k, v in x.items():
+	            if path not in maps:
+	                found.add(k)
+	            walk(v, None if path in maps else k)
+	for f in sys.argv[2:]:
+	    walk(json.load(open(f)), None)
+	missing = sorted(k for k in found if re.fullmatch(r"[a-z_]+", k) and k not in known)
+	assert not missing, "keys of a result file not in the README: %s" % missing
+	EOF
 '
 
 test_done
