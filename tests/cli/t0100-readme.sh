@@ -81,4 +81,19 @@ test_expect_success 'every key of a real result file is in the README summary of
 	EOF
 '
 
+test_expect_success 'the case study shows every option make demo gives compare' '
+	python3 - "$README" "$WS_SRC/examples/r1cs-synth/demo.sh" <<-\EOF
+	import re, sys
+	readme = open(sys.argv[1]).read()
+	shown = readme[readme.index("**The command** (`make demo`)"):]
+	shown = shown[:shown.index("**The measured answer**")]
+	demo = open(sys.argv[2]).read()
+	demo = demo[demo.index("set -- compare"):demo.index("for v in")]
+	opts = re.findall(r"(--?[a-z][a-z-]*)", demo)
+	assert "--seed" in opts, opts
+	missing = [o for o in opts if not re.search(re.escape(o) + r"(?![a-z-])", shown)]
+	assert not missing, "demo.sh gives %s, which the README command leaves out" % missing
+	EOF
+'
+
 test_done
