@@ -44,7 +44,8 @@ struct cli_compare {
 	OPT_DOUBLE(0, "noise", &(c)->noise, "PCT", "differences inside ±PCT are noise (default 1)"),            \
 	OPT_DOUBLE(0, "alpha", &(c)->alpha, "P", "significance level of the whole report (default 0.05)"),      \
 	OPT_STRING(0, "primary", &(c)->primary, "METRIC",                                                       \
-		   "the metric the verdict is about, tested first (default: cycles with a PMU, else wall-time)"), \
+		   "the metric the verdict is about, tested first (default: cycles with a PMU, else wall-time; "   \
+		   "the simulator alone, estimated-cycles)"),                                                   \
 	OPT_STRING(0, "effect", &(c)->effect, "hl|bootstrap",                                                  \
 		   "the ratio's CI: Hodges-Lehmann (default) or a bootstrap of the medians"),                   \
 	OPT_STRING(0, "cost", &(c)->cost, "FILE", "cycles per event for the explanation, JSON {\"metric\": cycles}"), \
