@@ -351,8 +351,17 @@ static int perf_prepare(struct ws_backend *be, struct ws_exec *ex)
 	p->program = be->opts.functions ? ws_find_in_path(ex->argv[0]) : NULL;
 	if (!be->opts.regions)
 		return 0;
-	if (!p->nmev)
+	if (!p->nmev) {
+		bool asked = false;
+
+		for (size_t i = 0; i < p->events->n; i++)
+			asked |= p->mine[i];
+		/* -e wall-time alone: the markers count perf events and time regions beside them, never alone. */
+		if (!asked)
+			return ws_error("--regions: the markers count perf events, and none was asked for: add one "
+					"(-e wall-time,task-clock)"), -ENODEV;
 		return ws_error("--regions: no perf event opens here for the markers to count"), -ENODEV;
+	}
 	remove_outdir(p);
 	/* Named for this process: if it is killed (SIGKILL), the next whyslow removes the folder. */
 	if (!(dir = ws_tmpdir_make("regions"))) {
