@@ -263,6 +263,26 @@ static bool exact_anywhere(const struct ws_asm_bin *bin, const char *pattern)
 	return false;
 }
 
+/*
+ * The split-off .cold parts after the rest, in order otherwise: a function's part that rarely runs (an
+ * error path) came first where its address is lower, and its hot body, the one asked about, 80 lines on.
+ */
+static void cold_last(struct ws_asm_pair *v, size_t n)
+{
+	struct ws_asm_pair *tmp;
+	size_t k = 0;
+
+	if (n < 2)
+		return;
+	tmp = xcalloc(n, sizeof(*tmp));
+	for (int cold = 0; cold < 2; cold++)
+		for (size_t i = 0; i < n; i++)
+			if (((v[i].a && is_cold(v[i].a)) || (v[i].b && is_cold(v[i].b))) == cold)
+				tmp[k++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+}
+
 size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b, const char *pattern,
 			 struct ws_asm_pair **out, bool *glob)
 {
@@ -302,6 +322,7 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 	free(matched);
 	free(la.v);
 	free(lb.v);
+	cold_last(*out, n);
 	return n;
 }
 

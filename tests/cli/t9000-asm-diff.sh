@@ -63,6 +63,18 @@ test_expect_success '--function NAME lists the function and the clones -O2 made 
 	grep -q " checked_sum\\.cold\$" syms
 '
 
+test_expect_success 'a function'"'"'s split-off .cold part comes after its body, whatever their addresses' '
+	nm "$O2" >syms &&
+	body=$(sed -n "s/^\([0-9a-f]*\) [tT] checked_sum\$/\1/p" syms) &&
+	cold=$(sed -n "s/^\([0-9a-f]*\) [tT] checked_sum\.cold\$/\1/p" syms) &&
+	# .text.unlikely comes first: the cold part has the lower address, and was shown first
+	test $((0x$cold < 0x$body)) = 1 &&
+	whyslow asm-diff --function checked_sum "$O2" "$O2" >out &&
+	head -1 out >first &&
+	test_grep "^checked_sum\$" first &&
+	test_grep "^checked_sum\.cold\$" out
+'
+
 test_expect_success 'a static function is found (local symbols count)' '
 	nm "$O0" | grep -q " t scale\$" &&
 	whyslow asm-diff --function scale "$O0" "$O0" >out &&
