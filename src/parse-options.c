@@ -317,9 +317,11 @@ int parse_options(int argc, char **argv, const char *cmd, const char *const *usa
 		}
 		if (c == '?') {
 			/* A long option that takes no value, given one (--shell=x): getopt gives its val in optopt. */
+			const char *eq = optind > 0 ? strchr(argv[optind - 1], '=') : NULL;
+
 			if (optopt >= 0x100 && by_index[optopt - 0x100] &&
-			    !strcmp(by_index[optopt - 0x100]->long_name, "shell") && strchr(argv[optind - 1], '=')[1])
-				shell_value_error(strchr(argv[optind - 1], '=') + 1);
+			    !strcmp(by_index[optopt - 0x100]->long_name, "shell") && eq && eq[1])
+				shell_value_error(eq + 1);
 			if (optopt >= 0x100 && by_index[optopt - 0x100])
 				usage_error("option '--%s' takes no value", by_index[optopt - 0x100]->long_name);
 			if (optopt) {
