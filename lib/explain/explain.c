@@ -426,18 +426,22 @@ static bool has_inlined_row(const struct ws_group_list *l, const char *name)
  * A function `g` that one build inlines and the other calls (its own row on one side only, its "(inlined)"
  * row on the other only): its own delta counts code that only moved out of (or into) its callers. With
  * the callers known, the place is the caller that calls it most where it is called, by that caller's
- * inclusive count, which holds the code on both sides: the delta is what the inlining change cost. Returns
- * false where `g` is no such function.
+ * inclusive count, which holds the code on both sides: the delta is what the inlining change cost.
+ * Returns MOVED_HOST with *p filled so; MOVED_OWN for such a function whose callers do not say (no
+ * --callers, or a sampled profile's shares), whose own row then stands as any row does, said to be a move;
+ * MOVED_NOT for any other function.
  */
-static bool moved_place(const struct ws_group_list *bl, const struct ws_group_list *vl, const struct ws_group *g,
-			bool out_of_line, const char *metric, struct place *p)
+enum moved { MOVED_NOT, MOVED_OWN, MOVED_HOST };
+
+static enum moved moved_place(const struct ws_group_list *bl, const struct ws_group_list *vl,
+			      const struct ws_group *g, bool out_of_line, const char *metric, struct place *p)
 {
 	const struct ws_group_list *called = out_of_line ? vl : bl, *other = out_of_line ? bl : vl;
 	const struct ws_group *host = NULL, *hb, *hv;
-	double best = 0, own;
+	double best = 0, d;
 
 	if (g->inlined || !has_inlined_row(other, g->name) || has_inlined_row(called, g->name))
-		return false;
+		return MOVED_NOT;
 	for (size_t i = 0; i < g->callers.n; i++) {
 		double x = median_of(&g->callers.v[i].metrics, metric);
 
@@ -446,25 +450,19 @@ static bool moved_place(const struct ws_group_list *bl, const struct ws_group_li
 			host = &g->callers.v[i];
 		}
 	}
-	p->moved = g->name;
-	p->out_of_line = out_of_line;
 	hb = host ? ws_group_list_find(bl, host->name) : NULL;
 	hv = host ? ws_group_list_find(vl, host->name) : NULL;
-	if (hb && hv && ws_metric_set_find(&hb->inclusive, metric) && ws_metric_set_find(&hv->inclusive, metric)) {
-		p->name = hv->name;
-		p->object = hv->object;
-		p->delta = median_of(&hv->inclusive, metric) - median_of(&hb->inclusive, metric);
-		return true;
-	}
-	/*
-	 * Without callers the hosts are unknown, and so is the part of their change that is this code: the
-	 * function's own delta, as before, but said to be a move.
-	 */
-	own = median_of(&g->metrics, metric);
-	p->name = g->name;
-	p->object = g->object;
-	p->delta = out_of_line ? own : -own;
-	return true;
+	if (!hb || !hv || !ws_metric_set_find(&hb->inclusive, metric) || !ws_metric_set_find(&hv->inclusive, metric))
+		return MOVED_OWN;
+	d = median_of(&hv->inclusive, metric) - median_of(&hb->inclusive, metric);
+	if (!isfinite(d))
+		return MOVED_OWN;
+	p->moved = g->name;
+	p->out_of_line = out_of_line;
+	p->name = hv->name;
+	p->object = hv->object;
+	p->delta = d;
+	return MOVED_HOST;
 }
 
 /*
@@ -501,25 +499,33 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			const struct ws_group *g = vg ? vg : bg;
 			double bv, vv;
 			struct place *p;
+			enum moved moved;
 			double d;
 
 			if (!vg && ws_group_list_find(vl, bg->name))
 				continue;
+			moved = MOVED_NOT;
 			if (kind && !(vg && bg) && g->inlined) {
-				/* The other half of a moved function (below), which its place stands for. */
+				/*
+				 * The other half of a moved function (below), which its caller's place stands for
+				 * where the callers say; else this half is a row as any other.
+				 */
 				size_t len = strlen(g->name) - strlen(" (inlined)");
 				char *fn = xasprintf("%.*s", (int)len, g->name);
-				bool moved = ws_group_list_find(vg ? bl : vl, fn) && !ws_group_list_find(vg ? vl : bl, fn);
+				const struct ws_group *own_g = ws_group_list_find(vg ? bl : vl, fn);
+				struct place mp = { 0 };
 
 				free(fn);
-				if (moved)
+				if (own_g && !ws_group_list_find(vg ? vl : bl, own_g->name) &&
+				    moved_place(bl, vl, own_g, vg == NULL, metric, &mp) == MOVED_HOST)
 					continue;
 			}
 			if (kind && !(vg && bg)) {
 				struct place mp = { 0 };
 
-				if (moved_place(bl, vl, g, vg != NULL, metric, &mp)) {
-					if (isfinite(mp.delta) && mp.delta != 0 && (mp.delta > 0) == (total > 0)) {
+				moved = moved_place(bl, vl, g, vg != NULL, metric, &mp);
+				if (moved == MOVED_HOST) {
+					if (mp.delta != 0 && (mp.delta > 0) == (total > 0)) {
 						WS_ALLOC_GROW(fns, nf + 1, af);
 						fns[nf++] = mp;
 					}
@@ -553,7 +559,9 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			p->name = g->name;
 			p->object = g->object;
 			p->inlined = g->inlined;
-			p->moved = NULL;
+			/* A moved function whose callers do not say: its own row, said to be a move. */
+			p->moved = moved == MOVED_OWN ? g->name : NULL;
+			p->out_of_line = vg != NULL;
 			p->delta = d;
 			p->size = fabs(vg ? vv : bv);
 		}
@@ -572,14 +580,14 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 
 		/*
 		 * A moved function's host may also have its own row: name it once, by the larger delta. And an
-		 * "(inlined)" row is code of a function already named, where their deltas agree (within 5%): a
+		 * "(inlined)" row is code of a function already named, where their deltas agree (within 1%): a
 		 * chain of them (LZ4_compress_fast_extState, LZ4_compress_generic_validated (inlined),
 		 * LZ4_compress_generic (inlined), each 118%) reads as three places, and as if the shares added up.
 		 */
 		for (size_t j = 0; j < i; j++)
 			dup |= !strcmp(fns[j].name, fns[i].name) ||
 			       (fns[i].inlined && fabs(fns[j].delta / total) >= 0.05 &&
-				fabs(fns[i].delta - fns[j].delta) <= 0.05 * fabs(fns[j].delta));
+				fabs(fns[i].delta - fns[j].delta) <= 0.01 * fabs(fns[j].delta));
 		if (dup)
 			continue;
 		if (cause->nwhere < 3 && fabs(fns[i].delta / total) >= 0.05) {
