@@ -174,16 +174,17 @@ static unsigned timeout_factor(const struct ws_backend_ops *ops)
 
 /*
  * `limit`: the --timeout in seconds (0: none) and `factor` what the backend multiplies it by, so that the
- * message names the time the run had and what to raise.
+ * message names the time the run had and what to raise; `hook`: a hook's, whose stdin --input is not.
  */
-static char *describe_failure(const struct ws_run_outcome *out, double limit, double factor)
+static char *describe_failure(const struct ws_run_outcome *out, double limit, double factor, bool hook)
 {
 	/* Stopped, where nothing would continue it (ws_run_outcome.stopped): the terminal's signals say why. */
 	if (out->stopped == SIGTTIN || out->stopped == SIGTTOU)
 		return xasprintf("stopped on SIG%s, as it %s the terminal, and was killed: a run cannot use the "
-				 "terminal (it is in a process group of its own); give the program its input another "
-				 "way (--input FILE, its own options)",
-				 sigabbrev_np(out->stopped), out->stopped == SIGTTIN ? "read from" : "wrote to");
+				 "terminal (it is in a process group of its own); give %s its input another way (%s)",
+				 sigabbrev_np(out->stopped), out->stopped == SIGTTIN ? "read from" : "wrote to or set up",
+				 hook ? "the hook" : "the program",
+				 hook ? "its own options, a file" : "--input FILE, its own options");
 	if (out->stopped)
 		return xasprintf("stopped on SIG%s and was killed, as nothing would continue it",
 				 sigabbrev_np(out->stopped));
@@ -242,7 +243,7 @@ static int run_hook(struct session *s, size_t i, enum ws_hook_kind k, const char
 		return ret;
 	if (out.exit_code == 0 && !out.signal)
 		return 0;
-	why = describe_failure(&out, 0, 1); /* a hook has no timeout */
+	why = describe_failure(&out, 0, 1, true); /* a hook has no timeout */
 	/* As a failed run is: kept going past with --ignore-failure, said each time, else the end of the session. */
 	ws_log(s->o->ignore_failure ? WS_LOG_WARN : WS_LOG_ERROR, "%s of '%s' %s%s%s%s", hook_options[k], prog->name,
 	       why, when, prog->output == WS_OUTPUT_INHERIT ? "" : "; --output inherit shows its output",
@@ -390,9 +391,10 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 	if ((ops->traits & WS_BE_NATIVE) && out->max_rss > s->native_rss[r->prog])
 		s->native_rss[r->prog] = out->max_rss;
 	failed = out->exit_code != 0 || out->signal || out->timed_out;
-	if (failed && (!s->o->ignore_failure ||
+	/* A run we killed for stopping measured how soon we saw it: never kept, --ignore-failure or not. */
+	if (failed && (!s->o->ignore_failure || out->stopped ||
 		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out->signal || out->timed_out)))) {
-		char *why = describe_failure(out, s->o->timeout, timeout_factor(ops)), *name = who(prog);
+		char *why = describe_failure(out, s->o->timeout, timeout_factor(ops), false), *name = who(prog);
 
 		if (!(ops->traits & WS_BE_NATIVE))
 			/* An exit status is kept with --ignore-failure here too; a crash or a timeout never is. */

@@ -54,6 +54,9 @@ test_expect_success 'a run that stops itself is killed and said, on each way of 
 	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time -- sh -c "kill -STOP \$\$" 2>err &&
 	test_grep "stopped on SIGSTOP and was killed, as nothing would continue it (run 1)" err &&
 	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time --timeout 30 -- sh -c "kill -STOP \$\$" 2>err &&
+	test_grep "stopped on SIGSTOP" err &&
+	# its time is how soon the stop was seen: no run to keep, even with --ignore-failure
+	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time --ignore-failure -- sh -c "kill -STOP \$\$" 2>err &&
 	test_grep "stopped on SIGSTOP" err
 '
 
