@@ -580,12 +580,14 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 		      double t_start, int *pipe_r, int *status, struct rusage *ru, struct ws_run_outcome *out)
 {
 	sigset_t old, unblocked;
+	double stop_checked;
 	int pfd, ret = 0;
 
 	if (ex->timeout <= 0 && *pipe_r < 0 && !(hooks && hooks->poll))
 		return wait_plain(pid, ex, cg, t_start, status, ru, out);
 	pfd = pidfd_for(pid);
 	block_interrupts(&old, &unblocked);
+	stop_checked = ws_now();
 	for (;;) {
 		double wait_s = hooks && hooks->poll ? 0.1 : STOP_CHECK_S;
 		struct pollfd p[2] = { { .fd = pfd, .events = POLLIN }, { .fd = *pipe_r, .events = POLLIN } };
@@ -643,10 +645,14 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 			out->wall = ws_now() - t_start;
 			break;
 		}
-		if (r == 0 && (out->stopped = stop_signal(pid))) {
-			out->wall = ws_now() - t_start;
-			kill_run(pid, cg);
-			break;
+		/* Every STOP_CHECK_S, whatever woke ppoll: a chatty pipe must not keep the check from running. */
+		if (ws_now() - stop_checked >= STOP_CHECK_S) {
+			stop_checked = ws_now();
+			if ((out->stopped = stop_signal(pid))) {
+				out->wall = stop_checked - t_start;
+				kill_run(pid, cg);
+				break;
+			}
 		}
 		if (hooks && hooks->poll)
 			hooks->poll(hooks->ctx);
@@ -1062,6 +1068,8 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 	sigset_t old, unblocked;
 	size_t live = 0;
 	bool done = false;
+	/* 0: the jobs are looked at on the first wake of each call, so that other jobs' exits cannot delay it. */
+	double stop_checked = 0;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -1143,10 +1151,14 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 				    waitid(P_PID, (id_t)jobs[i]->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
 					hit = i;
 			}
-			for (size_t i = 0; r == 0 && hit == n && i < n; i++) {
-				if (jobs[i] && (out->stopped = stop_signal(jobs[i]->pid))) {
-					kill_run(jobs[i]->pid, jobs[i]->cg);
-					hit = i;
+			/* Every STOP_CHECK_S, whatever woke ppoll: other jobs' exits must not keep it from running. */
+			if (hit == n && ws_now() - stop_checked >= STOP_CHECK_S) {
+				stop_checked = ws_now();
+				for (size_t i = 0; hit == n && i < n; i++) {
+					if (jobs[i] && (out->stopped = stop_signal(jobs[i]->pid))) {
+						kill_run(jobs[i]->pid, jobs[i]->cg);
+						hit = i;
+					}
 				}
 			}
 		}
