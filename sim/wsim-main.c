@@ -1850,6 +1850,7 @@ static void atfork_child(ThreadId tid)
 			*seg_count(sb, j) = sb->segs[j].totaled = 0;
 	/* Only the forking thread lives on in the child; its open regions count from the fork. */
 	threads_seen = 0;
+	brief_threads = 0; /* the parent's threads are the parent's to report */
 	if (retired_c) {
 		VG_(memset)(retired_c, 0, wsim_cfg.cores * sizeof(*retired_c));
 		VG_(memset)(retired_n, 0, wsim_cfg.cores * sizeof(*retired_n));
@@ -1865,6 +1866,7 @@ static void atfork_child(ThreadId tid)
 		}
 		/* The child's first thread, and its report's thread 1 (the contention lines name it). */
 		threads[i]->serial = ++threads_seen;
+		threads[i]->slices = 1;
 		VG_(memset)(threads[i]->acc, 0, sizeof(threads[i]->acc));
 		for (j = 0; j < threads[i]->n_act; j++)
 			VG_(memset)(threads[i]->act[j].snap, 0, sizeof(threads[i]->act[j].snap));
