@@ -219,10 +219,12 @@ bool is_shell_name(const char *s)
 
 void __attribute__((noreturn)) shell_value_error(const char *value)
 {
+	const char *base = strrchr(value, '/') ? strrchr(value, '/') + 1 : value;
+
 	if (!strcmp(value, "none"))
 		usage_error("--shell takes no value: commands run without a shell unless --shell (hyperfine's "
 			    "--shell=none is the default here): drop it");
-	if (!is_shell_name(value) || !strcmp(value, "default") || !strcmp(value, "sh") || !strcmp(value, "/bin/sh"))
+	if (!is_shell_name(value) || !strcmp(value, "default") || !strcmp(base, "sh"))
 		usage_error("--shell takes no value (it always runs sh -c): give --shell alone");
 	usage_error("--shell takes no value (it always runs sh -c): give --shell alone, or run '%s -c ...' as the "
 		    "command", value);
