@@ -47,8 +47,10 @@ int cli_export_folded(const struct ws_result *r, const char *path)
 /* What the per-run files of a run need at least (the simulator's counts and log, the markers' folder). */
 #define TMPDIR_RESERVE (32 * 1024)
 
-void cli_check_tmpdir(void)
+void cli_check_tmpdir(const struct ws_measure_opts *o)
 {
+	/* perf without --regions writes no file there: only a failed export's rescue would. */
+	bool needed = strcmp(o->backend, "perf") || o->be.regions;
 	const char *tmp = getenv("TMPDIR");
 	struct stat st;
 	char *probe;
@@ -79,11 +81,13 @@ void cli_check_tmpdir(void)
 	if (!err)
 		return;
 	full = err == -ENOSPC || err == -EDQUOT;
-	fprintf(stderr, "%s: cannot write in %s%s%s: %s; %s\n", current_command(), tmp ? "TMPDIR '" : "/tmp",
-		tmp ? tmp : " (TMPDIR is unset)", tmp ? "'" : "", strerror(-err),
+	fprintf(stderr, "%s: %s write in %s%s%s: %s; %s%s\n", current_command(), needed ? "cannot" : "warning: cannot",
+		tmp ? "TMPDIR '" : "/tmp", tmp ? tmp : " (TMPDIR is unset)", tmp ? "'" : "", strerror(-err),
 		full ? "free space there, or point TMPDIR at another directory" :
-		       "point TMPDIR at a directory you can write");
-	exit(WS_EXIT_FAIL);
+		       "point TMPDIR at a directory you can write",
+		needed ? "" : " (a result whose export fails could not be rescued there)");
+	if (needed)
+		exit(WS_EXIT_FAIL);
 }
 
 void cli_rescue(const struct ws_result *r)

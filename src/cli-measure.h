@@ -178,10 +178,11 @@ FILE *cli_report_stream(void);
 void cli_check_distinct(const char *opt_a, const char *a, const char *opt_b, const char *b);
 
 /*
- * The simulator's and the markers' per-run files go to $TMPDIR: one that names no directory is one line and
- * exit 1 before the first run, naming TMPDIR, not a failure in the middle of the session.
+ * The simulator's and the markers' per-run files go to $TMPDIR: one that names no directory, or that is full
+ * or cannot be written where the session needs it (`o`: a backend that may simulate, or --regions), is one
+ * line and exit 1 before the first run, naming TMPDIR, not a failure in the middle of the session.
  */
-void cli_check_tmpdir(void);
+void cli_check_tmpdir(const struct ws_measure_opts *o);
 
 /* How much cli_check_output() reserves: the estimated size of a result of `nprogs` programs measured so. */
 void cli_export_estimate(const struct cli_measure *c, const struct ws_measure_opts *o, size_t nprogs);

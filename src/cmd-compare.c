@@ -602,7 +602,7 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data, 
 	mo.supply = supply;
 	mo.supply_data = supply_data;
 	cc.measured = true;
-	cli_check_tmpdir();
+	cli_check_tmpdir(&mo);
 	cli_install_signals();
 
 	ws_result_init(&res);

@@ -92,7 +92,7 @@ int cmd_stat(int argc, char **argv)
 	cli_check_output("--export-json", c.export_json);
 	cli_check_output("--export-html", export_html);
 	cli_check_output("--export-folded", export_folded);
-	cli_check_tmpdir();
+	cli_check_tmpdir(&mo);
 	cli_install_signals();
 
 	ws_result_init(&res);

@@ -99,6 +99,14 @@ test_expect_success 'a full filesystem is found before the runs: one line, exit 
 	rm small/fill
 '
 
+test_expect_success 'perf without --regions writes nothing in TMPDIR: one it cannot write is a warning there' '
+	env TMPDIR=/proc "$WHYSLOW" stat -r 1 -w 0 --backend perf -e task-clock -- true >out 2>err &&
+	test_grep "^whyslow stat: warning: cannot write in TMPDIR ./proc.: .*could not be rescued there" err &&
+	test_grep "Performance counter stats" out &&
+	test_expect_code 1 env TMPDIR=/proc "$WHYSLOW" stat -r 1 -w 0 --backend perf -e task-clock --regions -- true 2>err &&
+	test_grep "^whyslow stat: cannot write in TMPDIR" err
+'
+
 [ -n "$have_small" ] || test_skip_next 'mounting a 64 KiB tmpfs needs root'
 test_expect_success 'a full TMPDIR is found before the runs: one line naming it, exit 1, no run made' '
 	fill &&
