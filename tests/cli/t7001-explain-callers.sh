@@ -187,8 +187,9 @@ test_expect_success 'without --callers no calls are tracked; a result without st
 	test ! -e x.folded
 '
 
-test_expect_success 'a function inlined in a and called in b: the place is its caller with callees, said to be a move' '
-	cat >mv.c <<-\EOF &&
+# One function, step, called by run: -DOUT keeps it out of line, -DMORE gives it more work.
+test_expect_success 'the step programs build' '
+	cat >step.c <<-\EOF &&
 	#include <stdlib.h>
 	#ifdef OUT
 	#define HOW __attribute__((noinline))
@@ -196,12 +197,22 @@ test_expect_success 'a function inlined in a and called in b: the place is its c
 	#define HOW inline __attribute__((always_inline))
 	#endif
 	volatile long sink;
-	static HOW long step(long x) { return (x * 7) ^ (x >> 3); }
+	static HOW long step(long x)
+	{
+	#ifdef MORE
+		x = (x * 11) ^ (x >> 5);
+	#endif
+		return (x * 7) ^ (x >> 3);
+	}
 	__attribute__((noinline)) static long run(long n) { long s = 0; for (long i = 0; i < n; i++) s += step(i); return s; }
 	int main(int argc, char **argv) { sink = run(atol(argv[1])); return 0; }
 	EOF
-	cc -O2 -g -o mv-in mv.c &&
-	cc -O2 -g -DOUT -o mv-out mv.c &&
+	cc -O2 -g -o mv-in step.c &&
+	cc -O2 -g -DOUT -o mv-out step.c &&
+	cc -O2 -g -DMORE -o inl-b step.c
+'
+
+test_expect_success 'a function inlined in a and called in b: the place is its caller with callees, said to be a move' '
 	whyslow compare --backend sim --exact --callers -n a "./mv-in 200000" -n b "./mv-out 200000" >mv.out &&
 	# Without the move, the place was step alone at several times the difference: all its code looked new,
 	# while run, which lost the same code, was not said.
@@ -214,22 +225,7 @@ test_expect_success 'a function inlined in a and called in b: the place is its c
 '
 
 test_expect_success 'code inlined from a function is not named again beside the function that holds it' '
-	cat >inl.c <<-\EOF &&
-	#include <stdlib.h>
-	volatile long sink;
-	static inline __attribute__((always_inline)) long step(long x)
-	{
-	#ifdef MORE
-		x = (x * 11) ^ (x >> 5);
-	#endif
-		return (x * 7) ^ (x >> 3);
-	}
-	__attribute__((noinline)) static long run(long n) { long s = 0; for (long i = 0; i < n; i++) s += step(i); return s; }
-	int main(int argc, char **argv) { sink = run(atol(argv[1])); return 0; }
-	EOF
-	cc -O2 -g -o inl-a inl.c &&
-	cc -O2 -g -DMORE -o inl-b inl.c &&
-	whyslow compare --backend sim --exact --functions -n a "./inl-a 200000" -n b "./inl-b 200000" >inl.out &&
+	whyslow compare --backend sim --exact --functions -n a "./mv-in 200000" -n b "./inl-b 200000" >inl.out &&
 	test_grep "main cause is instructions: [0-9]*% of the difference, mostly in run (" inl.out &&
 	# step (inlined) is the same code as run: the same change, said once
 	test_grep -v "step (inlined) ([0-9]*%)" inl.out
