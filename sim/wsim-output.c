@@ -119,6 +119,7 @@ static Bool metric_present(const struct metric *m)
 struct out {
 	Int fd;
 	Bool failed;
+	Int err; /* the failed write's errno (VG_(write) returns it negated), 0 when it made no progress */
 	Int n;
 	HChar buf[16384];
 };
@@ -130,9 +131,10 @@ static void out_flush(struct out *o)
 	while (!o->failed && off < o->n) {
 		Int w = VG_(write)(o->fd, o->buf + off, o->n - off);
 
-		if (w <= 0)
+		if (w <= 0) {
 			o->failed = True;
-		else
+			o->err = -w;
+		} else
 			off += w;
 	}
 	o->n = 0;
@@ -593,13 +595,15 @@ void wsim_write_output(Int exitcode, struct wsim_tables *t)
 	}
 	o->fd = (Int)sr_Res(sr);
 	o->failed = False;
+	o->err = 0;
 	o->n = 0;
 	out_header(o, exitcode, t->threads);
 	out_rows(o, t);
 	out_flush(o);
 	VG_(close)(o->fd);
 	if (o->failed) {
-		VG_(umsg)("wsim: writing '%s' failed; no results written\n", tmp);
+		/* With its errno, which whyslow reads in the log: a full TMPDIR (28) has a fix to name. */
+		VG_(umsg)("wsim: writing '%s' failed (errno %d); no results written\n", tmp, o->err);
 		if (!special)
 			VG_(unlink)(tmp);
 		goto out;

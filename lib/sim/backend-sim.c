@@ -905,10 +905,26 @@ static void push_calls(struct ws_variant *v, const struct ws_sim_output *o, size
 }
 
 /*
- * Free space below which a run that wrote no result is put down to a full TMPDIR: the tool removes the
- * file it could not finish, so a few blocks are free again when the run is collected.
+ * Free space below which a run that wrote no result is put down to a full TMPDIR, where the tool's log does
+ * not say (sim/wsim-output.c): the tool removes the file it could not finish, so a few blocks are free again
+ * when the run is collected.
  */
 #define SIM_FULL_BYTES (64.0 * 1024)
+
+/* Whether the tool's log in `dir` says that a write or a create failed for want of space. */
+static bool log_says_full(const char *dir)
+{
+	char *path = xasprintf("%s/valgrind.log", dir), *buf = NULL, nospc[32], dquot[32];
+	bool full = false;
+
+	snprintf(nospc, sizeof(nospc), "(errno %d)", ENOSPC);
+	snprintf(dquot, sizeof(dquot), "(errno %d)", EDQUOT);
+	if (ws_read_file(path, &buf, NULL) == 0)
+		full = strstr(buf, nospc) || strstr(buf, dquot);
+	free(buf);
+	free(path);
+	return full;
+}
 
 static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, struct ws_variant *v, size_t run)
 {
@@ -949,7 +965,8 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		 * A filesystem that filled during the runs is the usual cause, and the only one the user can
 		 * fix: say so, rather than a bare "wrote no result" with the reason in valgrind's log.
 		 */
-		if (statvfs(r->outdir, &fs) == 0 && (double)fs.f_bavail * (double)fs.f_frsize < SIM_FULL_BYTES) {
+		if (log_says_full(r->outdir) ||
+		    (statvfs(r->outdir, &fs) == 0 && (double)fs.f_bavail * (double)fs.f_frsize < SIM_FULL_BYTES)) {
 			const char *tmp = getenv("TMPDIR");
 
 			ws_error("the simulator could not write its result for '%s': %s is full (%s); free space "
