@@ -404,13 +404,17 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 	/* The commands as given, before {VAR}: a value is data, not syntax (-L re 'a|b' 'grep -E {re}'). */
 	for (size_t c = 0; c < ncmds && !shell; c++)
 		cli_refuse_shell_syntax("command", cmds[c]);
-	for (size_t c = 0; c < ncmds; c++) {
-		memset(choice, 0, (nparams + 1) * sizeof(*choice));
-		for (size_t i = 0; i < combos; i++) {
+	/*
+	 * hyperfine's order: every command with the first combination of values, then every command with the
+	 * next, the first parameter varying fastest.
+	 */
+	memset(choice, 0, (nparams + 1) * sizeof(*choice));
+	for (size_t i = 0; i < combos; i++) {
+		for (size_t c = 0; c < ncmds; c++) {
 			char *command = substitute(ps, cmds[c], choice), *name;
 
 			if (names->n == ncmds * combos)
-				name = xstrdup(names->v[c * combos + i]);
+				name = xstrdup(names->v[i * ncmds + c]);
 			else if (names->n)
 				name = substitute(ps, names->v[c], choice); /* one -n per command, with {VAR} */
 			else if (nparams) {
@@ -448,12 +452,12 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 				l->v[l->n - 1].params = pv;
 				l->v[l->n - 1].nparams = nparams;
 			}
-			/* The next combination: the first parameter varies fastest, in hyperfine's order. */
-			for (size_t k = 0; k < nparams; k++) {
-				if (++choice[k] < ps->v[k].n)
-					break;
-				choice[k] = 0;
-			}
+		}
+		/* The next combination. */
+		for (size_t k = 0; k < nparams; k++) {
+			if (++choice[k] < ps->v[k].n)
+				break;
+			choice[k] = 0;
 		}
 	}
 	free(choice);

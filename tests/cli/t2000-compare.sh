@@ -72,7 +72,14 @@ test_expect_success 'several -L give the cartesian product, and -n may use {VAR}
 	assert [v["name"] for v in d["variants"]] == ["run-x1", "run-y1", "run-x2", "run-y2"], d["variants"]
 	assert d["variants"][3]["command"] == "echo y 2"
 	EOF
-	test_grep "4 programs, 1 run each" out
+	test_grep "4 programs, 1 run each" out &&
+	# and, with several commands, every command with one combination before the next, as hyperfine runs them
+	whyslow compare -r 1 -w 0 -e wall-time --export-json pc.json -L a x,y "echo 1{a}" "echo 2{a}" >out &&
+	python3 - pc.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert [v["command"] for v in d["variants"]] == ["echo 1x", "echo 2x", "echo 1y", "echo 2y"], d["variants"]
+	EOF
 '
 
 test_expect_success '-L splits as hyperfine does: an empty value kept, a comma and a backslash escaped' '
