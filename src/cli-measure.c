@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -349,22 +350,54 @@ void cli_measure_check_programs(const struct cli_measure *c, size_t nprogs)
 }
 
 /*
- * The shell syntax in `command` outside quotes ("|", ">", "&&", "$HOME", ...), as a string to quote in a
- * message; NULL where there is none. Without --shell these reach the program as words ('seq 100 | sort'
- * runs seq with the arguments "100", "|" and "sort", which fails far from the cause), and hyperfine's users
- * type them from habit: its commands go through a shell unless -N.
+ * Whether the word from `start` to `end` (its quotes and backslashes dropped) names files as a shell's glob
+ * would: where nothing matches, a shell passes the word on as it is, as whyslow does ('grep a.*b f').
+ */
+static bool glob_matches(const char *start, const char *end)
+{
+	char *w = xmalloc((size_t)(end - start) + 1), *o = w;
+	glob_t g;
+	bool any;
+
+	for (const char *p = start; p < end; p++)
+		if (*p != '\'' && *p != '"' && *p != '\\')
+			*o++ = *p;
+	*o = '\0';
+	any = glob(w, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	if (any)
+		globfree(&g);
+	free(w);
+	return any;
+}
+
+/*
+ * The shell syntax in `command` outside quotes ("|", ">", "&&", "$HOME", a "*.txt" that names files...), as a
+ * string to quote in a message; NULL where there is none. Without --shell these reach the program as words
+ * ('seq 100 | sort' runs seq with the arguments "100", "|" and "sort", which fails far from the cause), and
+ * hyperfine's users type them from habit: its commands go through a shell unless -N.
  */
 static const char *shell_syntax(const char *command)
 {
 	static char op[3];
+	const char *word = command, *glob_op = NULL;
 	char quote = 0;
 
-	for (const char *p = command; *p; p++) {
-		if (quote) {
+	for (const char *p = command;; p++) {
+		if (quote && *p) {
 			if (*p == quote)
 				quote = 0;
 			else if (quote == '"' && *p == '\\' && p[1])
 				p++;
+			continue;
+		}
+		/* A word ends: had it a glob outside quotes that names files? */
+		if (!*p || isspace((unsigned char)*p)) {
+			if (glob_op && glob_matches(word, p))
+				return glob_op;
+			glob_op = NULL;
+			if (!*p)
+				break;
+			word = p + 1;
 			continue;
 		}
 		switch (*p) {
@@ -389,12 +422,22 @@ static const char *shell_syntax(const char *command)
 			return "`";
 		case '~':
 			/* A home directory ('sort ~/big.txt') the program would get as a name with a '~' in it. */
-			if (p == command || isspace((unsigned char)p[-1]))
+			if (p == word)
 				return "~";
 			break;
+		case '*':
+		case '?':
+		case '[':
+			if (!glob_op) {
+				op[0] = *p;
+				op[1] = '\0';
+				glob_op = op;
+			}
+			break;
 		case '$':
-			/* A variable or a command substitution; a lone '$' (a regex's end) is no syntax. */
-			if (p[1] == '(' || p[1] == '{' || p[1] == '_' || isalpha((unsigned char)p[1]))
+			/* A variable, a special one or a substitution; a lone '$' (a regex's end) is no syntax. */
+			if (p[1] == '(' || p[1] == '{' || p[1] == '_' || isalnum((unsigned char)p[1]) ||
+			    (p[1] && strchr("?$@#!*-", p[1])))
 				return "$";
 			break;
 		}
@@ -406,6 +449,9 @@ void cli_refuse_shell_syntax(const char *what, const char *command)
 {
 	const char *op = shell_syntax(command);
 
+	if (op && strchr("*?[", op[0]))
+		usage_error("%s '%s' uses the shell's '%s', which names files here, and commands run without a shell: "
+			    "add --shell (or name the files)", what, command, op);
 	if (op)
 		usage_error("%s '%s' uses the shell's '%s', and commands run without a shell here: add --shell "
 			    "(or quote the '%s')", what, command, op, op);

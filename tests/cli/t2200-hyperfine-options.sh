@@ -268,7 +268,12 @@ test_expect_success 'shell syntax quoted, escaped or in a value of -L is no shel
 	echo "a|b" >in.txt &&
 	whyslow compare -r 1 -w 0 -e wall-time --export-json q.json "grep -c \"a|b\" in.txt" \
 		"grep -c a\\|b in.txt" "find . -name in.txt -exec true {} \\;" "grep -c \"b\$\" in.txt" >out 2>err &&
-	whyslow compare -r 1 -w 0 -e wall-time -L re "a|b,a" "grep -c {re} in.txt" >out 2>err
+	whyslow compare -r 1 -w 0 -e wall-time -L re "a|b,a" "grep -c {re} in.txt" >out 2>err &&
+	# a glob that names no file reaches the program as it is, as a shell would pass it on
+	whyslow compare -r 1 -w 0 -e wall-time "grep -c a.*b in.txt" "grep -c [ab]x* in.txt" >out 2>err &&
+	# one that names files is the shell'"'"'s to expand
+	test_expect_code 129 whyslow compare -r 1 -w 0 -e wall-time "wc -l *.txt" "wc -l in.txt" 2>err &&
+	test_grep "uses the shell.s .\*., which names files here, and commands run without a shell: add --shell" err
 '
 
 test_expect_success 'a failed run of a program named by -L or -n is said with its command' '
