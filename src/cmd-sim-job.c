@@ -114,6 +114,8 @@ int cmd_sim_job(int argc, char **argv)
 	cli_measure_check_programs(&c, 1);
 	cli_measure_program(&c, &prog, 0, NULL, NULL);
 	cli_measure_finish(&c, &mo, false);
+	/* The simulation's files go to TMPDIR on whichever machine runs the job: said before it starts. */
+	cli_check_tmpdir(&mo);
 	cli_install_signals();
 	if (!ops) {
 		fprintf(stderr, "whyslow sim-job: this whyslow has no simulator backend\n");

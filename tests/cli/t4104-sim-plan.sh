@@ -158,6 +158,14 @@ test_expect_success '--plan-jobs spreads simulations only' '
 	! test -e p.txt
 '
 
+test_expect_success 'a job says that the TMPDIR of the machine it runs on cannot be written, before it simulates' '
+	# a job carries its environment (env -i ...): TMPDIR is set in the line itself
+	head -1 jobs.txt | sed -e "s| TMPDIR=[^ ]*||g" -e "s|env -i |env -i TMPDIR=/proc |" >one.sh &&
+	test_expect_code 1 sh one.sh >piece 2>err &&
+	test_grep "^whyslow sim-job: cannot write in TMPDIR ./proc." err &&
+	! test -s piece
+'
+
 test_expect_success 'merge and sim-job have -h, and check their arguments' '
 	whyslow merge -h >out && test_grep "whyslow merge" out &&
 	whyslow sim-job -h >out && test_grep "whyslow sim-job" out &&
