@@ -611,6 +611,15 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 			if (left < wait_s)
 				wait_s = left;
 		}
+		/* Every STOP_CHECK_S, whatever woke the wait: a chatty pipe must not keep the check from running. */
+		if (ws_now() - stop_checked >= STOP_CHECK_S) {
+			stop_checked = ws_now();
+			if ((out->stopped = stop_signal(pid))) {
+				out->wall = stop_checked - t_start;
+				kill_run(pid, cg);
+				break;
+			}
+		}
 		if (pfd < 0) {
 			/* No pidfd (kernel < 5.3): poll the child's state every millisecond. */
 			pid_t w = wait4(pid, status, WNOHANG, ru);
@@ -620,11 +629,6 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 				drain(pipe_r);
 				sigprocmask(SIG_SETMASK, &old, NULL);
 				return 0;
-			}
-			if ((out->stopped = stop_signal(pid))) {
-				out->wall = ws_now() - t_start;
-				kill_run(pid, cg);
-				break;
 			}
 			drain(pipe_r);
 			if (wait_s > 0.001)
@@ -644,15 +648,6 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 		if (r > 0 && p[0].revents) {
 			out->wall = ws_now() - t_start;
 			break;
-		}
-		/* Every STOP_CHECK_S, whatever woke ppoll: a chatty pipe must not keep the check from running. */
-		if (ws_now() - stop_checked >= STOP_CHECK_S) {
-			stop_checked = ws_now();
-			if ((out->stopped = stop_signal(pid))) {
-				out->wall = stop_checked - t_start;
-				kill_run(pid, cg);
-				break;
-			}
 		}
 		if (hooks && hooks->poll)
 			hooks->poll(hooks->ctx);
