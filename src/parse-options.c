@@ -205,12 +205,18 @@ static const struct {
  * ran: it benchmarked bash (reading /dev/null) as the baseline. A word that names a shell is taken for
  * such a value.
  */
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
 bool is_shell_name(const char *s)
 {
 	static const char *const shells[] = { "none", "default", "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish" };
-	const char *base = strrchr(s, '/');
+	const char *base = base_of(s);
 
-	base = base ? base + 1 : s;
 	for (size_t i = 0; i < ARRAY_SIZE(shells); i++)
 		if (!strcmp(base, shells[i]))
 			return true;
@@ -219,12 +225,10 @@ bool is_shell_name(const char *s)
 
 void __attribute__((noreturn)) shell_value_error(const char *value)
 {
-	const char *base = strrchr(value, '/') ? strrchr(value, '/') + 1 : value;
-
 	if (!strcmp(value, "none"))
 		usage_error("--shell takes no value: commands run without a shell unless --shell (hyperfine's "
 			    "--shell=none is the default here): drop it");
-	if (!is_shell_name(value) || !strcmp(value, "default") || !strcmp(base, "sh"))
+	if (!is_shell_name(value) || !strcmp(value, "default") || !strcmp(base_of(value), "sh"))
 		usage_error("--shell takes no value (it always runs sh -c): give --shell alone");
 	usage_error("--shell takes no value (it always runs sh -c): give --shell alone, or run '%s -c ...' as the "
 		    "command", value);
