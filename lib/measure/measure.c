@@ -395,6 +395,9 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 	if (failed && (!s->o->ignore_failure || out->stopped ||
 		       ((ops->traits & WS_BE_COUNTS_AT_EXIT) && (out->signal || out->timed_out)))) {
 		char *why = describe_failure(out, s->o->timeout, timeout_factor(ops), false), *name = who(prog);
+		/* --ignore-failure keeps an exit status or a crash natively, never a stop. */
+		const char *keep = out->stopped ? "" : "; use --ignore-failure to keep such runs, or --show-output to "
+						       "see its output";
 
 		if (!(ops->traits & WS_BE_NATIVE))
 			/* An exit status is kept with --ignore-failure here too; a crash or a timeout never is. */
@@ -403,13 +406,9 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 				 out->signal || out->timed_out ? ""
 				 : "; use --ignore-failure to keep such runs, or --show-output to see its output");
 		else if (!r->record)
-			ws_error("%s %s in a warm-up run; use --ignore-failure to keep such runs, or "
-				 "--show-output to see its output",
-				 name, why);
+			ws_error("%s %s in a warm-up run%s", name, why, keep);
 		else
-			ws_error("%s %s (run %zu); use --ignore-failure to keep such runs, or --show-output to "
-				 "see its output",
-				 name, why, r->run + 1);
+			ws_error("%s %s (run %zu)%s", name, why, r->run + 1, keep);
 		free(name);
 		free(why);
 		return -ECHILD;

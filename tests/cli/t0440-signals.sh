@@ -52,7 +52,7 @@ test_expect_success 'a signal ends the run in flight at once, not when the run w
 # A run that stops would wait for ever: it is killed and said. timeout(1) ends a whyslow that waits instead (124).
 test_expect_success 'a run that stops itself is killed and said, on each way of waiting' '
 	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time -- sh -c "kill -STOP \$\$" 2>err &&
-	test_grep "stopped on SIGSTOP and was killed, as nothing would continue it (run 1)" err &&
+	test_grep "stopped on SIGSTOP and was killed, as nothing would continue it (run 1)$" err &&
 	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time --timeout 30 -- sh -c "kill -STOP \$\$" 2>err &&
 	test_grep "stopped on SIGSTOP" err &&
 	# its time is how soon the stop was seen: no run to keep, even with --ignore-failure
