@@ -1607,13 +1607,16 @@ static void switch_out(void)
 
 static void switch_to(ThreadId tid)
 {
+	struct wsim_thread *t;
+
 	if (tid == cur_tid)
 		return;
 	switch_out();
 	cur_tid = tid;
-	thread_of(tid)->slices++;
+	t = thread_of(tid);
+	t->slices++;
 	wsim_calls_thread(tid);
-	wsim_core_switch(thread_of(tid)->core, thread_of(tid)->serial);
+	wsim_core_switch(t->core, t->serial);
 }
 
 /* A new thread: its core (the next one) starts no earlier than its creator's clock. */
