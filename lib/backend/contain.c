@@ -593,3 +593,100 @@ void ws_contain_sweep(struct ws_cgroup *cg, pid_t pgid, bool all)
 			break;
 	}
 }
+
+/*
+ * The program `pid` runs, for a message: the base name of its argv[0], or under Valgrind (argv[0] is
+ * valgrind.bin, or the tool's "<tool>-<arch>-linux"), of the first argument that is not an option. Into
+ * name, `size` bytes.
+ */
+static void proc_name(pid_t pid, char *name, size_t size)
+{
+	char path[48], *text = NULL, *arg, *base;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if (ws_read_file(path, &text, &len) < 0 || !len)
+		goto out;
+	arg = text;
+	base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	if (!strcmp(base, "valgrind.bin") || (strlen(base) > 6 && !strcmp(base + strlen(base) - 6, "-linux"))) {
+		for (char *p = arg + strlen(arg) + 1; p < text + len; p += strlen(p) + 1)
+			if (*p != '-') {
+				arg = p;
+				break;
+			}
+		base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	}
+	snprintf(name, size, "%s", base);
+out:
+	free(text);
+}
+
+/* Whether process `pid` is stopped (state T, not a tracer's t). */
+static bool proc_stopped(pid_t pid)
+{
+	char path[48], *text = NULL, *close_p;
+	bool stopped;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (ws_read_file(path, &text, NULL) < 0)
+		return false;
+	/* "PID (NAME) STATE ...": the name may hold spaces and parentheses, so the last ')' ends it. */
+	stopped = (close_p = strrchr(text, ')')) && close_p[1] == ' ' && close_p[2] == 'T';
+	free(text);
+	return stopped;
+}
+
+/* Every thread's children file of `pid`, appended to *pids. */
+static void add_descendants_of(pid_t pid, pid_t **pids, size_t *n, size_t *alloc)
+{
+	char path[48];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return;
+	while ((e = readdir(d))) {
+		char *file;
+
+		if (e->d_name[0] == '.')
+			continue;
+		file = xasprintf("/proc/%d/task/%s/children", (int)pid, e->d_name);
+		add_children(file, pids, n, alloc);
+		free(file);
+	}
+	closedir(d);
+}
+
+/*
+ * Looked for every half second while a run goes on (runner.c), so it reads no more than the run's own
+ * processes: the leaf's list, or the tree below `pid` (the kernel's children files; without them,
+ * CONFIG_PROC_CHILDREN, nothing is found and only `pid` itself is watched, by the runner).
+ */
+pid_t ws_contain_find_stopped(const struct ws_cgroup *cg, pid_t pid, char *name, size_t size)
+{
+	pid_t *pids = NULL, found = 0;
+	size_t n = 0, alloc = 0;
+
+	if (cg && cg->path) {
+		char *procs = xasprintf("%s/cgroup.procs", cg->path);
+
+		add_children(procs, &pids, &n, &alloc);
+		free(procs);
+	}
+	/* Without a leaf, or where the run could not be placed in it (its list is empty then). */
+	if (!n) {
+		add_descendants_of(pid, &pids, &n, &alloc);
+		/* Breadth first; the list grows as it is read. A bound keeps a fork bomb from making it slow. */
+		for (size_t i = 0; i < n && n < 4096; i++)
+			add_descendants_of(pids[i], &pids, &n, &alloc);
+	}
+	for (size_t i = 0; i < n && !found; i++)
+		if (pids[i] != pid && proc_stopped(pids[i]))
+			found = pids[i];
+	if (found)
+		proc_name(found, name, size);
+	free(pids);
+	return found;
+}

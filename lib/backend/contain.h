@@ -58,4 +58,11 @@ void ws_contain_keep_orphans(void);
  */
 void ws_contain_sweep(struct ws_cgroup *cg, pid_t pgid, bool all);
 
+/*
+ * A process of the run started as `pid` that is stopped (state T), other than `pid` itself: with a leaf,
+ * any in it; without, any of pid's descendants. Its pid, with the program's name in `name` (`size`
+ * bytes), or 0.
+ */
+pid_t ws_contain_find_stopped(const struct ws_cgroup *cg, pid_t pid, char *name, size_t size);
+
 #endif

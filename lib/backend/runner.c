@@ -540,20 +540,54 @@ static int reap_status(pid_t pid, const struct ws_exec *ex, int *status, struct 
 }
 
 /*
- * The common case, with no timeout, no output to drain and nothing to poll: sleep in waitid on the child
- * alone. Two system calls a run where wait_child() makes six (the mask twice, a pidfd, ppoll, close, wait4);
- * an interrupt cannot be missed between the check and the sleep, because ws_runner_interrupt() kills the
- * run itself while `waiting_on` names it. The child is left unreaped (WNOWAIT) until `waiting_on` is
- * cleared, so that a signal can never reach a pid the kernel has handed to another process.
+ * Whether the run started as `pid` has stopped where nothing would continue it: `pid` itself (its stop
+ * signal), or a process below it seen stopped at two looks in a row (WS_STOPPED_BELOW: a shell pipeline's
+ * ssh asking for a password stops the ssh, and the shell waits for it; once may be a parent's own SIGSTOP
+ * that its SIGCONT follows). *seen carries what the last look found.
+ */
+static int run_stopped(pid_t pid, const struct ws_cgroup *cg, pid_t *seen, struct ws_run_outcome *out)
+{
+	pid_t below;
+	int sig = stop_signal(pid);
+
+	if (sig)
+		return sig;
+	below = ws_contain_find_stopped(cg, pid, out->stopped_name, sizeof(out->stopped_name));
+	if (below && below == *seen)
+		return WS_STOPPED_BELOW;
+	*seen = below;
+	return 0;
+}
+
+/*
+ * The common case, with no timeout, no output to drain and nothing to poll: asleep on a pidfd, woken every
+ * STOP_CHECK_S to look for a stop (run_stopped), which wakes no wait. Five system calls a run where
+ * wait_child() makes seven; an interrupt cannot be missed between the check and the sleep, because
+ * ws_runner_interrupt() kills the run itself while `waiting_on` names it, which wakes the poll. The child
+ * is left unreaped (WNOWAIT) until `waiting_on` is cleared, so that a signal can never reach a pid the
+ * kernel has handed to another process.
  */
 static int wait_plain(pid_t pid, const struct ws_exec *ex, struct ws_cgroup *cg, double t_start, int *status,
 		      struct rusage *ru, struct ws_run_outcome *out)
 {
 	siginfo_t si = { 0 }; /* stays 0 where waitid fails (ECHILD): no stop */
-	int ret;
+	pid_t seen = 0;
+	int pfd, ret;
 
 	waiting_on = pid;
-	while (!interrupted && waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOWAIT) < 0 && errno == EINTR)
+	pfd = pidfd_for(pid);
+	while (pfd >= 0 && !interrupted) {
+		struct pollfd p = { .fd = pfd, .events = POLLIN };
+		int r = poll(&p, 1, (int)(STOP_CHECK_S * 1000));
+
+		if (r > 0 || (r == 0 && (out->stopped = run_stopped(pid, cg, &seen, out))))
+			break;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	/* Without a pidfd (kernel < 5.3) the wait itself sees the child stop, and nothing below it. */
+	while (!interrupted && !out->stopped && waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOWAIT) < 0 &&
+	       errno == EINTR)
 		;
 	out->wall = ws_now() - t_start;
 	waiting_on = 0;
@@ -561,8 +595,10 @@ static int wait_plain(pid_t pid, const struct ws_exec *ex, struct ws_cgroup *cg,
 		/* Killed by the handler, or about to be: what left its group goes too (cgroup.kill). */
 		kill_run(pid, cg);
 		out->interrupted = true;
-	} else if (si.si_code == CLD_STOPPED) {
-		out->stopped = si.si_status;
+		out->stopped = 0;
+	} else if (out->stopped || si.si_code == CLD_STOPPED) {
+		if (!out->stopped)
+			out->stopped = si.si_status;
 		kill_run(pid, cg);
 	}
 	ret = reap_status(pid, ex, status, ru);
@@ -581,6 +617,7 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 {
 	sigset_t old, unblocked;
 	double stop_checked;
+	pid_t seen = 0;
 	int pfd, ret = 0;
 
 	if (ex->timeout <= 0 && *pipe_r < 0 && !(hooks && hooks->poll))
@@ -614,7 +651,7 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 		/* Every STOP_CHECK_S, whatever woke the wait: a chatty pipe must not keep the check from running. */
 		if (ws_now() - stop_checked >= STOP_CHECK_S) {
 			stop_checked = ws_now();
-			if ((out->stopped = stop_signal(pid))) {
+			if ((out->stopped = run_stopped(pid, cg, &seen, out))) {
 				out->wall = stop_checked - t_start;
 				kill_run(pid, cg);
 				break;
@@ -932,6 +969,7 @@ struct ws_job {
 	double rss_floor; /* see ws_run_outcome */
 	char *cmd;      /* argv[0], for messages */
 	struct ws_cgroup *cg; /* its cgroup leaf, or NULL */
+	pid_t stop_seen; /* a process below it found stopped at the last look (run_stopped) */
 };
 
 /* Jobs started and not yet reaped: while others run, what one leaves is told apart by its process group. */
@@ -1150,7 +1188,8 @@ int ws_job_wait_any(struct ws_job **jobs, size_t n, size_t *which, struct ws_run
 			if (hit == n && ws_now() - stop_checked >= STOP_CHECK_S) {
 				stop_checked = ws_now();
 				for (size_t i = 0; hit == n && i < n; i++) {
-					if (jobs[i] && (out->stopped = stop_signal(jobs[i]->pid))) {
+					if (jobs[i] &&
+					    (out->stopped = run_stopped(jobs[i]->pid, jobs[i]->cg, &jobs[i]->stop_seen, out))) {
 						kill_run(jobs[i]->pid, jobs[i]->cg);
 						hit = i;
 					}

@@ -53,6 +53,8 @@ struct ws_run_hooks {
 	void *ctx;
 };
 
+#define WS_STOPPED_BELOW (-1)
+
 struct ws_run_outcome {
 	double wall;          /* seconds from the spawn (exec included) to exit (CLOCK_MONOTONIC) */
 	double user, sys;     /* seconds of CPU, the child and the descendants it waited for (wait4) */
@@ -68,7 +70,12 @@ struct ws_run_outcome {
 	int signal;           /* terminating signal, 0 if it exited */
 	bool timed_out;       /* killed by us after ws_exec.timeout */
 	bool interrupted;     /* killed by us after ws_runner_interrupt() */
-	int stopped;          /* killed by us when it stopped: the stop signal (SIGTTIN...), else 0 */
+	/*
+	 * Killed by us when it stopped: the stop signal (SIGTTIN...), WS_STOPPED_BELOW where a process it
+	 * started stayed stopped (its signal unknown: the kernel tells only its parent), else 0.
+	 */
+	int stopped;
+	char stopped_name[64]; /* WS_STOPPED_BELOW: the program that process runs */
 };
 
 /*

@@ -185,6 +185,13 @@ static char *describe_failure(const struct ws_run_outcome *out, double limit, do
 				 sigabbrev_np(out->stopped), out->stopped == SIGTTIN ? "read from" : "wrote to or set up",
 				 hook ? "the hook" : "the program",
 				 hook ? "its own options, a file" : "--input FILE, its own options");
+	/* Only the stopped process's parent learns the signal: likely the terminal's, but not certainly. */
+	if (out->stopped == WS_STOPPED_BELOW)
+		return xasprintf("was killed as '%s', which it started, stayed stopped: a program stops when it reads "
+				 "from or writes to the terminal, which a run cannot use (it is in a process group of its "
+				 "own); give %s its input another way (%s)",
+				 out->stopped_name, hook ? "the hook" : "the program",
+				 hook ? "its own options, a file" : "--input FILE, its own options");
 	if (out->stopped)
 		return xasprintf("stopped on SIG%s and was killed, as nothing would continue it",
 				 sigabbrev_np(out->stopped));

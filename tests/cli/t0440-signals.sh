@@ -60,7 +60,27 @@ test_expect_success 'a run that stops itself is killed and said, on each way of 
 	test_grep "stopped on SIGSTOP" err
 '
 
+# A stop below the run, in a session of its own, stops nothing the runner waits for: the shell waits for its
+# child. It is found by looking (twice, half a second apart); one that its parent continues is left alone.
+test_expect_success 'a process the run started that stays stopped is found, on each way of waiting' '
+	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time -- \
+		sh -c "setsid sh -c \"kill -STOP \\\$\\\$\"; echo never" 2>err &&
+	test_grep "was killed as .sh., which it started, stayed stopped: .*--input FILE" err &&
+	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 3 -w 0 -e wall-time --timeout 30 -- \
+		sh -c "setsid sh -c \"kill -STOP \\\$\\\$\"; echo never" 2>err &&
+	test_grep "which it started, stayed stopped" err &&
+	"$WHYSLOW" stat -r 2 -w 0 -e wall-time -- \
+		sh -c "sleep 1 & p=\$!; kill -STOP \$p; sleep 0.2; kill -CONT \$p; wait" >out 2>err &&
+	test_grep -v "stopped" err
+'
+
 if test_have_prereq SIM; then
+	test_expect_success 'a process a simulated run started that stays stopped is found, side by side too' '
+		test_expect_code 1 timeout 120 "$WHYSLOW" stat --backend sim -r 2 -j 2 -- \
+			sh -c "setsid sh -c \"kill -STOP \\\$\\\$\"; echo never" 2>err &&
+		test_grep "was killed as .sh., which it started, stayed stopped" err
+	'
+
 	test_expect_success 'a simulated run that stops is killed and said, simulations side by side too' '
 		test_expect_code 1 timeout 120 "$WHYSLOW" stat --backend sim -r 2 -j 2 -- sh -c "kill -STOP \$\$" 2>err &&
 		test_grep "stopped on SIGSTOP and was killed" err &&
