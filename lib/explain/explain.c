@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,19 @@ static bool significant(const struct ws_comparison *c)
 {
 	return c && (c->verdict == WS_VERDICT_SLOWER || c->verdict == WS_VERDICT_FASTER ||
 		     c->verdict == WS_VERDICT_CHANGED);
+}
+
+/*
+ * Exact counts that differ, but by less than the noise threshold, ranges and all: a real difference, and
+ * one the user said is too small to matter (--noise). Two threads that interleave differently in each
+ * run make an A/A comparison's counts differ by a few thousandths of a percent: that is "the same within
+ * the noise threshold", as a CI inside the band is.
+ */
+static bool exact_inside_noise(const struct ws_comparison *c, double noise)
+{
+	/* Strictly inside: an exact +1.0% against a 1% threshold is at it, not within it. */
+	return c && c->exact && c->verdict == WS_VERDICT_CHANGED && noise > 0 && c->ci_lo > 1.0 - noise &&
+	       c->ci_hi < 1.0 + noise;
 }
 
 /* One term of the decomposition. */
@@ -795,6 +809,18 @@ static char *pct_text(double pct)
 	return xasprintf("%.*f", digits, a);
 }
 
+/* pct_text with its sign: "+0.013", "-2.5", or "less than 0.0001" where it has no digits to sign. */
+static char *signed_pct_text(double pct)
+{
+	char *by = pct_text(pct), *s;
+
+	if (!isdigit((unsigned char)by[0]))
+		return by;
+	s = xasprintf("%s%s", pct < 0 ? "-" : "+", by);
+	free(by);
+	return s;
+}
+
 /*
  * What the variant is, as the rest of "'NAME' is ...": a phrase for every verdict, so that the summary
  * reads as a sentence whatever the verdict and the backend (unit-explain reads them all).
@@ -809,6 +835,14 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 		return xasprintf("not compared in %s: too few runs to test (-r: 4 per program at least for a "
 				 "difference to be significant)", h->metric);
 	pct = 100 * (h->ratio - 1);
+	if (exact_inside_noise(h, noise)) {
+		char *by = signed_pct_text(pct), *s;
+
+		s = xasprintf("the same within the noise threshold: %s%% in %s (exact), inside ±%g%%", by, h->metric,
+			      100 * noise);
+		free(by);
+		return s;
+	}
 	if (h->verdict == WS_VERDICT_SLOWER || h->verdict == WS_VERDICT_FASTER || h->verdict == WS_VERDICT_CHANGED) {
 		if (h->exact) {
 			char *by = pct_text(pct), *s;
@@ -1117,7 +1151,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	size_t ncosts = o->ncosts, nt = 0;
 	struct term t[16];
 	double dcyc, mdiff, bmed[16], vmed[16], share[17], lo[17], hi[17];
-	bool simulated = false;
+	bool simulated = false, cc_sig;
 	unsigned cyc_flags;
 	struct ws_own *own;
 	char *head;
@@ -1176,7 +1210,8 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		return;
 	}
 	cc = ws_comparison_find(r, v->name, cyc_metric, NULL, NULL);
-	if (!significant(cc) && e->reproduced < WS_REACH) {
+	cc_sig = significant(cc) && !exact_inside_noise(cc, r->settings.noise);
+	if (!cc_sig && e->reproduced < WS_REACH) {
 		char *reach = reach_text(e, cyc_metric);
 
 		e->summary = xasprintf("'%s' is %s; %s", v->name, head, reach);
@@ -1184,7 +1219,22 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		free(head);
 		return;
 	}
-	if (!significant(cc)) {
+	if (!cc_sig) {
+		if (exact_inside_noise(cc, r->settings.noise)) {
+			char *by = signed_pct_text(100 * (cc->ratio - 1));
+
+			/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
+			if (h && !strcmp(h->metric, cyc_metric))
+				e->summary = xasprintf("'%s' is %s: nothing to blame (--noise 0 decomposes any difference)",
+						       v->name, head);
+			else
+				e->summary = xasprintf("'%s' is %s; %s differs by %s%% (exact), inside the noise threshold: "
+						       "nothing to blame (--noise 0 decomposes any difference)",
+						       v->name, head, cyc_metric, by);
+			free(by);
+			free(head);
+			return;
+		}
 		/*
 		 * Significant, but too close to the noise band to be decomposed: more runs would tell. Else there
 		 * is nothing to blame.

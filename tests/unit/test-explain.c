@@ -549,9 +549,15 @@ static void test_exact_verdicts_read(void **state)
 	ws_result_release(&r);
 }
 
-/* A tiny exact difference shows its digits: +0.013% is "slower by 0.01%", not "by 0.0%". */
+/*
+ * A tiny exact difference shows its digits: +0.013% is "+0.01%", not "+0.0%". Inside the noise threshold it
+ * is the same within it, as an A/A comparison of two threads' wobbling counts is; with --noise 0 it is
+ * slower, and by how much.
+ */
 static void test_exact_small_difference_has_digits(void **state)
 {
+	struct ws_compare_opts co = { .alpha = 0.05, .noise = 0, .seed = 1 };
+	struct ws_explain_opts eo = { .seed = 1 };
 	struct ws_result r;
 	struct ws_variant *b, *v;
 
@@ -564,15 +570,46 @@ static void test_exact_small_difference_has_digits(void **state)
 	sim(&v->metrics, "instructions", 1e8 * 1.00013);
 	analyse(&r);
 	print_message("%s\n", r.explain[0].summary);
+	assert_string_equal(r.explain[0].summary, "'v' is the same within the noise threshold: +0.01% in "
+						  "estimated-cycles (exact), inside ±1%: nothing to blame (--noise 0 "
+						  "decomposes any difference)");
+	ws_result_release(&r);
+	pair(&r, &b, &v, "v");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1e8);
+	sim(&v->metrics, "estimated-cycles", 1e8 * 1.00013);
+	sim(&b->metrics, "instructions", 1e8);
+	sim(&v->metrics, "instructions", 1e8 * 1.00013);
+	ws_result_summarize(&r);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	assert_int_equal(ws_explain(&r, &eo), 0);
+	print_message("%s\n", r.explain[0].summary);
 	assert_non_null(strstr(r.explain[0].summary, "'v' is slower by 0.01% in estimated-cycles (exact)"));
 	ws_result_release(&r);
 	pair(&r, &b, &v, "v");
 	add_costs(&r);
 	sim(&b->metrics, "estimated-cycles", 1e9);
 	sim(&v->metrics, "estimated-cycles", 1e9 + 100);
-	analyse(&r);
+	ws_result_summarize(&r);
+	assert_int_equal(ws_compare(&r, &co), 0);
+	assert_int_equal(ws_explain(&r, &eo), 0);
 	print_message("%s\n", r.explain[0].summary);
 	assert_non_null(strstr(r.explain[0].summary, "'v' is slower by less than 0.0001% in estimated-cycles (exact)"));
+	ws_result_release(&r);
+	/* Counts that wobble (threads), every variant run above every baseline run: changed, yet inside 1%. */
+	pair(&r, &b, &v, "v");
+	add_costs(&r);
+	ws_metric_push(ws_metric_set_get(&b->metrics, "estimated-cycles", WS_M_SIMULATED), 1000000, -1);
+	ws_metric_push(ws_metric_set_get(&b->metrics, "estimated-cycles", WS_M_SIMULATED), 1000010, -1);
+	ws_metric_push(ws_metric_set_get(&b->metrics, "estimated-cycles", WS_M_SIMULATED), 1000005, -1);
+	ws_metric_push(ws_metric_set_get(&v->metrics, "estimated-cycles", WS_M_SIMULATED), 1000020, -1);
+	ws_metric_push(ws_metric_set_get(&v->metrics, "estimated-cycles", WS_M_SIMULATED), 1000030, -1);
+	ws_metric_push(ws_metric_set_get(&v->metrics, "estimated-cycles", WS_M_SIMULATED), 1000025, -1);
+	analyse(&r);
+	print_message("%s\n", r.explain[0].summary);
+	assert_non_null(strstr(r.explain[0].summary, "'v' is the same within the noise threshold: +0.002% in "
+						     "estimated-cycles (exact), inside ±1%"));
+	assert_int_equal(r.explain[0].ncauses, 0);
 	ws_result_release(&r);
 }
 
@@ -875,7 +912,9 @@ static void test_inconclusive_native_bounds_materiality(void **state)
 	for (size_t i = 0; i < e->ncauses; i++)
 		assert_false(e->causes[i].material);
 	assert_null(strstr(e->summary, "main cause"));
-	assert_non_null(strstr(e->summary, "material"));
+	/* Its exact -0.0009% is inside the noise threshold: nothing to decompose. */
+	assert_non_null(strstr(e->summary, "estimated-cycles differs by -0.0009% (exact), inside the noise threshold: "
+					   "nothing to blame"));
 	ws_result_release(&r);
 }
 
