@@ -565,6 +565,15 @@ static int plan(struct session *s, struct ws_claim *claims)
 			claims[i].claimed = true; /* computed from its parts */
 		else if (ev->v[i].kind == WS_EVENT_RUSAGE && !any_native)
 			claims[i].reason = xstrdup("not measured under the simulator (add --sim-native-time)");
+		/*
+		 * perf's events where only the simulator runs: the software ones a native run would count here,
+		 * not "not supported"; the hardware ones it has no model of, cycles its own estimate.
+		 */
+		else if (ev->v[i].kind == WS_EVENT_PERF && !any_native && !ev->v[i].simulable)
+			claims[i].reason = xstrdup(!ev->v[i].hardware ? "not measured under the simulator (add --sim-native-time)"
+						   : !strcmp(ev->v[i].name, "cycles")
+						   ? "not counted by the simulator (its estimate is estimated-cycles)"
+						   : "not counted by the simulator");
 	}
 	for (size_t k = 0; k < nchosen; k++) {
 		const struct ws_backend_ops *ops = chosen[k];

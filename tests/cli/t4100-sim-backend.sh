@@ -35,6 +35,18 @@ test_expect_success '--backend sim: the cache and branch metrics, simulated, exa
 	EOF
 '
 
+test_expect_success '--backend sim: what a native run would count says how to get it, not that it cannot' '
+	whyslow stat --backend sim --exact -e instructions,task-clock,page-faults,cycles \
+		--export-json u.json -- "$C/branch" 2000 random >out &&
+	python3 - u.json <<-\EOF
+	import json, sys
+	v = json.load(open(sys.argv[1]))["variants"][0]["metrics"]
+	for m in ("task-clock", "page-faults"):
+	    assert v[m]["unsupported"] == "not measured under the simulator (add --sim-native-time)", v[m]
+	assert v["cycles"]["unsupported"] == "not counted by the simulator (its estimate is estimated-cycles)", v["cycles"]
+	EOF
+'
+
 test_expect_success '--exact simulates once; --sim-native-time times native runs too' '
 	whyslow stat --backend sim --exact --sim-native-time -r 2 -e instructions,wall-time --export-json e.json \
 		-- "$C/arith" 1000 2 >out &&
