@@ -668,15 +668,25 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	/* -r 1 or -r 2 asks for fewer runs than the 3 that confirm determinism: that many simulations, then. */
 	if (!o->runs_auto && o->runs < 3 && c->sim_runs == SIZE_MAX && !c->exact)
 		o->sim_runs = o->runs;
+	/*
+	 * More is not taken from -r: it counts timed runs, and a hyperfine user's habitual -r 10 would make
+	 * ten simulations of counts that three show deterministic. Said, so that it is not silently ignored.
+	 */
+	else if (!defaulted && !o->runs_auto && o->runs > o->sim_runs && !strcmp(c->backend, "sim") &&
+		 !c->sim_native_time && c->sim_runs == SIZE_MAX && c->layouts == SIZE_MAX && !c->exact)
+		ws_log(WS_LOG_WARN, "-r %zu counts timed runs, and the simulator alone times none: it makes %zu "
+				    "simulated runs, which show whether the counts are deterministic (--sim-runs N for more)",
+		       o->runs, o->sim_runs);
 	o->native_time = c->sim_native_time;
 	o->sim_cpu_native = c->sim_cpu_native;
 	o->randomize_layout = !c->no_randomize_layout;
-	if (c->layouts > 64)
+	/* One size is no comparison of sizes: 0 and 1 would silently do nothing. */
+	if (c->layouts != SIZE_MAX && (c->layouts < 2 || c->layouts > 64))
 		usage_error("--layouts expects 2 to 64 environment sizes, not %zu", c->layouts);
 	/* Each layout is one simulated run: they replace --sim-runs and --exact's single run. */
-	if (c->layouts > 1 && (c->sim_runs != SIZE_MAX || c->exact))
+	if (c->layouts != SIZE_MAX && (c->sim_runs != SIZE_MAX || c->exact))
 		usage_error("--layouts K makes K simulated runs, one per environment size: drop --sim-runs and --exact");
-	o->layouts = c->layouts;
+	o->layouts = c->layouts != SIZE_MAX ? c->layouts : 0;
 	o->be.regions = c->regions;
 	/* Callers are a part of the per-function profile. */
 	if (c->callers && !c->functions)

@@ -24,7 +24,7 @@ struct cli_measure {
 	const char *cpus;
 	bool shell, show_output, ignore_failure, keep_children, verbose, exact, sim_native_time, sim_cpu_native;
 	bool no_randomize_layout;
-	size_t layouts;          /* --layouts K; 0: not given */
+	size_t layouts;          /* --layouts K; SIZE_MAX: not given */
 	const char *seed;
 	const char *sim_preset;
 	struct string_list sim_cache;
@@ -56,8 +56,8 @@ struct cli_measure {
 
 /* NAN and SIZE_MAX: not given (so that a given 0 is refused, not taken for the default). */
 #define CLI_MEASURE_INIT { .warmup = 1, .backend = "auto", .sim_runs = SIZE_MAX, .sim_cores = SIZE_MAX, \
-			   .jobs = SIZE_MAX, .freq = NAN, .target_ci = NAN, .max_runs = SIZE_MAX, .max_time = NAN, \
-			   .input_bytes = NAN }
+			   .layouts = SIZE_MAX, .jobs = SIZE_MAX, .freq = NAN, .target_ci = NAN, .max_runs = SIZE_MAX, \
+			   .max_time = NAN, .input_bytes = NAN }
 
 /* --functions[=EVENT]: opt->value is the struct cli_measure. */
 int cli_functions_cb(const struct option_spec *opt, const char *arg);

@@ -20,9 +20,16 @@ print(s['runs'], s['warmup'], len(v['runs']), ','.join(str(r['exit_code']) for r
 }
 
 test_expect_success '--backend sim: 3 simulated runs and no warm-up, in the header and the JSON' '
-	whyslow stat --backend sim -r 10 -w 1 -e instructions --export-json s.json -- "$C/arith" 1000 2 >out &&
+	whyslow stat --backend sim -r 10 -w 1 -e instructions --export-json s.json -- "$C/arith" 1000 2 >out 2>err &&
 	test_grep "(3 runs, 0 warm-up, backend sim, preset zen4)" out &&
-	test "$(summary s.json instructions)" = "3 0 3 0,0,0 0 3"
+	test "$(summary s.json instructions)" = "3 0 3 0,0,0 0 3" &&
+	# the -r it did not take is said, with what to give instead
+	test_grep "warning: -r 10 counts timed runs, and the simulator alone times none: it makes 3 simulated runs" err &&
+	test_grep "(--sim-runs N for more)" err &&
+	whyslow stat --backend sim -e instructions --export-json s.json -- "$C/arith" 1000 2 >out 2>err &&
+	test_grep -v "counts timed runs" err &&
+	whyslow stat --backend sim --sim-runs 3 -r 10 -e instructions --export-json s.json -- "$C/arith" 1000 2 >out 2>err &&
+	test_grep -v "counts timed runs" err
 '
 
 test_expect_success '--exact: one simulated run' '

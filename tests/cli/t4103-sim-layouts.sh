@@ -66,6 +66,11 @@ test_expect_success 'a change smaller than the layouts'"'"' spread is flagged la
 test_expect_success 'bad --layouts values are usage errors' '
 	test_expect_code 129 whyslow stat --backend sim --layouts 65 -- true 2>err &&
 	test_grep "layouts expects 2 to 64" err &&
+	# one size, or none, compares no sizes: refused, not run as if not given
+	test_expect_code 129 whyslow stat --backend sim --layouts 1 -- true 2>err &&
+	test_grep "layouts expects 2 to 64 environment sizes, not 1" err &&
+	test_expect_code 129 whyslow compare --backend sim --layouts 0 true true 2>err &&
+	test_grep "layouts expects 2 to 64 environment sizes, not 0" err &&
 	test_expect_code 129 whyslow stat --backend sim --layouts 4 --exact -- true 2>err &&
 	test_grep "drop --sim-runs and --exact" err
 '
