@@ -613,6 +613,56 @@ static void test_exact_small_difference_has_digits(void **state)
 	ws_result_release(&r);
 }
 
+/*
+ * Two threads that take turns (an interpreter's lock): measured the same, estimated far slower, with coherence
+ * misses. The summary says the estimate lies outside what was measured, and why threads can do that; one
+ * thread and an estimate inside the measured CI say nothing of it.
+ */
+static void test_estimate_far_above_measured_is_said(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	struct ws_rng rng;
+	const char *e;
+
+	(void)state;
+	ws_rng_seed(&rng, 17);
+	pair(&r, &b, &v, "two");
+	add_costs(&r);
+	noisy(&b->metrics, "wall-time", 0.30, 0.08, &rng);
+	noisy(&v->metrics, "wall-time", 0.30, 0.08, &rng);
+	sim(&b->metrics, "estimated-cycles", 1e9);
+	sim(&v->metrics, "estimated-cycles", 2.68e9);
+	sim(&b->metrics, "instructions", 1e9);
+	sim(&v->metrics, "instructions", 1.01e9);
+	v->cores = xcalloc(2, sizeof(*v->cores));
+	v->ncores = 2;
+	v->cores[0] = (struct ws_core_counts){ .core = 0, .threads = 1, .instructions = 5e8 };
+	v->cores[1] = (struct ws_core_counts){ .core = 1, .threads = 1, .instructions = 5e8 };
+	analyse(&r);
+	e = r.explain[0].summary;
+	print_message("%s\n", e);
+	assert_non_null(strstr(e, "Note: the simulator's estimated-cycles +168.0% lies far outside what was measured "
+				  "(wall-time "));
+	assert_non_null(strstr(e, "threads that take turns"));
+	ws_result_release(&r);
+
+	/* One thread, an estimate inside the measured CI: nothing to note. */
+	ws_rng_seed(&rng, 17);
+	pair(&r, &b, &v, "one");
+	add_costs(&r);
+	noisy(&b->metrics, "wall-time", 0.30, 0.02, &rng);
+	noisy(&v->metrics, "wall-time", 0.33, 0.02, &rng);
+	sim(&b->metrics, "estimated-cycles", 1e9);
+	sim(&v->metrics, "estimated-cycles", 1.1e9);
+	sim(&b->metrics, "instructions", 1e9);
+	sim(&v->metrics, "instructions", 1.1e9);
+	analyse(&r);
+	print_message("%s\n", r.explain[0].summary);
+	assert_null(strstr(r.explain[0].summary, "far outside"));
+	ws_result_release(&r);
+}
+
 /* A variant 100 instructions (and estimated cycles) above its baseline's 1000. */
 static void instruction_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v)
 {
@@ -1171,6 +1221,7 @@ int main(void)
 		cmocka_unit_test(test_every_verdict_reads),
 		cmocka_unit_test(test_exact_verdicts_read),
 		cmocka_unit_test(test_exact_small_difference_has_digits),
+		cmocka_unit_test(test_estimate_far_above_measured_is_said),
 		cmocka_unit_test(test_library_function_followed_to_the_program),
 		cmocka_unit_test(test_unreproduced_slowdown_points_outside),
 		cmocka_unit_test(test_waiting_is_not_blamed_on_caches),
