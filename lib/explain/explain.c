@@ -825,6 +825,9 @@ static char *signed_pct_text(double pct)
  * What the variant is, as the rest of "'NAME' is ...": a phrase for every verdict, so that the summary
  * reads as a sentence whatever the verdict and the backend (unit-explain reads them all).
  */
+/* Past this many runs per program, more runs are no practical advice. */
+#define WS_RUNS_PRACTICAL 10000
+
 static char *verdict_text(const struct ws_comparison *h, size_t runs, double noise)
 {
 	double pct;
@@ -889,13 +892,27 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 				 "the correction for the report's other tests (adjusted p %.2g); more runs per program "
 				 "could tell",
 				 pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, h->p_adjusted);
-	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && pct != 0 && runs) {
-		/* The CI half-width shrinks as 1/sqrt(n): the runs for it to shrink below the observed effect. */
-		double half = 50 * (h->ci_hi - h->ci_lo), need = (double)runs * pow(half / fabs(pct), 2);
+	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && runs) {
+		/*
+		 * What more runs could settle: a CI clear of the noise band (a difference this size), or, for an
+		 * estimate inside the band, a CI inside it (the same within it). The half-width shrinks as
+		 * 1/sqrt(n); it must shrink to the estimate's distance from the band's edge, and by (1.96 + 0.84)
+		 * / 1.96 more for the CI to end there 4 times in 5 were the estimate the truth (80% power),
+		 * rather than half the time.
+		 */
+		double half = 50 * (h->ci_hi - h->ci_lo), band = 100 * noise, gap = fabs(fabs(pct) - band);
+		double need = gap > 0 ? (double)runs * pow(half / gap, 2) * pow((1.96 + 0.84) / 1.96, 2) : INFINITY;
+		const char *what = fabs(pct) > band ? "tell a difference this size"
+						    : "tell whether it is within the noise threshold";
 
+		if (need > WS_RUNS_PRACTICAL)
+			return xasprintf("inconclusive: %+.1f%% [%+.1f, %+.1f] in %s is not significant; no practical "
+					 "number of runs could %s (over %d per program)",
+					 pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, what, WS_RUNS_PRACTICAL);
 		return xasprintf("inconclusive: %+.1f%% [%+.1f, %+.1f] in %s is not significant; about %.0f runs "
-				 "per program could tell a difference this size",
-				 pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, ceil(need > runs ? need : runs + 1));
+				 "per program would likely %s",
+				 pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric,
+				 ceil(need > runs ? need : runs + 1), what);
 	}
 	return xasprintf("not significantly different in %s", h->metric);
 }

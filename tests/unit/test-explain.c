@@ -382,10 +382,34 @@ static void test_inconclusive_names_runs(void **state)
 	ws_rng_seed(&rng, 5);
 	pair(&r, &b, &v, "var");
 	noisy(&b->metrics, "wall-time", 1.0, 0.10, &rng);
-	noisy(&v->metrics, "wall-time", 1.02, 0.10, &rng);
+	noisy(&v->metrics, "wall-time", 1.04, 0.10, &rng);
 	analyse(&r);
+	print_message("%s\n", r.explain[0].summary);
 	assert_non_null(strstr(r.explain[0].summary, "inconclusive"));
-	assert_non_null(strstr(r.explain[0].summary, "runs per program"));
+	assert_non_null(strstr(r.explain[0].summary, "runs per program would likely tell a difference this size"));
+	ws_result_release(&r);
+
+	/*
+	 * An A/A estimate inside the noise band: runs could show it is the same within it, never "a difference
+	 * this size"; its advice is for the CI to fit the band: 20 runs x (half-width / (1% - |estimate|))^2 x 2.04.
+	 */
+	ws_rng_seed(&rng, 5);
+	pair(&r, &b, &v, "var");
+	noisy(&b->metrics, "wall-time", 1.0, 0.03, &rng);
+	noisy(&v->metrics, "wall-time", 1.0, 0.03, &rng);
+	analyse(&r);
+	print_message("%s\n", r.explain[0].summary);
+	{
+		const struct ws_comparison *c = ws_comparison_find(&r, "var", "wall-time", NULL, NULL);
+		double pct = 100 * (c->ratio - 1), half = 50 * (c->ci_hi - c->ci_lo);
+		double need = ceil(20 * pow(half / (1 - fabs(pct)), 2) * pow(2.8 / 1.96, 2));
+		char *want = xasprintf("about %.0f runs per program would likely tell whether it is within the noise "
+				       "threshold", need);
+
+		assert_true(fabs(pct) < 1);
+		assert_non_null(strstr(r.explain[0].summary, want));
+		free(want);
+	}
 	ws_result_release(&r);
 }
 
