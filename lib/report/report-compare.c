@@ -97,6 +97,24 @@ static bool shown(const struct ws_metric *m)
 	return !(m->flags & WS_M_UNSUPPORTED);
 }
 
+/*
+ * A cell; one against a baseline of 0 shows the variant's own median, which no ratio can: coherence
+ * misses that appear only in the variant read "new: 95,096 (baseline 0)", not a bare "new".
+ */
+static char *new_or_cell(const struct ws_variant *v, const struct ws_comparison *c, const char *region)
+{
+	const struct ws_group *g = region ? ws_group_list_find(&v->regions, region) : NULL;
+	const struct ws_metric *m;
+	char val[64];
+
+	if (!c || c->verdict == WS_VERDICT_NONE || isfinite(c->ratio) || c->function || (region && !g) ||
+	    !(m = ws_metric_set_find(g ? &g->metrics : &v->metrics, c->metric)) || !isfinite(m->sum.median) ||
+	    m->sum.median == 0)
+		return ws_report_cell_text(c);
+	return xasprintf("%s: %s%s (baseline 0)", c->verdict == WS_VERDICT_SAME ? "~ new" : "new",
+			 ws_format_value(val, sizeof(val), m->name, m->sum.median), c->exact ? " exact" : "");
+}
+
 /* One table: the baseline's metrics in `bs` against each variant's comparisons in that scope. */
 static void compare_table(FILE *f, const struct ws_result *r, const struct ws_variant *base,
 			  const struct ws_metric_set *bs, const char *region, const char *function,
@@ -129,7 +147,7 @@ static void compare_table(FILE *f, const struct ws_result *r, const struct ws_va
 			if (&r->variants[v] == base)
 				continue;
 			c = ws_comparison_find(r, r->variants[v].name, m->name, region, function);
-			table_set(&t, row, col++, ws_report_cell_text(c), verdict_color(c));
+			table_set(&t, row, col++, new_or_cell(&r->variants[v], c, region), verdict_color(c));
 		}
 		row++;
 	}

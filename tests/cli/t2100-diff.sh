@@ -170,6 +170,13 @@ test_expect_success 'a significant slowdown whose CI reaches into the noise band
 	whyslow diff --fail-if-slower 8 nb.json nv.json >out 2>err
 '
 
+test_expect_success 'a count new in the variant shows its value: no ratio to a baseline of 0 can' '
+	printf "{\"variants\":[{\"name\":\"base\",\"metrics\":{\"coherence-misses\":{\"samples\":[0,0,0],\"simulated\":true}}}]}\n" >z0.json &&
+	printf "{\"variants\":[{\"name\":\"var\",\"metrics\":{\"coherence-misses\":{\"samples\":[95096,95096,95096],\"simulated\":true}}}]}\n" >z1.json &&
+	whyslow diff z0.json z1.json >out 2>err &&
+	test_grep "coherence-misses \[sim\] *0 *new: 95,096 exact (baseline 0)$" out
+'
+
 test_expect_success 'an interval clear of 1 that the correction leaves not significant says so' '
 	metric_file c0.json base wall-time "[1,1.01,0.99,1.005,0.995]" &&
 	for i in 1 2 3 4 5 6 7 8
