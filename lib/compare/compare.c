@@ -362,6 +362,9 @@ static enum ws_verdict decide(const struct ws_comparison *c, const struct ws_com
 	return WS_VERDICT_NONE;
 }
 
+/* A robust spread of wall-time runs above this share of their median is worth a warning (warn_variant). */
+#define WS_NOISY_SPREAD 0.10
+
 static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 {
 	const struct ws_metric *wall = ws_metric_set_find(&v->metrics, "wall-time");
@@ -372,10 +375,22 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 		ws_result_warn(r, "'%s' exited non-zero or was killed in %zu of %zu runs (kept with --ignore-failure)",
 			       v->name, v->failed_runs, v->nruns);
 	if (wall && wall->sum.n >= 5) {
+		/* Robust spread: 1.4826 x MAD estimates the standard deviation of normal runs, outliers aside. */
+		double spread = wall->sum.median > 0 ? 1.4826 * wall->sum.mad / wall->sum.median : NAN;
+
 		if ((double)wall->sum.outliers > 0.1 * (double)wall->sum.n)
 			ws_result_warn(r, "noisy machine: %zu of %zu wall-time runs of '%s' are outliers; see "
 				       "'whyslow doctor'",
 				       wall->sum.outliers, wall->sum.n, v->name);
+		/*
+		 * Runs spread evenly (12 to 40 ms for a 10 ms sleep on a busy machine) have no outliers, and
+		 * hide a difference of that size just as well.
+		 */
+		else if (spread > WS_NOISY_SPREAD)
+			ws_result_warn(r, "noisy runs: the wall-time of '%s' varies by about %.0f%% from run to run "
+				       "(1.4826 x MAD over the median), so a smaller difference needs many runs; see "
+				       "'whyslow doctor'",
+				       v->name, 100 * spread);
 		if (wall->sum.first_outlier)
 			ws_result_warn(r, "the first measured run of '%s' is an outlier: more warm-up may help (-w)",
 				       v->name);
@@ -402,6 +417,7 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 static const char *const made_warnings[] = {
 	"' exited non-zero or was killed in ",
 	"noisy machine: ",
+	"noisy runs: the wall-time of '",
 	"' is an outlier: more warm-up may help",
 	"' is mostly off-CPU (wall ",
 	"' was counted only ",

@@ -1041,7 +1041,8 @@ static void outside_the_model(const struct ws_result *r, const struct ws_variant
 		free(coh_text);
 	}
 	for (size_t i = 0; i < r->nwarnings; i++)
-		if (strstr(r->warnings[i], "noisy machine") || strstr(r->warnings[i], "frequency") ||
+		if (strstr(r->warnings[i], "noisy machine") || strstr(r->warnings[i], "noisy runs") ||
+		    strstr(r->warnings[i], "frequency") ||
 		    strstr(r->warnings[i], "outlier")) {
 			add_outside(e, "machine", xstrdup(r->warnings[i]));
 			break;

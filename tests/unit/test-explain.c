@@ -262,6 +262,26 @@ static void test_compare_warnings_recognised(void **state)
 	for (size_t i = 0; i < r.nwarnings; i++)
 		assert_true(ws_compare_made_warning(r.warnings[i]));
 	ws_result_release(&r);
+	/* Noisy without outliers: 12 runs spread evenly from 12 to 40 ms, and a quiet variant, which is not. */
+	pair(&r, &b, &v, "var");
+	w = ws_metric_set_get(&b->metrics, "wall-time", 0);
+	for (int i = 0; i < 12; i++)
+		ws_metric_push(w, 0.012 + 0.028 * i / 11, -1);
+	native(&v->metrics, "wall-time", 1.0, 0.01, 12);
+	analyse(&r);
+	{
+		size_t noisy_runs = 0;
+
+		for (size_t i = 0; i < r.nwarnings; i++) {
+			print_message("%s\n", r.warnings[i]);
+			assert_true(ws_compare_made_warning(r.warnings[i]));
+			noisy_runs += strstr(r.warnings[i], "noisy runs: the wall-time of 'base' varies by about") != NULL;
+			assert_null(strstr(r.warnings[i], "noisy runs: the wall-time of 'var'"));
+			assert_null(strstr(r.warnings[i], "outliers"));
+		}
+		assert_int_equal(noisy_runs, 1);
+	}
+	ws_result_release(&r);
 	/* What measure.c warns of is not made again by a comparison. */
 	assert_false(ws_compare_made_warning("the simulator hides CPU features this machine has (avx)"));
 	assert_false(ws_compare_made_warning("--runs auto stopped at 12 rounds (--max-runs) before the answer was decided"));
