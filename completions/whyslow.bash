@@ -105,6 +105,31 @@ _whyslow_values()
 	_whyslow_reply "$pre$val" < <("$prog" list --names --kind "$kinds" 2>/dev/null | sed "s|^|$pre|")
 }
 
+# Set words to the words between COMP_WORDS[$1] (the command) and the token under the cursor, as the user
+# typed them. COMP_WORDS keeps a quoted command in one word, but splits at the '=' and ':' of
+# COMP_WORDBREAKS: join those pieces back, and leave out the ones that belong to the token under the cursor.
+_whyslow_words()
+{
+	local j last=$COMP_CWORD join= w
+
+	while [ $((last - 1)) -gt "$1" ] && w=${COMP_WORDS[last - 1]} && [ -n "$w" ] && [ -z "${w//[=:]/}" ]; do
+		last=$((last - 2))
+	done
+	words=()
+	for ((j = $1 + 1; j < last; j++)); do
+		w=${COMP_WORDS[j]}
+		if [ -n "$w" ] && [ -z "${w//[=:]/}" ] && [ ${#words[@]} -gt 0 ]; then
+			words[${#words[@]} - 1]+=$w
+			join=1
+		elif [ -n "$join" ]; then
+			words[${#words[@]} - 1]+=$w
+			join=
+		else
+			words+=("$w")
+		fi
+	done
+}
+
 _whyslow()
 {
 	local prog=${COMP_WORDS[0]} line=${COMP_LINE:0:COMP_POINT} tok head prevtok cmd= i opts
@@ -131,47 +156,66 @@ _whyslow()
 	fi
 	opts=$(_whyslow_options "$prog" "$cmd")
 
-	# A value: --opt=VALUE, or the word after an option that takes one.
-	case $tok in
-	--*=*)
-		_whyslow_values "$prog" "$cmd" "${tok%%=*}" "${tok#*=}" "${tok%%=*}="
-		return ;;
-	esac
-	if [ -n "$prevtok" ] && printf '%s\n' "$opts" | grep -qFx -- "$prevtok arg"; then
-		_whyslow_values "$prog" "$cmd" "$prevtok" "$tok" ""
+	# Walk the words between the command and this one: stat and sim-job stop reading options at the command
+	# they run (`whyslow stat sort --output x` gives --output to sort), every command at "--"; compare's -L
+	# takes two words (-L VAR a,b,c; one where it is VAR=a,b,c) and -P three (-P VAR MIN MAX), not one.
+	local w words=() ended= nargs=0 value= extra=0 listname=
+	_whyslow_words "$i"
+	for w in "${words[@]}"; do
+		if [ -n "$value" ]; then
+			value=
+		elif [ $extra -gt 0 ]; then
+			extra=$((extra - 1))
+			[ -n "$listname" ] && [[ $w == *=* ]] && extra=0
+			listname=
+		elif [ -n "$ended" ]; then
+			nargs=$((nargs + 1))
+		else
+			case $w in
+			--) ended=1 ;;
+			-L | --parameter-list) [ "$cmd" = compare ] && extra=2 listname=1 ;;
+			-P | --parameter-scan) [ "$cmd" = compare ] && extra=3 ;;
+			-*) printf '%s\n' "$opts" | grep -qFx -- "$w arg" && value=1 ;;
+			*)
+				nargs=$((nargs + 1))
+				case $cmd in stat | sim-job) ended=1 ;; esac ;;
+			esac
+		fi
+	done
+	# The name, values, minimum or maximum of -L or -P: nothing to offer, not even files.
+	if [ $extra -gt 0 ]; then
+		COMPREPLY=()
 		return
 	fi
-	case $tok in
-	-*)
-		_whyslow_reply "$tok" < <(printf '%s\n' "$opts" | while read -r o k; do
-			printf '%s\n' "$o"
-			[ "$k" = optarg ] && printf '%s=\n' "$o"
-		done)
-		return ;;
-	esac
+
+	if [ -z "$ended" ]; then
+		# A value: --opt=VALUE, or the word after an option that takes one.
+		case $tok in
+		--*=*)
+			_whyslow_values "$prog" "$cmd" "${tok%%=*}" "${tok#*=}" "${tok%%=*}="
+			return ;;
+		esac
+		if [ -n "$value" ]; then
+			_whyslow_values "$prog" "$cmd" "$prevtok" "$tok" ""
+			return
+		fi
+		case $tok in
+		-*)
+			_whyslow_reply "$tok" < <(printf '%s\n' "$opts" | while read -r o k; do
+				printf '%s\n' "$o"
+				[ "$k" = optarg ] && printf '%s=\n' "$o"
+			done)
+			return ;;
+		esac
+	fi
 
 	# An argument.
 	case $cmd in
 	diff | report) _whyslow_files "$tok" json ;;
 	list) _whyslow_reply "$tok" < <("$prog" list --names --kind metric,event 2>/dev/null) ;;
-	stat)
-		# The command to run, then its own arguments: count the words before this one that are not
-		# options or their values.
-		local n=0 w skip=
-		for w in $head; do
-			if [ -n "$skip" ]; then
-				skip=
-			elif [ $n -gt 0 ]; then
-				n=$((n + 1))
-			else
-				case $w in
-				"$prog" | stat | --) ;;
-				-*) printf '%s\n' "$opts" | grep -qFx -- "$w arg" && skip=1 ;;
-				*) n=1 ;;
-				esac
-			fi
-		done
-		if [ $n = 0 ]; then
+	stat | sim-job)
+		# The command to run, then its own arguments.
+		if [ $nargs = 0 ]; then
 			_whyslow_reply "$tok" < <(compgen -c -- "$tok")
 		else
 			_whyslow_files "$tok"

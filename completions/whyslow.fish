@@ -100,42 +100,69 @@ function __whyslow_complete
         printf '%s\n' result whyslow.h
         return
     end
-    # A value: --opt=VALUE, or the word after an option that takes one.
-    if string match -q -- '--*=*' $tok
-        set -l opt (string replace -r '=.*' '' -- $tok)
-        __whyslow_values $prog $opt $opt= (string replace -r '^[^=]*=' '' -- $tok)
-        return
-    end
-    if test (count $words) -gt 1; and __whyslow_takes_value $prog $cmd $words[-1]
-        __whyslow_values $prog $words[-1] '' $tok
-        return
-    end
-    if string match -q -- '-*' $tok
-        __whyslow_options $prog $cmd | while read -l -d \t o k h
-            printf '%s\t%s\n' $o $h
-            test "$k" = optarg; and printf '%s=\t%s\n' $o $h
+
+    # Walk the words between the command and this one: stat and sim-job stop reading options at the command
+    # they run (`whyslow stat sort --output x` gives --output to sort), every command at "--"; compare's -L
+    # takes two words (-L VAR a,b,c; one where it is VAR=a,b,c) and -P three (-P VAR MIN MAX), not one.
+    set -l ended 0
+    set -l nargs 0
+    set -l value 0
+    set -l extra 0
+    set -l listname 0
+    set -l i (contains -i -- $cmd $words)
+    for w in $words[(math $i + 1)..-1]
+        if test $value = 1
+            set value 0
+        else if test $extra -gt 0
+            set extra (math $extra - 1)
+            test $listname = 1; and string match -q -- '*=*' $w; and set extra 0
+            set listname 0
+        else if test $ended = 1
+            set nargs (math $nargs + 1)
+        else if test "$w" = --
+            set ended 1
+        else if contains -- $w -L --parameter-list; and test "$cmd" = compare
+            set extra 2
+            set listname 1
+        else if contains -- $w -P --parameter-scan; and test "$cmd" = compare
+            set extra 3
+        else if string match -q -- '-*' $w
+            __whyslow_takes_value $prog $cmd $w; and set value 1
+        else
+            set nargs (math $nargs + 1)
+            contains -- $cmd stat sim-job; and set ended 1
         end
-        return
+    end
+    # The name, values, minimum or maximum of -L or -P: nothing to offer, not even files.
+    test $extra -gt 0; and return
+
+    if test $ended = 0
+        # A value: --opt=VALUE, or the word after an option that takes one.
+        if string match -q -- '--*=*' $tok
+            set -l opt (string replace -r '=.*' '' -- $tok)
+            __whyslow_values $prog $opt $opt= (string replace -r '^[^=]*=' '' -- $tok)
+            return
+        end
+        if test $value = 1
+            __whyslow_values $prog $words[-1] '' $tok
+            return
+        end
+        if string match -q -- '-*' $tok
+            __whyslow_options $prog $cmd | while read -l -d \t o k h
+                printf '%s\t%s\n' $o $h
+                test "$k" = optarg; and printf '%s=\t%s\n' $o $h
+            end
+            return
+        end
     end
     switch $cmd
         case diff report
             __fish_complete_suffix .json
         case list
             $prog list --names --kind metric,event 2>/dev/null
-        case stat
+        case stat sim-job
             # The command to run first, then its own arguments.
-            set -l n 0
-            set -l skip 0
-            for w in $words[3..-1]
-                if test $skip = 1
-                    set skip 0
-                else if string match -q -- '-*' $w
-                    __whyslow_takes_value $prog $cmd $w; and set skip 1
-                else
-                    set n (math $n + 1)
-                end
-            end
-            if test $n = 0
+            if test $nargs = 0
                 __fish_complete_command
             else
                 __fish_complete_path $tok

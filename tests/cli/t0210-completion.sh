@@ -116,6 +116,45 @@ test_expect_success 'bash: result files for diff and report, files for the expor
 	test_cmp expect actual
 '
 
+test_expect_success 'bash: no options once stat has its command, or after "--"' '
+	touch notes.txt &&
+	complete "stat sort --ou" >actual &&
+	test_line_count = 0 actual &&
+	complete "stat -r 5 -- sort --ou" >actual &&
+	test_line_count = 0 actual &&
+	complete "stat sort --output no" >actual &&
+	echo notes.txt >expect &&
+	test_cmp expect actual &&
+	complete "stat -- whoam" >actual &&
+	echo whoami >expect &&
+	test_cmp expect actual &&
+	complete "sim-job --plan p --program 0 --run 0 -- sort --ou" >actual &&
+	test_line_count = 0 actual &&
+	complete "compare -- true --ou" >actual &&
+	test_line_count = 0 actual &&
+	complete "compare true false --ou" >actual &&
+	echo --output >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'bash: nothing for the words of -L VAR a,b,c and -P VAR MIN MAX' '
+	touch notes.txt &&
+	complete "compare -L no" >actual &&
+	test_line_count = 0 actual &&
+	complete "compare -L n no" >actual &&
+	test_line_count = 0 actual &&
+	complete "compare --parameter-list n 1,2 no" >actual &&
+	echo notes.txt >expect &&
+	test_cmp expect actual &&
+	complete "compare -L n=1,2 no" >actual &&
+	test_cmp expect actual &&
+	complete "compare -P n 1 no" >actual &&
+	test_line_count = 0 actual &&
+	complete "compare -P n 1 3 --ou" >actual &&
+	echo --output >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'bash: help offers the pages' '
 	complete "help r" >actual &&
 	printf "%s\n" report result >expect &&
@@ -131,9 +170,50 @@ if command -v zsh >/dev/null 2>&1; then
 		test_line_count -ge 40 expect &&
 		test_cmp expect actual
 	'
+
+	# zcomplete "LINE": what _whyslow asks of zsh for `whyslow LINE`, the builtins and functions it calls
+	# replaced by ones that print their names and arguments (zsh completes only at a terminal).
+	cat >complete.zsh <<-\END
+		. ./functions.zsh
+		compadd() { print -r -- "compadd $*"; }
+		_files() { print -r -- "_files $*"; }
+		_command_names() { print -r -- "_command_names $*"; }
+		_describe() { print -r -- "_describe $2 ${(j: :)${(@)${(P)4}%%:*}}"; }
+		_message() { print -r -- "_message $*"; }
+		compset() { return 1; }
+		words=(${(z)1})
+		[[ $1 == *" " ]] && words+=("")
+		CURRENT=${#words}
+		_whyslow
+	END
+	zcomplete() { zsh -f complete.zsh "$WHYSLOW $1"; }
+
+	test_expect_success 'zsh: no options once stat has its command, or after "--"; nothing for -L and -P words' '
+		zcomplete "stat sort --ou" >actual &&
+		echo "_files " >expect &&
+		test_cmp expect actual &&
+		zcomplete "stat -- sort --output " >actual &&
+		test_cmp expect actual &&
+		zcomplete "compare -- true --ou" >actual &&
+		test_cmp expect actual &&
+		zcomplete "compare -L n 1,2 " >actual &&
+		test_cmp expect actual &&
+		zcomplete "compare -L n " >actual &&
+		echo "_message -e values value" >expect &&
+		test_cmp expect actual &&
+		zcomplete "compare -P n 1 " >actual &&
+		test_cmp expect actual &&
+		zcomplete "stat -r 5 whoam" >actual &&
+		echo "_command_names -e" >expect &&
+		test_cmp expect actual &&
+		zcomplete "compare true false --ou" >actual &&
+		test_grep "^_describe options .* --output " actual
+	'
 else
 	test_skip_next 'zsh is not installed'
 	test_expect_success 'zsh: the completion parses, and reads the options as bash does' 'false'
+	test_skip_next 'zsh is not installed'
+	test_expect_success 'zsh: no options once stat has its command, or after "--"; nothing for -L and -P words' 'false'
 fi
 
 if command -v fish >/dev/null 2>&1; then
@@ -145,9 +225,42 @@ if command -v fish >/dev/null 2>&1; then
 		{ echo stat; echo --sim-preset; whyslow list --names --kind preset | sort; } >expect &&
 		test_cmp expect actual
 	'
+
+	# fcomplete "LINE"...: the candidates fish offers for each `whyslow LINE`, one list after the other.
+	fcomplete() {
+		for l
+		do
+			printf "complete -C \"whyslow %s\"\n" "$l"
+		done >complete.fish &&
+		PATH="$PWD/bin:$PATH" fish --no-config -c "source \"$WS_SRC/completions/whyslow.fish\"
+			source complete.fish" | cut -f1
+	}
+
+	test_expect_success 'fish: no options once stat has its command, or after "--"' '
+		touch notes.txt &&
+		fcomplete "stat sort --ou" "stat -- sort --ou" "compare -- true --ou" >actual &&
+		test_line_count = 0 actual &&
+		fcomplete "stat sort --output no" "stat -- whoam" "compare true false --ou" >actual &&
+		printf "%s\n" notes.txt whoami --output >expect &&
+		test_cmp expect actual
+	'
+
+	test_expect_success 'fish: nothing for the words of -L VAR a,b,c and -P VAR MIN MAX' '
+		touch notes.txt &&
+		fcomplete "compare -L no" "compare -L n no" "compare -P n no" "compare -P n 1 no" >actual &&
+		test_line_count = 0 actual &&
+		fcomplete "compare -L n 1,2 no" "compare -L n=1,2 no" "compare -P n 1 3 no" >actual &&
+		printf "%s\n" notes.txt notes.txt notes.txt >expect &&
+		test_cmp expect actual
+	'
 else
-	test_skip_next 'fish is not installed'
-	test_expect_success 'fish: commands, options and presets' 'false'
+	for t in 'commands, options and presets' \
+		'no options once stat has its command, or after "--"' \
+		'nothing for the words of -L VAR a,b,c and -P VAR MIN MAX'
+	do
+		test_skip_next 'fish is not installed'
+		test_expect_success "fish: $t" 'false'
+	done
 fi
 
 test_done
