@@ -80,8 +80,10 @@ _whyslow_values()
 		_whyslow_reply "$pre$val" < <(printf '%s\n' "$@" | sed "s|^|$pre|")
 		return ;;
 	--output)
-		# null, pipe, inherit, or a file (which holds a /, as hyperfine has it).
-		_whyslow_reply "$pre$val" < <(printf '%s\n' null pipe inherit | sed "s|^|$pre|")
+		# null, pipe, inherit, or a file (which holds a /, as hyperfine has it); not inherit for sim-job,
+		# whose stdout carries the piece it prints, and which refuses it.
+		if [ "$cmd" = sim-job ]; then set -- null pipe; else set -- null pipe inherit; fi
+		_whyslow_reply "$pre$val" < <(printf '%s\n' "$@" | sed "s|^|$pre|")
 		case $val in */*) _whyslow_files "$val" ;; esac
 		return ;;
 	--kind)

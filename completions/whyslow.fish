@@ -39,11 +39,13 @@ function __whyslow_takes_value
     __whyslow_options $argv[1] $argv[2] | string match -q -- "$argv[3]"\t'arg'\t'*'
 end
 
+# The values of option $argv[3] of command $argv[2], for the token $argv[5] that holds them after the prefix $argv[4].
 function __whyslow_values
     set -l prog $argv[1]
-    set -l opt $argv[2]
-    set -l pre $argv[3]
-    set -l tok $argv[4]
+    set -l cmd $argv[2]
+    set -l opt $argv[3]
+    set -l pre $argv[4]
+    set -l tok $argv[5]
     switch $opt
         case -e --events
             set -l head (string replace -r '[^,]*$' '' -- $tok)
@@ -66,7 +68,12 @@ function __whyslow_values
         case --sim-scope
             printf "$pre%s\n" all regions regions-warm
         case --output
-            printf "$pre%s\n" null pipe inherit
+            # Not inherit for sim-job, whose stdout carries the piece it prints, and which refuses it.
+            if test "$cmd" = sim-job
+                printf "$pre%s\n" null pipe
+            else
+                printf "$pre%s\n" null pipe inherit
+            end
         case --sim-preset
             $prog list --names --kind preset 2>/dev/null | string replace -r '^' -- $pre
         case --backend
@@ -140,11 +147,11 @@ function __whyslow_complete
         # A value: --opt=VALUE, or the word after an option that takes one.
         if string match -q -- '--*=*' $tok
             set -l opt (string replace -r '=.*' '' -- $tok)
-            __whyslow_values $prog $opt $opt= (string replace -r '^[^=]*=' '' -- $tok)
+            __whyslow_values $prog $cmd $opt $opt= (string replace -r '^[^=]*=' '' -- $tok)
             return
         end
         if test $value = 1
-            __whyslow_values $prog $words[-1] '' $tok
+            __whyslow_values $prog $cmd $words[-1] '' $tok
             return
         end
         if string match -q -- '-*' $tok

@@ -137,6 +137,12 @@ test_expect_success 'bash: no options once stat has its command, or after "--"' 
 	test_cmp expect actual
 '
 
+test_expect_success 'bash: sim-job --output offers no inherit, which it refuses' '
+	complete "sim-job --output " >actual &&
+	printf "%s\n" null pipe >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'bash: nothing for the words of -L VAR a,b,c and -P VAR MIN MAX' '
 	touch notes.txt &&
 	complete "compare -L no" >actual &&
@@ -207,7 +213,10 @@ if command -v zsh >/dev/null 2>&1; then
 		echo "_command_names -e" >expect &&
 		test_cmp expect actual &&
 		zcomplete "compare true false --ou" >actual &&
-		test_grep "^_describe options .* --output " actual
+		test_grep "^_describe options .* --output " actual &&
+		zcomplete "sim-job --output " >actual &&
+		printf "%s\n" "compadd -- null pipe" "_files " >expect &&
+		test_cmp expect actual
 	'
 else
 	test_skip_next 'zsh is not installed'
@@ -236,12 +245,12 @@ if command -v fish >/dev/null 2>&1; then
 			source complete.fish" | cut -f1
 	}
 
-	test_expect_success 'fish: no options once stat has its command, or after "--"' '
+	test_expect_success 'fish: no options once stat has its command, or after "--"; no inherit for sim-job' '
 		touch notes.txt &&
 		fcomplete "stat sort --ou" "stat -- sort --ou" "compare -- true --ou" >actual &&
 		test_line_count = 0 actual &&
-		fcomplete "stat sort --output no" "stat -- whoam" "compare true false --ou" >actual &&
-		printf "%s\n" notes.txt whoami --output >expect &&
+		fcomplete "stat sort --output no" "stat -- whoam" "compare true false --ou" "sim-job --output " >actual &&
+		printf "%s\n" notes.txt whoami --output null pipe >expect &&
 		test_cmp expect actual
 	'
 
@@ -255,7 +264,7 @@ if command -v fish >/dev/null 2>&1; then
 	'
 else
 	for t in 'commands, options and presets' \
-		'no options once stat has its command, or after "--"' \
+		'no options once stat has its command, or after "--"; no inherit for sim-job' \
 		'nothing for the words of -L VAR a,b,c and -P VAR MIN MAX'
 	do
 		test_skip_next 'fish is not installed'
