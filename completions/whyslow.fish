@@ -100,6 +100,7 @@ function __whyslow_complete
     if test -z "$cmd"
         $prog -h 2>/dev/null | string match -r '^    [a-z][a-z-]*  .*' | string replace -r '^    (\S+)\s+(.*)' '$1\t$2'
         printf 'help\topen the manual page of a command\n'
+        printf '%s\t%s\n' --help 'show the commands' --version 'show the version'
         return
     end
     if test "$cmd" = help

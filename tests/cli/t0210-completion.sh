@@ -194,6 +194,13 @@ if command -v zsh >/dev/null 2>&1; then
 	END
 	zcomplete() { zsh -f complete.zsh "$WHYSLOW $1"; }
 
+	test_expect_success 'zsh: the commands, help, --help and --version, as bash offers them' '
+		zcomplete "" >actual &&
+		echo _describe commands $(whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p") help >expect &&
+		echo "_describe options --help --version" >>expect &&
+		test_cmp expect actual
+	'
+
 	test_expect_success 'zsh: no options once stat has its command, or after "--"; nothing for -L and -P words' '
 		zcomplete "stat sort --ou" >actual &&
 		echo "_files " >expect &&
@@ -222,6 +229,8 @@ else
 	test_skip_next 'zsh is not installed'
 	test_expect_success 'zsh: the completion parses, and reads the options as bash does' 'false'
 	test_skip_next 'zsh is not installed'
+	test_expect_success 'zsh: the commands, help, --help and --version, as bash offers them' 'false'
+	test_skip_next 'zsh is not installed'
 	test_expect_success 'zsh: no options once stat has its command, or after "--"; nothing for -L and -P words' 'false'
 fi
 
@@ -245,6 +254,12 @@ if command -v fish >/dev/null 2>&1; then
 			source complete.fish" | cut -f1
 	}
 
+	test_expect_success 'fish: --help and --version, as bash offers them' '
+		fcomplete "--" >actual &&
+		printf "%s\n" --help --version >expect &&
+		test_cmp expect actual
+	'
+
 	test_expect_success 'fish: no options once stat has its command, or after "--"; no inherit for sim-job' '
 		touch notes.txt &&
 		fcomplete "stat sort --ou" "stat -- sort --ou" "compare -- true --ou" >actual &&
@@ -263,7 +278,7 @@ if command -v fish >/dev/null 2>&1; then
 		test_cmp expect actual
 	'
 else
-	for t in 'commands, options and presets' \
+	for t in 'commands, options and presets' '--help and --version, as bash offers them' \
 		'no options once stat has its command, or after "--"; no inherit for sim-job' \
 		'nothing for the words of -L VAR a,b,c and -P VAR MIN MAX'
 	do
