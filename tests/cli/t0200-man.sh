@@ -67,6 +67,17 @@ test_expect_success 'each command page documents exactly the options its parser 
 	done <commands
 '
 
+test_expect_success 'compare and diff pages give the default --primary under the simulator alone that -h gives' '
+	for c in compare diff
+	do
+		whyslow "$c" -h | sed -n "s/^    --primary .*the simulator alone, \([a-z-]*\)).*/\1/p" >expect &&
+		test_line_count = 1 expect &&
+		{ sed -n "/^\*--primary\*/,/^$/p" "$WS_SRC/man/whyslow-$c.1.scd" | tr "\n\t" "  "; echo; } |
+			sed -n "s/.*under the simulator alone \*\([a-z-]*\)\*.*/\1/p" >actual &&
+		test_cmp expect actual || { echo "whyslow-$c(1)" >&2; return 1; }
+	done
+'
+
 test_expect_success 'whyslow(1) lists every command, and only those' '
 	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >expect &&
 	echo help >>expect &&
