@@ -78,6 +78,29 @@ test_expect_success 'compare and diff pages give the default --primary under the
 	done
 '
 
+# "OPTION GROUP" for each long option of a command's -h and of its page's OPTIONS section, GROUP counting the
+# headings above it (-h's "Statistics", the page's "## Statistics"): the two name their groups apart
+# ("Around the runs" is "Runs"), but list them in the same order.
+help_groups() {
+	whyslow "$1" -h | awk '/^(usage:|   or:)/ { next } /^[A-Z]/ { g++ }
+		/^    -/ && match($0, /--[a-z][a-z-]*/) { print substr($0, RSTART, RLENGTH), g + 0 }' | sort
+}
+page_groups() {
+	sed -n "/^# OPTIONS/,/^# [A-Z]/p" "$1" | awk '/^## / { g++ }
+		/^\*-/ { s = $0; while (match(s, /\*--[a-z][a-z-]*\*/)) {
+			print substr(s, RSTART + 1, RLENGTH - 2), g + 0; s = substr(s, RSTART + RLENGTH) } }' | sort
+}
+
+test_expect_success 'each command page files each option under the group -h puts it in' '
+	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >commands &&
+	while read -r c
+	do
+		help_groups "$c" >expect &&
+		page_groups "$WS_SRC/man/whyslow-$c.1.scd" >actual &&
+		test_cmp expect actual || { echo "whyslow-$c(1) and whyslow $c -h group apart (- -h, + page)" >&2; return 1; }
+	done <commands
+'
+
 test_expect_success 'whyslow(1) lists every command, and only those' '
 	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >expect &&
 	echo help >>expect &&
