@@ -101,6 +101,16 @@ test_expect_success 'each command page files each option under the group -h puts
 	done <commands
 '
 
+test_expect_success 'each command page has a SYNOPSIS form for each of its usage lines' '
+	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >commands &&
+	while read -r c
+	do
+		whyslow "$c" -h | grep -c "^usage:\|^   or:" >expect &&
+		sed -n "/^# SYNOPSIS/,/^# [A-Z]/p" "$WS_SRC/man/whyslow-$c.1.scd" | grep -c "^\*whyslow $c\*" >actual &&
+		test_cmp expect actual || { echo "whyslow-$c(1): its SYNOPSIS forms are not one for each usage line of -h" >&2; return 1; }
+	done <commands
+'
+
 test_expect_success 'whyslow(1) lists every command, and only those' '
 	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >expect &&
 	echo help >>expect &&
