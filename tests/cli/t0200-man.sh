@@ -111,6 +111,18 @@ test_expect_success 'each command page has a SYNOPSIS form for each of its usage
 	done <commands
 '
 
+test_expect_success 'a page whose --fail-if-slower exits 1 says so in its EXIT STATUS' '
+	grep -l "^\*--fail-if-slower\*" "$WS_SRC"/man/whyslow-*.1.scd >pages &&
+	test_line_count = 2 pages &&
+	while read -r p
+	do
+		sed -n "/^\*--fail-if-slower\*/,/^$/p" "$p" >option &&
+		test_grep "exit 1 when" option &&
+		sed -n "/^# EXIT STATUS/,/^# [A-Z]/p" "$p" | tr "\n" " " >status &&
+		test_grep " 1 when \*--fail-if-slower\* could not *compare" status || { echo "$p" >&2; return 1; }
+	done <pages
+'
+
 test_expect_success 'whyslow(1) lists every command, and only those' '
 	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >expect &&
 	echo help >>expect &&
