@@ -80,11 +80,15 @@ test_expect_success 'an unknown --sim-preset names the presets that list shows' 
 	EOF
 '
 
-test_expect_success 'list --json is data, and a pattern that matches nothing fails' '
+test_expect_success 'list --json is data, and a pattern that matches nothing fails, but as --json an empty list' '
 	whyslow list --json --no-probe branch >l.json &&
 	python3 -c "import json; l=json.load(open(\"l.json\")); assert any(e[\"name\"] == \"branch-misses\" for e in l)" &&
 	test_expect_code 1 whyslow list no-such-event-anywhere 2>err &&
-	test_grep "nothing matches" err
+	test_grep "nothing matches" err &&
+	whyslow list --json --no-probe no-such-event-anywhere >l.json 2>err &&
+	echo "[]" >expect &&
+	test_cmp expect l.json &&
+	test_line_count = 0 err
 '
 
 test_expect_success 'list --names: the names --json lists, one per line; --kind selects kinds' '
