@@ -47,6 +47,21 @@ test_expect_success '--backend sim: what a native run would count says how to ge
 	EOF
 '
 
+test_expect_success 'docs/result-schema.md lists the sim_costs keys that runs write, and no others' '
+	whyslow stat --backend sim -r 1 --export-json zen4.json -- true >out &&
+	whyslow stat --backend sim -r 1 --sim-cores 1 --export-json one-core.json -- true >out &&
+	whyslow stat --backend sim -r 1 --sim-preset cachegrind --export-json cachegrind.json -- true >out &&
+	jq -r ".machine.sim_costs | keys[]" zen4.json one-core.json cachegrind.json | sort -u >actual &&
+	jq -r ".machine.sim_costs | keys[]" zen4.json >zen4 &&
+	test_grep "^coherence-misses$" zen4 &&
+	jq -r ".machine.sim_costs | keys[]" one-core.json >one-core &&
+	test_grep -v "^coherence-misses$" one-core &&
+	sed -n "s/^| .sim_costs. |.*(.docs\/simulator.md.): //p" "$WS_SRC/docs/result-schema.md" |
+		grep -o "\`[A-Za-z][A-Za-z0-9-]*\`" | tr -d "\`" | sort >expect &&
+	test_line_count -ge 5 expect &&
+	test_cmp expect actual
+'
+
 test_expect_success '--exact simulates once; --sim-native-time times native runs too' '
 	whyslow stat --backend sim --exact --sim-native-time -r 2 -e instructions,wall-time --export-json e.json \
 		-- "$C/arith" 1000 2 >out &&
