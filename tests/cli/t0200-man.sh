@@ -123,6 +123,18 @@ test_expect_success 'a page whose --fail-if-slower exits 1 says so in its EXIT S
 	done <pages
 '
 
+test_expect_success 'whyslow-result(5) names each estimate a comparison'"'"'s ratio is, as docs/result-schema.md does' '
+	sed -n "s/^| .estimate. | string | always | \(.*\) |$/\1/p" "$WS_SRC/docs/result-schema.md" |
+		grep -o "\"[a-z-]*\"" | tr -d "\"" | sort -u >expect &&
+	test_line_count = 4 expect &&
+	sed -n "/^\*comparisons\*$/,/^$/p" "$WS_SRC/man/whyslow-result.5.scd" | tr -s "\n\t" " " >entry &&
+	test_grep "\*ratio\*, the effect size of \*estimate\*" entry &&
+	for e in $(cat expect)
+	do
+		test_grep "\*$e\*" entry || return 1
+	done
+'
+
 test_expect_success 'whyslow(1) lists every command, and only those' '
 	whyslow -h | sed -n "s/^    \([a-z][a-z-]*\) .*/\1/p" >expect &&
 	echo help >>expect &&
