@@ -2,7 +2,7 @@
 # Makefile - the front door: installs what is missing, configures meson in build/, builds, tests, demos.
 #
 #   make            build build/whyslow (installing missing Debian packages first)
-#   make test       build, then run every unit and CLI test (Chromium is installed for the HTML report's)
+#   make test       build, then run every unit and CLI test (Chromium, zsh and fish are installed for their tests)
 #   make demo       build, then run the main job on the bundled case study, in C and in Rust
 #   make test-sanitize   the same tests in an ASan+UBSan build (build-san/)
 #   make test-memcheck   the CLI tests that do not need the simulator, whyslow under Valgrind's memcheck
@@ -49,6 +49,7 @@ $(BUILD)/build.ninja: deps FORCE
 test: all
 	@tools/install-deps --browser || echo "make: chromium could not be installed: the HTML report's browser checks will skip" >&2
 	@tools/install-deps --fuzz || echo "make: clang and libFuzzer could not be installed: the fuzz tests will skip" >&2
+	@tools/install-deps --shells || echo "make: zsh and fish could not be installed: their completion tests will skip" >&2
 	meson test -C $(BUILD) --print-errorlogs $(TESTS); \
 	rc=$$?; tools/test-summary $(BUILD); exit $$rc
 
