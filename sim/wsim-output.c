@@ -411,13 +411,13 @@ static void out_range(struct out *o, Int lo, Int hi)
 /*
  * The contention report, hottest line first: `line ADDRESS SYMBOL SYMBOL-ADDRESS MISSES FUNCTIONS`, the
  * variable being the data symbol holding the first byte written by the cores that take part (line_byte);
- * then one `line-core CORE THREAD READS WRITES READ-BYTES WRITE-BYTES MISSES` per core that accessed it,
- * bytes as offsets in the line.
+ * then one `line-core CORE THREAD READS WRITES READ-BYTES WRITE-BYTES MISSES` per thread that accessed it,
+ * bytes as offsets in the line (THREAD 0: the threads past the first 31, merged).
  */
 #define MAX_LINES 32
 
 /*
- * Whether core `c` takes part in line `l`'s contention: more than 1% of its misses or of its accesses. A miss
+ * Whether thread `c` takes part in line `l`'s contention: more than 1% of its misses or of its accesses. A miss
  * is charged to whoever finds the line gone, so a writer can have none; the main thread reading a result
  * once has a trace of both. The host's verdict (lib/sim/backend-sim.c) uses the same rule.
  */
@@ -432,8 +432,8 @@ static Bool takes_part(const struct wsim_line *l, const struct wsim_line_core *c
 }
 
 /*
- * The byte of line `l` whose variable names the line: the first one written by a core taking part, else the
- * first one any core wrote, else the first one accessed. Threads counting in adjacent slots of an array that
+ * The byte of line `l` whose variable names the line: the first one written by a thread taking part, else the
+ * first one any thread wrote, else the first one accessed. Threads counting in adjacent slots of an array that
  * follows a start-up flag on the line (gcc's `completed.0`) contend over the array, not over the flag that
  * the exit code reads.
  */

@@ -1859,6 +1859,7 @@ VG_REGPARM(2) void wsim_h_ret(struct wsim_icc *ic, UWord target)
 #define DIR_CORE_BITS 9
 #define WL_MAX 4096   /* lines watched at most; more shared lines are left alone (counted) */
 #define WL_CORES 8    /* cores tracked per line */
+#define WL_THREADS 32 /* threads tracked per line; the others share the last row, thread 0 */
 #define WL_FNS 8      /* functions named per line */
 #define EPOCH_BITS 14
 #define RING 1024     /* epochs of history per core and line: 16M instructions of skew between cores */
@@ -1878,13 +1879,24 @@ struct eslot {
 	UShort n, w; /* accesses and writes in it */
 };
 
+/*
+ * A core's state for one line: the coherence model is per core, as caches are. What each thread did there
+ * is kept apart (struct wthread): with more threads than cores, several run on one core, and spans merged
+ * over them overlap where the threads' own do not (false sharing read as true sharing).
+ */
 struct wcore {
 	Int core;
-	UInt tid;
+	Int last;     /* the row (struct wline's t[]) of the thread that last accessed the line here; -1 none */
 	Bool holds;   /* may have the line in its private caches */
+	struct eslot *ring; /* once the line is written */
+};
+
+/* One thread's accesses to a line; tid 0 holds those of the threads past WL_THREADS - 1, merged. */
+struct wthread {
+	UInt tid;
+	Int core;
 	ULong reads, writes, misses;
 	Int rlo, rhi, wlo, whi;
-	struct eslot *ring; /* once the line is written */
 };
 
 struct wline {
@@ -1894,8 +1906,9 @@ struct wline {
 	Int last_core;    /* the core of its latest access */
 	Bool alternated;  /* a second core accessed it since it was watched */
 	Bool written;
-	Int n_cores, n_fns;
+	Int n_cores, n_fns, n_threads;
 	struct wcore c[WL_CORES];
+	struct wthread t[WL_THREADS];
 	struct wsim_fn *fns[WL_FNS];
 };
 
@@ -2100,9 +2113,30 @@ static struct wcore *wl_core(struct wline *w, Int core)
 		return NULL;
 	x = &w->c[w->n_cores++];
 	x->core = core;
-	x->rlo = x->wlo = -1;
-	x->rhi = x->whi = -1;
+	x->last = -1;
 	return x;
+}
+
+/* The row of thread `tid` (running on `core`) in line w: its own, else the shared one of thread 0. */
+static Int wl_thread(struct wline *w, UInt tid, Int core)
+{
+	struct wthread *t;
+	Int i;
+
+	for (i = 0; i < w->n_threads; i++)
+		if (w->t[i].tid == tid)
+			return i;
+	if (w->n_threads == WL_THREADS) {
+		/* Full: the last row is thread 0's already. */
+		w->t[WL_THREADS - 1].core = core;
+		return WL_THREADS - 1;
+	}
+	t = &w->t[w->n_threads++];
+	t->tid = w->n_threads == WL_THREADS ? 0 : tid;
+	t->core = core;
+	t->rlo = t->wlo = -1;
+	t->rhi = t->whi = -1;
+	return w->n_threads - 1;
 }
 
 /* The line is in the caches of the running core and of `other`: watch it from now on. */
@@ -2199,6 +2233,7 @@ static void range_add(Int *lo, Int *hi, Int from, Int to)
 static void coh_access(struct wline *w, struct wsim_icc *ic, Addr a, UWord size, Bool store)
 {
 	struct wcore *x = wl_core(w, cur_core);
+	struct wthread *me;
 	Int line = 1 << L1D.line_bits, off = (Int)(a & (line - 1)), end = off + (Int)size - 1, i;
 	struct eslot *s;
 	ULong e, wo = 0, old, d;
@@ -2206,13 +2241,14 @@ static void coh_access(struct wline *w, struct wsim_icc *ic, Addr a, UWord size,
 
 	if (!x)
 		return;
-	x->tid = line_tid;
+	x->last = wl_thread(w, line_tid, cur_core);
+	me = &w->t[x->last];
 	x->holds = True;
 	if (end >= line)
 		end = line - 1;
 	if (store) {
-		x->writes++;
-		range_add(&x->wlo, &x->whi, off, end);
+		me->writes++;
+		range_add(&me->wlo, &me->whi, off, end);
 		w->written = True;
 		for (i = 0; i < w->n_cores; i++)
 			if (&w->c[i] != x && w->c[i].holds) {
@@ -2220,8 +2256,8 @@ static void coh_access(struct wline *w, struct wsim_icc *ic, Addr a, UWord size,
 				w->c[i].holds = False;
 			}
 	} else {
-		x->reads++;
-		range_add(&x->rlo, &x->rhi, off, end);
+		me->reads++;
+		range_add(&me->rlo, &me->rhi, off, end);
 	}
 	for (i = 0; i < w->n_fns && w->fns[i] != ic->fn; i++)
 		;
@@ -2249,7 +2285,7 @@ static void coh_access(struct wline *w, struct wsim_icc *ic, Addr a, UWord size,
 	if (s->n < 0xffff)
 		s->n++;
 	d = min3(s->n, wo, coh_cap) - old;
-	x->misses += d;
+	me->misses += d;
 	/* A write: each other core that accessed the line in this epoch may now miss once more. */
 	if (store) {
 		for (i = 0; i < w->n_cores; i++) {
@@ -2261,7 +2297,9 @@ static void coh_access(struct wline *w, struct wsim_icc *ic, Addr a, UWord size,
 				continue;
 			wy = wo - t->w + s->w;
 			dy = min3(t->n, wy + 1, coh_cap) - min3(t->n, wy, coh_cap);
-			y->misses += dy;
+			/* Charged to the thread that last used the line on that core: its accesses are the ring's. */
+			if (y->last >= 0)
+				w->t[y->last].misses += dy;
 			d += dy;
 		}
 		if (s->w < 0xffff)
@@ -2349,9 +2387,9 @@ Int wsim_lines(struct wsim_line **out, Int max)
 	for (i = 0; i < n; i++) {
 		r[i].addr = v[i]->block << L1D.line_bits;
 		r[i].misses = v[i]->misses;
-		r[i].cores = VG_(calloc)("wsim.lines", WL_CORES, sizeof(struct wsim_line_core));
-		for (j = 0, k = 0; j < v[i]->n_cores; j++) {
-			const struct wcore *x = &v[i]->c[j];
+		r[i].cores = VG_(calloc)("wsim.lines", WL_THREADS, sizeof(struct wsim_line_core));
+		for (j = 0, k = 0; j < v[i]->n_threads; j++) {
+			const struct wthread *x = &v[i]->t[j];
 
 			if (!x->reads && !x->writes)
 				continue;

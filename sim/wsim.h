@@ -410,7 +410,8 @@ ULong wsim_core_clock(Int core);
 
 /*
  * The contention report: the watched lines with coherence misses, hottest first, at most `max`.
- * A line's per-core part names the thread that last used that core on it.
+ * A line has one part per thread that accessed it, with the core it ran on: a core running several threads
+ * (round-robin beyond --ws-cores) has a part for each. Thread 0 is the threads past the first 31, merged.
  */
 struct wsim_line_core {
 	Int core;

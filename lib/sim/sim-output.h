@@ -29,9 +29,11 @@
  *	                                     most first, at most 32; SYMBOL the data symbol holding its first
  *	                                     byte accessed and its address, or "-" twice; FUNCTIONS the IDs
  *	                                     of the functions that touched it, comma-separated, or "-"
- *	line-core	CORE	THREAD	READS	WRITES	READ-BYTES	WRITE-BYTES	MISSES   after its line, one per core
- *	                                     that used it: the thread, its accesses, the byte spans (FIRST-LAST
- *	                                     offsets in the line, or "-") and its share of the misses
+ *	line-core	CORE	THREAD	READS	WRITES	READ-BYTES	WRITE-BYTES	MISSES   after its line, one per thread
+ *	                                     that used it (a core that ran several has a row for each; THREAD 0
+ *	                                     is the threads past the first 31, merged): its core, its accesses,
+ *	                                     the byte spans (FIRST-LAST offsets in the line, or "-") and its
+ *	                                     share of the misses
  *	stacks	LIMIT	DROPPED                  with --ws-callers: the limit of calling contexts
  *	                                     (--ws-max-stacks) and how many functions had contexts past it
  *	node	ID	PARENT	FUNCTION	V ...       with --ws-callers, one per calling context: the events of
