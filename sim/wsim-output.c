@@ -419,7 +419,7 @@ static void out_range(struct out *o, Int lo, Int hi)
 /*
  * Whether thread `c` takes part in line `l`'s contention: more than 1% of its misses or of its accesses. A miss
  * is charged to whoever finds the line gone, so a writer can have none; the main thread reading a result
- * once has a trace of both. The host's verdict (lib/sim/backend-sim.c) uses the same rule.
+ * once has a trace of both. The host's verdict (lib/sim/sim-output.c, ws_sim_line_verdict) uses the same rule.
  */
 static Bool takes_part(const struct wsim_line *l, const struct wsim_line_core *c)
 {

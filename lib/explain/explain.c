@@ -1093,52 +1093,105 @@ static char *reach_text(const struct ws_explanation *e, const char *cyc_metric)
 	return out;
 }
 
+static bool spans_overlap(int alo, int ahi, int blo, int bhi)
+{
+	return alo >= 0 && blo >= 0 && alo <= bhi && blo <= ahi;
+}
+
 /*
  * The simulator's hottest contended line, as a sentence: "false sharing on `shared` (bytes 0-7 written by
- * thread 2, bytes 8-15 by thread 3) in w". NULL without a contention report.
+ * thread 2, bytes 8-15 written by thread 3) in w". The threads shown are the ones that bear the verdict out:
+ * for true sharing two whose writes overlap, for a writer and its readers the writer and a thread reading
+ * its bytes, otherwise the first two writers. NULL without a contention report.
  */
 static char *contention_text(const struct ws_variant *v)
 {
 	const struct ws_contention *c = v->ncontention ? &v->contention[0] : NULL;
-	char *who = xstrdup(""), *out;
-	size_t shown = 0;
+	const struct ws_contention_thread *a = NULL, *b = NULL;
+	const char *what;
+	char *who, *out;
 
 	if (!c)
 		return NULL;
-	for (size_t i = 0; i < c->nthreads && shown < 2; i++) {
-		const struct ws_contention_thread *t = &c->threads[i];
-		char *next;
+	for (size_t i = 0; i < c->nthreads && !b; i++) {
+		const struct ws_contention_thread *x = &c->threads[i];
 
-		if (t->write_lo < 0)
-			continue;
-		next = xasprintf("%s%sbytes %d-%d written by thread %u", who, shown ? ", " : "", t->write_lo, t->write_hi,
-				 t->thread);
-		free(who);
-		who = next;
-		shown++;
+		for (size_t j = 0; j < c->nthreads && !b; j++) {
+			const struct ws_contention_thread *y = &c->threads[j];
+
+			if (c->verdict == WS_SHARING_TRUE && j > i &&
+			    spans_overlap(x->write_lo, x->write_hi, y->write_lo, y->write_hi))
+				a = x, b = y;
+			else if (c->verdict == WS_SHARING_ONE_WRITER && j != i &&
+				 spans_overlap(x->write_lo, x->write_hi, y->read_lo, y->read_hi))
+				a = x, b = y;
+		}
 	}
-	out = xasprintf("%s sharing on %s%s%s%s%s%s%s%s", c->false_sharing ? "false" : "true",
-			c->variable ? "`" : "", c->variable ? c->variable : c->address ? c->address : "a cache line",
-			c->variable ? "`" : "",
-			shown ? " (" : "", who, shown ? ")" : "", c->nfunctions ? " in " : "",
-			c->nfunctions ? c->functions[0] : "");
+	if (c->verdict == WS_SHARING_ONE_WRITER && b)
+		who = xasprintf(" (bytes %d-%d written by thread %u, read by thread %u)", a->write_lo, a->write_hi,
+				a->thread, b->thread);
+	else if (b)
+		who = xasprintf(" (bytes %d-%d written by thread %u, bytes %d-%d written by thread %u)", a->write_lo,
+				a->write_hi, a->thread, b->write_lo, b->write_hi, b->thread);
+	else {
+		char *list = xstrdup("");
+		size_t shown = 0;
+
+		for (size_t i = 0; i < c->nthreads && shown < 2; i++) {
+			const struct ws_contention_thread *t = &c->threads[i];
+			char *next;
+
+			if (t->write_lo < 0)
+				continue;
+			next = xasprintf("%s%sbytes %d-%d written by thread %u", list, shown ? ", " : "", t->write_lo,
+					 t->write_hi, t->thread);
+			free(list);
+			list = next;
+			shown++;
+		}
+		who = shown ? xasprintf(" (%s)", list) : xstrdup("");
+		free(list);
+	}
+	switch (c->verdict) {
+	case WS_SHARING_FALSE: what = "false sharing on "; break;
+	case WS_SHARING_TRUE: what = "true sharing on "; break;
+	case WS_SHARING_ONE_WRITER: what = "one writer and its readers on "; break;
+	default: what = "contention on "; break;
+	}
+	out = xasprintf("%s%s%s%s%s%s%s", what, c->variable ? "`" : "",
+			c->variable ? c->variable : c->address ? c->address : "a cache line", c->variable ? "`" : "", who,
+			c->nfunctions ? " in " : "", c->nfunctions ? c->functions[0] : "");
 	free(who);
 	return out;
 }
 
-/* What to do about it: the fix differs for false and for true sharing. */
+/* What to do about it: the fix differs with the verdict. */
 static char *contention_step(const struct ws_variant *v)
 {
 	char *what = contention_text(v), *out;
+	const char *fix;
 
 	if (!what)
 		return NULL;
-	out = xasprintf("%s: %s", what,
-			v->contention[0].false_sharing
-				? "the threads write different bytes of one cache line: pad or align the fields so that each "
-				  "thread's lie on a line of their own"
-				: "the threads write the same bytes: give each thread its own copy and combine them at the end, "
-				  "or write less often");
+	switch (v->contention[0].verdict) {
+	case WS_SHARING_FALSE:
+		fix = "the threads write different bytes of one cache line: pad or align the fields so that each "
+		      "thread's lie on a line of their own";
+		break;
+	case WS_SHARING_TRUE:
+		fix = "the threads write the same bytes: give each thread its own copy and combine them at the end, "
+		      "or write less often";
+		break;
+	case WS_SHARING_ONE_WRITER:
+		fix = "one thread writes bytes that the others read: the data itself is shared, so padding does not "
+		      "help; read it less often, or have the writer publish in batches";
+		break;
+	default:
+		fix = "more threads or cores used the line than the simulator keeps apart, so it cannot tell false "
+		      "from true sharing there";
+		break;
+	}
+	out = xasprintf("%s: %s", what, fix);
 	free(what);
 	return out;
 }

@@ -39,8 +39,16 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 	for (size_t i = 0; i < v->ncontention; i++) {
 		const struct ws_contention *c = &v->contention[i];
 
+		static const char *const verdicts[] = {
+			[WS_SHARING_FALSE] = "false sharing",
+			[WS_SHARING_TRUE] = "true sharing",
+			[WS_SHARING_ONE_WRITER] = "one writer and its readers",
+			[WS_SHARING_UNKNOWN] = "contention",
+		};
+
 		fprintf(f, "%*s  %s on %s%s%s (line %s): %.0f coherence miss%s", indent, "",
-			c->false_sharing ? "false sharing" : "true sharing", b, c->variable ? c->variable : c->address, z,
+			verdicts[c->verdict <= WS_SHARING_UNKNOWN ? c->verdict : WS_SHARING_UNKNOWN], b,
+			c->variable ? c->variable : c->address, z,
 			c->address, c->coherence_misses, c->coherence_misses == 1 ? "" : "es");
 		for (size_t k = 0; k < c->nfunctions; k++)
 			fprintf(f, "%s%s", k ? ", " : ", in ", c->functions[k]);
@@ -55,8 +63,14 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 			fprintf(f, "%s; %.0f coherence miss%s\n", c->from_variable ? " of it" : " of the line",
 				t->coherence_misses, t->coherence_misses == 1 ? "" : "es");
 		}
-		if (c->false_sharing)
+		if (c->verdict == WS_SHARING_FALSE)
 			fprintf(f, "%*s    %sthe threads use different bytes of one line: pad or align them onto lines of "
 				"their own%s\n", indent, "", d, z);
+		else if (c->verdict == WS_SHARING_ONE_WRITER)
+			fprintf(f, "%*s    %sone thread writes bytes the others only read: the data itself is shared "
+				"(padding does not help)%s\n", indent, "", d, z);
+		else if (c->verdict == WS_SHARING_UNKNOWN)
+			fprintf(f, "%*s    %sno verdict: more threads or cores used the line than the simulator keeps "
+				"apart, so which bytes each wrote is not known%s\n", indent, "", d, z);
 	}
 }

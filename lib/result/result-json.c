@@ -161,7 +161,7 @@ static json_t *contention_to_json(const struct ws_variant *v)
 						   "variable", c->variable ? jstr(c->variable) : json_null(),
 						   "bytes_from", c->from_variable ? "variable" : "line",
 						   "coherence-misses", jsample(c->coherence_misses), "verdict",
-						   c->false_sharing ? "false-sharing" : "true-sharing", "functions", fns,
+						   ws_sharing_name(c->verdict), "functions", fns,
 						   "threads", threads));
 	}
 	return a;
@@ -716,7 +716,7 @@ static void contention_from_json(const json_t *a, struct ws_variant *v)
 		c->variable = get_str(x, "variable");
 		c->from_variable = from && !strcmp(from, "variable");
 		c->coherence_misses = get_num(x, "coherence-misses", 0);
-		c->false_sharing = verdict && !strcmp(verdict, "false-sharing");
+		c->verdict = ws_sharing_from_name(verdict);
 		if (json_is_array(fns) && json_array_size(fns)) {
 			c->functions = xcalloc(json_array_size(fns), sizeof(*c->functions));
 			json_array_foreach(fns, k, y)

@@ -816,6 +816,26 @@ void ws_result_prune_functions(struct ws_result *r, double min_share)
 			prune_callers(r, r->variants[i].functions.v[j].name, min_share);
 }
 
+static const char *const sharing_names[] = {
+	[WS_SHARING_FALSE] = "false-sharing",
+	[WS_SHARING_TRUE] = "true-sharing",
+	[WS_SHARING_ONE_WRITER] = "one-writer",
+	[WS_SHARING_UNKNOWN] = "unknown",
+};
+
+const char *ws_sharing_name(enum ws_sharing s)
+{
+	return (size_t)s < sizeof(sharing_names) / sizeof(*sharing_names) ? sharing_names[s] : "unknown";
+}
+
+enum ws_sharing ws_sharing_from_name(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(sharing_names) / sizeof(*sharing_names); i++)
+		if (!strcmp(name, sharing_names[i]))
+			return (enum ws_sharing)i;
+	return WS_SHARING_UNKNOWN;
+}
+
 void ws_variant_contention_release(struct ws_variant *v)
 {
 	for (size_t i = 0; i < v->ncontention; i++) {

@@ -174,17 +174,29 @@ struct ws_contention_thread {
 	int read_lo, read_hi, write_lo, write_hi; /* -1 when it made no such access */
 };
 
+/* What the threads that take part in a contended line do there (docs/result-schema.md, `verdict`). */
+enum ws_sharing {
+	WS_SHARING_FALSE,      /* they write different bytes: padding them apart removes the misses */
+	WS_SHARING_TRUE,       /* two of them write the same bytes */
+	WS_SHARING_ONE_WRITER, /* one writes bytes that the others only read */
+	WS_SHARING_UNKNOWN,    /* not told: the line had more threads than the simulator keeps apart */
+};
+
+/* The verdict as the JSON spells it ("false-sharing", ...), and back (an unknown name: WS_SHARING_UNKNOWN). */
+const char *ws_sharing_name(enum ws_sharing s);
+enum ws_sharing ws_sharing_from_name(const char *name);
+
 /*
  * A cache line with coherence misses, from the simulator's contention report (its first run): the
  * variable holding it (a data symbol) or its address, the functions that touch it, each thread's bytes,
- * and the verdict: false sharing when the threads that missed there wrote bytes no other of them used.
+ * and the verdict (lib/sim/backend-sim.c, sharing_verdict).
  */
 struct ws_contention {
 	char *address;           /* of the line, "0x..." (in the process; ASLR makes it vary) */
 	char *variable;          /* the data symbol of its first byte accessed, NULL when none */
 	bool from_variable;      /* the byte offsets count from the variable's start, else from the line's */
 	double coherence_misses;
-	bool false_sharing;
+	enum ws_sharing verdict;
 	char **functions;
 	size_t nfunctions;
 	struct ws_contention_thread *threads;

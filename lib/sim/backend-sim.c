@@ -298,12 +298,6 @@ static void record_costs(struct ws_machine *m, const char *latency)
 	m->ncosts = n;
 }
 
-/* Whether two byte ranges (-1: none) share a byte. */
-static bool overlap(int alo, int ahi, int blo, int bhi)
-{
-	return alo >= 0 && blo >= 0 && alo <= bhi && blo <= ahi;
-}
-
 /*
  * A function that touched a contended line, named as the function rows name it where the line's record
  * allows (it holds names only, no objects): a versioned name from a dynamic symbol table
@@ -317,24 +311,7 @@ static char *contention_fn_name(const char *tool_name)
 	return ws_sym_demangle(tool_name);
 }
 
-/*
- * Whether a core takes part in line l's contention: more than 1% of the line's misses or of its accesses,
- * the tool's rule for naming the line's variable (sim/wsim-output.c). A miss is charged to whoever finds
- * the line gone, so a writer can have none; the main thread reading a result once has a trace of both.
- */
-static bool takes_part(const struct ws_sim_line *l, const struct ws_sim_line_core *x)
-{
-	uint64_t all = 0;
-
-	for (size_t k = 0; k < l->nr_cores; k++)
-		all += l->cores[k].reads + l->cores[k].writes;
-	return x->misses * 100 > l->misses || (x->reads + x->writes) * 100 > all;
-}
-
-/*
- * The tool's contended lines as the result keeps them, and its per-core counts. The verdict looks at the
- * threads that take part: false sharing when none of them wrote a byte another of them used.
- */
+/* The tool's contended lines as the result keeps them, and its per-core counts. */
 static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
 {
 	static const size_t max_lines = 16;
@@ -345,7 +322,6 @@ static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
 		const struct ws_sim_line *l = &o->lines[i];
 		struct ws_contention *c = &v->contention[v->ncontention++];
 		long shift = l->symbol ? (long)(l->addr - l->symbol_addr) : 0;
-		bool shared = false;
 
 		c->address = xasprintf("0x%" PRIx64, l->addr);
 		c->variable = l->symbol ? xstrdup(l->symbol) : NULL;
@@ -378,18 +354,8 @@ static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
 			t->read_hi = x->read_lo < 0 ? -1 : (int)(x->read_hi + shift);
 			t->write_lo = x->write_lo < 0 ? -1 : (int)(x->write_lo + shift);
 			t->write_hi = x->write_lo < 0 ? -1 : (int)(x->write_hi + shift);
-			for (size_t j = 0; j < k; j++) {
-				const struct ws_sim_line_core *y = &l->cores[j];
-
-				if (!takes_part(l, x) || !takes_part(l, y))
-					continue;
-				if (overlap(x->write_lo, x->write_hi, y->write_lo, y->write_hi) ||
-				    overlap(x->write_lo, x->write_hi, y->read_lo, y->read_hi) ||
-				    overlap(y->write_lo, y->write_hi, x->read_lo, x->read_hi))
-					shared = true;
-			}
 		}
-		c->false_sharing = !shared;
+		c->verdict = ws_sim_line_verdict(l);
 	}
 	v->cores = o->nr_cores ? xcalloc(o->nr_cores, sizeof(*v->cores)) : NULL;
 	for (size_t i = 0; i < o->nr_cores; i++) {

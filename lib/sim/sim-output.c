@@ -955,3 +955,77 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 	}
 	return 0;
 }
+
+/* Whether two byte ranges (-1: none) share a byte. */
+static bool overlap(int alo, int ahi, int blo, int bhi)
+{
+	return alo >= 0 && blo >= 0 && alo <= bhi && blo <= ahi;
+}
+
+/*
+ * Whether a thread takes part in line l's contention: more than 1% of the line's misses or of its accesses,
+ * the tool's rule for naming the line's variable (sim/wsim-output.c). A miss is charged to whoever finds
+ * the line gone, so a writer can have none; the main thread reading a result once has a trace of both.
+ */
+static bool takes_part(const struct ws_sim_line *l, const struct ws_sim_line_core *x)
+{
+	uint64_t all = 0;
+
+	for (size_t k = 0; k < l->nr_cores; k++)
+		all += l->cores[k].reads + l->cores[k].writes;
+	return x->misses * 100 > l->misses || (x->reads + x->writes) * 100 > all;
+}
+
+/*
+ * What the threads taking part in line l do there. Only writes to the same bytes by two of them are true
+ * sharing: the 1% rule lets the main thread's final read of the results take part where a line has few
+ * misses, and its read spans every thread's bytes, which must not make disjoint writers "write the same
+ * bytes". Two or more writers on disjoint bytes are false sharing whoever else reads (padding them apart
+ * removes their misses); a single writer whose bytes another thread reads is a writer and its readers (the
+ * data itself is shared), one whose bytes nobody else reads is false sharing again. A row for the threads
+ * past the tool's limit on one line (thread 0) merges spans, so a verdict it could change is withheld.
+ */
+enum ws_sharing ws_sim_line_verdict(const struct ws_sim_line *l)
+{
+	const struct ws_sim_line_core *writer = NULL;
+	size_t writers = 0;
+	bool merged = false, any_part = false;
+
+	for (size_t k = 0; k < l->nr_cores; k++) {
+		const struct ws_sim_line_core *x = &l->cores[k];
+
+		if (!takes_part(l, x))
+			continue;
+		any_part = true;
+		merged |= x->thread == 0;
+		if (x->write_lo < 0)
+			continue;
+		writers++;
+		writer = x;
+		for (size_t j = 0; j < k; j++) {
+			const struct ws_sim_line_core *y = &l->cores[j];
+
+			if (takes_part(l, y) && overlap(x->write_lo, x->write_hi, y->write_lo, y->write_hi))
+				return WS_SHARING_TRUE;
+		}
+	}
+	/* A writer under 1% (a flag set once, read in a spin) is still the line's writer. */
+	for (size_t k = 0; !writers && k < l->nr_cores; k++)
+		if (l->cores[k].write_lo >= 0) {
+			writers++;
+			writer = &l->cores[k];
+			merged |= writer->thread == 0;
+		}
+	if (merged || !any_part || !writers)
+		return WS_SHARING_UNKNOWN;
+	if (writers >= 2)
+		return WS_SHARING_FALSE;
+	for (size_t k = 0; k < l->nr_cores; k++) {
+		const struct ws_sim_line_core *y = &l->cores[k];
+
+		if (y != writer && takes_part(l, y) &&
+		    overlap(writer->write_lo, writer->write_hi, y->read_lo, y->read_hi))
+			return WS_SHARING_ONE_WRITER;
+	}
+	return WS_SHARING_FALSE;
+}

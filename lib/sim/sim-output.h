@@ -88,6 +88,7 @@
  * backend's samples.
  */
 
+#include "result/result.h" /* enum ws_sharing */
 #include "wsim-model.h" /* WSIM_FORMAT_VERSION, which the tool writes and this reader accepts */
 
 #include <stdbool.h>
@@ -159,7 +160,10 @@ struct ws_sim_region {
 	struct ws_sim_counts counts;
 };
 
-/* One core of a line in the contention report: what its thread did there. Byte offsets in the line. */
+/*
+ * One thread of a line in the contention report, with the core it ran on (several threads can share one):
+ * what it did there. Byte offsets in the line. Thread 0 is the threads past the tool's limit, merged.
+ */
 struct ws_sim_line_core {
 	int core;
 	unsigned thread; /* the tool's thread number (1 is the main thread) */
@@ -261,5 +265,8 @@ int ws_sim_get(const struct ws_sim_output *o, const struct ws_sim_counts *counts
 
 /* The value of config `key` (e.g. "preset"), or NULL. Borrowed from `o`. */
 const char *ws_sim_config(const struct ws_sim_output *o, const char *key);
+
+/* What the threads that take part in contended line `l` do there (result.h, enum ws_sharing). */
+enum ws_sharing ws_sim_line_verdict(const struct ws_sim_line *l);
 
 #endif

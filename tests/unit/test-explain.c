@@ -1088,6 +1088,91 @@ static void test_far_apart_simulated_ranges_compare(void **state)
 	ws_result_release(&r);
 }
 
+/* The false-sharing pair below, with a contention line of `n` threads on `shared` for the caller to fill in. */
+static struct ws_contention *contended(struct ws_result *r, size_t n)
+{
+	struct ws_variant *b, *v;
+	struct ws_contention *c;
+	struct ws_rng rng;
+
+	ws_rng_seed(&rng, 16);
+	pair(r, &b, &v, "false");
+	add_costs(r);
+	r->machine.costs = xrealloc(r->machine.costs, 3 * sizeof(struct ws_cost));
+	r->machine.costs[2] = (struct ws_cost){ xstrdup("coherence-misses"), 100 };
+	r->machine.ncosts = 3;
+	noisy(&b->metrics, "wall-time", 7.5e-3, 0.05, &rng);
+	noisy(&v->metrics, "wall-time", 14.7e-3, 0.05, &rng);
+	noisy(&b->metrics, "task-clock", 8.3e6, 0.05, &rng);
+	noisy(&v->metrics, "task-clock", 19.5e6, 0.05, &rng);
+	sim3(&b->metrics, "estimated-cycles", 240000000, 240000200, 240000400);
+	sim3(&v->metrics, "estimated-cycles", 325422000, 325422600, 325423000);
+	sim3(&b->metrics, "instructions", 240000000, 240000000, 240000000);
+	sim3(&v->metrics, "instructions", 240000000, 240000000, 240000000);
+	sim3(&b->metrics, "coherence-misses", 2, 2, 2);
+	sim3(&v->metrics, "coherence-misses", 854220, 854226, 854230);
+	v->contention = c = xcalloc(1, sizeof(*c));
+	v->ncontention = 1;
+	c->address = xstrdup("0x10c180");
+	c->variable = xstrdup("shared");
+	c->from_variable = true;
+	c->coherence_misses = 854226;
+	c->functions = xcalloc(1, sizeof(char *));
+	c->functions[0] = xstrdup("w");
+	c->nfunctions = 1;
+	c->threads = xcalloc(n, sizeof(*c->threads));
+	c->nthreads = n;
+	return c;
+}
+
+/*
+ * The sentence follows the verdict and shows the threads that bear it out: "the threads write the same
+ * bytes" only beside two threads whose writes overlap, and a writer with readers said as such.
+ */
+static void test_sharing_verdicts_worded(void **state)
+{
+	struct ws_result r;
+	struct ws_contention *c;
+	const struct ws_cause *k;
+
+	(void)state;
+	/* One writer, main reading its bytes at the end (a short run's two coherence misses). */
+	c = contended(&r, 2);
+	c->verdict = WS_SHARING_ONE_WRITER;
+	c->threads[0] = (struct ws_contention_thread){ 3, 2, 3e5, 3e5, 0, 8, 15, 8, 15 };
+	c->threads[1] = (struct ws_contention_thread){ 1, 0, 2, 0, 2, 0, 15, -1, -1 };
+	analyse(&r);
+	k = cause(&r.explain[0], "coherence-misses");
+	assert_non_null(strstr(r.explain[0].summary, "one writer and its readers on `shared` (bytes 8-15 written "
+						     "by thread 3, read by thread 1) in w"));
+	assert_non_null(strstr(k->next_step, "one thread writes bytes that the others read"));
+	assert_null(strstr(k->next_step, "same bytes"));
+	assert_null(strstr(r.explain[0].summary, "true sharing on"));
+	ws_result_release(&r);
+	/* True sharing: the threads named are the two whose writes overlap, not the first two writers. */
+	c = contended(&r, 3);
+	c->verdict = WS_SHARING_TRUE;
+	c->threads[0] = (struct ws_contention_thread){ 2, 1, 1e7, 1e7, 3e5, 0, 7, 0, 7 };
+	c->threads[1] = (struct ws_contention_thread){ 3, 2, 1e7, 1e7, 3e5, 8, 15, 8, 15 };
+	c->threads[2] = (struct ws_contention_thread){ 4, 3, 1e7, 1e7, 3e5, 8, 15, 8, 15 };
+	analyse(&r);
+	assert_non_null(strstr(r.explain[0].summary, "true sharing on `shared` (bytes 8-15 written by thread 3, "
+						     "bytes 8-15 written by thread 4) in w"));
+	assert_non_null(strstr(cause(&r.explain[0], "coherence-misses")->next_step, "write the same bytes"));
+	ws_result_release(&r);
+	/* No verdict: said so, with no fix that assumes one. */
+	c = contended(&r, 2);
+	c->verdict = WS_SHARING_UNKNOWN;
+	c->threads[0] = (struct ws_contention_thread){ 2, 1, 1e7, 1e7, 4e5, 0, 7, 0, 7 };
+	c->threads[1] = (struct ws_contention_thread){ 0, 2, 1e7, 1e7, 4e5, 8, 15, 8, 15 };
+	analyse(&r);
+	k = cause(&r.explain[0], "coherence-misses");
+	assert_non_null(strstr(r.explain[0].summary, "contention on `shared`"));
+	assert_non_null(strstr(k->next_step, "cannot tell false from true sharing"));
+	assert_null(strstr(k->next_step, "pad or align"));
+	ws_result_release(&r);
+}
+
 /*
  * False sharing with cores in the simulator: coherence misses carry the estimate, and the contention
  * report names the variable and each thread's bytes. The native slowdown is larger than the estimate's,
@@ -1126,7 +1211,7 @@ static void test_false_sharing_named_from_contention(void **state)
 	c->variable = xstrdup("shared");
 	c->from_variable = true;
 	c->coherence_misses = 854226;
-	c->false_sharing = true;
+	c->verdict = WS_SHARING_FALSE;
 	c->functions = xcalloc(2, sizeof(char *));
 	c->functions[0] = xstrdup("w");
 	c->nfunctions = 1;
@@ -1275,6 +1360,7 @@ int main(void)
 		cmocka_unit_test(test_gatekept_estimate_says_untested),
 		cmocka_unit_test(test_far_apart_simulated_ranges_compare),
 		cmocka_unit_test(test_false_sharing_named_from_contention),
+		cmocka_unit_test(test_sharing_verdicts_worded),
 		cmocka_unit_test(test_zero_medians_compare_means),
 	};
 

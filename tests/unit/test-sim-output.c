@@ -243,6 +243,77 @@ static const char threads_file[] =
 	"line\t0x5000\t-\t-\t2\t-\n"
 	"end\n";
 
+/* LINE-CORE rows after one line with MISSES coherence misses: the verdict on it. */
+static enum ws_sharing verdict(uint64_t misses, const char *rows)
+{
+	char buf[1024];
+	struct ws_sim_output o;
+	enum ws_sharing v;
+
+	snprintf(buf, sizeof(buf),
+		 "wsim\t3\nconfig\tpreset\tzen4\nthreads\t5\ncounters\tinstructions\ntotal\t1\n"
+		 "line\t0x4040\tcounters\t0x4040\t%llu\t-\n%send\n",
+		 (unsigned long long)misses, rows);
+	assert_int_equal(ws_sim_output_parse(&o, buf, strlen(buf), "v"), 0);
+	assert_int_equal(o.nr_lines, 1);
+	v = ws_sim_line_verdict(&o.lines[0]);
+	ws_sim_output_release(&o);
+	return v;
+}
+
+/*
+ * The verdict says true sharing only where two threads write the same bytes. The first two lines are
+ * whyslow stat runs of four counters bumped 100,000 and 300,000 times each: main's two reads of the results
+ * at the end carry all of a short run's misses, so it takes part, and its read spans the writers' bytes.
+ */
+static void test_verdicts(void **state)
+{
+	(void)state;
+	/* Two writers on disjoint bytes, main reading both: false sharing, not "the same bytes". */
+	assert_int_equal(verdict(2, "line-core\t1\t2\t99999\t100000\t0-7\t0-7\t0\n"
+				    "line-core\t2\t3\t99999\t100000\t8-15\t8-15\t0\n"
+				    "line-core\t0\t1\t2\t0\t0-15\t-\t2\n"),
+			 WS_SHARING_FALSE);
+	/* One writer, main reading its bytes: a writer and its readers. */
+	assert_int_equal(verdict(2, "line-core\t2\t3\t299999\t300000\t8-15\t8-15\t0\n"
+				    "line-core\t0\t1\t2\t0\t0-15\t-\t2\n"),
+			 WS_SHARING_ONE_WRITER);
+	/* One writer, the other thread on other bytes of the line: padding helps, false sharing. */
+	assert_int_equal(verdict(50, "line-core\t1\t2\t100\t100\t0-7\t0-7\t25\n"
+				     "line-core\t2\t3\t100\t0\t8-15\t-\t25\n"),
+			 WS_SHARING_FALSE);
+	/* Two writers on the same bytes. */
+	assert_int_equal(verdict(50, "line-core\t1\t2\t100\t100\t0-7\t0-7\t25\n"
+				     "line-core\t2\t3\t100\t100\t0-7\t0-7\t25\n"),
+			 WS_SHARING_TRUE);
+	/* Overlapping writes by a thread under 1% do not count: it does not take part. */
+	assert_int_equal(verdict(1000, "line-core\t1\t2\t100000\t100000\t0-7\t0-7\t500\n"
+				       "line-core\t2\t3\t100000\t100000\t8-15\t8-15\t500\n"
+				       "line-core\t0\t1\t1\t1\t0-15\t0-15\t0\n"),
+			 WS_SHARING_FALSE);
+	/* Four threads on two cores (round-robin): rows per thread, so cores repeat; still disjoint. */
+	assert_int_equal(verdict(100, "line-core\t1\t2\t100\t100\t0-7\t0-7\t25\n"
+				      "line-core\t0\t3\t100\t100\t8-15\t8-15\t25\n"
+				      "line-core\t1\t4\t100\t100\t16-23\t16-23\t25\n"
+				      "line-core\t0\t5\t100\t100\t24-31\t24-31\t25\n"
+				      "line-core\t0\t1\t4\t0\t0-31\t-\t0\n"),
+			 WS_SHARING_FALSE);
+	/* A flag written once (under 1%) and read in a spin: the writer still counts, its readers read it. */
+	assert_int_equal(verdict(100, "line-core\t1\t2\t10000\t0\t0-3\t-\t50\n"
+				      "line-core\t2\t3\t10000\t0\t0-3\t-\t50\n"
+				      "line-core\t0\t1\t0\t1\t-\t0-3\t0\n"),
+			 WS_SHARING_ONE_WRITER);
+	/* The threads past the tool's limit, merged as thread 0, could write each other's bytes: not told. */
+	assert_int_equal(verdict(100, "line-core\t1\t2\t100\t100\t0-7\t0-7\t50\n"
+				      "line-core\t2\t0\t100\t100\t8-15\t8-15\t50\n"),
+			 WS_SHARING_UNKNOWN);
+	/* ... but two named threads on the same bytes are true sharing whatever the merged row holds. */
+	assert_int_equal(verdict(100, "line-core\t1\t2\t100\t100\t0-7\t0-7\t40\n"
+				      "line-core\t2\t3\t100\t100\t0-7\t0-7\t40\n"
+				      "line-core\t3\t0\t100\t100\t8-15\t8-15\t20\n"),
+			 WS_SHARING_TRUE);
+}
+
 static void test_threads(void **state)
 {
 	struct ws_sim_output a, sum = WS_SIM_OUTPUT_INIT;
@@ -487,6 +558,7 @@ int main(void)
 		cmocka_unit_test_setup(test_add_different_models, setup),
 		cmocka_unit_test_setup(test_calls, setup),
 		cmocka_unit_test_setup(test_threads, setup),
+		cmocka_unit_test_setup(test_verdicts, setup),
 		cmocka_unit_test_setup(test_threads_malformed, setup),
 	};
 
