@@ -16,10 +16,17 @@ static void range(FILE *f, const char *what, int lo, int hi, bool *any)
 void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, bool color, int indent)
 {
 	const char *b = color ? C_BOLD : "", *d = color ? C_DIM : "", *z = color ? C_RESET : "";
+	/*
+	 * Both blocks are the first simulated run's (backend-sim.c keeps no other), while the table above shows
+	 * medians: a threaded program's coherence misses vary from run to run, so the two would seem to disagree.
+	 */
+	char which[48] = "";
 
+	if (v->nruns > 1)
+		snprintf(which, sizeof(which), ", first of %zu runs", v->nruns);
 	if (v->ncores > 1) {
-		fprintf(f, "\n%*s%scores%s%s%s (simulated, one thread each, round-robin beyond the count)\n", indent, "", b,
-			label ? " of " : "", label ? label : "", z);
+		fprintf(f, "\n%*s%scores%s%s%s (simulated%s, one thread each, round-robin beyond the count)\n", indent, "",
+			b, label ? " of " : "", label ? label : "", z, which);
 		for (size_t i = 0; i < v->ncores; i++) {
 			const struct ws_core_counts *c = &v->cores[i];
 
@@ -34,8 +41,8 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 	}
 	if (!v->ncontention)
 		return;
-	fprintf(f, "\n%*s%scontention%s%s%s (simulated: lines with coherence misses, hottest first)\n", indent, "", b,
-		label ? " in " : "", label ? label : "", z);
+	fprintf(f, "\n%*s%scontention%s%s%s (simulated%s: lines with coherence misses, hottest first)\n", indent, "",
+		b, label ? " in " : "", label ? label : "", z, which);
 	for (size_t i = 0; i < v->ncontention; i++) {
 		const struct ws_contention *c = &v->contention[i];
 

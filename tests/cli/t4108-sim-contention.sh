@@ -94,6 +94,47 @@ test_expect_success 'the line is named by the bytes the threads write, not by th
 	EOF
 '
 
+# Four threads count in adjacent slots of one line on two virtual cores: two threads per core.
+test_expect_success 'more threads than --sim-cores: false sharing, each thread its own bytes, main none' '
+	cat >slots.c <<-\EOF &&
+	#include <pthread.h>
+	#include <stdio.h>
+	volatile long slots[4] __attribute__((aligned(64)));
+	static void *work(void *arg)
+	{
+		long id = (long)arg;
+		for (long i = 0; i < 1000000; i++)
+			slots[id]++;
+		return NULL;
+	}
+	int main(void)
+	{
+		pthread_t t[4];
+		for (long i = 0; i < 4; i++)
+			pthread_create(&t[i], NULL, work, (void *)i);
+		for (int i = 0; i < 4; i++)
+			pthread_join(t[i], NULL);
+		printf("%ld\n", slots[0] + slots[1] + slots[2] + slots[3]);
+		return 0;
+	}
+	EOF
+	cc -O1 -g -pthread -o slots slots.c &&
+	whyslow stat --backend sim -r 2 --sim-cores 2 --export-json s.json ./slots >out &&
+	python3 - s.json <<-\EOF &&
+	import json, sys
+	c = json.load(open(sys.argv[1]))["variants"][0]["contention"][0]
+	assert c["variable"] == "slots" and c["verdict"] == "false-sharing", c
+	writers = [t for t in c["threads"] if t["write_bytes"]]
+	spans = [tuple(t["write_bytes"]) for t in writers]
+	assert len(writers) >= 2 and len(set(spans)) == len(spans), c
+	assert set(spans) <= {(0, 7), (8, 15), (16, 23), (24, 31)}, c
+	assert not [t for t in writers if t["thread"] == 1], c
+	EOF
+	test_grep "false sharing on slots" out &&
+	# The block is the first run'"'"'s, the table'"'"'s coherence-misses the median of both.
+	test_grep "contention (simulated, first of 2 runs" out
+'
+
 test_expect_success 'functions on a contended line: named as their rows are, no versions, no ???' '
 	whyslow stat --backend sim --exact --export-json m.json "$WS_BUILD/examples/threads/waiting" quick >out &&
 	python3 -c "import json, sys; f = json.load(open(sys.argv[1]))[\"variants\"][0][\"contention\"][0][\"functions\"]; assert \"pthread_mutex_lock\" in f and len(set(f)) == len(f) and not [n for n in f if \"@\" in n or \"???\" in n], f" m.json &&
