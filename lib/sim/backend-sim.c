@@ -298,21 +298,34 @@ static void record_costs(struct ws_machine *m, const char *latency)
 	m->ncosts = n;
 }
 
+static bool name_function(struct sim_priv *p, const struct ws_sim_function *fn, char **name, const char **symbol);
+
 /*
- * A function that touched a contended line, named as the function rows name it where the line's record
- * allows (it holds names only, no objects): a versioned name from a dynamic symbol table
- * ("pthread_mutex_lock@@GLIBC_2.2.5") loses its version (ws_sym_demangle), as the rows' names do, and code without a symbol, a PLT stub's included ("???", "???plt:ADDR",
- * "???fde:ADDR"), is "[unknown]" rather than Valgrind's "???".
+ * A function that touched a contended line, by the name of its row in the function tables (a function has
+ * one name everywhere): keys[] from push_functions where the rows were made, else the same naming without
+ * the rows' disambiguation of one name in two objects. So code without a symbol is "[unknown]
+ * liblzma.so.5+0x172d0", not a bare "[unknown]", and a PLT stub is "memcmp@plt".
  */
-static char *contention_fn_name(const char *tool_name)
+static char *contention_fn_name(struct sim_priv *p, const struct ws_sim_output *o, size_t id, char *const *keys)
 {
-	if (!strncmp(tool_name, "???", 3))
-		return xstrdup("[unknown]");
-	return ws_sym_demangle(tool_name);
+	const struct ws_sim_function *fn = &o->functions[id];
+	const char *symbol = NULL;
+	char *name = NULL, *row;
+
+	if (keys && keys[id])
+		return xstrdup(keys[id]);
+	if (!p->syms)
+		p->syms = ws_symbols_new();
+	if (name_function(p, fn, &name, &symbol))
+		return name;
+	row = ws_sym_unknown_row(name ? name : "[unknown]", fn->object);
+	free(name);
+	return row;
 }
 
 /* The tool's contended lines as the result keeps them, and its per-core counts. */
-static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
+static void keep_contention(struct sim_priv *p, struct ws_variant *v, const struct ws_sim_output *o,
+			    char *const *keys)
 {
 	static const size_t max_lines = 16;
 	size_t n = o->nr_lines < max_lines ? o->nr_lines : max_lines;
@@ -329,7 +342,7 @@ static void keep_contention(struct ws_variant *v, const struct ws_sim_output *o)
 		c->coherence_misses = (double)l->misses;
 		c->functions = l->nr_functions ? xcalloc(l->nr_functions, sizeof(*c->functions)) : NULL;
 		for (size_t k = 0; k < l->nr_functions; k++) {
-			char *name = contention_fn_name(l->functions[k]);
+			char *name = contention_fn_name(p, o, l->function_ids[k], keys);
 			size_t j;
 
 			/* Two tool functions may now have one name (two versions, two unnamed stubs): once. */
@@ -968,9 +981,6 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 			ws_push_at(&v->metrics, names[i], WS_M_SIMULATED, run, NAN, -1, NAN);
 		ws_push_at(&v->metrics, "estimated-cycles", WS_M_SIMULATED, run, NAN, -1, NAN);
 	}
-	/* The contention report and the per-core counts: the first run's, as with the stacks. */
-	if (run == 0 && !v->ncontention && !v->ncores)
-		keep_contention(v, &all);
 	/* Threads the simulation hardly interleaved (docs/simulator.md, Coherence): their sharing mostly escapes it. */
 	if (run == 0 && all.brief_threads)
 		ws_log(WS_LOG_WARN, "'%s': %u thread%s ran in at most two of Valgrind's time slices, so the simulator "
@@ -1005,6 +1015,9 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		ws_group_list_pad(&p->fills, &v->functions, NULL, run, 0);
 	if (be->opts.functions && all.has_stacks)
 		push_calls(v, &all, run, keys);
+	/* The contention report and the per-core counts: the first run's, as with the stacks; after the rows. */
+	if (run == 0 && !v->ncontention && !v->ncores)
+		keep_contention(p, v, &all, keys);
 	if (!p->latency && ws_sim_config(&all, "latency"))
 		p->latency = xstrdup(ws_sim_config(&all, "latency"));
 out:

@@ -97,6 +97,7 @@ static void lines_release(struct ws_sim_output *o)
 		for (size_t j = 0; j < o->lines[i].nr_functions; j++)
 			free(o->lines[i].functions[j]);
 		free(o->lines[i].functions);
+		free(o->lines[i].function_ids);
 		free(o->lines[i].cores);
 	}
 	free(o->lines);
@@ -469,6 +470,8 @@ static int parse_record(struct parser *p, struct ws_sim_output *o)
 				return err;
 			}
 			l->functions = xrealloc(l->functions, (l->nr_functions + 1) * sizeof(*l->functions));
+			l->function_ids = xrealloc(l->function_ids, (l->nr_functions + 1) * sizeof(*l->function_ids));
+			l->function_ids[l->nr_functions] = (size_t)id;
 			l->functions[l->nr_functions++] = xstrdup(o->functions[id].name);
 		}
 		free(ids);
@@ -714,8 +717,12 @@ static int same_model(const struct ws_sim_output *a, const struct ws_sim_output 
 	return 1;
 }
 
-/* The contention report's lines of `s` after those of `d`, from process `process` of the sum. */
-static void lines_append(struct ws_sim_output *d, const struct ws_sim_output *s, unsigned process)
+/*
+ * The contention report's lines of `s` after those of `d`, from process `process` of the sum; fmap (NULL:
+ * the same) maps s's function indices to d's.
+ */
+static void lines_append(struct ws_sim_output *d, const struct ws_sim_output *s, unsigned process,
+			 const size_t *fmap)
 {
 	for (size_t i = 0; i < s->nr_lines; i++) {
 		const struct ws_sim_line *f = &s->lines[i];
@@ -726,8 +733,11 @@ static void lines_append(struct ws_sim_output *d, const struct ws_sim_output *s,
 		*t = *f;
 		t->symbol = f->symbol ? xstrdup(f->symbol) : NULL;
 		t->functions = f->nr_functions ? xcalloc(f->nr_functions, sizeof(*t->functions)) : NULL;
-		for (size_t j = 0; j < f->nr_functions; j++)
+		t->function_ids = f->nr_functions ? xcalloc(f->nr_functions, sizeof(*t->function_ids)) : NULL;
+		for (size_t j = 0; j < f->nr_functions; j++) {
 			t->functions[j] = xstrdup(f->functions[j]);
+			t->function_ids[j] = fmap ? fmap[f->function_ids[j]] : f->function_ids[j];
+		}
 		t->cores = f->nr_cores ? xmalloc(f->nr_cores * sizeof(*t->cores)) : NULL;
 		if (f->nr_cores)
 			memcpy(t->cores, f->cores, f->nr_cores * sizeof(*t->cores));
@@ -785,7 +795,7 @@ static void output_copy(struct ws_sim_output *d, const struct ws_sim_output *s)
 		memcpy(d->nodes, s->nodes, s->nr_nodes * sizeof(*d->nodes));
 	d->lines = NULL;
 	d->nr_lines = d->alloc_lines = 0;
-	lines_append(d, s, 0);
+	lines_append(d, s, 0, NULL);
 	d->cores = NULL;
 	d->nr_cores = d->alloc_cores = 0;
 	cores_add(d, s);
@@ -856,6 +866,7 @@ static void nodes_merge(struct ws_sim_output *dst, const struct ws_sim_output *s
 int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src)
 {
 	size_t *index, *fmap, *order, *where, n_old;
+	unsigned process;
 
 	if (!src->processes)
 		return 0;
@@ -870,7 +881,7 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 		return -EINVAL;
 	}
 	counts_add(&dst->total, &src->total);
-	lines_append(dst, src, dst->processes);
+	process = dst->processes;
 	cores_add(dst, src);
 	dst->threads += src->threads;
 	dst->brief_threads += src->brief_threads;
@@ -912,6 +923,8 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 	}
 	free(index);
 	nodes_merge(dst, src, fmap);
+	/* After the functions, whose indices its lines' function_ids are mapped to. */
+	lines_append(dst, src, process, fmap);
 	free(fmap);
 	/* Hottest first again, through a permutation, so that the contexts follow their functions. */
 	order = xmalloc((dst->nr_functions + 1) * sizeof(*order));
@@ -935,6 +948,9 @@ int ws_sim_output_add(struct ws_sim_output *dst, const struct ws_sim_output *src
 	for (size_t i = 0; i < dst->nr_nodes; i++)
 		if (dst->nodes[i].function >= 0)
 			dst->nodes[i].function = (long)where[dst->nodes[i].function];
+	for (size_t i = 0; i < dst->nr_lines; i++)
+		for (size_t j = 0; j < dst->lines[i].nr_functions; j++)
+			dst->lines[i].function_ids[j] = where[dst->lines[i].function_ids[j]];
 	free(order);
 	free(where);
 

@@ -178,6 +178,7 @@ struct ws_sim_line {
 	uint64_t symbol_addr;
 	uint64_t misses;
 	char **functions;   /* names as the function rows give them */
+	size_t *function_ids; /* the same functions as indices into the output's functions[] */
 	size_t nr_functions;
 	struct ws_sim_line_core *cores;
 	size_t nr_cores;

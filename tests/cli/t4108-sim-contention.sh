@@ -103,7 +103,7 @@ test_expect_success 'more threads than --sim-cores: false sharing, each thread i
 	static void *work(void *arg)
 	{
 		long id = (long)arg;
-		for (long i = 0; i < 1000000; i++)
+		for (long i = 0; i < 2000000; i++)
 			slots[id]++;
 		return NULL;
 	}
@@ -140,6 +140,31 @@ test_expect_success 'functions on a contended line: named as their rows are, no 
 	python3 -c "import json, sys; f = json.load(open(sys.argv[1]))[\"variants\"][0][\"contention\"][0][\"functions\"]; assert \"pthread_mutex_lock\" in f and len(set(f)) == len(f) and not [n for n in f if \"@\" in n or \"???\" in n], f" m.json &&
 	test_grep "in pthread_mutex_lock" out &&
 	! test_grep "@@GLIBC" out
+'
+
+# Code without a symbol: a function row is "[unknown] OBJECT+0xADDR" (by the object's frames), and so is
+# the same function on a contended line, not a bare "[unknown]" (a function has one name everywhere).
+test_expect_success 'stripped code on a contended line: named as its function row, object and offset' '
+	cp slots slots-stripped &&
+	strip slots-stripped &&
+	! nm slots-stripped 2>/dev/null | grep -q " work$" &&
+	whyslow stat --backend sim --exact --sim-cores 2 --functions --export-json uf.json ./slots-stripped >out &&
+	whyslow stat --backend sim --exact --sim-cores 2 --export-json u.json ./slots-stripped >out2 &&
+	python3 - uf.json u.json <<-\EOF &&
+	import json, sys
+	v = json.load(open(sys.argv[1]))["variants"][0]
+	fns = v["contention"][0]["functions"]
+	unknown = [n for n in fns if n.startswith("[unknown]")]
+	assert unknown and all(n.startswith("[unknown] slots-stripped+0x") for n in unknown), fns
+	# The hottest row is the loop the threads run, on the line (rows under a small share are left out).
+	hottest = v["functions"][0]["name"]
+	assert hottest.startswith("[unknown] slots-stripped+0x") and hottest in fns, (hottest, fns)
+	# Without function rows, the same names.
+	plain = json.load(open(sys.argv[2]))["variants"][0]["contention"][0]["functions"]
+	assert sorted(n for n in plain if n.startswith("[unknown]")) == sorted(unknown), (plain, fns)
+	EOF
+	test_grep "in \[unknown\] slots-stripped+0x" out &&
+	test_grep "in \[unknown\] slots-stripped+0x" out2
 '
 
 test_expect_success 'the contention report survives the JSON round trip (report)' '

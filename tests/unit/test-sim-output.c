@@ -355,6 +355,11 @@ static void test_threads(void **state)
 	assert_int_equal(sum.lines[2].process, 1);
 	assert_string_equal(sum.lines[2].symbol, "shared");
 	assert_int_equal(sum.lines[2].cores[0].write_hi, 7);
+	/* A line's functions by index too, into the sum's own (merged and re-sorted) functions. */
+	for (size_t i = 0; i < sum.nr_lines; i++)
+		for (size_t j = 0; j < sum.lines[i].nr_functions; j++)
+			assert_string_equal(sum.functions[sum.lines[i].function_ids[j]].name, sum.lines[i].functions[j]);
+	assert_int_equal(sum.lines[2].nr_functions, 2);
 	ws_sim_output_release(&sum);
 	ws_sim_output_release(&a);
 	assert_int_equal(a.nr_lines, 0);
