@@ -189,11 +189,11 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 			double *px = xmalloc((bm->n + 1) * sizeof(*px)), *py = xmalloc((vm->n + 1) * sizeof(*py));
 			size_t np = paired_samples(bm, vm, px, py);
 
-			ret = np >= 2 ? ws_compare_cell_effect(px, np, py, np, true, o->effect, seed, &cell) : -1;
+			ret = np >= 2 ? ws_compare_cell_effect(px, np, py, np, true, o->effect, o->alpha, seed, &cell) : -1;
 			free(px);
 			free(py);
 		} else {
-			ret = ws_compare_cell_effect(x, nx, y, ny, false, o->effect, seed, &cell);
+			ret = ws_compare_cell_effect(x, nx, y, ny, false, o->effect, o->alpha, seed, &cell);
 		}
 		c.estimate = WS_ESTIMATE_MEDIAN_RATIO;
 		if (ret == 0) {

@@ -203,7 +203,8 @@ static int double_cmp(const void *a, const void *b)
 
 /*
  * The CI of each share: resample each side's runs (keeping a run's metrics together), recompute the
- * medians, the cycle delta and the shares. Exact simulated counts give a zero-width CI.
+ * medians, the cycle delta and the shares. Exact simulated counts give a zero-width CI. Always 95%, not
+ * 1 - alpha: a share is a description that no verdict or gate reads, and --alpha is the tests' level.
  */
 static void share_cis(const struct side *b, const struct side *v, const char *cyc_metric, const struct term *t,
 		      size_t nt, uint64_t seed, size_t B, double *lo, double *hi)
@@ -884,7 +885,7 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 		return xasprintf("the same within the noise threshold: %+.1f%% [%+.1f, %+.1f] in %s, all of it "
 				 "inside ±%g%%", pct, 100 * (h->ci_lo - 1), 100 * (h->ci_hi - 1), h->metric, 100 * noise);
 	/*
-	 * The interval shown is the test's own, at 95%; the verdict is after the correction over the report's
+	 * The interval shown is the test's own, at 1 - alpha; the verdict is after the correction over the report's
 	 * tests. An interval clear of 1 is then not a call for "about 11 runs" when 10 ran.
 	 */
 	if (isfinite(h->ci_lo) && isfinite(h->ci_hi) && (h->ci_lo > 1 || h->ci_hi < 1))

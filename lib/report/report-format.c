@@ -126,7 +126,10 @@ char *ws_report_cell_text(const struct ws_comparison *c)
 
 const char *ws_report_estimate_legend(const struct ws_result *r)
 {
+	/* One report at a time: the legend is printed, never kept. */
+	static char buf[256];
 	bool hl = false, med = false, mean = false;
+	double level = 100 * (1 - (r->settings.alpha > 0 && r->settings.alpha < 1 ? r->settings.alpha : 0.05));
 
 	for (size_t i = 0; i < r->ncomparisons; i++) {
 		const struct ws_comparison *c = &r->comparisons[i];
@@ -135,22 +138,26 @@ const char *ws_report_estimate_legend(const struct ws_result *r)
 		med |= !c->exact && c->estimate == WS_ESTIMATE_MEDIAN_RATIO;
 		mean |= !c->exact && c->estimate == WS_ESTIMATE_MEAN_RATIO;
 	}
+	/* The CI's level is 1 - alpha, so that an interval clear of 1 and a significant test agree. */
 	if (hl && med && mean)
-		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0, of means "
-		       "where both medians are) with its 95% CI";
-	if (hl && med)
-		return "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value is 0) with its 95% CI";
-	if (hl && mean)
-		return "ratio to the baseline (Hodges-Lehmann; the ratio of means where both medians are 0) with its "
-		       "95% CI";
-	if (med && mean)
-		return "median ratio to the baseline with its 95% bootstrap CI (the ratio of means where both "
-		       "medians are 0)";
-	if (med)
-		return "median ratio to the baseline with its 95% bootstrap CI";
-	if (mean)
-		return "ratio of means to the baseline (both medians are 0)";
-	return "ratio to the baseline (Hodges-Lehmann) with its 95% CI";
+		snprintf(buf, sizeof(buf), "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value "
+			 "is 0, of means where both medians are) with its %g%% CI", level);
+	else if (hl && med)
+		snprintf(buf, sizeof(buf), "ratio to the baseline (Hodges-Lehmann; the ratio of medians where a value "
+			 "is 0) with its %g%% CI", level);
+	else if (hl && mean)
+		snprintf(buf, sizeof(buf), "ratio to the baseline (Hodges-Lehmann; the ratio of means where both "
+			 "medians are 0) with its %g%% CI", level);
+	else if (med && mean)
+		snprintf(buf, sizeof(buf), "median ratio to the baseline with its %g%% bootstrap CI (the ratio of "
+			 "means where both medians are 0)", level);
+	else if (med)
+		snprintf(buf, sizeof(buf), "median ratio to the baseline with its %g%% bootstrap CI", level);
+	else if (mean)
+		snprintf(buf, sizeof(buf), "ratio of means to the baseline (both medians are 0)");
+	else
+		snprintf(buf, sizeof(buf), "ratio to the baseline (Hodges-Lehmann) with its %g%% CI", level);
+	return buf;
 }
 
 size_t ws_report_one_sided(const struct ws_variant *base, const struct ws_variant *var, struct ws_one_sided *out)

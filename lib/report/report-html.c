@@ -712,7 +712,7 @@ static void verdict_section(struct page *p)
 	fprintf(f, "<section id=\"verdict\"><h2>%u. Verdict, and why</h2>\n", ++p->section);
 	fputs("<p class=\"muted\">Each variant against the baseline on the comparison its verdict is about (wall "
 	      "time where measured), then the explanation: which counter deltas account for the cycle delta, as "
-	      "shares with 95% CIs.</p>\n", f);
+	      "shares with 95% CIs (bootstrap percentiles, at 95% whatever --alpha: a share decides no verdict).</p>\n", f);
 	for (size_t i = 1; i < p->r->nvariants; i++) {
 		const struct ws_variant *v = nth(p, i);
 		const struct ws_comparison *h = ws_report_headline(p->r, v->name);
@@ -827,8 +827,9 @@ static void forest(struct page *p, enum ws_verdict verdict, const struct ws_comp
 	s = (struct scale){ log(lo) - (log(hi) - log(lo)) * 0.04, log(hi) + (log(hi) - log(lo)) * 0.04, L, P1, true };
 
 	text_open(&title);
-	fprintf(title.f, "Every %s comparison of %s%s: the variant's median over the baseline's, with its 95%% CI",
-		ws_verdict_name(verdict), scope ? "region " : "the whole process", scope ? scope : "");
+	fprintf(title.f, "Every %s comparison of %s%s: the variant's ratio to the baseline, with its %g%% CI",
+		ws_verdict_name(verdict), scope ? "region " : "the whole process", scope ? scope : "",
+		100 * (1 - p->r->settings.alpha));
 	text_open(&desc);
 	fprintf(desc.f, "Forest plot on a logarithmic axis of the change in percent; the shaded band is the noise "
 		"threshold (±%g%%); exact (simulated) comparisons are diamonds without a CI. %zu rows:",

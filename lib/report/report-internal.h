@@ -47,7 +47,8 @@ char *ws_report_programs_runs(const struct ws_result *r);
 /*
  * What the ratios of `r`'s comparisons are, for a legend: the Hodges-Lehmann estimate (the default), the
  * ratio of medians, or both; and the ratio of means where both medians were 0, which would otherwise read
- * as a ratio beside two zeros. Every renderer's legend says it the same way.
+ * as a ratio beside two zeros, with the CI's level, 1 - the report's alpha. Every renderer's legend says it
+ * the same way. The string is static: valid until the next call.
  */
 const char *ws_report_estimate_legend(const struct ws_result *r);
 

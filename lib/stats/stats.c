@@ -1460,7 +1460,7 @@ int ws_cell_test(const double *x, size_t nx, const double *y, size_t ny, bool pa
 int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool paired, uint64_t seed,
 		    struct ws_cell *out)
 {
-	return ws_compare_cell_effect(x, nx, y, ny, paired, WS_EFFECT_BOOTSTRAP, seed, out);
+	return ws_compare_cell_effect(x, nx, y, ny, paired, WS_EFFECT_BOOTSTRAP, 0.05, seed, out);
 }
 
 /* The Hodges-Lehmann half of ws_compare_cell_effect(): 0, or -1 where there is no log to take. */
@@ -1507,9 +1507,15 @@ static int cell_effect(const double *x, size_t nx, const double *y, size_t ny, b
 }
 
 int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
-			   enum ws_effect effect, uint64_t seed, struct ws_cell *out)
+			   enum ws_effect effect, double alpha, uint64_t seed, struct ws_cell *out)
 {
-	return cell_effect(x, nx, y, ny, paired, effect, 0.05, seed, out);
+	if (!(alpha > 0 && alpha < 1)) {
+		out->ratio = out->lo = out->hi = out->p = NAN;
+		out->exact_test = false;
+		out->effect = effect;
+		return -1;
+	}
+	return cell_effect(x, nx, y, ny, paired, effect, alpha, seed, out);
 }
 
 bool ws_precision_reached(const double *x, size_t nx, const double *y, size_t ny, double target,

@@ -231,14 +231,16 @@ int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool
 		    struct ws_cell *out);
 
 /*
- * ws_compare_cell() with the effect size chosen. WS_EFFECT_HL gives the ratio exp(shift) and the CI
- * [exp(lo), exp(hi)] of ws_hodges_lehmann() at alpha 0.05 (ws_hodges_lehmann_paired() on the log-ratios
- * when `paired`); an unbounded interval (too few runs to reject anything) is [0, +inf]. Where it has no
- * logarithm to take (a value <= 0, or with `paired` a zero against a positive value), the cell falls back
- * to the bootstrap, and out->effect says so. `seed` is used by the bootstrap only.
+ * ws_compare_cell() with the effect size chosen, and its CI at level 1 - alpha: the report's alpha, so that
+ * the Hodges-Lehmann interval excludes 1 exactly when the test is significant at that alpha. WS_EFFECT_HL
+ * gives the ratio exp(shift) and the CI [exp(lo), exp(hi)] of ws_hodges_lehmann() (ws_hodges_lehmann_paired()
+ * on the log-ratios when `paired`); an unbounded interval (too few runs to reject anything) is [0, +inf].
+ * Where it has no logarithm to take (a value <= 0, or with `paired` a zero against a positive value), the
+ * cell falls back to the bootstrap, and out->effect says so. `seed` is used by the bootstrap only. alpha
+ * outside (0, 1) is an error (-1).
  */
 int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
-			   enum ws_effect effect, uint64_t seed, struct ws_cell *out);
+			   enum ws_effect effect, double alpha, uint64_t seed, struct ws_cell *out);
 
 /*
  * Whether the CI [lo, hi] of a ratio lies wholly inside the noise band [1 - noise, 1 + noise] (closed, as

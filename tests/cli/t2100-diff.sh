@@ -44,6 +44,30 @@ test_expect_success 'ties: the normal approximation with tie and continuity corr
 	close_to "$(p_of d.csv)" 0.0438657992027376
 '
 
+# The interval is the one the test inverts, at the report's level: p = 0.0439 is significant at 0.05, and
+# its CI there touches 1 at most; at --alpha 0.01 it is not, and its 99% CI must reach across 1.
+ci_of() {
+	python3 -c "
+import csv, sys
+for row in csv.DictReader(open(sys.argv[1])):
+    if row['metric'] == 't':
+        print(row['ci_lo'], row['ci_hi'], row['verdict'])
+" "$1"
+}
+
+test_expect_success 'the CI is at level 1 - alpha (--alpha 0.01: a 99% CI that holds 1)' '
+	sample_file a.json a "[10,11,11,12,13,13,13,15,16,18]" &&
+	sample_file b.json b "[12,13,14,14,15,16,17,17,19,20]" &&
+	whyslow diff a.json b.json --export-csv d5.csv >out5 &&
+	whyslow diff a.json b.json --alpha 0.01 --export-csv d1.csv >out1 &&
+	set -- $(ci_of d5.csv) &&
+	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 1 and sys.argv[3] != \"same\" else 1)" "$@" &&
+	set -- $(ci_of d1.csv) &&
+	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1 < float(sys.argv[2]) and sys.argv[3] == \"same\" else 1)" "$@" &&
+	test_grep "with its 95% CI" out5 &&
+	test_grep "with its 99% CI" out1
+'
+
 test_expect_success 'large samples: x=2i (i<500), y=2i-41 (i<600)' '
 	sample_file a.json a "$(python3 -c "print([2*i for i in range(500)])")" &&
 	sample_file b.json b "$(python3 -c "print([2*i-41 for i in range(600)])")" &&

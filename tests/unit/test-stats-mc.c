@@ -434,9 +434,9 @@ static void effect_compare(uint64_t seed, enum noise_model nm, double cv, int re
 			struct ws_cell hl, bs;
 
 			sample_model(&g, nm, cv, shifts[s], 10, x, y);
-			assert_int_equal(ws_compare_cell_effect(x, 10, y, 10, false, WS_EFFECT_HL, 0, &hl), 0);
+			assert_int_equal(ws_compare_cell_effect(x, 10, y, 10, false, WS_EFFECT_HL, ALPHA, 0, &hl), 0);
 			assert_int_equal(hl.effect, WS_EFFECT_HL);
-			assert_int_equal(ws_compare_cell_effect(x, 10, y, 10, false, WS_EFFECT_BOOTSTRAP, (uint64_t)i,
+			assert_int_equal(ws_compare_cell_effect(x, 10, y, 10, false, WS_EFFECT_BOOTSTRAP, ALPHA, (uint64_t)i,
 							     &bs), 0);
 			/* The test does not depend on the effect size. */
 			assert_true(hl.p == bs.p);
@@ -730,7 +730,7 @@ static void sequential_rates(uint64_t seed, double cv, double shift, size_t star
 			if (st != WS_SEQ_MORE)
 				break;
 		}
-		assert_int_equal(ws_compare_cell_effect(x, n, y, n, false, WS_EFFECT_HL, 0, &c), 0);
+		assert_int_equal(ws_compare_cell_effect(x, n, y, n, false, WS_EFFECT_HL, ALPHA, 0, &c), 0);
 		v = ws_decide(c.p, ALPHA, c.lo, c.hi, NOISE, false);
 		out->flagged += v == WS_SV_WORSE || v == WS_SV_BETTER;
 		out->rejected += v != WS_SV_SAME;
@@ -851,7 +851,7 @@ static int rule_whyslow(const double *x, const double *y, size_t n, enum ws_effe
 	struct ws_cell c;
 	enum ws_stat_verdict v;
 
-	assert_int_equal(ws_compare_cell_effect(x, n, y, n, false, e, seed, &c), 0);
+	assert_int_equal(ws_compare_cell_effect(x, n, y, n, false, e, ALPHA, seed, &c), 0);
 	v = ws_decide(c.p, ALPHA, c.lo, c.hi, NOISE, false);
 	return v == WS_SV_WORSE ? 1 : v == WS_SV_BETTER ? -1 : 0;
 }
