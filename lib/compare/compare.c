@@ -344,7 +344,7 @@ static enum ws_verdict decide(const struct ws_comparison *c, const struct ws_com
 	if (c->gate_closed)
 		return WS_VERDICT_SAME;
 	if (!isfinite(c->ci_lo) || !isfinite(c->ci_hi)) {
-		/* No ratio (a zero baseline): significance and direction only. */
+		/* No CI (a zero baseline, or too few runs for the bootstrap's): significance and direction only. */
 		if (c->p_adjusted >= o->alpha)
 			return WS_VERDICT_SAME;
 		return (c->ratio > 1) != higher ? WS_VERDICT_SLOWER : WS_VERDICT_FASTER;

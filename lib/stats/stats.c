@@ -287,6 +287,16 @@ int ws_median_ci_sorted(const double *s, size_t n, double conf, double *lo, doub
 	return 0;
 }
 
+size_t ws_median_ci_min_n(double conf)
+{
+	size_t n = 1;
+
+	/* ws_median_ci_sorted()'s test for j = 1, the widest interval [x(1), x(n)]: coverage 1 - 2 / 2^n. */
+	while (n < 2000 && 1.0 - 2.0 * exp((double)n * log(0.5)) < conf)
+		n++;
+	return n;
+}
+
 int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi)
 {
 	double *s;
@@ -1502,8 +1512,17 @@ static int cell_effect(const double *x, size_t nx, const double *y, size_t ny, b
 	if (effect == WS_EFFECT_HL && cell_hl(x, nx, y, ny, paired, alpha, out) == 0)
 		return 0;
 	out->effect = WS_EFFECT_BOOTSTRAP;
-	return ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 1.0 - alpha, &out->ratio,
-				  &out->lo, &out->hi);
+	if (ws_bootstrap_ratio(x, nx, y, ny, WS_CENTER_MEDIAN, WS_BOOTSTRAP_B, seed, 1.0 - alpha, &out->ratio,
+			       &out->lo, &out->hi))
+		return -1;
+	/*
+	 * A side too small for its own median to have a distribution-free CI at this level cannot give the
+	 * ratio of two medians one either: resampling two runs only restates them, and at n = 2 the percentiles
+	 * cleared 1 beside p = 0.33. The ratio stays; the CI is none, as ws_median_ci() has none below n = 6.
+	 */
+	if ((nx < ny ? nx : ny) < ws_median_ci_min_n(1.0 - alpha))
+		out->lo = out->hi = NAN;
+	return 0;
 }
 
 int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,

@@ -47,6 +47,8 @@ double ws_mad(const double *x, size_t n);
  * Returns 0, or -1 (and NANs) when n is too small for `conf` (n < 6 at 0.95).
  */
 int ws_median_ci(const double *x, size_t n, double conf, double *lo, double *hi);
+/* The fewest values for which ws_median_ci() has an interval at `conf`: 6 at 0.95, 8 at 0.99. */
+size_t ws_median_ci_min_n(double conf);
 /* The same three of values already sorted ascending (ws_sort_doubles()): no copy, no sort. */
 double ws_median_sorted(const double *s, size_t n);
 double ws_mad_sorted(const double *s, size_t n);
@@ -216,9 +218,10 @@ enum ws_effect {
  * One comparison cell, end to end, on finite samples: MWU with continuity correction (or signed-rank on
  * per-index log-ratios log(y[i] / x[i]) when `paired`, pairing x[i] with y[i] over min(nx, ny); equal
  * values give 0, a zero against a positive value +-inf), plus the 95% bootstrap CI of the ratio of
- * medians with WS_BOOTSTRAP_B resamples from `seed`. The caller then adjusts p across the family and calls
- * ws_decide(). Returns 0, or -1 when a sample is empty, a paired value is negative, or the baseline's
- * median is 0 (out->p is still set when the test could run; ratio, lo and hi are NAN).
+ * medians with WS_BOOTSTRAP_B resamples from `seed` (none below 6 values a side, as in
+ * ws_compare_cell_effect()). The caller then adjusts p across the family and calls ws_decide(). Returns 0,
+ * or -1 when a sample is empty, a paired value is negative, or the baseline's median is 0 (out->p is still
+ * set when the test could run; ratio, lo and hi are NAN).
  */
 struct ws_cell {
 	double ratio, lo, hi;
@@ -236,8 +239,9 @@ int ws_compare_cell(const double *x, size_t nx, const double *y, size_t ny, bool
  * gives the ratio exp(shift) and the CI [exp(lo), exp(hi)] of ws_hodges_lehmann() (ws_hodges_lehmann_paired()
  * on the log-ratios when `paired`); an unbounded interval (too few runs to reject anything) is [0, +inf].
  * Where it has no logarithm to take (a value <= 0, or with `paired` a zero against a positive value), the
- * cell falls back to the bootstrap, and out->effect says so. `seed` is used by the bootstrap only. alpha
- * outside (0, 1) is an error (-1).
+ * cell falls back to the bootstrap, and out->effect says so. `seed` is used by the bootstrap only. The
+ * bootstrap's CI is NAN (the ratio kept) when a side has fewer values than ws_median_ci_min_n(1 - alpha),
+ * too few for its median to have an interval at that level. alpha outside (0, 1) is an error (-1).
  */
 int ws_compare_cell_effect(const double *x, size_t nx, const double *y, size_t ny, bool paired,
 			   enum ws_effect effect, double alpha, uint64_t seed, struct ws_cell *out);

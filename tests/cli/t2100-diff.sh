@@ -68,6 +68,23 @@ test_expect_success 'the CI is at level 1 - alpha (--alpha 0.01: a 99% CI that h
 	test_grep "with its 99% CI" out1
 '
 
+# A value of 0 leaves the bootstrap; two runs a side make its percentiles [-100%, -50%], clear of 1 beside
+# p = 0.33. Below the runs a median needs for a CI of its own (6 at 95%) the cell shows none.
+test_expect_success 'no bootstrap CI from too few runs; six a side keep it' '
+	sample_file a.json a "[0.002,0.004]" &&
+	sample_file b.json b "[0,0.001]" &&
+	whyslow diff a.json b.json --export-csv d2.csv >out &&
+	set -- $(ci_of d2.csv) &&
+	test "$1" = same &&
+	test_grep "~ -83.3%\$" out &&
+	! test_grep "significant by its own test" out &&
+	sample_file a.json a "[0.002,0.004,0.003,0.002,0.004,0.003]" &&
+	sample_file b.json b "[0,0.001,0.001,0,0.001,0.002]" &&
+	whyslow diff a.json b.json --export-csv d6.csv >out &&
+	set -- $(ci_of d6.csv) &&
+	test $# = 3
+'
+
 test_expect_success 'large samples: x=2i (i<500), y=2i-41 (i<600)' '
 	sample_file a.json a "$(python3 -c "print([2*i for i in range(500)])")" &&
 	sample_file b.json b "$(python3 -c "print([2*i-41 for i in range(600)])")" &&
