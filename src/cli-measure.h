@@ -79,7 +79,7 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
 	OPT_STRING(0, "seed", &(c)->seed, "N", "seed of the run order (default: from the clock, recorded)"),    \
 	OPT_DOUBLE(0, "target-ci", &(c)->target_ci, "PCT", "with --runs auto: stop when the CI is this narrow instead"), \
 	OPT_SIZE(0, "max-runs", &(c)->max_runs, "N", "with --runs auto: stop after this many (default 200)"),   \
-	OPT_DOUBLE(0, "max-time", &(c)->max_time, "SECONDS", "with --runs auto: stop after this long"),        \
+	OPT_DOUBLE(0, "max-time", &(c)->max_time, "SECONDS", "with --runs auto: stop after this long, never before 10 rounds"), \
 	OPT_GROUP("Around the runs (as hyperfine's)"),                                                         \
 	OPT_LIST('s', "setup", &(c)->hooks[WS_HOOK_SETUP], "CMD", "run CMD once per program, before its first run (may use {VAR})"), \
 	OPT_LIST('p', "prepare", &(c)->hooks[WS_HOOK_PREPARE], "CMD", "run CMD before every run of the program, not counted"), \
@@ -120,7 +120,8 @@ int cli_functions_cb(const struct option_spec *opt, const char *arg);
  */
 /*
  * Check the options and fill `o`. Without -r: stat makes 10 runs; compare (`decide`) adds rounds until the
- * answer is decided, within 200 rounds and 30 seconds unless --max-runs or --max-time say otherwise.
+ * answer is decided, within 200 rounds and 30 seconds unless --max-runs or --max-time say otherwise; the
+ * time budget never stops a session before its first look, 10 rounds (fewer with --max-runs below 10).
  */
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool decide);
 void cli_measure_release(struct cli_measure *c);

@@ -920,7 +920,13 @@ static int interleaved_phase(struct session *s, struct phase *ph)
 			stopped = true;
 			break;
 		}
-		if (o->max_time > 0 && ws_now() - s->t0 > o->max_time)
+		/*
+		 * The time budget never cuts a session short of its first look (min_runs, 10): fewer rounds cannot
+		 * decide anything, so stopping there would spend the time and report nothing, and a slow program
+		 * (5 s a run against the 30 s default) would never get a comparison. hyperfine keeps its minimum
+		 * runs whatever the time too.
+		 */
+		if (o->max_time > 0 && r + 1 >= o->min_runs && ws_now() - s->t0 > o->max_time)
 			break;
 	}
 	/* A budget spent is said, with what was not reached: never taken for an answer. */

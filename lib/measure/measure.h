@@ -66,7 +66,7 @@ struct ws_measure_opts {
 	bool runs_auto;
 	double target_ci;               /* CI half-width target, fraction (0.01); 0: decide */
 	size_t min_runs, max_runs;
-	double max_time;                /* seconds, 0 for none */
+	double max_time;                /* seconds, 0 for none; checked only from min_runs rounds on */
 	const char *precision_metric;   /* the primary metric; NULL: cycles with a PMU, else wall-time, ... */
 	/* What the report will judge with, for deciding: alpha, the noise band (fraction), the test, the CI. */
 	double alpha, noise;

@@ -229,4 +229,11 @@ test_expect_success 'compare decides by default: rounds until the answer is clea
 	test_grep "runs auto stopped at 3 rounds (--max-runs) before the answer was decided" out
 '
 
+# A budget spent before the first look would report nothing: 2 rounds of a 5 s program against the 30 s
+# default said "not significantly different". Whether the first look decides or the time is up, it is at 10.
+test_expect_success '--max-time does not stop a session before its first look (10 rounds)' '
+	whyslow compare -w 0 -e wall-time --max-time 0.001 --export-json mt.json -n a true -n b true >out &&
+	jq -e ".settings.runs == 10" mt.json
+'
+
 test_done
