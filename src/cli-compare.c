@@ -189,6 +189,8 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.seed = r->settings.seed,
 		.primary = c->primary,
 		.effect = c->effect && !strcmp(c->effect, "bootstrap") ? WS_EFFECT_BOOTSTRAP : WS_EFFECT_HL,
+		/* Measured here and stopped at the budget undecided; diff's files were not (no looks in their settings). */
+		.looks = r->settings.looks,
 	};
 	struct ws_report_opts ro = {
 		.color = cli_use_color(cli_report_stream()),

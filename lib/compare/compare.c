@@ -174,6 +174,10 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 			c.layout_sensitive = spread > 0 && fabs(val - b) < spread;
 		}
 	} else if (nx >= 2 && ny >= 2) {
+		/* The primary of a session that stopped on its answer has the per-look level (ws_compare_opts). */
+		bool seq = o->looks > 1 && !region && !function && r->settings.primary &&
+			   !strcmp(bm->name, r->settings.primary);
+		double alpha = seq ? o->alpha / (double)o->looks : o->alpha;
 		struct ws_cell cell;
 		uint64_t seed = hash_str(hash_str(hash_str(o->seed ^ 0xcbf29ce484222325ULL, v->name), bm->name),
 					 region ? region : function);
@@ -189,11 +193,11 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 			double *px = xmalloc((bm->n + 1) * sizeof(*px)), *py = xmalloc((vm->n + 1) * sizeof(*py));
 			size_t np = paired_samples(bm, vm, px, py);
 
-			ret = np >= 2 ? ws_compare_cell_effect(px, np, py, np, true, o->effect, o->alpha, seed, &cell) : -1;
+			ret = np >= 2 ? ws_compare_cell_effect(px, np, py, np, true, o->effect, alpha, seed, &cell) : -1;
 			free(px);
 			free(py);
 		} else {
-			ret = ws_compare_cell_effect(x, nx, y, ny, false, o->effect, o->alpha, seed, &cell);
+			ret = ws_compare_cell_effect(x, nx, y, ny, false, o->effect, alpha, seed, &cell);
 		}
 		c.estimate = WS_ESTIMATE_MEDIAN_RATIO;
 		if (ret == 0) {
@@ -328,6 +332,9 @@ bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c,
 		need = o->alpha / (double)(nv ? nv : 1);
 	else
 		need = o->alpha / ((double)(nv ? nv : 1) * (double)(ns ? ns : 1));
+	/* A primary judged at the per-look level of --runs auto enters the procedure as L p. */
+	if (c->family == WS_FAMILY_PRIMARY && o->looks > 1)
+		need /= (double)o->looks;
 	n = mb->sum.n < mv->sum.n ? mb->sum.n : mv->sum.n;
 	return n >= 2 && min_p(n, o->paired) < need;
 }
@@ -530,7 +537,7 @@ const char *ws_compare_primary(struct ws_result *r, const struct ws_compare_opts
  * family. Returns the tested comparisons' indices in r->comparisons (caller frees); *m their count.
  */
 static size_t *gather_families(struct ws_result *r, const struct ws_variant *base, const char *primary,
-			       double **p, size_t **fam, bool **is_primary, size_t *m, size_t *nfam)
+			       size_t looks, double **p, size_t **fam, bool **is_primary, size_t *m, size_t *nfam)
 {
 	size_t *idx = xmalloc((r->ncomparisons + 1) * sizeof(*idx)), f = 0;
 
@@ -553,7 +560,7 @@ static size_t *gather_families(struct ws_result *r, const struct ws_variant *bas
 			if (!tested(c) && !(is_p && c->exact && c->verdict == WS_VERDICT_CHANGED))
 				continue;
 			idx[*m] = i;
-			(*p)[*m] = tested(c) ? c->p : 0.0;
+			(*p)[*m] = !tested(c) ? 0.0 : is_p && looks > 1 ? fmin(1.0, (double)looks * c->p) : c->p;
 			(*fam)[*m] = f;
 			(*is_primary)[*m] = is_p;
 			(*m)++;
@@ -688,7 +695,7 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 		warn_impls(r, base, v);
 	}
 	/* Two families: the primary metric across the variants, and behind each variant's primary, the rest. */
-	idx = gather_families(r, base, primary ? primary : "", &p, &fam, &is_primary, &m, &nfam);
+	idx = gather_families(r, base, primary ? primary : "", o->looks, &p, &fam, &is_primary, &m, &nfam);
 	adj = xmalloc((m + 1) * sizeof(*adj));
 	closed = xmalloc((m + 1) * sizeof(*closed));
 	ws_gatekeep(p, fam, is_primary, m, nfam, o->fdr, o->alpha, adj, closed);

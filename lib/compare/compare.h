@@ -22,6 +22,15 @@ struct ws_compare_opts {
 	const char *primary;
 	/* The effect size and its CI: WS_EFFECT_HL (0, the default) or WS_EFFECT_BOOTSTRAP. */
 	enum ws_effect effect;
+	/*
+	 * The samples come from a --runs auto session that looked at its primary at L rounds of a schedule
+	 * (ws_sequential_schedule()) and stopped at its budget (--max-runs, --max-time) undecided: L, else 0.
+	 * Each variant's primary is then judged at the per-look level: its p enters the procedure as
+	 * min(1, L p) and its CI is at 1 - alpha / L, so that the report is one of the looks of the union bound
+	 * and identical programs are called different at most alpha of the time (docs/statistics.md, 16). The
+	 * other comparisons keep alpha.
+	 */
+	size_t looks;
 };
 
 /*
@@ -65,7 +74,8 @@ const char *ws_compare_primary(struct ws_result *r, const struct ws_compare_opts
 /*
  * Whether `c` could have come out significant at all: the smallest p its test gives with the runs it had,
  * against what the procedure asks of it at its first chance (Holm: alpha / V for a primary, V the variants
- * in the procedure, alpha / (V k) for a secondary, k its variant's tested secondaries; BH: alpha). Exact
+ * in the procedure, alpha / (V k) for a secondary, k its variant's tested secondaries; BH: alpha; a primary
+ * with o->looks L > 1 needs a p L times smaller). Exact
  * comparisons always could. For a gate, which must not pass because it could not see. Needs ws_compare().
  */
 bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c, const struct ws_compare_opts *o);

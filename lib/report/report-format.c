@@ -157,6 +157,11 @@ const char *ws_report_estimate_legend(const struct ws_result *r)
 		snprintf(buf, sizeof(buf), "ratio of means to the baseline (both medians are 0)");
 	else
 		snprintf(buf, sizeof(buf), "ratio to the baseline (Hodges-Lehmann) with its %g%% CI", level);
+	/* --runs auto judged each primary at every look's level, the report being the last look. */
+	if (r->settings.looks > 1 && (hl || med) && r->settings.primary)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", %s's at %.3g%% (--runs auto: alpha / %zu looks)",
+			 r->settings.primary, 100 * (1 - (1 - level / 100) / (double)r->settings.looks),
+			 r->settings.looks);
 	return buf;
 }
 

@@ -384,6 +384,11 @@ struct ws_settings {
 	char *order;        /* "interleaved" */
 	bool runs_auto;
 	double target_ci;   /* percent, with runs_auto */
+	/*
+	 * With runs_auto deciding (several programs, no target) and stopped at the budget undecided: the looks L
+	 * of its schedule, at whose level, alpha / L, the primary is judged (ws_compare_opts.looks); else 0.
+	 */
+	size_t looks;
 	double noise;       /* noise threshold, fraction (0.01) */
 	double alpha;
 	bool paired;

@@ -278,7 +278,9 @@ size_t ws_sequential_schedule(size_t start, size_t cap, size_t *looks, size_t ma
  * probability >= 1 - alpha / (L V), exactly so for the exact Moses interval), and a `different` stop implies
  * a significant primary in ws_compare(). alpha_same = the report's alpha makes a `same` stop say what a
  * fixed-n report with that CI would. The caller stops when every variant's primary is decided or the budget
- * is spent (the answer then is inconclusive), and takes the verdicts from ws_compare() on the final samples.
+ * is spent (the answer then is inconclusive), and takes the verdicts from ws_compare() on the final samples;
+ * after a budget stop, told the looks (ws_compare_opts.looks), so that it judges the primary at alpha / L
+ * too: the report is then one of the looks, and the union bound covers it.
  * Measured in tests/unit/test-stats-mc.c (test_sequential_*).
  */
 enum ws_seq_state ws_sequential_state(const double *x, size_t nx, const double *y, size_t ny, bool paired,
