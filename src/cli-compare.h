@@ -51,7 +51,7 @@ struct cli_compare {
 	OPT_STRING(0, "cost", &(c)->cost, "FILE", "cycles per event for the explanation, JSON {\"metric\": cycles}"), \
 	OPT_LIST(0, "own", &(c)->own, "PATTERN", "objects that are the program's own code, a glob over paths (default: its build tree)"), \
 	OPT_GROUP("Gating"),                                                                                    \
-	OPT_DOUBLE(0, "fail-if-slower", &(c)->fail_if_slower, "PCT", "exit 3 if a variant is significantly slower by more than PCT"), \
+	OPT_DOUBLE(0, "fail-if-slower", &(c)->fail_if_slower, "PCT", "exit 3 if a variant differs significantly and its estimate is over PCT% worse (the CI need not be)"), \
 	OPT_STRING(0, "metric", &(c)->metric, "NAME", "the gate's metric, made the primary (default: the primary)")
 
 #define CLI_COMPARE_EXPORTS(c)                                                                                  \

@@ -85,6 +85,13 @@ test_expect_success 'no bootstrap CI from too few runs; six a side keep it' '
 	test $# = 3
 '
 
+# The gate compares the estimate with PCT once the change is significant (statistics.md, 11); its help
+# said "significantly slower by more than PCT", which reads as the CI clearing PCT.
+test_expect_success '--fail-if-slower says it compares the estimate, not the CI' '
+	whyslow diff -h >h 2>&1 || :
+	test_grep "fail-if-slower PCT *exit 3 if a variant differs significantly and its estimate is over PCT% worse" h
+'
+
 test_expect_success 'large samples: x=2i (i<500), y=2i-41 (i<600)' '
 	sample_file a.json a "$(python3 -c "print([2*i for i in range(500)])")" &&
 	sample_file b.json b "$(python3 -c "print([2*i-41 for i in range(600)])")" &&
