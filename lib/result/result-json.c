@@ -1298,14 +1298,46 @@ char *ws_result_rescue(const struct ws_result *r)
 	return out;
 }
 
+/* Whether `path` holds a whyslow result that is complete: one an interrupted session must not replace. */
+static bool holds_complete_result(const char *path)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	bool complete = root && json_is_object(root) && json_is_array(json_object_get(root, "variants")) &&
+			!json_is_true(json_object_get(root, "partial"));
+
+	json_decref(root);
+	return complete;
+}
+
+/* "keep.json" -> "keep.partial.json", "out" -> "out.partial": beside it, still read as what it is. */
+static char *partial_path(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+
+	if (dot && (!slash || dot > slash + 1))
+		return xasprintf("%.*s.partial%s", (int)(dot - path), path, dot);
+	return xasprintf("%s.partial", path);
+}
+
 int ws_result_save(const struct ws_result *r, const char *path)
 {
 	size_t len;
-	char *text = serialise(r, &len), *rescued;
+	char *text = serialise(r, &len), *rescued, *beside = NULL;
 	int ret;
 
 	if (!text)
 		return ws_error("cannot serialise the result"), -ENOMEM;
+	/*
+	 * A session cut short (a failed run, Ctrl-C) keeps what it measured, but not at the cost of a complete
+	 * result the path held from an earlier session: that was measured too. The partial one goes beside it.
+	 */
+	if (r->partial && strcmp(path, "-") && holds_complete_result(path)) {
+		beside = partial_path(path);
+		ws_log(WS_LOG_WARN, "'%s' holds a complete result, which this partial one does not replace: it is "
+				    "saved in '%s'", path, beside);
+		path = beside;
+	}
 	ret = ws_write_atomic(path, text, len);
 	if (ret < 0) {
 		/* Nothing measured is lost: a full disk, EIO or a directory removed since leaves a copy elsewhere. */
@@ -1318,6 +1350,7 @@ int ws_result_save(const struct ws_result *r, const char *path)
 				 strerror(-ret));
 		free(rescued);
 	}
+	free(beside);
 	free(text);
 	return ret;
 }

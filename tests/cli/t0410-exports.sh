@@ -34,6 +34,32 @@ test_expect_success 'compare: a failed CSV export with no result file asked for 
 	rm "$f"
 '
 
+# A program that exits 0 three times, then 1: its session stops with a partial result.
+cat >flaky <<\EOF
+#!/bin/sh
+n=$(cat count 2>/dev/null || echo 0)
+echo $((n + 1)) >count
+test "$n" -lt 3
+EOF
+chmod +x flaky
+
+test_expect_success 'a partial result does not replace a complete one: it goes beside it, said' '
+	whyslow stat -r 3 -w 0 -e wall-time --export-json keep.json -- true >out 2>err &&
+	cp keep.json complete.json &&
+	rm -f count &&
+	test_expect_code 1 whyslow stat -r 5 -w 0 -e wall-time --export-json keep.json -- ./flaky >out 2>err &&
+	test_cmp complete.json keep.json &&
+	test_grep "warning: .keep.json. holds a complete result, which this partial one does not replace: it is saved in .keep.partial.json." err &&
+	jq -e ".partial == true and (.variants[0].runs | length) == 3" keep.partial.json &&
+	# a partial result replaces a partial one, and fills a path that held nothing
+	rm -f count &&
+	test_expect_code 1 whyslow stat -r 5 -w 0 -e wall-time --export-json keep.partial.json -- ./flaky >out 2>err &&
+	test_grep -v "holds a complete result" err &&
+	rm -f count &&
+	test_expect_code 1 whyslow stat -r 5 -w 0 -e wall-time --export-json new.json -- ./flaky >out 2>err &&
+	jq -e ".partial == true" new.json
+'
+
 test_expect_success 'diff computes from files: a failed export is an error, and nothing is rescued' '
 	printf "{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2,3]}}}]}\n" >a.json &&
 	printf "{\"variants\":[{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[2,3,4]}}}]}\n" >b.json &&
