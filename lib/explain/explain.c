@@ -1166,6 +1166,22 @@ static char *contention_text(const struct ws_variant *v)
 	return out;
 }
 
+/*
+ * Coherence misses the variant no longer has: the baseline's hottest contended line, "the baseline's false
+ * sharing on `counters` (...) in work, gone here" (or "contended less here" where the variant still has a
+ * contended line). NULL without the baseline's report.
+ */
+static char *gone_contention_text(const struct ws_variant *b, const struct ws_variant *v)
+{
+	char *what = contention_text(b), *out;
+
+	if (!what)
+		return NULL;
+	out = xasprintf("the baseline's %s, %s here", what, v->ncontention ? "contended less" : "gone");
+	free(what);
+	return out;
+}
+
 /* What to do about it: the fix differs with the verdict. */
 static char *contention_step(const struct ws_variant *v)
 {
@@ -1425,6 +1441,11 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 			    v->ncontention) {
 				free(c->next_step);
 				c->next_step = contention_step(v);
+			} else if (!unexplained && !strcmp(t[i].metric, "coherence-misses") && vmed[i] < bmed[i] &&
+				   b->ncontention) {
+				/* Fewer: the place is the baseline's, where the misses were. */
+				free(c->next_step);
+				c->next_step = gone_contention_text(b, v);
 			}
 			free(loc.through);
 		}
@@ -1444,6 +1465,8 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		tc = top ? ws_comparison_find(r, v->name, top->metric, NULL, NULL) : NULL;
 		if (top && !strcmp(top->metric, "coherence-misses") && top->delta_cycles > 0)
 			shared = contention_text(v);
+		else if (top && !strcmp(top->metric, "coherence-misses") && top->delta_cycles < 0)
+			shared = gone_contention_text(b, v);
 		if (reach && top)
 			e->summary = xasprintf("'%s' is %s; %s. Of what it does reproduce (%s %+.3g), the main part is "
 					       "%s: %.0f%%%s%s",

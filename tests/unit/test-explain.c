@@ -1178,6 +1178,50 @@ static void test_sharing_verdicts_worded(void **state)
  * report names the variable and each thread's bytes. The native slowdown is larger than the estimate's,
  * so the summary says how much is reproduced, then names the false sharing as the main part of it.
  */
+/* The padded variant, faster: the place of the misses it lost is the baseline's contended line. */
+static void test_false_sharing_gone_named_from_baseline(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_explanation *e;
+	struct ws_contention *c;
+
+	(void)state;
+	pair(&r, &b, &v, "padded");
+	add_costs(&r);
+	r.machine.costs = xrealloc(r.machine.costs, 3 * sizeof(struct ws_cost));
+	r.machine.costs[2] = (struct ws_cost){ xstrdup("coherence-misses"), 100 };
+	r.machine.ncosts = 3;
+	sim3(&b->metrics, "estimated-cycles", 325422000, 325422600, 325423000);
+	sim3(&v->metrics, "estimated-cycles", 240000000, 240000200, 240000400);
+	sim3(&b->metrics, "instructions", 240000000, 240000000, 240000000);
+	sim3(&v->metrics, "instructions", 240000000, 240000000, 240000000);
+	sim3(&b->metrics, "coherence-misses", 854220, 854226, 854230);
+	sim3(&v->metrics, "coherence-misses", 2, 2, 2);
+	b->contention = c = xcalloc(1, sizeof(*c));
+	b->ncontention = 1;
+	c->address = xstrdup("0x10c180");
+	c->variable = xstrdup("shared");
+	c->from_variable = true;
+	c->coherence_misses = 854226;
+	c->verdict = WS_SHARING_FALSE;
+	c->functions = xcalloc(2, sizeof(char *));
+	c->functions[0] = xstrdup("w");
+	c->nfunctions = 1;
+	c->threads = xcalloc(2, sizeof(*c->threads));
+	c->nthreads = 2;
+	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
+	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
+	analyse(&r);
+	e = &r.explain[0];
+	print_message("%s\n", e->summary);
+	assert_non_null(strstr(e->summary, "the main cause is coherence-misses: 100% of the difference, the baseline's "
+					   "false sharing on `shared` (bytes 0-7 written by thread 2, bytes 8-15 written "
+					   "by thread 3) in w, gone here"));
+	assert_non_null(strstr(cause(e, "coherence-misses")->next_step, "the baseline's false sharing on `shared`"));
+	ws_result_release(&r);
+}
+
 static void test_false_sharing_named_from_contention(void **state)
 {
 	struct ws_result r;
@@ -1360,6 +1404,7 @@ int main(void)
 		cmocka_unit_test(test_gatekept_estimate_says_untested),
 		cmocka_unit_test(test_far_apart_simulated_ranges_compare),
 		cmocka_unit_test(test_false_sharing_named_from_contention),
+		cmocka_unit_test(test_false_sharing_gone_named_from_baseline),
 		cmocka_unit_test(test_sharing_verdicts_worded),
 		cmocka_unit_test(test_zero_medians_compare_means),
 	};
