@@ -341,7 +341,11 @@ test_expect_success 'report re-renders a saved comparison: terminal, Markdown, C
 test_expect_success 'report of a stat result shows the stat table; usage errors' '
 	whyslow stat -r 2 -w 0 -e wall-time --export-json st.json -- true >/dev/null &&
 	whyslow report st.json >out &&
-	test_grep "Performance counter stats for .true." out &&
+	test_grep "Performance counter stats for .true. (2 runs, 0 warm-up, backend " out &&
+	# a file of samples alone says how many, not "0 runs, backend ?"
+	metric_file s.json a t "[1,2,3,4,5]" &&
+	whyslow report s.json >out &&
+	test_grep "Performance counter stats for .a. (5 samples, from a file that records no runs or backend):" out &&
 	test_expect_code 1 whyslow report --csv st.json 2>err &&
 	test_grep "no comparisons" err &&
 	test_expect_code 129 whyslow report --csv --html st.json 2>err &&
