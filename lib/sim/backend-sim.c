@@ -988,6 +988,11 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		       "counted in coherence-misses; give each thread more work (more iterations) to see it",
 		       v->name, all.brief_threads, all.brief_threads == 1 ? "" : "s",
 		       all.brief_threads == 1 ? "it" : "them");
+	/* One core (--sim-cores 1, the cachegrind preset): threads share its caches, and no miss is coherence's. */
+	if (run == 0 && all.threads > all.processes && !ws_sim_has(&all, WS_SIM_COHERENCE_MISSES))
+		ws_log(WS_LOG_WARN, "'%s' ran %u threads on one simulated core, so cache lines shared between them are "
+		       "not seen (no coherence-misses): --sim-cores N gives each of N threads a core of its own",
+		       v->name, all.threads - all.processes + 1);
 	if (!unscoped && !p->hinted_scope) {
 		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
 		       "of it was simulated, and its simulated counts are not counted (mark its regions with "

@@ -183,10 +183,13 @@ test_expect_success 'r1cs-synth --threads 2: the same digest under the simulator
 	python3 -c "import json, sys; c = json.load(open(sys.argv[1]))[\"variants\"][0][\"sim_cores\"]; assert len(c) == 3 and all(x[\"instructions\"] > 0 for x in c), c" r.json
 '
 
-test_expect_success '--sim-cores 1: every thread on one core, no coherence-misses, no contention' '
-	whyslow stat --backend sim --exact --sim-cores 1 --export-json one.json "$T/sharing" false 200000 >out &&
+test_expect_success '--sim-cores 1: every thread on one core, no coherence-misses, no contention, and said' '
+	whyslow stat --backend sim --exact --sim-cores 1 --export-json one.json "$T/sharing" false 200000 >out 2>err &&
 	! test_grep "coherence-misses" out &&
 	! test_grep "contention" out &&
+	test_grep "warning: .*sharing false 200000. ran 3 threads on one simulated core, so cache lines shared between them are not seen (no coherence-misses): --sim-cores N" err &&
+	whyslow stat --backend sim --exact --sim-cores 1 -- true >out 2>err &&
+	test_grep -v "one simulated core" err &&
 	python3 -c "import json, sys; v = json.load(open(sys.argv[1]))[\"variants\"][0]; assert \"contention\" not in v and \"sim_cores\" not in v" one.json
 '
 
