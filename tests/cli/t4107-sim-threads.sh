@@ -56,30 +56,7 @@ test_expect_success 'true sharing: both threads write the same bytes' '
 # Four threads count in adjacent 8-byte slots of one line on two cores, so two threads share each core
 # (round-robin); main only reads the slots at the end.
 test_expect_success 'more threads than cores: each thread'"'"'s own byte spans, not its core'"'"'s' '
-	cat >slots.c <<-\EOF &&
-	#include <pthread.h>
-	#include <stdio.h>
-	volatile long slots[4] __attribute__((aligned(64)));
-	static void *work(void *arg)
-	{
-		long id = (long)arg;
-		for (long i = 0; i < 1000000; i++)
-			slots[id]++;
-		return NULL;
-	}
-	int main(void)
-	{
-		pthread_t t[4];
-		for (long i = 0; i < 4; i++)
-			pthread_create(&t[i], NULL, work, (void *)i);
-		for (int i = 0; i < 4; i++)
-			pthread_join(t[i], NULL);
-		printf("%ld\n", slots[0] + slots[1] + slots[2] + slots[3]);
-		return 0;
-	}
-	EOF
-	cc -O1 -g -pthread -o slots slots.c &&
-	wsim --ws-cores=2 --ws-out=slots.out ./slots >/dev/null &&
+	wsim --ws-cores=2 --ws-out=slots.out "$WS_BUILD/tests/slots" 1000000 >/dev/null &&
 	awk -F"\t" "/^line\t/ { n++; s = \$3 } n && s == \"slots\" && \$1 == \"line-core\" { print \$3, \$7 }" slots.out |
 		sort >spans &&
 	cat spans &&

@@ -96,30 +96,7 @@ test_expect_success 'the line is named by the bytes the threads write, not by th
 
 # Four threads count in adjacent slots of one line on two virtual cores: two threads per core.
 test_expect_success 'more threads than --sim-cores: false sharing, each thread its own bytes, main none' '
-	cat >slots.c <<-\EOF &&
-	#include <pthread.h>
-	#include <stdio.h>
-	volatile long slots[4] __attribute__((aligned(64)));
-	static void *work(void *arg)
-	{
-		long id = (long)arg;
-		for (long i = 0; i < 2000000; i++)
-			slots[id]++;
-		return NULL;
-	}
-	int main(void)
-	{
-		pthread_t t[4];
-		for (long i = 0; i < 4; i++)
-			pthread_create(&t[i], NULL, work, (void *)i);
-		for (int i = 0; i < 4; i++)
-			pthread_join(t[i], NULL);
-		printf("%ld\n", slots[0] + slots[1] + slots[2] + slots[3]);
-		return 0;
-	}
-	EOF
-	cc -O1 -g -pthread -o slots slots.c &&
-	whyslow stat --backend sim -r 2 --sim-cores 2 --export-json s.json ./slots >out &&
+	whyslow stat --backend sim -r 2 --sim-cores 2 --export-json s.json "$WS_BUILD/tests/slots" 2000000 >out &&
 	python3 - s.json <<-\EOF &&
 	import json, sys
 	c = json.load(open(sys.argv[1]))["variants"][0]["contention"][0]
@@ -145,11 +122,11 @@ test_expect_success 'functions on a contended line: named as their rows are, no 
 # Code without a symbol: a function row is "[unknown] OBJECT+0xADDR" (by the object's frames), and so is
 # the same function on a contended line, not a bare "[unknown]" (a function has one name everywhere).
 test_expect_success 'stripped code on a contended line: named as its function row, object and offset' '
-	cp slots slots-stripped &&
+	cp "$WS_BUILD/tests/slots" slots-stripped &&
 	strip slots-stripped &&
 	! nm slots-stripped 2>/dev/null | grep -q " work$" &&
-	whyslow stat --backend sim --exact --sim-cores 2 --functions --export-json uf.json ./slots-stripped >out &&
-	whyslow stat --backend sim --exact --sim-cores 2 --export-json u.json ./slots-stripped >out2 &&
+	whyslow stat --backend sim --exact --sim-cores 2 --functions --export-json uf.json ./slots-stripped 2000000 >out &&
+	whyslow stat --backend sim --exact --sim-cores 2 --export-json u.json ./slots-stripped 2000000 >out2 &&
 	python3 - uf.json u.json <<-\EOF &&
 	import json, sys
 	v = json.load(open(sys.argv[1]))["variants"][0]

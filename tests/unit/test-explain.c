@@ -1178,13 +1178,33 @@ static void test_sharing_verdicts_worded(void **state)
  * report names the variable and each thread's bytes. The native slowdown is larger than the estimate's,
  * so the summary says how much is reproduced, then names the false sharing as the main part of it.
  */
+/* `shared`, falsely shared by threads 2 and 3 (bytes 0-7 and 8-15) in w: the contention report of examples/threads. */
+static void add_false_sharing(struct ws_variant *v)
+{
+	struct ws_contention *c;
+
+	v->contention = c = xcalloc(1, sizeof(*c));
+	v->ncontention = 1;
+	c->address = xstrdup("0x10c180");
+	c->variable = xstrdup("shared");
+	c->from_variable = true;
+	c->coherence_misses = 854226;
+	c->verdict = WS_SHARING_FALSE;
+	c->functions = xcalloc(2, sizeof(char *));
+	c->functions[0] = xstrdup("w");
+	c->nfunctions = 1;
+	c->threads = xcalloc(2, sizeof(*c->threads));
+	c->nthreads = 2;
+	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
+	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
+}
+
 /* The padded variant, faster: the place of the misses it lost is the baseline's contended line. */
 static void test_false_sharing_gone_named_from_baseline(void **state)
 {
 	struct ws_result r;
 	struct ws_variant *b, *v;
 	const struct ws_explanation *e;
-	struct ws_contention *c;
 
 	(void)state;
 	pair(&r, &b, &v, "padded");
@@ -1198,20 +1218,7 @@ static void test_false_sharing_gone_named_from_baseline(void **state)
 	sim3(&v->metrics, "instructions", 240000000, 240000000, 240000000);
 	sim3(&b->metrics, "coherence-misses", 854220, 854226, 854230);
 	sim3(&v->metrics, "coherence-misses", 2, 2, 2);
-	b->contention = c = xcalloc(1, sizeof(*c));
-	b->ncontention = 1;
-	c->address = xstrdup("0x10c180");
-	c->variable = xstrdup("shared");
-	c->from_variable = true;
-	c->coherence_misses = 854226;
-	c->verdict = WS_SHARING_FALSE;
-	c->functions = xcalloc(2, sizeof(char *));
-	c->functions[0] = xstrdup("w");
-	c->nfunctions = 1;
-	c->threads = xcalloc(2, sizeof(*c->threads));
-	c->nthreads = 2;
-	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
-	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
+	add_false_sharing(b);
 	analyse(&r);
 	e = &r.explain[0];
 	print_message("%s\n", e->summary);
@@ -1227,7 +1234,6 @@ static void test_false_sharing_named_from_contention(void **state)
 	struct ws_result r;
 	struct ws_variant *b, *v;
 	const struct ws_explanation *e;
-	struct ws_contention *c;
 	struct ws_rng rng;
 
 	(void)state;
@@ -1249,20 +1255,7 @@ static void test_false_sharing_named_from_contention(void **state)
 	sim3(&v->metrics, "coherence-misses", 854220, 854226, 854230);
 	sim3(&b->metrics, "L1-dcache-load-misses", 800, 800, 800);
 	sim3(&v->metrics, "L1-dcache-load-misses", 830, 830, 830);
-	v->contention = c = xcalloc(1, sizeof(*c));
-	v->ncontention = 1;
-	c->address = xstrdup("0x10c180");
-	c->variable = xstrdup("shared");
-	c->from_variable = true;
-	c->coherence_misses = 854226;
-	c->verdict = WS_SHARING_FALSE;
-	c->functions = xcalloc(2, sizeof(char *));
-	c->functions[0] = xstrdup("w");
-	c->nfunctions = 1;
-	c->threads = xcalloc(2, sizeof(*c->threads));
-	c->nthreads = 2;
-	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
-	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
+	add_false_sharing(v);
 	analyse(&r);
 	e = &r.explain[0];
 	assert_true(e->reproduced > 0.3 && e->reproduced < 0.5);
