@@ -1088,11 +1088,29 @@ static void test_far_apart_simulated_ranges_compare(void **state)
 	ws_result_release(&r);
 }
 
+/* A contention line of `n` threads on `shared`, in w, in `x`'s report, for the caller to fill in. */
+static struct ws_contention *contention_on(struct ws_variant *x, size_t n)
+{
+	struct ws_contention *c;
+
+	x->contention = c = xcalloc(1, sizeof(*c));
+	x->ncontention = 1;
+	c->address = xstrdup("0x10c180");
+	c->variable = xstrdup("shared");
+	c->from_variable = true;
+	c->coherence_misses = 854226;
+	c->functions = xcalloc(1, sizeof(char *));
+	c->functions[0] = xstrdup("w");
+	c->nfunctions = 1;
+	c->threads = xcalloc(n, sizeof(*c->threads));
+	c->nthreads = n;
+	return c;
+}
+
 /* The false-sharing pair below, with a contention line of `n` threads on `shared` for the caller to fill in. */
 static struct ws_contention *contended(struct ws_result *r, size_t n)
 {
 	struct ws_variant *b, *v;
-	struct ws_contention *c;
 	struct ws_rng rng;
 
 	ws_rng_seed(&rng, 16);
@@ -1111,18 +1129,7 @@ static struct ws_contention *contended(struct ws_result *r, size_t n)
 	sim3(&v->metrics, "instructions", 240000000, 240000000, 240000000);
 	sim3(&b->metrics, "coherence-misses", 2, 2, 2);
 	sim3(&v->metrics, "coherence-misses", 854220, 854226, 854230);
-	v->contention = c = xcalloc(1, sizeof(*c));
-	v->ncontention = 1;
-	c->address = xstrdup("0x10c180");
-	c->variable = xstrdup("shared");
-	c->from_variable = true;
-	c->coherence_misses = 854226;
-	c->functions = xcalloc(1, sizeof(char *));
-	c->functions[0] = xstrdup("w");
-	c->nfunctions = 1;
-	c->threads = xcalloc(n, sizeof(*c->threads));
-	c->nthreads = n;
-	return c;
+	return contention_on(v, n);
 }
 
 /*
@@ -1181,20 +1188,9 @@ static void test_sharing_verdicts_worded(void **state)
 /* `shared`, falsely shared by threads 2 and 3 (bytes 0-7 and 8-15) in w: the contention report of examples/threads. */
 static void add_false_sharing(struct ws_variant *v)
 {
-	struct ws_contention *c;
+	struct ws_contention *c = contention_on(v, 2);
 
-	v->contention = c = xcalloc(1, sizeof(*c));
-	v->ncontention = 1;
-	c->address = xstrdup("0x10c180");
-	c->variable = xstrdup("shared");
-	c->from_variable = true;
-	c->coherence_misses = 854226;
 	c->verdict = WS_SHARING_FALSE;
-	c->functions = xcalloc(2, sizeof(char *));
-	c->functions[0] = xstrdup("w");
-	c->nfunctions = 1;
-	c->threads = xcalloc(2, sizeof(*c->threads));
-	c->nthreads = 2;
 	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
 	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
 }
@@ -1234,28 +1230,17 @@ static void test_false_sharing_named_from_contention(void **state)
 	struct ws_result r;
 	struct ws_variant *b, *v;
 	const struct ws_explanation *e;
-	struct ws_rng rng;
+	struct ws_contention *c;
 
 	(void)state;
-	ws_rng_seed(&rng, 16);
-	pair(&r, &b, &v, "false");
-	add_costs(&r);
-	r.machine.costs = xrealloc(r.machine.costs, 3 * sizeof(struct ws_cost));
-	r.machine.costs[2] = (struct ws_cost){ xstrdup("coherence-misses"), 100 };
-	r.machine.ncosts = 3;
-	noisy(&b->metrics, "wall-time", 7.5e-3, 0.05, &rng);
-	noisy(&v->metrics, "wall-time", 14.7e-3, 0.05, &rng);
-	noisy(&b->metrics, "task-clock", 8.3e6, 0.05, &rng);
-	noisy(&v->metrics, "task-clock", 19.5e6, 0.05, &rng);
-	sim3(&b->metrics, "estimated-cycles", 240000000, 240000200, 240000400);
-	sim3(&v->metrics, "estimated-cycles", 325422000, 325422600, 325423000);
-	sim3(&b->metrics, "instructions", 240000000, 240000000, 240000000);
-	sim3(&v->metrics, "instructions", 240000000, 240000000, 240000000);
-	sim3(&b->metrics, "coherence-misses", 2, 2, 2);
-	sim3(&v->metrics, "coherence-misses", 854220, 854226, 854230);
+	c = contended(&r, 2);
+	b = &r.variants[0];
+	v = &r.variants[1];
 	sim3(&b->metrics, "L1-dcache-load-misses", 800, 800, 800);
 	sim3(&v->metrics, "L1-dcache-load-misses", 830, 830, 830);
-	add_false_sharing(v);
+	c->verdict = WS_SHARING_FALSE;
+	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
+	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
 	analyse(&r);
 	e = &r.explain[0];
 	assert_true(e->reproduced > 0.3 && e->reproduced < 0.5);
