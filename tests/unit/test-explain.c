@@ -658,6 +658,26 @@ static void test_exact_small_difference_has_digits(void **state)
 }
 
 /*
+ * A baseline timed at 0.30 s and estimated at 1e9 cycles and instructions, against a variant timed at `wall`
+ * s (both with relative spread `cv`) and estimated at `cycles` and `instructions`.
+ */
+static void timed_and_estimated(struct ws_result *r, struct ws_variant **b, struct ws_variant **v, const char *name,
+				double wall, double cv, double cycles, double instructions)
+{
+	struct ws_rng rng;
+
+	ws_rng_seed(&rng, 17);
+	pair(r, b, v, name);
+	add_costs(r);
+	noisy(&(*b)->metrics, "wall-time", 0.30, cv, &rng);
+	noisy(&(*v)->metrics, "wall-time", wall, cv, &rng);
+	sim(&(*b)->metrics, "estimated-cycles", 1e9);
+	sim(&(*v)->metrics, "estimated-cycles", cycles);
+	sim(&(*b)->metrics, "instructions", 1e9);
+	sim(&(*v)->metrics, "instructions", instructions);
+}
+
+/*
  * Two threads that take turns (an interpreter's lock): measured the same, estimated far slower, with coherence
  * misses. The summary says the estimate lies outside what was measured, and why threads can do that; one
  * thread and an estimate inside the measured CI say nothing of it.
@@ -666,19 +686,10 @@ static void test_estimate_far_above_measured_is_said(void **state)
 {
 	struct ws_result r;
 	struct ws_variant *b, *v;
-	struct ws_rng rng;
 	const char *e;
 
 	(void)state;
-	ws_rng_seed(&rng, 17);
-	pair(&r, &b, &v, "two");
-	add_costs(&r);
-	noisy(&b->metrics, "wall-time", 0.30, 0.08, &rng);
-	noisy(&v->metrics, "wall-time", 0.30, 0.08, &rng);
-	sim(&b->metrics, "estimated-cycles", 1e9);
-	sim(&v->metrics, "estimated-cycles", 2.68e9);
-	sim(&b->metrics, "instructions", 1e9);
-	sim(&v->metrics, "instructions", 1.01e9);
+	timed_and_estimated(&r, &b, &v, "two", 0.30, 0.08, 2.68e9, 1.01e9);
 	v->cores = xcalloc(2, sizeof(*v->cores));
 	v->ncores = 2;
 	v->cores[0] = (struct ws_core_counts){ .core = 0, .threads = 1, .instructions = 5e8 };
@@ -692,15 +703,7 @@ static void test_estimate_far_above_measured_is_said(void **state)
 	ws_result_release(&r);
 
 	/* One thread, an estimate inside the measured CI: nothing to note. */
-	ws_rng_seed(&rng, 17);
-	pair(&r, &b, &v, "one");
-	add_costs(&r);
-	noisy(&b->metrics, "wall-time", 0.30, 0.02, &rng);
-	noisy(&v->metrics, "wall-time", 0.33, 0.02, &rng);
-	sim(&b->metrics, "estimated-cycles", 1e9);
-	sim(&v->metrics, "estimated-cycles", 1.1e9);
-	sim(&b->metrics, "instructions", 1e9);
-	sim(&v->metrics, "instructions", 1.1e9);
+	timed_and_estimated(&r, &b, &v, "one", 0.33, 0.02, 1.1e9, 1.1e9);
 	analyse(&r);
 	print_message("%s\n", r.explain[0].summary);
 	assert_null(strstr(r.explain[0].summary, "far outside"));
