@@ -580,7 +580,8 @@ static int wait_plain(pid_t pid, const struct ws_exec *ex, struct ws_cgroup *cg,
 		struct pollfd p = { .fd = pfd, .events = POLLIN };
 		int r = poll(&p, 1, (int)(STOP_CHECK_S * 1000));
 
-		if (r > 0 || (r == 0 && (out->stopped = run_stopped(pid, cg, &seen, out))))
+		/* A poll that fails for good (ENOMEM) leaves the wait to waitid, as without a pidfd. */
+		if (r > 0 || (r < 0 && errno != EINTR) || (r == 0 && (out->stopped = run_stopped(pid, cg, &seen, out))))
 			break;
 	}
 	if (pfd >= 0)
