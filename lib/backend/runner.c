@@ -562,7 +562,7 @@ static int run_stopped(pid_t pid, const struct ws_cgroup *cg, pid_t *seen, struc
 /*
  * The common case, with no timeout, no output to drain and nothing to poll: asleep on a pidfd, woken every
  * STOP_CHECK_S to look for a stop (run_stopped), which wakes no wait. Five system calls a run where
- * wait_child() makes seven; an interrupt cannot be missed between the check and the sleep, because
+ * wait_child() makes six; an interrupt cannot be missed between the check and the sleep, because
  * ws_runner_interrupt() kills the run itself while `waiting_on` names it, which wakes the poll. The child
  * is left unreaped (WNOWAIT) until `waiting_on` is cleared, so that a signal can never reach a pid the
  * kernel has handed to another process.
