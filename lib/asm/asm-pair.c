@@ -3,6 +3,7 @@
 #include "asm/asm-internal.h"
 #include "core/util.h"
 #include "symbols/names.h"
+#include "symbols/pair.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,167 +20,67 @@ static void list_add(struct sym_list *l, const struct ws_asm_sym *s)
 	l->v[l->n++] = s;
 }
 
-static int cmp_by_key(const void *pa, const void *pb, void *data)
-{
-	const struct sym_list *l = data;
-
-	return strcmp(l->v[*(const size_t *)pa]->key, l->v[*(const size_t *)pb]->key);
-}
-
 static bool is_cold(const struct ws_asm_sym *s)
 {
 	return strstr(s->symbol, ".cold") != NULL;
 }
 
-/* The group for the second round: the identity, with split-off cold parts kept apart from the rest. */
-static int cmp_group(const struct ws_asm_sym *a, const struct ws_asm_sym *b)
+static enum ws_asm_how asm_how(enum ws_sym_how h)
 {
-	if (is_cold(a) != is_cold(b))
-		return is_cold(a) ? 1 : -1;
-	return strcmp(a->base, b->base);
-}
-
-struct member {
-	const struct ws_asm_sym *s;
-	size_t index;
-	int side; /* 0: A, 1: B */
-};
-
-static int cmp_members(const void *pa, const void *pb)
-{
-	const struct member *a = pa, *b = pb;
-	int c = cmp_group(a->s, b->s);
-
-	if (c)
-		return c;
-	if (a->side != b->side)
-		return a->side - b->side;
-	return (a->s->addr > b->s->addr) - (a->s->addr < b->s->addr);
-}
-
-/* Rank of each of `n` members by size, into rank[]; false when two have one size (no order to trust). */
-static bool size_ranks(const struct member *m, size_t n, size_t *rank)
-{
-	for (size_t i = 0; i < n; i++) {
-		rank[i] = 0;
-		for (size_t j = 0; j < n; j++) {
-			if (j != i && m[j].s->size == m[i].s->size)
-				return false;
-			rank[i] += m[j].s->size < m[i].s->size;
-		}
+	switch (h) {
+	case WS_SYM_BY_NAME:
+		return WS_ASM_BY_NAME;
+	case WS_SYM_BY_CLONE:
+		return WS_ASM_BY_CLONE;
+	case WS_SYM_BY_SIZE:
+		return WS_ASM_BY_SIZE;
+	case WS_SYM_AMBIGUOUS:
+		return WS_ASM_AMBIGUOUS;
+	case WS_SYM_ONLY:
+		break;
 	}
-	return true;
+	return WS_ASM_ONLY;
+}
+
+static void pairable_of(const struct sym_list *l, struct ws_sym_pairable *out)
+{
+	for (size_t i = 0; i < l->n; i++)
+		out[i] = (struct ws_sym_pairable){ .key = l->v[i]->key, .identity = l->v[i]->base,
+						   .cold = is_cold(l->v[i]), .ambiguous = l->v[i]->ambiguous,
+						   .addr = l->v[i]->addr, .size = l->v[i]->size };
 }
 
 /*
- * Several functions of one identity on each side (monomorphizations or overloads nothing else told apart):
- * pair them only when there are as many on each side and their sizes rank alike in address order, so that
- * the nearest size and the order agree. Returns true when paired.
+ * Pair two lists of symbols (each in address order, aliases already dropped); see ws_asm_pair_all(). The
+ * rules are lib/symbols/pair.c's, which the profiles' function rows are paired by as well.
  */
-static bool pair_by_size(const struct member *g, size_t na, size_t nb, size_t *mate_a, bool *used_b)
-{
-	size_t *ra, *rb;
-	bool ok;
-
-	if (na != nb || na < 2)
-		return false;
-	ra = xmalloc(na * sizeof(*ra));
-	rb = xmalloc(nb * sizeof(*rb));
-	ok = size_ranks(g, na, ra) && size_ranks(g + na, nb, rb);
-	for (size_t i = 0; ok && i < na; i++)
-		ok = ra[i] == rb[i];
-	for (size_t i = 0; ok && i < na; i++) {
-		mate_a[g[i].index] = g[na + i].index;
-		used_b[g[na + i].index] = true;
-	}
-	free(ra);
-	free(rb);
-	return ok;
-}
-
-/* Pair two lists of symbols (each in address order, aliases already dropped); see ws_asm_pair_all(). */
 static size_t pair_lists(const struct sym_list *la, const struct sym_list *lb, struct ws_asm_pair **out)
 {
-	size_t *bykey = xmalloc((lb->n + 1) * sizeof(*bykey));
+	struct ws_sym_pairable *pa = xmalloc((la->n + 1) * sizeof(*pa)), *pb = xmalloc((lb->n + 1) * sizeof(*pb));
 	size_t *mate_a = xmalloc((la->n + 1) * sizeof(*mate_a));
-	enum ws_asm_how *how_a = xcalloc(la->n + 1, sizeof(*how_a)), *how_b = xcalloc(lb->n + 1, sizeof(*how_b));
+	enum ws_sym_how *how_a = xmalloc((la->n + 1) * sizeof(*how_a)), *how_b = xmalloc((lb->n + 1) * sizeof(*how_b));
 	bool *used_b = xcalloc(lb->n + 1, sizeof(*used_b));
-	struct member *left = xmalloc((la->n + lb->n + 1) * sizeof(*left));
 	struct ws_asm_pair *pairs = xmalloc((la->n + lb->n + 1) * sizeof(*pairs));
-	size_t np = 0, nleft = 0;
+	size_t np = 0;
 
-	for (size_t j = 0; j < lb->n; j++) {
-		bykey[j] = j;
-		how_b[j] = WS_ASM_ONLY;
-	}
-	qsort_r(bykey, lb->n, sizeof(*bykey), cmp_by_key, (void *)lb);
+	pairable_of(la, pa);
+	pairable_of(lb, pb);
+	ws_sym_pair(pa, la->n, pb, lb->n, mate_a, how_a, how_b);
 	for (size_t i = 0; i < la->n; i++) {
-		size_t lo = 0, hi = lb->n;
-
-		mate_a[i] = SIZE_MAX;
-		how_a[i] = WS_ASM_ONLY;
-		/* "name #2" says nothing told the copies apart: the number is no identity across builds. */
-		if (la->v[i]->ambiguous)
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			int c = strcmp(lb->v[bykey[mid]]->key, la->v[i]->key);
-
-			if (!c && !used_b[bykey[mid]] && !lb->v[bykey[mid]]->ambiguous) {
-				mate_a[i] = bykey[mid];
-				used_b[bykey[mid]] = true;
-				how_a[i] = WS_ASM_BY_NAME;
-				break;
-			}
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		if (mate_a[i] != SIZE_MAX)
+			used_b[mate_a[i]] = true;
+		pairs[np++] = (struct ws_asm_pair){ la->v[i], mate_a[i] == SIZE_MAX ? NULL : lb->v[mate_a[i]],
+						    asm_how(how_a[i]) };
 	}
-	/* The second round, per identity, among those left over. */
-	for (size_t i = 0; i < la->n; i++)
-		if (mate_a[i] == SIZE_MAX)
-			left[nleft++] = (struct member){ la->v[i], i, 0 };
 	for (size_t j = 0; j < lb->n; j++)
 		if (!used_b[j])
-			left[nleft++] = (struct member){ lb->v[j], j, 1 };
-	qsort(left, nleft, sizeof(*left), cmp_members);
-	for (size_t g = 0, e; g < nleft; g = e) {
-		size_t na = 0, nb;
-
-		for (e = g + 1; e < nleft && !cmp_group(left[e].s, left[g].s); e++)
-			;
-		while (g + na < e && left[g + na].side == 0)
-			na++;
-		nb = e - g - na;
-		if (na == 1 && nb == 1) {
-			mate_a[left[g].index] = left[g + 1].index;
-			used_b[left[g + 1].index] = true;
-			how_a[left[g].index] = WS_ASM_BY_CLONE;
-		} else if (pair_by_size(left + g, na, nb, mate_a, used_b)) {
-			for (size_t k = g; k < g + na; k++)
-				how_a[left[k].index] = WS_ASM_BY_SIZE;
-		} else if (na && nb) {
-			for (size_t k = g; k < e; k++) {
-				if (left[k].side == 0)
-					how_a[left[k].index] = WS_ASM_AMBIGUOUS;
-				else
-					how_b[left[k].index] = WS_ASM_AMBIGUOUS;
-			}
-		}
-	}
-	for (size_t i = 0; i < la->n; i++)
-		pairs[np++] = (struct ws_asm_pair){ la->v[i], mate_a[i] == SIZE_MAX ? NULL : lb->v[mate_a[i]], how_a[i] };
-	for (size_t j = 0; j < lb->n; j++)
-		if (!used_b[j])
-			pairs[np++] = (struct ws_asm_pair){ NULL, lb->v[j], how_b[j] };
-	free(bykey);
+			pairs[np++] = (struct ws_asm_pair){ NULL, lb->v[j], asm_how(how_b[j]) };
+	free(pa);
+	free(pb);
 	free(mate_a);
 	free(how_a);
 	free(how_b);
 	free(used_b);
-	free(left);
 	*out = pairs;
 	return np;
 }

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* pair.h - which function of one build is which of another: by key, then clones, then size and order. */
+#ifndef WS_SYM_PAIR_H
+#define WS_SYM_PAIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * One function of a build, as the pairing sees it. asm-diff pairs the functions of two binaries with it,
+ * and the profiles (compare, diff) the function rows of two variants, so that both call the same two
+ * functions one: "scale.constprop.0" in one build and "scale.isra.0" in the other are one row in the
+ * tables and one pair in asm-diff.
+ */
+struct ws_sym_pairable {
+	const char *key;      /* the same key on both sides pairs (a name, or a name told apart further) */
+	const char *identity; /* the function across builds, clone suffixes left out (ws_sym_identity()) */
+	bool cold;            /* a split-off .cold part: paired with cold parts only */
+	bool ambiguous;       /* its key is no identity ("name #2"): never paired by key */
+	uint64_t addr, size;  /* for pairing several of one identity by size and address order; size 0
+			       * everywhere pairs no such group */
+};
+
+/* How a function was paired, or why it stayed alone. */
+enum ws_sym_how {
+	WS_SYM_BY_NAME,   /* the same key in both */
+	WS_SYM_BY_CLONE,  /* one function of an identity left on each side: "scale" and "scale.constprop.0" */
+	WS_SYM_BY_SIZE,   /* several of one identity on each side, paired by size and address order */
+	WS_SYM_AMBIGUOUS, /* one of several of one identity that nothing paired: never guessed */
+	WS_SYM_ONLY,      /* nothing of its identity left in the other build */
+};
+
+/*
+ * Pair the `na` functions a[] (in address order) with the `nb` functions b[]: first by key, then among
+ * those left, per identity (cold parts apart): one on each side are a clone and its original; several on
+ * each side, as many in each, pair when their sizes are distinct and rank in the same address order in both
+ * builds; any other several stay WS_SYM_AMBIGUOUS. mate_a[i] receives the index in b[] of a[i]'s mate or
+ * SIZE_MAX, how_a[i] how it paired (or why not), how_b[j] why b[j] stayed alone (unused for paired ones).
+ */
+void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,
+		 size_t *mate_a, enum ws_sym_how *how_a, enum ws_sym_how *how_b);
+
+#endif
