@@ -4,6 +4,7 @@
 #include "builtin.h"
 #include "backend/runner.h"
 #include "core/log.h"
+#include "compare/compare.h"
 #include "core/util.h"
 #include "perf/profile.h"
 #include "perf/topdown.h"
@@ -804,6 +805,8 @@ void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)
 				ws_metric_set_unsupported(&r->variants[i].metrics, ws_topdown_metrics[k],
 							  c->topdown_reason);
 	ws_result_summarize(r);
+	/* Before the pruning: it keeps or drops a row by its name in every variant. */
+	ws_compare_pair_functions(r);
 	ws_result_prune_functions(r, CLI_FUNCTION_MIN_SHARE);
 }
 

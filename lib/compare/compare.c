@@ -6,6 +6,7 @@
 #include "result/metrics.h"
 #include "stats/stats.h"
 #include "symbols/names.h"
+#include "symbols/pair.h"
 
 #include <errno.h>
 #include <math.h>
@@ -647,6 +648,88 @@ static size_t family_min_runs(struct ws_result *r, enum ws_family family, bool *
 			}
 	}
 	return min_n;
+}
+
+/* A function row as the pairing sees it; *identity is allocated (free it). */
+static struct ws_sym_pairable row_pairable(const struct ws_group *g, size_t i, char **identity)
+{
+	/*
+	 * The identity comes from the symbol (its clone suffixes stripped, then demangled); a row without one
+	 * ([unknown] code) or of inlined code is only ever itself.
+	 */
+	*identity = !g->inlined && g->nsymbols ? ws_sym_identity(g->symbols[0]) : xstrdup(g->name);
+	return (struct ws_sym_pairable){ .key = g->name, .identity = *identity,
+					 .cold = !g->inlined && g->nsymbols && strstr(g->symbols[0], ".cold"),
+					 .addr = i, .size = 0 /* no size: several of one identity stay apart */ };
+}
+
+/* Rename, in `v`, every caller row and stack frame named `from` to `to`. */
+static void rename_references(struct ws_variant *v, const char *from, const char *to)
+{
+	for (size_t i = 0; i < v->functions.n; i++) {
+		struct ws_group *c = ws_group_list_find(&v->functions.v[i].callers, from);
+
+		if (c)
+			ws_group_list_rename(&v->functions.v[i].callers, c, to);
+	}
+	for (size_t i = 0; i < v->nstacks; i++)
+		for (size_t k = 0; k < v->stacks[i].nframes; k++)
+			if (!strcmp(v->stacks[i].frames[k], from)) {
+				free(v->stacks[i].frames[k]);
+				v->stacks[i].frames[k] = xstrdup(to);
+			}
+}
+
+static void pair_variant(const struct ws_variant *base, struct ws_variant *v)
+{
+	const struct ws_group_list *bl = &base->functions;
+	struct ws_group_list *vl = &v->functions;
+	struct ws_sym_pairable *pb = xmalloc((bl->n + 1) * sizeof(*pb)), *pv = xmalloc((vl->n + 1) * sizeof(*pv));
+	char **ib = xmalloc((bl->n + 1) * sizeof(*ib)), **iv = xmalloc((vl->n + 1) * sizeof(*iv));
+	size_t *mate = xmalloc((bl->n + 1) * sizeof(*mate));
+	enum ws_sym_how *how_b = xmalloc((bl->n + 1) * sizeof(*how_b)), *how_v = xmalloc((vl->n + 1) * sizeof(*how_v));
+
+	for (size_t i = 0; i < bl->n; i++)
+		pb[i] = row_pairable(&bl->v[i], i, &ib[i]);
+	for (size_t j = 0; j < vl->n; j++)
+		pv[j] = row_pairable(&vl->v[j], j, &iv[j]);
+	ws_sym_pair(pb, bl->n, pv, vl->n, mate, how_b, how_v);
+	for (size_t i = 0; i < bl->n; i++) {
+		struct ws_group *g;
+		char *old;
+
+		if (how_b[i] != WS_SYM_BY_CLONE)
+			continue;
+		g = &vl->v[mate[i]];
+		/* The pairing's keys point at the names: the old one is freed once nothing reads it. */
+		old = g->name;
+		g->name = NULL;
+		if (!g->own_name)
+			g->own_name = xstrdup(old);
+		ws_group_list_rename(vl, g, bl->v[i].name);
+		rename_references(v, old, bl->v[i].name);
+		free(old);
+	}
+	for (size_t i = 0; i < bl->n; i++)
+		free(ib[i]);
+	for (size_t j = 0; j < vl->n; j++)
+		free(iv[j]);
+	free(ib);
+	free(iv);
+	free(pb);
+	free(pv);
+	free(mate);
+	free(how_b);
+	free(how_v);
+}
+
+void ws_compare_pair_functions(struct ws_result *r)
+{
+	struct ws_variant *base = ws_result_baseline(r);
+
+	for (size_t i = 0; base && i < r->nvariants; i++)
+		if (&r->variants[i] != base)
+			pair_variant(base, &r->variants[i]);
 }
 
 int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)

@@ -59,6 +59,18 @@ struct ws_compare_opts {
 int ws_compare(struct ws_result *r, const struct ws_compare_opts *o);
 
 /*
+ * Make one row of a function that two builds name differently: GCC's clone suffixes depend on what the
+ * optimiser did ("scaled_sum(...) [clone .constprop.0] [clone .isra.0]" in one build, "... [clone .isra.0]"
+ * in the other), so the same function was "gone" from one table and "new" in the other. Each variant's
+ * functions are paired with the baseline's by lib/symbols/pair.h, as asm-diff pairs them; a variant's
+ * function paired by clone takes the baseline's name (its own kept in own_name), and so do its rows as a
+ * caller and its frames in the variant's stacks. Only one function of that identity left over on each
+ * side pairs: several stay as they are. Inlined-code rows keep their names. Idempotent; call it before
+ * ws_result_prune_functions(), which judges rows by name across the variants.
+ */
+void ws_compare_pair_functions(struct ws_result *r);
+
+/*
  * Whether warning `w` is one ws_compare() makes from the samples (noisy machine, too few runs, a region
  * never entered, ...), which comparing them again makes again: diff keeps an input file's warnings but
  * these, so that each is said once, of the comparison it is now part of.

@@ -204,6 +204,8 @@ static json_t *variant_to_json(const struct ws_variant *v)
 
 		json_t *fo = json_pack("{s:o}", "name", jstr(g->name));
 
+		if (g->own_name)
+			json_object_set_new(fo, "own_name", jstr(g->own_name));
 		if (g->nsymbols == 1) {
 			json_object_set_new(fo, "symbol", jstr(g->symbols[0]));
 		} else if (g->nsymbols > 1) {
@@ -820,6 +822,8 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			if (!g)
 				return ws_error("%s: function %zu has no \"name\"", where, i), -EINVAL;
 			g->inlined = get_bool(x, "inlined");
+			if (json_is_string(json_object_get(x, "own_name")) && !g->own_name)
+				g->own_name = xstrdup(json_string_value(json_object_get(x, "own_name")));
 			if (json_is_string(json_object_get(x, "symbol")))
 				ws_group_add_symbol(g, json_string_value(json_object_get(x, "symbol")));
 			{

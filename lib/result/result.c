@@ -134,6 +134,7 @@ static void group_list_release(struct ws_group_list *l);
 static void group_release(struct ws_group *g)
 {
 	free(g->name);
+	free(g->own_name);
 	free(g->object);
 	for (size_t i = 0; i < g->nsymbols; i++)
 		free(g->symbols[i]);
@@ -478,6 +479,14 @@ struct ws_group *ws_group_list_find(const struct ws_group_list *l, const char *n
 		if (!strcmp(l->v[l->index[i] - 1].name, name))
 			return &l->v[l->index[i] - 1];
 	return NULL;
+}
+
+void ws_group_list_rename(struct ws_group_list *l, struct ws_group *g, const char *name)
+{
+	free(g->name);
+	g->name = xstrdup(name);
+	/* The index is by name: the entry's slot is now wrong. */
+	group_list_unindex(l);
 }
 
 struct ws_group *ws_group_list_get(struct ws_group_list *l, const char *name, const char *object)

@@ -109,6 +109,13 @@ struct ws_group {
 	 * code. Its name is "NAME (inlined)".
 	 */
 	bool inlined;
+	/*
+	 * Functions of a variant other than the baseline: the name this build's symbol gives it, when it was
+	 * paired with the baseline's function of another name (a clone whose suffix changed between the
+	 * builds: ".constprop.0.isra.0" became ".isra.0") and took that name, so that the two are one row
+	 * (ws_compare_pair_functions()). NULL otherwise.
+	 */
+	char *own_name;
 	struct ws_metric_set metrics;
 	struct ws_line *lines; /* sampled functions: the hottest source lines, most samples first */
 	size_t nlines, alloc_lines;
@@ -461,6 +468,8 @@ void ws_metric_push(struct ws_metric *m, double value, double running);
 
 struct ws_group *ws_group_list_get(struct ws_group_list *l, const char *name, const char *object);
 struct ws_group *ws_group_list_find(const struct ws_group_list *l, const char *name);
+/* Give `g` (an entry of `l`) the name `name` (copied); no other entry of `l` may have that name. */
+void ws_group_list_rename(struct ws_group_list *l, struct ws_group *g, const char *name);
 
 /* Append a stack (frames copied, outermost first) to a variant. */
 void ws_variant_add_stack(struct ws_variant *v, const char *const *frames, size_t nframes, double count);

@@ -221,6 +221,71 @@ static void test_gone_function_holds_the_drop(void **state)
 	ws_result_release(&r);
 }
 
+/* A function row with its symbol, as the backends make it. */
+static struct ws_group *fn_row(struct ws_variant *v, const char *name, const char *symbol)
+{
+	struct ws_group *g = ws_group_list_get(&v->functions, name, "/bin/prog");
+
+	ws_group_add_symbol(g, symbol);
+	return g;
+}
+
+/*
+ * GCC names a clone by what it did to it, which changes between builds: one function, one row, the
+ * baseline's name, as asm-diff pairs them (lib/symbols/pair.c); not "gone" in one and "new" in the other.
+ */
+static void test_clone_rows_paired(void **state)
+{
+	static const char *const bname = "scaled_sum(int) [clone .constprop.0] [clone .isra.0]";
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	struct ws_group *g;
+	const struct ws_cause *c;
+
+	(void)state;
+	pair(&r, &b, &v, "var");
+	add_costs(&r);
+	sim(&b->metrics, "estimated-cycles", 1000);
+	sim(&b->metrics, "instructions", 1000);
+	sim(&v->metrics, "estimated-cycles", 1100);
+	sim(&v->metrics, "instructions", 1100);
+	sim(&fn_row(b, bname, "_Z10scaled_sumi.constprop.0.isra.0")->metrics, "instructions", 400);
+	sim(&fn_row(v, "scaled_sum(int) [clone .isra.0]", "_Z10scaled_sumi.isra.0")->metrics, "instructions", 500);
+	/* Rows that name the clone as a caller follow it. */
+	g = fn_row(b, "helper(int)", "_Z6helperi");
+	sim(&g->metrics, "instructions", 10);
+	sim(&ws_group_list_get(&g->callers, bname, "/bin/prog")->metrics, "instructions", 10);
+	g = fn_row(v, "helper(int)", "_Z6helperi");
+	sim(&g->metrics, "instructions", 10);
+	sim(&ws_group_list_get(&g->callers, "scaled_sum(int) [clone .isra.0]", "/bin/prog")->metrics, "instructions", 10);
+	/* Split-off cold parts pair with cold parts only; two of one name on each side stay apart. */
+	sim(&fn_row(b, "check(long) [clone .cold]", "_Z5checkl.cold")->metrics, "instructions", 5);
+	sim(&fn_row(v, "check(long) [clone .part.0]", "_Z5checkl.part.0")->metrics, "instructions", 5);
+	sim(&fn_row(b, "twice(int) [clone .isra.0]", "_Z5twicei.isra.0")->metrics, "instructions", 5);
+	sim(&fn_row(b, "twice(int) [clone .part.0]", "_Z5twicei.part.0")->metrics, "instructions", 5);
+	sim(&fn_row(v, "twice(int) [clone .constprop.0]", "_Z5twicei.constprop.0")->metrics, "instructions", 5);
+	sim(&fn_row(v, "twice(int) [clone .lto_priv.0]", "_Z5twicei.lto_priv.0")->metrics, "instructions", 5);
+	ws_compare_pair_functions(&r);
+	ws_compare_pair_functions(&r); /* again: nothing changes */
+	g = ws_group_list_find(&v->functions, bname);
+	assert_non_null(g);
+	assert_string_equal(g->own_name, "scaled_sum(int) [clone .isra.0]");
+	assert_string_equal(g->symbols[0], "_Z10scaled_sumi.isra.0");
+	assert_null(ws_group_list_find(&v->functions, "scaled_sum(int) [clone .isra.0]"));
+	assert_non_null(ws_group_list_find(&ws_group_list_find(&v->functions, "helper(int)")->callers, bname));
+	assert_null(ws_group_list_find(&v->functions, "helper(int)")->own_name);
+	assert_non_null(ws_group_list_find(&v->functions, "check(long) [clone .part.0]"));
+	assert_non_null(ws_group_list_find(&v->functions, "twice(int) [clone .constprop.0]"));
+	assert_non_null(ws_group_list_find(&v->functions, "twice(int) [clone .lto_priv.0]"));
+	analyse(&r);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_true(c->nwhere >= 1);
+	/* 100 more of the 100: the whole difference, not 500 of it in a "new" row. */
+	assert_string_equal(c->where[0], "scaled_sum(int) [clone .constprop.0] [clone .isra.0] (100%)");
+	ws_result_release(&r);
+}
+
 static void native(struct ws_metric_set *s, const char *name, double centre, double spread, int n);
 
 /* Every warning ws_compare() makes, diff recognises as one it makes again (ws_compare_made_warning). */
@@ -1365,6 +1430,7 @@ int main(void)
 		cmocka_unit_test(test_simulated_decomposition),
 		cmocka_unit_test(test_fewer_instructions_advice), cmocka_unit_test(test_gone_function_holds_the_drop),
 		cmocka_unit_test(test_compare_warnings_recognised),
+		cmocka_unit_test(test_clone_rows_paired),
 		cmocka_unit_test(test_unmodelled_stall_is_unexplained),
 		cmocka_unit_test(test_identical_blames_nothing),
 		cmocka_unit_test(test_measured_cycles_with_noise),
