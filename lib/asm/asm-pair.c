@@ -45,7 +45,7 @@ static enum ws_asm_how asm_how(enum ws_sym_how h)
 static void pairable_of(const struct sym_list *l, struct ws_sym_pairable *out)
 {
 	for (size_t i = 0; i < l->n; i++)
-		out[i] = (struct ws_sym_pairable){ .key = l->v[i]->key, .identity = l->v[i]->base,
+		out[i] = (struct ws_sym_pairable){ .symbol = l->v[i]->symbol, .key = l->v[i]->key, .identity = l->v[i]->base,
 						   .cold = is_cold(l->v[i]), .ambiguous = l->v[i]->ambiguous,
 						   .addr = l->v[i]->addr, .size = l->v[i]->size };
 }

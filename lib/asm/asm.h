@@ -99,7 +99,9 @@ struct ws_asm_pair {
 };
 
 /*
- * Pair every function of `a` with the one of `b` that has the same key. Then, among those left over, per
+ * Pair every function of `a` with the one of `b` that has the same symbol, hash and all, where each build
+ * has one function of it (Rust's std keeps its hashes between builds of a program); then with the one that
+ * has the same key. Then, among those left over, per
  * identity (the demangled base name, split-off .cold parts apart): one on each side are a clone and its
  * original ("scale" in an -O0 build meets "scale.constprop.0" in an -O2 build); several on each side, as
  * many in each, are paired when their sizes are distinct and rank in the same address order in both

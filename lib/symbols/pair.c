@@ -18,6 +18,64 @@ static int cmp_by_key(const void *pa, const void *pb, void *data)
 	return strcmp(s->v[*(const size_t *)pa].key, s->v[*(const size_t *)pb].key);
 }
 
+static int cmp_by_symbol(const void *pa, const void *pb, void *data)
+{
+	const struct side *s = data;
+
+	return strcmp(s->v[*(const size_t *)pa].symbol, s->v[*(const size_t *)pb].symbol);
+}
+
+/* The indices of the functions of `s` that have a symbol, sorted by it; returns how many. */
+static size_t by_symbol(const struct side *s, size_t *idx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].symbol)
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof(*idx), cmp_by_symbol, (void *)s);
+	return n;
+}
+
+/*
+ * The first round: a symbol that one function of each side has, hash and all, is the same function. Two
+ * of one symbol on a side (local functions of two files) are left to the keys, which tell them apart.
+ */
+static void pair_by_symbol(const struct side *sa, const struct side *sb, size_t *mate_a, enum ws_sym_how *how_a,
+			   bool *used_b)
+{
+	size_t *ia = xmalloc((sa->n + 1) * sizeof(*ia)), *ib = xmalloc((sb->n + 1) * sizeof(*ib));
+	size_t na = by_symbol(sa, ia), nb = by_symbol(sb, ib), i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		const char *sym = sa->v[ia[i]].symbol;
+		int c = strcmp(sym, sb->v[ib[j]].symbol);
+		size_t ei = i + 1, ej = j + 1;
+
+		if (c < 0) {
+			i++;
+			continue;
+		}
+		if (c > 0) {
+			j++;
+			continue;
+		}
+		while (ei < na && !strcmp(sa->v[ia[ei]].symbol, sym))
+			ei++;
+		while (ej < nb && !strcmp(sb->v[ib[ej]].symbol, sym))
+			ej++;
+		if (ei - i == 1 && ej - j == 1) {
+			mate_a[ia[i]] = ib[j];
+			how_a[ia[i]] = WS_SYM_BY_NAME;
+			used_b[ib[j]] = true;
+		}
+		i = ei;
+		j = ej;
+	}
+	free(ia);
+	free(ib);
+}
+
 /* The group for the second round: the identity, with split-off cold parts kept apart from the rest. */
 static int cmp_group(const struct ws_sym_pairable *a, const struct ws_sym_pairable *b)
 {
@@ -87,7 +145,7 @@ static bool pair_by_size(const struct member *g, size_t na, size_t nb, size_t *m
 void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,
 		 size_t *mate_a, enum ws_sym_how *how_a, enum ws_sym_how *how_b)
 {
-	struct side sb = { b, nb };
+	struct side sa = { a, na }, sb = { b, nb };
 	size_t *bykey = xmalloc((nb + 1) * sizeof(*bykey));
 	bool *used_b = xcalloc(nb + 1, sizeof(*used_b));
 	struct member *left = xmalloc((na + nb + 1) * sizeof(*left));
@@ -99,28 +157,32 @@ void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym
 	}
 	qsort_r(bykey, nb, sizeof(*bykey), cmp_by_key, &sb);
 	for (size_t i = 0; i < na; i++) {
-		size_t lo = 0, hi = nb;
-
 		mate_a[i] = SIZE_MAX;
 		how_a[i] = WS_SYM_ONLY;
+	}
+	pair_by_symbol(&sa, &sb, mate_a, how_a, used_b);
+	for (size_t i = 0; i < na; i++) {
+		size_t lo = 0, hi = nb;
+
 		/* "name #2" says nothing told the copies apart: the number is no identity across builds. */
-		if (a[i].ambiguous)
+		if (a[i].ambiguous || mate_a[i] != SIZE_MAX)
 			continue;
+		/* The first of that key, then the first of those still free (the symbols took some). */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
-			int c = strcmp(b[bykey[mid]].key, a[i].key);
 
-			if (!c && !used_b[bykey[mid]] && !b[bykey[mid]].ambiguous) {
-				mate_a[i] = bykey[mid];
-				used_b[bykey[mid]] = true;
-				how_a[i] = WS_SYM_BY_NAME;
-				break;
-			}
-			if (c < 0)
+			if (strcmp(b[bykey[mid]].key, a[i].key) < 0)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
+		for (; lo < nb && !strcmp(b[bykey[lo]].key, a[i].key); lo++)
+			if (!used_b[bykey[lo]] && !b[bykey[lo]].ambiguous) {
+				mate_a[i] = bykey[lo];
+				used_b[bykey[lo]] = true;
+				how_a[i] = WS_SYM_BY_NAME;
+				break;
+			}
 	}
 	/* The second round, per identity, among those left over. */
 	for (size_t i = 0; i < na; i++)

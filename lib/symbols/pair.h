@@ -14,6 +14,7 @@
  * tables and one pair in asm-diff.
  */
 struct ws_sym_pairable {
+	const char *symbol;   /* as in the symbol table, or NULL: one identical symbol on each side pairs first */
 	const char *key;      /* the same key on both sides pairs (a name, or a name told apart further) */
 	const char *identity; /* the function across builds, clone suffixes left out (ws_sym_identity()) */
 	bool cold;            /* a split-off .cold part: paired with cold parts only */
@@ -32,7 +33,9 @@ enum ws_sym_how {
 };
 
 /*
- * Pair the `na` functions a[] (in address order) with the `nb` functions b[]: first by key, then among
+ * Pair the `na` functions a[] (in address order) with the `nb` functions b[]: first by symbol, where one
+ * function on each side has it (Rust's std and any crate built alike keep their hashes between builds:
+ * identical, they tell apart what the key, without the hash, cannot), then by key, then among
  * those left, per identity (cold parts apart): one on each side are a clone and its original; several on
  * each side, as many in each, pair when their sizes are distinct and rank in the same address order in both
  * builds; any other several stay WS_SYM_AMBIGUOUS. mate_a[i] receives the index in b[] of a[i]'s mate or

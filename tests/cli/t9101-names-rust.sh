@@ -73,6 +73,21 @@ test_expect_success 'list mode: each monomorphization paired with its own, by DW
 	test_grep "identical after normalisation" out
 '
 
+test_expect_success 'list mode: std functions with one symbol, hash and all, in both builds are paired by it' '
+	python3 - list.json <<-\EOF
+	import json, sys
+	fns = json.load(open(sys.argv[1]))["functions"]
+	# Several functions of this name in each build, which the name without the hash cannot tell apart.
+	fmt = [f for f in fns if f["name"] == "<&T as core::fmt::Debug>::fmt"]
+	assert len(fmt) > 1, fmt
+	for f in fmt:
+	    assert f["paired_by"] == "name" and f["a"]["symbol"] == f["b"]["symbol"], f
+	same = [f for f in fns if f["a"] and f["b"] and f["a"]["symbol"] == f["b"]["symbol"]]
+	amb = [f for f in fns if f["paired_by"] == "ambiguous"]
+	assert len(same) > 10 * len(amb), (len(same), len(amb))
+	EOF
+'
+
 test_expect_success 'asm-diff finds functions by demangled name, by the other build'"'"'s mangled name and by glob' '
 	whyslow asm-diff --function mono::work "$A" "$B" >out &&
 	head -n 1 out >first && echo mono::work >expect && test_cmp expect first &&

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "symbols/names.h"
+#include "symbols/pair.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,52 @@ static void test_unknown_row(void **state)
 	check(ws_sym_unknown_row("[kernel]", "[kernel.kallsyms]"), "[kernel] [kernel.kallsyms]");
 }
 
+/*
+ * Pairing across builds: an identical full symbol (Rust's hash included) on each side pairs first, even
+ * where the key without the hash is shared by several ("name #2", ambiguous); a symbol twice on a side does
+ * not; what nothing tells apart stays unpaired.
+ */
+static void test_pair_by_symbol(void **state)
+{
+	const struct ws_sym_pairable a[] = {
+		{ .symbol = "_ZN4core3fmt3num3imp17h1111111111111111E", .key = "fmt #1", .identity = "fmt", .ambiguous = true, .addr = 1 },
+		{ .symbol = "_ZN4core3fmt3num3imp17h2222222222222222E", .key = "fmt #2", .identity = "fmt", .ambiguous = true, .addr = 2 },
+		{ .symbol = "_ZN4mono4work17haaaaaaaaaaaaaaaaE", .key = "mono::work", .identity = "mono::work", .addr = 3 },
+		{ .symbol = "local", .key = "local (a.c)", .identity = "local", .addr = 4 },
+		{ .symbol = "local", .key = "local (b.c)", .identity = "local", .addr = 5 },
+		{ .symbol = "_ZN4drop17h3333333333333333E", .key = "drop #1", .identity = "drop", .ambiguous = true, .addr = 6 },
+		{ .symbol = "_ZN4drop17h4444444444444444E", .key = "drop #2", .identity = "drop", .ambiguous = true, .addr = 7 },
+	};
+	const struct ws_sym_pairable b[] = {
+		{ .symbol = "_ZN4core3fmt3num3imp17h2222222222222222E", .key = "fmt #1", .identity = "fmt", .ambiguous = true, .addr = 1 },
+		{ .symbol = "_ZN4core3fmt3num3imp17h1111111111111111E", .key = "fmt #2", .identity = "fmt", .ambiguous = true, .addr = 2 },
+		{ .symbol = "_ZN4mono4work17hbbbbbbbbbbbbbbbbE", .key = "mono::work", .identity = "mono::work", .addr = 3 },
+		{ .symbol = "local", .key = "local (b.c)", .identity = "local", .addr = 4 },
+		{ .symbol = "local", .key = "local (a.c)", .identity = "local", .addr = 5 },
+		{ .symbol = "_ZN4drop17h5555555555555555E", .key = "drop #1", .identity = "drop", .ambiguous = true, .addr = 6 },
+		{ .symbol = "_ZN4drop17h6666666666666666E", .key = "drop #2", .identity = "drop", .ambiguous = true, .addr = 7 },
+	};
+	size_t mate[7];
+	enum ws_sym_how how_a[7], how_b[7];
+
+	(void)state;
+	ws_sym_pair(a, 7, b, 7, mate, how_a, how_b);
+	/* The hash tells them apart, whatever their order or their numbers. */
+	assert_int_equal(mate[0], 1);
+	assert_int_equal(mate[1], 0);
+	assert_int_equal(how_a[0], WS_SYM_BY_NAME);
+	/* Other hashes: by key, the hash left out. */
+	assert_int_equal(mate[2], 2);
+	/* One symbol twice on a side: the keys (their files) decide. */
+	assert_int_equal(mate[3], 4);
+	assert_int_equal(mate[4], 3);
+	/* Neither the symbol nor anything else tells them apart: never guessed. */
+	assert_int_equal(mate[5], SIZE_MAX);
+	assert_int_equal(mate[6], SIZE_MAX);
+	assert_int_equal(how_a[5], WS_SYM_AMBIGUOUS);
+	assert_int_equal(how_b[5], WS_SYM_AMBIGUOUS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_plt_callee),
 		cmocka_unit_test(test_unknown_row),
+		cmocka_unit_test(test_pair_by_symbol),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
