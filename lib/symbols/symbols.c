@@ -89,6 +89,9 @@ struct ws_symobj {
 	char **plt_names;        /* their demangled names */
 	bool plt_read;
 	struct memo inlines;   /* address -> its inline chain */
+	char **closures;       /* demangled symbols that name a C++ closure type, read when first needed */
+	size_t nr_closures;
+	bool closures_read;
 	struct memo unnamed;   /* start of a frame without a symbol -> its name, "[unknown]+0x1f2a0" */
 	struct addr_sym *by_addr; /* sized symbols by start, for lookups without libdwfl's scan (quick_lookup) */
 	size_t nr_by_addr;
@@ -187,6 +190,9 @@ static void symobj_free(struct ws_symobj *o)
 	for (size_t i = 0; i < o->nr_plt; i++)
 		free(o->plt_names[i]);
 	free(o->plt_names);
+	for (size_t i = 0; i < o->nr_closures; i++)
+		free(o->closures[i]);
+	free(o->closures);
 	ws_elf_slots_free(o->plt, o->nr_plt);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
@@ -821,16 +827,102 @@ char *ws_symobj_dwarf_name(struct ws_symobj *o, uint64_t vaddr)
 	return xstrdup(die_name(&fn));
 }
 
+/* Whether the unnamed class `die` is a lambda's closure type: GCC names its members "<lambda>", "~<lambda>". */
+static bool is_closure(Dwarf_Die *die)
+{
+	Dwarf_Die child;
+	const char *name;
+
+	if (dwarf_child(die, &child) != 0)
+		return false;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_subprogram && (name = dwarf_diename(&child)) &&
+		    (!strcmp(name, "<lambda>") || !strcmp(name, "~<lambda>")))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
 /*
- * The name of an inlined function that has no linkage name (a static C++ function): its DWARF name under
- * the namespaces and types that hold its abstract definition, "names::mix", as the demangler would print
- * it but for the parameters, which DWARF gives only as types. C functions are their plain name.
+ * The symbols of `o` whose mangled names hold a closure type ("Ul...E_", as in a std::sort instance over a
+ * lambda), demangled: how the demangler spells lambdas, "f(int)::{lambda(int, int)#1}".
  */
-static char *qualified_name(Dwarf_Die *inlined, const char *name)
+static void read_closures(struct ws_symobj *o)
+{
+	int n = o->mod ? dwfl_module_getsymtab(o->mod) : 0;
+	size_t alloc = 0;
+
+	o->closures_read = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym es;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(o->mod, i, &es, &addr, NULL, NULL, NULL);
+		char *d;
+
+		if (!name || strncmp(name, "_Z", 2) || !strstr(name, "Ul"))
+			continue;
+		d = ws_sym_demangle(name);
+		if (!strstr(d, "{lambda(")) {
+			free(d);
+			continue;
+		}
+		WS_ALLOC_GROW(o->closures, o->nr_closures + 1, alloc);
+		o->closures[o->nr_closures++] = d;
+	}
+}
+
+/*
+ * How the demangler spells the one lambda of function `fn` (demangled, with its parameters):
+ * "{lambda(int, int)#1}", taken from a symbol that names its closure type; NULL when no symbol does, or
+ * when they name several lambdas of `fn` (DWARF does not say which of them this is). A new string.
+ */
+static char *closure_spelling(struct ws_symobj *o, const char *fn)
+{
+	char *found = NULL;
+	size_t len = strlen(fn);
+
+	if (!o->closures_read)
+		read_closures(o);
+	for (size_t i = 0; i < o->nr_closures; i++) {
+		for (const char *p = strstr(o->closures[i], fn); p; p = strstr(p + 1, fn)) {
+			const char *start = p + len, *end;
+			int depth = 0;
+
+			if (strncmp(start, "::{lambda(", 10))
+				continue;
+			start += 2;
+			for (end = start; *end; end++)
+				if (*end == '{')
+					depth++;
+				else if (*end == '}' && --depth == 0)
+					break;
+			if (!*end)
+				continue;
+			if (!found) {
+				found = xstrndup(start, (size_t)(end + 1 - start));
+			} else if (strncmp(found, start, (size_t)(end + 1 - start)) || found[end + 1 - start]) {
+				free(found);
+				return NULL;
+			}
+		}
+	}
+	return found;
+}
+
+/*
+ * The name of an inlined function that has no linkage name (a static C++ function, GCC's lambdas): its
+ * DWARF name under the namespaces and types that hold its abstract definition, "names::mix", as the
+ * demangler would print it but for the parameters, which DWARF gives only as types. A type local to a
+ * function is under that function's demangled name; a lambda's closure type is spelled as the demangler
+ * spells it where a symbol names it ("{lambda(int, int)#1}"), else "{lambda}"; another unnamed class is
+ * "{unnamed type}" (never an anonymous namespace, which it is not). C functions are their plain name.
+ */
+static char *qualified_name(struct ws_symobj *o, Dwarf_Die *inlined, const char *name)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die origin, *scopes = NULL;
 	char *out = xstrdup(name);
+	bool closure = false;
 	int n;
 
 	if (!dwarf_formref_die(dwarf_attr(inlined, DW_AT_abstract_origin, &attr), &origin))
@@ -844,10 +936,37 @@ static char *qualified_name(Dwarf_Die *inlined, const char *name)
 		const char *scope = dwarf_diename(&scopes[i]);
 		char *more;
 
+		if (tag == DW_TAG_subprogram) {
+			/* A function-local type: the function's full name is all the scope there is. */
+			const char *link = die_linkage_name(&scopes[i]);
+			char *fn = link ? ws_sym_demangle(link) : xstrdup(die_name(&scopes[i]) ? die_name(&scopes[i]) : "?");
+			char *lambda = closure ? closure_spelling(o, fn) : NULL;
+
+			if (lambda) {
+				/* "{lambda}::operator()" -> "{lambda(int, int)#1}::operator()" */
+				const char *rest = out + strlen("{lambda}");
+
+				more = xasprintf("%s::%s%s", fn, lambda, rest);
+			} else {
+				more = xasprintf("%s::%s", fn, out);
+			}
+			free(lambda);
+			free(fn);
+			free(out);
+			out = more;
+			break;
+		}
 		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
 		    tag != DW_TAG_union_type)
 			continue;
-		more = xasprintf("%s::%s", scope ? scope : "(anonymous namespace)", out);
+		if (tag == DW_TAG_namespace)
+			more = xasprintf("%s::%s", scope ? scope : "(anonymous namespace)", out);
+		else if (scope)
+			more = xasprintf("%s::%s", scope, out);
+		else if (i == 1 && is_closure(&scopes[i]) && (closure = true))
+			more = xasprintf("{lambda}::%s", out);
+		else
+			more = xasprintf("{unnamed type}::%s", out);
 		free(out);
 		out = more;
 	}
@@ -886,7 +1005,7 @@ static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline
 			file = dwarf_filesrc(files, fileidx, NULL, NULL);
 		dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &lineno);
 		WS_ALLOC_GROW(v, nr + 1, alloc);
-		v[nr].name = link ? ws_sym_demangle(link) : qualified_name(&chain[i], name);
+		v[nr].name = link ? ws_sym_demangle(link) : qualified_name(o, &chain[i], name);
 		v[nr].call_file = xstrdup(file ? file : "??");
 		v[nr].call_line = (unsigned)lineno;
 		nr++;
@@ -928,7 +1047,7 @@ static void index_inlined(Dwarf_Die *die, struct inlined_index *ix)
 	do {
 		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine) {
 			const char *link = die_linkage_name(&child), *dname = die_name(&child);
-			char *name = link ? ws_sym_demangle(link) : dname ? qualified_name(&child, dname) : NULL;
+			char *name = link ? ws_sym_demangle(link) : dname ? qualified_name(o, &child, dname) : NULL;
 			bool seen = !name;
 
 			/* A function inlined many times into one holder is one entry. */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t9102-names-clones.sh - a function GCC clones with other suffixes in two builds is one row in compare, as in asm-diff.
+# t9102-names-clones.sh - a function GCC clones with other suffixes in two builds is one row in compare, as in asm-diff;
+# an inlined lambda, which GCC's DWARF leaves without a linkage name, is spelled as the demangler spells it.
 . "$WS_SRC/tests/cli/lib.sh"
 
 if [ -z "${WS_NAMES_CPP:-}" ] || [ ! -x "$WS_NAMES_CPP/names-clones-b" ]; then
@@ -44,6 +45,12 @@ test_expect_success 'sim: compare makes one row of them, under the baseline'"'"'
 	where = [w for e in r["explain"] for c in e["causes"] for w in c.get("where", [])]
 	assert not any("%s (" % own in w for w in where), where
 	EOF
+'
+
+test_expect_success 'an inlined lambda: the demangler'"'"'s spelling, under its function, no anonymous namespace' '
+	test_expect_code 1 whyslow asm-diff --function "*lambda*operator()" "$A" "$B" >out 2>err &&
+	test_grep "work::sort_stuff(std::vector<long, std::allocator<long> >&)::{lambda(long, long)#1}::operator()'"'"' was inlined into" err &&
+	! test_grep "anonymous namespace" err
 '
 
 test_done
