@@ -137,6 +137,7 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 		if (o->functions && v->functions.n) {
 			size_t top = o->top ? o->top : 15, name_w = 40, *idx = xmalloc(v->functions.n * sizeof(*idx));
 			double *sh = xmalloc(v->functions.n * sizeof(*sh));
+			bool inlined = false;
 
 			for (size_t j = 0; j < v->functions.n; j++) {
 				idx[j] = j;
@@ -172,7 +173,20 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 				fprintf(f, "%s\n", col(o, C_RESET));
 				if (o->callers)
 					stat_callers(f, v, g, o);
+				inlined |= g->inlined;
 			}
+			/* The cut is no secret: the file has every row. */
+			if (v->functions.n > top)
+				fprintf(f, "    %s%zu more row%s (all in --export-json)%s\n", col(o, C_DIM), v->functions.n - top,
+					v->functions.n - top == 1 ? "" : "s", col(o, C_RESET));
+			/*
+			 * An inline chain's rows each count the same code (its innermost frames), and that code is also in
+			 * the row of the function holding it: their shares add up to more than the whole.
+			 */
+			if (inlined)
+				fprintf(f, "    %slegend: (inlined) rows count code inlined into other functions and overlap the "
+					"rows of the functions holding it (shares can add up to over 100%%)%s\n",
+					col(o, C_DIM), col(o, C_RESET));
 			free(idx);
 			free(sh);
 		}

@@ -179,4 +179,29 @@ test_expect_success 'fault injection: a count that never ran is not counted, nev
 	test "$(json n.json "d[\"variants\"][0][\"metrics\"][\"page-faults\"][\"samples\"]")" = "[None, None]"
 '
 
+test_expect_success 'the function table says how many rows it cut, and that inlined rows overlap' '
+	python3 - <<-\EOF &&
+	import json
+	fns = [{"name": "f%d" % i, "object": "/bin/prog", "metrics": {"share": {"samples": [0.05, 0.05]}}}
+	       for i in range(14)]
+	fns += [{"name": "g%d (inlined)" % i, "object": "/bin/prog", "inlined": True,
+	         "metrics": {"share": {"samples": [0.3, 0.3]}}} for i in range(4)]
+	json.dump({"variants": [{"name": "prog", "command": "./prog", "functions": fns,
+	                         "metrics": {"task-clock": {"samples": [1e6, 1.1e6]}}}]}, open("fns.json", "w"))
+	EOF
+	whyslow report --functions fns.json >out &&
+	test_grep "^    3 more rows (all in --export-json)$" out &&
+	test_grep "(inlined) rows count code inlined into other functions and overlap" out &&
+	test_grep "over 100%" out &&
+	python3 - <<-\EOF &&
+	import json
+	r = json.load(open("fns.json"))
+	r["variants"][0]["functions"] = [f for f in r["variants"][0]["functions"] if not f.get("inlined")][:3]
+	json.dump(r, open("few.json", "w"))
+	EOF
+	whyslow report --functions few.json >out &&
+	! test_grep "more row" out &&
+	! test_grep "(inlined) rows" out
+'
+
 test_done
