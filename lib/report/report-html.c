@@ -15,6 +15,7 @@
 #include "report/report-internal.h"
 #include "report/report.h"
 #include "result/metrics.h"
+#include "symbols/names.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -1282,6 +1283,69 @@ static int fn_row_cmp(const void *a, const void *b)
 	return (dx < dy) - (dx > dy);
 }
 
+/* The widest label of a function chart, in columns: what the chart's left margin holds. */
+#define FN_LABEL_WIDTH 34
+
+/* `name`'s last `width` columns after "…" (it is cut at the start), or a copy when it fits. */
+static char *cut_start(const char *name, size_t width)
+{
+	size_t len = strlen(name), w = ws_text_width(name);
+	const char *p = name;
+
+	if (w <= width)
+		return xstrdup(name);
+	/* Drop whole code points from the start until the rest and "…" fit. */
+	for (; w > width - 1 && p < name + len; w--)
+		for (p++; ((unsigned char)*p & 0xc0) == 0x80; p++)
+			;
+	return xasprintf("…%s", p);
+}
+
+/*
+ * The label of a function in a chart, as the terminal's tables shorten it (ws_sym_display(): template and
+ * generic arguments to <…>, parameters to (…), then the start cut), or with `cut` its end after "…"; either
+ * way " (inlined)" is kept: an inlined row is not its function. The full name is the label's tooltip. A new
+ * string.
+ */
+static char *fn_label(const char *name, bool cut)
+{
+	static const char inl[] = " (inlined)";
+	size_t len = strlen(name), ni = sizeof(inl) - 1;
+	bool inlined = len > ni && !strcmp(name + len - ni, inl);
+	char *base = xstrndup(name, inlined ? len - ni : len), *label, *d;
+	size_t width = FN_LABEL_WIDTH - (inlined ? ni : 0);
+
+	d = cut ? cut_start(base, width) : ws_sym_display(base, width);
+	label = xasprintf("%s%s", d, inlined ? inl : "");
+	free(d);
+	free(base);
+	return label;
+}
+
+/*
+ * The labels of a chart's `n` rows: fn_label()'s, but where the elision makes two rows read alike
+ * ("core::ptr::drop_in_place<…> (inlined)" twice), the ends of their full names, which differ.
+ */
+static char **fn_labels(const struct fn_row *rows, size_t n)
+{
+	char **v = xcalloc(n + 1, sizeof(*v));
+	bool *clash = xcalloc(n + 1, sizeof(*clash));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = fn_label(rows[i].name, false);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (!strcmp(v[i], v[j]))
+				clash[i] = clash[j] = true;
+	for (size_t i = 0; i < n; i++)
+		if (clash[i]) {
+			free(v[i]);
+			v[i] = fn_label(rows[i].name, true);
+		}
+	free(clash);
+	return v;
+}
+
 static void fn_plot(struct page *p, const struct ws_variant *var, struct fn_row *rows, size_t n, const char *what)
 {
 	FILE *f = p->f;
@@ -1291,6 +1355,7 @@ static void fn_plot(struct page *p, const struct ws_variant *var, struct fn_row 
 	struct scale s;
 	struct text title, desc;
 	bool diff = var != p->base, incl = false;
+	char **labels = fn_labels(rows, n);
 
 	for (size_t i = 0; i < n; i++) {
 		hi = fmax(hi, fmax(finite_or_0(rows[i].base), finite_or_0(rows[i].var)));
@@ -1336,10 +1401,7 @@ static void fn_plot(struct page *p, const struct ws_variant *var, struct fn_row 
 		fprintf(f, "\"><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\"><title>", L - 8, y + 16);
 		esc(f, row->name);
 		fputs("</title>", f);
-		if (strlen(row->name) > 34)
-			escf(f, "%.32s…", row->name);
-		else
-			esc(f, row->name);
+		esc(f, labels[i]);
 		fputs("</text>", f);
 		if (diff) {
 			fn_bar(f, &s, row->base_incl, 0, true, true, y + 2, 10);
@@ -1368,6 +1430,9 @@ static void fn_plot(struct page *p, const struct ws_variant *var, struct fn_row 
 		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n", f);
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	free(labels);
 }
 
 static void functions_part(struct page *p)

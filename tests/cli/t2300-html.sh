@@ -136,6 +136,40 @@ test_expect_success 'functions with inclusive metrics get their inclusive bars' 
 	check ab.json ab.html
 '
 
+test_expect_success 'function labels: shortened as in the terminal, "(inlined)" kept, no two alike' '
+	python3 - <<-\EOF &&
+	import json
+	names = ["core::ptr::drop_in_place<alloc::vec::Vec<prog::store::Buf>> (inlined)",
+	         "core::ptr::drop_in_place<[prog::store::Buf]> (inlined)",
+	         "std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, int> >, "
+	         "std::less<int>, std::allocator<std::pair<int const, int> > >::_M_lower_bound(int const&) (inlined)",
+	         "prog::store::Buf::mix::<prog::main::{closure#0}>"]
+	fns = [{"name": n, "object": "/bin/x", "inlined": n.endswith("(inlined)") or None,
+	        "metrics": {"share": {"samples": [0.1 + 0.01 * i] * 3}}} for i, n in enumerate(names)]
+	for f in fns:
+	    if f["inlined"] is None:
+	        del f["inlined"]
+	json.dump({"variants": [{"name": "p", "metrics": {"t": {"samples": [1, 2, 3]}}, "functions": fns}]},
+	          open("labels.json", "w"))
+	EOF
+	whyslow report --html labels.json >labels.html &&
+	python3 - labels.html <<-\EOF
+	import html, re, sys
+	page = open(sys.argv[1]).read()
+	rows = re.findall(r"<g class=\"fn\" data-function=\"([^\"]*)\"><text[^>]*><title>[^<]*</title>([^<]*)</text>", page)
+	labels = {html.unescape(n): html.unescape(l) for n, l in rows}
+	assert len(labels) == 4, labels
+	for n, l in labels.items():
+	    assert len(l) <= 34, l
+	    assert l.endswith(" (inlined)") == n.endswith(" (inlined)"), (n, l)
+	assert len(set(labels.values())) == 4, labels
+	assert labels["std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, int> >, "
+	              "std::less<int>, std::allocator<std::pair<int const, int> > >::_M_lower_bound(int const&) (inlined)"] \
+	    == "…e<…>::_M_lower_bound(…) (inlined)", labels
+	assert labels["prog::store::Buf::mix::<prog::main::{closure#0}>"] == "prog::store::Buf::mix::<…>", labels
+	EOF
+'
+
 test_expect_success 'a file of another schema version: one line naming both versions' '
 	for v in whyslow/0 whyslow/2
 	do
