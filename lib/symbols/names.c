@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -472,6 +473,44 @@ static size_t notes_start(const char *s)
 	}
 }
 
+/*
+ * `notes` (from notes_start()) with its " [clone X]" notes, two or more, made one " [clone XY]" where the
+ * first stood: the suffixes in the symbol's order. Other notes stay as they are. A new string.
+ */
+static char *merge_clone_notes(const char *notes)
+{
+	static const char pre[] = " [clone ";
+	size_t np = sizeof(pre) - 1, count = 0;
+	char *out, *clones, *rest;
+	FILE *fo, *fc, *fr;
+	size_t lo, lc, lr;
+
+	for (const char *p = strstr(notes, pre); p; p = strstr(p + np, pre))
+		count++;
+	if (count < 2)
+		return xstrdup(notes);
+	fc = open_memstream(&clones, &lc);
+	fr = open_memstream(&rest, &lr);
+	for (const char *p = notes; *p;) {
+		const char *end;
+
+		if (!strncmp(p, pre, np) && (end = strchr(p + np, ']'))) {
+			fwrite(p + np, 1, (size_t)(end - p - np), fc);
+			p = end + 1;
+		} else {
+			fputc(*p++, fr);
+		}
+	}
+	fclose(fc);
+	fclose(fr);
+	fo = open_memstream(&out, &lo);
+	fprintf(fo, "%s%s]%s", pre, clones, rest);
+	fclose(fo);
+	free(clones);
+	free(rest);
+	return out;
+}
+
 char *ws_sym_display(const char *name, size_t width)
 {
 	char *e, *body, *shown;
@@ -479,12 +518,19 @@ char *ws_sym_display(const char *name, size_t width)
 
 	if (!width || ws_text_width(name) <= width)
 		return xstrdup(name);
-	/* The notes stay whole; the name before them gives way. */
-	nw = ws_text_width(name + n);
+	/*
+	 * The notes stay, the name before them gives way; but several clone notes become one first
+	 * ("[clone .constprop.0] [clone .isra.0]" -> "[clone .constprop.0.isra.0]", the symbol's suffix), so that
+	 * the function's own name keeps its room.
+	 */
 	if (n && name[n]) {
+		char *notes = merge_clone_notes(name + n);
+
+		nw = ws_text_width(notes);
 		body = xstrndup(name, n);
 		shown = ws_sym_display(body, width > nw + 8 ? width - nw : 8);
-		e = xasprintf("%s%s", shown, name + n);
+		e = xasprintf("%s%s", shown, notes);
+		free(notes);
 		free(body);
 		free(shown);
 		return e;
@@ -529,6 +575,9 @@ char *ws_sym_display(const char *name, size_t width)
 				c++;
 			w--;
 		}
+		/* Where the cut lands on an elision, one "…" says both. */
+		if (!strncmp(c, "…", strlen("…")))
+			c += strlen("…");
 		t = xasprintf("…%s", c);
 		free(e);
 		e = t;

@@ -60,7 +60,8 @@ char *ws_sym_libc_impl_family(const char *name);
 char *ws_sym_short(const char *name);
 
 /*
- * `name` for a terminal column of `width` columns (0: no limit): template and generic arguments elided to
+ * `name` for a terminal column of `width` columns (0: no limit): several clone notes made one ("[clone
+ * .constprop.0] [clone .isra.0]" -> "[clone .constprop.0.isra.0]"), template and generic arguments elided to
  * "<…>" (not a leading qualified path such as Rust's "<&T as core::fmt::Debug>::fmt", whose own arguments
  * are), then, if still too wide, the parameter list to "(…)", then the start cut to "…". A new string; it
  * is `name` itself (copied) when that fits. The full name stays in JSON, in -v and in the HTML report.

@@ -108,6 +108,16 @@ static void test_display(void **state)
 	      "std::_Rb_tree<…>::_M_lower_bound(…) (inlined)");
 	check(ws_sym_display("foo(std::vector<int, std::allocator<int> >) [clone .isra.0]", 40),
 	      "foo(std::vector<…>) [clone .isra.0]");
+	/* Several clone notes become one before the name gives way: the name keeps its room. */
+	check(ws_sym_display("kern::scaled_sum(std::vector<long, std::allocator<long> > const&, int, int) "
+			     "[clone .constprop.0] [clone .isra.0]", 40),
+	      "…aled_sum(…) [clone .constprop.0.isra.0]");
+	check(ws_sym_display("kern::scaled_sum(std::vector<long, std::allocator<long> > const&, int, int) "
+			     "[clone .constprop.0] [clone .isra.0]", 60),
+	      "kern::scaled_sum(…) [clone .constprop.0.isra.0]");
+	/* A cut that lands on an elision: one "…", not two. */
+	check(ws_sym_display("<alloc::vec::Vec<T> as alloc::vec::spec_from_iter::SpecFromIter<T,I>>::from_iter", 34),
+	      "…> as SpecFromIter<…>>::from_iter");
 	/* A stub's "@plt" and a disassembler's offset are notes too: the parameter list before them still goes. */
 	check(ws_sym_display("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::"
 			     "_M_construct(unsigned long, char)@plt", 60),
