@@ -133,7 +133,7 @@ static int gate(const struct cli_compare *c, struct ws_result *r, const struct w
 	const struct ws_variant *b = ws_result_baseline((struct ws_result *)r);
 	bool found = false, tripped = false;
 
-	bool higher = ws_metric_better(metric) == WS_HIGHER_BETTER, untested = false;
+	bool higher = ws_metric_better(metric) == WS_HIGHER_BETTER, untested = false, missing = false;
 
 	for (size_t i = 0; i < r->nvariants; i++) {
 		const struct ws_variant *v = &r->variants[i];
@@ -143,8 +143,11 @@ static int gate(const struct cli_compare *c, struct ws_result *r, const struct w
 		if (v == b)
 			continue;
 		cmp = ws_comparison_find(r, v->name, metric, NULL, NULL);
-		if (!cmp)
+		if (!cmp) {
+			/* Said below, once we know whether any variant had it: a variant without it is not a pass. */
+			missing = true;
 			continue;
+		}
 		found = true;
 		if (cmp->verdict == WS_VERDICT_NONE || !ws_comparison_reachable(r, cmp, co)) {
 			/* A gate that could not look must not pass silently: nor one whose test could not say. */
@@ -167,6 +170,21 @@ static int gate(const struct cli_compare *c, struct ws_result *r, const struct w
 				c->fail_if_slower);
 			tripped = true;
 		}
+	}
+	/*
+	 * One of several variants without a comparison of the metric (it did not measure it) could not be
+	 * gated: name it and fail as "could not compare", as for too few runs, unless another one tripped.
+	 */
+	if (found && missing) {
+		for (size_t i = 0; i < r->nvariants; i++) {
+			const struct ws_variant *v = &r->variants[i];
+
+			if (v != b && !ws_comparison_find(r, v->name, metric, NULL, NULL))
+				fprintf(stderr, "%s: cannot gate '%s' on %s: it has no %s to compare (not measured for "
+					"it); pick a metric every program has with --metric\n",
+					current_command(), v->name, metric, metric);
+		}
+		untested = true;
 	}
 	if (untested && !tripped)
 		return WS_EXIT_FAIL;

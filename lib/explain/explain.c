@@ -829,7 +829,20 @@ static char *signed_pct_text(double pct)
 /* Past this many runs per program, more runs are no practical advice. */
 #define WS_RUNS_PRACTICAL 10000
 
-static char *verdict_text(const struct ws_comparison *h, size_t runs, double noise)
+/*
+ * A variant's secondaries are gatekept as closed both when its primary was tested and did not differ, and
+ * when its primary has no test at all (not measured for it, or too few runs): the primary's name in the
+ * second case, so that the why line does not claim a test that never ran; NULL in the first.
+ */
+static const char *primary_untested(const struct ws_result *r, const struct ws_variant *v)
+{
+	const char *primary = r->settings.primary ? r->settings.primary : "wall-time";
+	const struct ws_comparison *p = ws_comparison_find((struct ws_result *)r, v->name, primary, NULL, NULL);
+
+	return !p || p->verdict == WS_VERDICT_NONE ? primary : NULL;
+}
+
+static char *verdict_text(const struct ws_comparison *h, size_t runs, double noise, const char *untested)
 {
 	double pct;
 
@@ -875,6 +888,9 @@ static char *verdict_text(const struct ws_comparison *h, size_t runs, double noi
 				 h->metric, 100 * noise);
 	if (h->exact)
 		return xasprintf("unchanged in %s (exact)", h->metric);
+	if (h->gate_closed && untested)
+		return xasprintf("not tested in %s: its primary metric %s was not compared (not measured for it, or "
+				 "too few runs)", h->metric, untested);
 	if (h->gate_closed)
 		return xasprintf("not tested in %s: its primary metric does not differ significantly", h->metric);
 	/*
@@ -1278,9 +1294,9 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 									      : "wall-time", NULL, NULL);
 
 		head = verdict_text(p && p->verdict == WS_VERDICT_NONE ? p : NULL,
-				    runs_of(&b->metrics, "wall-time"), r->settings.noise);
+				    runs_of(&b->metrics, "wall-time"), r->settings.noise, NULL);
 	} else {
-		head = verdict_text(h, runs_of(&b->metrics, h->metric), r->settings.noise);
+		head = verdict_text(h, runs_of(&b->metrics, h->metric), r->settings.noise, primary_untested(r, v));
 	}
 	if (cyc_metric)
 		model_reach(r, b, v, h, cyc_metric, e);
@@ -1335,6 +1351,12 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
 		if (h && !strcmp(h->metric, cyc_metric))
 			e->summary = xasprintf("'%s' is %s%s%s", v->name, head, past ? "; " : ": ", none);
+		else if (cc && cc->gate_closed && isfinite(cc->ratio) && primary_untested(r, v))
+			/* Gatekept as the primary had no test at all: not "does not differ", which never ran. */
+			e->summary = xasprintf("'%s' is %s; %s %+.1f%% was not tested, as the primary metric %s was not "
+					       "compared: --primary %s would test it",
+					       v->name, head, cyc_metric, 100 * (cc->ratio - 1), primary_untested(r, v),
+					       cyc_metric);
 		else if (cc && cc->gate_closed && isfinite(cc->ratio))
 			/* Gatekept, not found equal: say what it would take to test it. */
 			e->summary = xasprintf("'%s' is %s; %s %+.1f%% was not tested, as the primary metric %s does "

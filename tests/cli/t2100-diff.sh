@@ -257,6 +257,19 @@ test_expect_success 'a gate whose test could never be significant fails too, and
 	test_grep "expects a percentage >= 0, not -1" err
 '
 
+# The baseline has wall-time and task-clock; 'a' only wall-time, 'new' only task-clock (+900%): the gate on
+# wall-time never looked at 'new', so it must not pass, and its why line must not say wall-time did not differ.
+test_expect_success 'a gate fails when one of several variants lacks its metric, and says which' '
+	printf "{\"variants\":[{\"name\":\"old\",\"metrics\":{\"wall-time\":{\"samples\":[1,1.01,0.99,1.02,0.98,1]},\"task-clock\":{\"samples\":[1,1.01,0.99,1.02,0.98,1]}}}]}\n" >old.json &&
+	metric_file a.json a wall-time "[1,1.01,0.99,1.02,0.98,1]" &&
+	metric_file new.json new task-clock "[10,10.1,9.9,10.2,9.8,10]" &&
+	test_expect_code 1 whyslow diff old.json a.json new.json --fail-if-slower 2 >out 2>err &&
+	test_grep "cannot gate .new. on wall-time: it has no wall-time" err &&
+	! test_grep "cannot gate .a." err &&
+	test_grep "why: .new. is not tested in task-clock: its primary metric wall-time was not compared" out &&
+	! test_grep "primary metric does not differ" out
+'
+
 test_expect_success 'both medians zero: the direction comes from the means' '
 	metric_file z0.json base context-switches "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" &&
 	metric_file z1.json var context-switches "[0,0,0,0,0,0,0,0,0,0,0,3,4,5,6,7,8,9,10,11]" &&
