@@ -121,6 +121,17 @@ static const char *input_path;
  */
 static const struct string_list *output_files;
 static enum ws_output output_mode(const char *s);
+/*
+ * The files the measured commands run or name (cli_protect_programs): an export or --output written over
+ * one would replace the program measured (--export-json ./prog -- ./prog) or what it reads (sort data.txt),
+ * so no output may name one. Each with the command that names it, for the message.
+ */
+static struct protected_file {
+	char *path;
+	const char *command;
+	bool program;   /* the executable, not an argument */
+} *protected_files;
+static size_t nprotected, protected_alloc;
 
 FILE *cli_report_stream(void)
 {
@@ -162,6 +173,12 @@ void cli_check_output(const char *opt, const char *path)
 	}
 	if (input_path && strcmp(path, "-") && ws_same_file(path, input_path))
 		usage_error("%s '%s' is the --input file: writing it would replace what the runs read", opt, path);
+	for (size_t i = 0; strcmp(path, "-") && i < nprotected; i++)
+		if (ws_same_file(path, protected_files[i].path))
+			usage_error("%s '%s' is %s of the command '%s': writing it would replace %s; give the output "
+				    "another name", opt, path, protected_files[i].program ? "the program" : "a file argument",
+				    protected_files[i].command,
+				    protected_files[i].program ? "the program measured" : "what the runs read");
 	for (size_t i = 0; output_files && strcmp(opt, "--output") && strcmp(path, "-") && i < output_files->n; i++)
 		if (output_mode(output_files->v[i]) == WS_OUTPUT_FILE && ws_same_file(path, output_files->v[i]))
 			usage_error("%s '%s' is the --output file: the export would replace what the runs wrote; "
@@ -171,6 +188,41 @@ void cli_check_output(const char *opt, const char *path)
 		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
 			opt, path, strerror(-err));
 		exit(1);
+	}
+}
+
+static void protect_file(const char *path, const char *command, bool program)
+{
+	struct stat st;
+
+	/* Only what exists: an argument that names no file yet is the command's to create, not to lose. */
+	if (stat(path, &st) < 0)
+		return;
+	WS_ALLOC_GROW(protected_files, nprotected + 1, protected_alloc);
+	protected_files[nprotected].path = xstrdup(path);
+	protected_files[nprotected].program = program;
+	protected_files[nprotected++].command = command;
+}
+
+void cli_protect_programs(const struct ws_program *p, size_t n, bool shell)
+{
+	for (size_t i = 0; i < n; i++) {
+		char **words = p[i].argv;
+		char **split = NULL, *exe;
+
+		/*
+		 * With --shell the words are sh's to find: the command string split as a plain command, which
+		 * finds 'sort data.txt' in it (a word that is shell syntax names no file, and is passed over).
+		 */
+		if (shell && p[i].argv && p[i].argv[0] && p[i].argv[1] && p[i].argv[2])
+			words = split = cli_split_command(p[i].argv[2]);
+		for (size_t k = 0; words && words[k]; k++) {
+			/* The program by the path execvp finds it at: 'true' is /usr/bin/true. */
+			exe = k == 0 ? ws_find_in_path(words[k]) : NULL;
+			protect_file(exe ? exe : words[k], p[i].command, k == 0);
+			free(exe);
+		}
+		cli_free_argv(split);
 	}
 }
 

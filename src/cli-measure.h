@@ -137,6 +137,13 @@ void cli_measure_program(const struct cli_measure *c, struct ws_program *p, size
 			 char *(*subst)(const char *s, void *data), void *data);
 void cli_program_release(struct ws_program *p);
 
+/*
+ * Remember the files the `n` programs run or name in their arguments (the executable as PATH finds it,
+ * every argument that names an existing file; with `shell`, the words of the command string): from then,
+ * cli_check_output() and --output refuse to write over one. Before cli_measure_finish().
+ */
+void cli_protect_programs(const struct ws_program *p, size_t n, bool shell);
+
 /* What the result's settings keep of the options: the hooks, --input, --output and --shell, as given. */
 void cli_measure_record(const struct cli_measure *c, struct ws_result *r);
 

@@ -558,6 +558,7 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data, 
 	cc.full_names = c.verbose;
 	/* Stacks come with the callers: asking for them asks for those. */
 	c.callers |= cc.export_folded != NULL;
+	cli_protect_programs(progs.v, progs.n, c.shell);
 	cli_measure_finish(&c, &mo, true);
 	cli_export_estimate(&c, &mo, progs.n);
 	cli_compare_check(&cc, c.export_json, NULL, 0);

@@ -84,6 +84,7 @@ int cmd_stat(int argc, char **argv)
 	cli_measure_program(&c, &prog, 0, NULL, NULL);
 	/* Stacks come with the callers: asking for them asks for those. */
 	c.callers |= export_folded != NULL;
+	cli_protect_programs(&(struct ws_program){ .argv = cmd_argv, .command = command }, 1, c.shell);
 	cli_measure_finish(&c, &mo, false);
 	cli_check_distinct("--export-json", c.export_json, "--export-html", export_html);
 	cli_check_distinct("--export-json", c.export_json, "--export-folded", export_folded);

@@ -44,7 +44,9 @@ test_expect_success 'setup' '
 	echo "{\"variants\":[{\"name\":\"a\",\"metrics\":{}},{\"name\":\"a\",\"metrics\":{}}]}" >twice.json &&
 	echo "{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[\"x\"]}}}]}" >nan.json &&
 	mkfifo fifo &&
-	mkdir dir
+	mkdir dir &&
+	cp /bin/true prog &&
+	echo x >data.txt
 '
 
 while IFS= read -r line; do
