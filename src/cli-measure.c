@@ -113,6 +113,8 @@ void cli_rescue(const struct ws_result *r)
  * instead (cli_report_stream). The command's own output cannot share it (output_inherited).
  */
 static bool export_to_stdout, output_inherited;
+/* The first signal that stopped the measurement: the exit status is 128 plus its number, as a shell's. */
+static volatile sig_atomic_t stop_signal;
 /* --input's file, once opened: no export or --output may write over what the runs read. */
 static const char *input_path;
 /*
@@ -159,6 +161,31 @@ void cli_export_estimate(const struct cli_measure *c, const struct ws_measure_op
 	export_estimate = 16 * 1024 + nprogs * (4096 + metrics * (runs * 24 + 512));
 }
 
+/*
+ * A FIFO is written in place, and opening it for writing waits for a reader: with none, the first run
+ * (--output) or the export after the last run would wait for ever. Refused now when nothing reads it. One
+ * that is read (a reader waiting on a named FIFO, >(jq) or a pipe as /dev/stdout) is kept open for writing
+ * until whyslow exits, so that its reader does not see the end of the data before the write comes.
+ */
+static void check_fifo(const char *opt, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return;
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		return; /* deliberately left open: see above */
+	if (errno == ENXIO) {
+		fprintf(stderr, "%s: cannot write %s '%s': it is a FIFO that nothing reads, so the write would wait "
+			"for ever; give a regular file%s, or start its reader first\n",
+			current_command(), opt, path, strcmp(opt, "--output") ? " (or - for standard output)" : "");
+		exit(WS_EXIT_FAIL);
+	}
+	/* Any other error is ws_check_writable()'s to say (EACCES: access() says it too). */
+}
+
 void cli_check_output(const char *opt, const char *path)
 {
 	int err;
@@ -183,6 +210,8 @@ void cli_check_output(const char *opt, const char *path)
 		if (output_mode(output_files->v[i]) == WS_OUTPUT_FILE && ws_same_file(path, output_files->v[i]))
 			usage_error("%s '%s' is the --output file: the export would replace what the runs wrote; "
 				    "give one of them another name", opt, path);
+	if (strcmp(path, "-"))
+		check_fifo(opt, path);
 	err = ws_check_writable(path, export_estimate);
 	if (err) {
 		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
@@ -343,15 +372,22 @@ static void open_input(struct cli_measure *c)
 
 	if (!c->input || !strcmp(c->input, "null"))
 		return;
-	fd = open(c->input, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: opening a FIFO for reading waits for a writer, for ever where none comes, and before the
+	 * signal handlers are in; without it the FIFO is found (and refused) at once. Cleared below: the runs
+	 * read this file description, and would get EAGAIN from a terminal.
+	 */
+	fd = open(c->input, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		why = strerror(errno);
 	else if (fstat(fd, &st) < 0)
 		why = strerror(errno);
 	else if (S_ISDIR(st.st_mode))
 		why = "it is a directory";
-	else if (lseek(fd, 0, SEEK_CUR) < 0)
+	else if (S_ISFIFO(st.st_mode) || lseek(fd, 0, SEEK_CUR) < 0)
 		why = "it cannot be read again from its start at each run (a pipe?); give a regular file";
+	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		why = strerror(errno);
 	if (why) {
 		fprintf(stderr, "%s: cannot read --input '%s': %s; fix the path before measuring\n", current_command(),
 			c->input, why);
@@ -867,7 +903,11 @@ int cli_measure_status(int ret, int status, const struct ws_result *r, bool save
 	/* stat counts its runs; compare interleaves several programs, whose counts differ after Ctrl-C. */
 	size_t runs = r->nvariants == 1 ? r->variants[0].nruns : 0;
 
-	if (ret == -EINTR) {
+	/*
+	 * A signal after the last run (Ctrl-C while the result was written, a write that blocked on a pipe) is
+	 * still the user's stop: 128 + its number, as the README's signal table has it, not the write's 1.
+	 */
+	if (ret == -EINTR || stop_signal) {
 		if (!runs && !ws_result_has_samples(r))
 			fprintf(stderr, "%s: interrupted before any run finished: nothing to keep\n", current_command());
 		else if (r->nvariants == 1)
@@ -980,14 +1020,13 @@ void cli_free_argv(char **argv)
 	free(argv);
 }
 
-/* The first signal that stopped the measurement: the exit status is 128 plus its number, as a shell's. */
-static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
 {
 	if (!stop_signal)
 		stop_signal = sig;
 	ws_runner_interrupt();
+	ws_write_interrupt();
 }
 
 void cli_install_signals(void)

@@ -415,8 +415,19 @@ int cli_piece_read(const char *path, struct piece_list *l)
 {
 	char *buf = NULL;
 	size_t len = 0, at = 0, nth = 0;
-	int err = ws_read_file(path, &buf, &len);
+	const char *kind = ws_not_regular(path);
+	int err;
 
+	/*
+	 * As report and diff refuse a result that is not a file: a FIFO without a writer would block in open()
+	 * for ever, and a directory reads as nothing.
+	 */
+	if (kind) {
+		fprintf(stderr, "%s: cannot read '%s': it is %s, not the output of a job (give a regular file)\n",
+			current_command(), path, kind);
+		return -1;
+	}
+	err = ws_read_file(path, &buf, &len);
 	if (err < 0) {
 		fprintf(stderr, "%s: cannot read '%s': %s\n", current_command(), path, strerror(-err));
 		return -1;

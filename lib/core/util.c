@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -199,15 +200,37 @@ bool ws_same_file(const char *a, const char *b)
 	return same;
 }
 
-/* Write all of `len` bytes, retrying short writes and EINTR. Returns 0 or -errno. */
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
+/* Stop signals seen (ws_write_interrupt): a write under way when one comes gives up. */
+static volatile sig_atomic_t write_signals;
 
+void ws_write_interrupt(void)
+{
+	write_signals = write_signals + 1;
+}
+
+/*
+ * Write all of `len` bytes, retrying short writes and EINTR. A pipe or device whose reader stops reading
+ * blocks the write: there (`interruptible`) a stop signal (ws_write_interrupt) ends it with -EINTR, so that
+ * Ctrl-C works; a regular file's write never blocks for long, and is not left half-done. Returns 0 or
+ * -errno.
+ */
+static int write_all(int fd, const char *p, size_t len, bool interruptible)
+{
+	/*
+	 * A signal during a blocking pipe write that had written some bytes returns their count, not EINTR:
+	 * the count of signals says it came, and the next write would block again unseen.
+	 */
+	sig_atomic_t signals = write_signals;
+
+	while (len) {
+		ssize_t w;
+
+		if (interruptible && write_signals != signals)
+			return -EINTR;
+		w = write(fd, p, len);
 		if (w < 0) {
 			if (errno == EINTR)
-				continue;
+				continue; /* the count above says whether to give up */
 			return -errno;
 		}
 		p += w;
@@ -219,11 +242,18 @@ static int write_all(int fd, const char *p, size_t len)
 /* Write to a file that must not be replaced: a device (/dev/null, /dev/stdout), a FIFO, a socket. */
 static int write_in_place(const char *path, const char *p, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
+	/* O_NONBLOCK: a FIFO whose reader has gone fails (ENXIO) rather than wait for ever in open(). */
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK), err;
 
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, p, len);
+	/* Then blocking writes, as a pipe or terminal expects of a writer. */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = write_all(fd, p, len, true);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	return err;
@@ -298,7 +328,7 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 	if (!strcmp(path, "-")) {
 		if (fflush(stdout) == EOF)
 			return -errno;
-		return write_all(STDOUT_FILENO, p, len);
+		return write_all(STDOUT_FILENO, p, len, true);
 	}
 	/*
 	 * Renaming over /dev/null would replace the device with a regular file: only regular files (or new
@@ -314,7 +344,7 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 		err = -errno;
 		goto out;
 	}
-	err = write_all(fd, p, len);
+	err = write_all(fd, p, len, false);
 	/*
 	 * mkstemp makes the file 0600. The file replaced keeps its mode and owner (as far as we may give it
 	 * that owner); a new one is ordinary data, readable like any other: 0666 minus the umask.
@@ -418,7 +448,7 @@ int ws_write_new(const char *dir, const char *stem, const void *buf, size_t len,
 		free(path);
 		return err;
 	}
-	err = write_all(fd, buf, len);
+	err = write_all(fd, buf, len, false);
 	if (!err && (fchmod(fd, 0666 & ~mask) < 0 || fsync(fd) < 0))
 		err = -errno;
 	if (close(fd) < 0 && !err)

@@ -80,6 +80,13 @@ char *ws_read_line(const char *path);
  */
 int ws_write_atomic(const char *path, const void *buf, size_t len);
 
+/*
+ * For a stop signal's handler (async-signal-safe): a write to a pipe, device or standard output under way
+ * gives up with -EINTR, as one whose reader stops reading would otherwise wait for ever and Ctrl-C would
+ * not end it. Writes begun after the signal are made as usual (the finished runs are still saved).
+ */
+void ws_write_interrupt(void);
+
 /* Remove the files in `dir` (not recursively) and then `dir`; NULL is allowed. Errors are ignored. */
 void ws_remove_tree(const char *dir);
 

@@ -46,7 +46,10 @@ test_expect_success 'setup' '
 	mkfifo fifo &&
 	mkdir dir &&
 	cp /bin/true prog &&
-	echo x >data.txt
+	echo x >data.txt &&
+	v=$("$WHYSLOW" --version) &&
+	printf "{\"format\":\"whyslow-plan/1\",\"whyslow\":\"%s\",\"plan\":\"p\",\"arguments\":[\"compare\"],\"programs\":[{\"name\":\"a\",\"build_id\":\"x\"}],\"runs\":1}\n" "${v#whyslow }" >plan.sh.manifest &&
+	: >plan.sh
 '
 
 while IFS= read -r line; do

@@ -235,4 +235,18 @@ test_expect_success 'report writes the exports stat and compare write, from the 
 	test_grep "<html" s.html
 '
 
+# A FIFO is written in place when something reads it (one that nothing reads is refused: t0400), and its
+# reader sees the whole result, not an end of data when whyslow checked the path before the runs.
+test_expect_success 'an export to a FIFO with a reader is written to it' '
+	mkfifo ff &&
+	{ cat ff >got.json & } &&
+	reader=$! &&
+	sleep 0.5 &&
+	fake stat -r 2 --backend fake --export-json ff -- true >out &&
+	wait $reader &&
+	test -p ff &&
+	test_result_variants got.json >variants &&
+	test_grep "true" variants
+'
+
 test_done

@@ -88,6 +88,30 @@ if test_have_prereq SIM; then
 	'
 fi
 
+# A FIFO whose reader opened it and reads nothing: the export (1000 runs, more than a pipe holds) blocks in
+# write after the report. Ctrl-C must end it, the result rescued to a file and the status 130, not the
+# failed write's 1.
+test_expect_success 'a signal while the result is written to a pipe nobody reads: 130, the result rescued' '
+	mkfifo stuck &&
+	{ sleep 120 <stuck & } &&
+	holder=$! &&
+	sleep 0.5 &&
+	# timeout(1) passes the SIGINT on, and ends a whyslow that ignores it (137) rather than hang the test
+	{ TMPDIR=$PWD timeout -s KILL 60 "$WHYSLOW" stat -r 1000 -w 0 -e wall-time --export-json stuck -- true \
+		>st.out 2>st.err & } &&
+	pid=$! &&
+	i=0 &&
+	while ! grep -q "Performance counter stats" st.out && test $i -lt 300; do sleep 0.1; i=$((i + 1)); done &&
+	sleep 1 &&
+	kill -INT $pid &&
+	{ wait $pid; rc=$?; } &&
+	kill $holder &&
+	test $rc = 130 &&
+	test_grep "cannot write .stuck.: Interrupted system call; the result is saved in .*whyslow-rescued-" st.err &&
+	test_grep "interrupted; 1000 finished runs kept" st.err &&
+	test "$(json whyslow-rescued-*.json "len(d[\"variants\"][0][\"metrics\"][\"wall-time\"][\"samples\"])")" = 1000
+'
+
 # script(1) gives whyslow a terminal: a run, in a process group of its own, that reads it gets SIGTTIN.
 if command -v script >/dev/null 2>&1; then
 	test_expect_success 'a run that reads the terminal is said to, with the fix' '
