@@ -259,6 +259,21 @@ static int write_in_place(const char *path, const char *p, size_t len)
 	return err;
 }
 
+/* Write over a regular file that cannot be replaced by a rename: truncate, write, fsync. */
+static int write_regular_in_place(const char *path, const char *p, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = write_all(fd, p, len, false);
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
 /*
  * The file a write to `path` must replace: `path` itself, or through symbolic links the file they end at,
  * whether it exists (realpath) or not (a dangling link names the file to make: its target, relative to
@@ -367,6 +382,14 @@ int ws_write_atomic(const char *path, const void *buf, size_t len)
 		err = -errno;
 	if (err)
 		unlink(tmp);
+	/*
+	 * A file that is a mount point (docker -v ./result.json:/out/result.json, mount --bind) cannot be
+	 * renamed over (EBUSY), nor one across filesystems (EXDEV): the result would be lost to a rescue
+	 * file for no reason. Written in place instead, truncated and fsynced: not atomic, but the same bytes,
+	 * mode and owner, and a failure still rescues the result (the caller's).
+	 */
+	if (err == -EBUSY || err == -EXDEV)
+		err = write_regular_in_place(path, buf, len);
 out:
 	free(tmp);
 	free(real);

@@ -249,4 +249,24 @@ test_expect_success 'an export to a FIFO with a reader is written to it' '
 	test_grep "true" variants
 '
 
+# A result file that is a mount point (docker -v ./result.json:/out/result.json): rename(2) over it fails
+# with EBUSY, so it is written in place, through to the file mounted there. Needs root and mount(8).
+bind_mounted=
+if [ "$(id -u)" = 0 ] && : >bsrc && echo old >bfile.json && mount --bind bsrc bfile.json 2>/dev/null; then
+	bind_mounted=yes
+else
+	test_skip_next "needs root and a working mount --bind"
+fi
+test_expect_success 'an export over a bind-mounted file is written in place' '
+	fake stat -r 2 --backend fake --export-json bfile.json -- true >out 2>err &&
+	test_grep -v "rescued\|cannot write" err &&
+	test_result_variants bsrc >variants &&
+	test_grep "true" variants &&
+	ls -a >files &&
+	test_grep -v "bfile.json\." files
+'
+if [ -n "$bind_mounted" ]; then
+	umount bfile.json
+fi
+
 test_done
