@@ -270,6 +270,36 @@ test_expect_success 'a gate fails when one of several variants lacks its metric,
 	! test_grep "primary metric does not differ" out
 '
 
+# Names in a result file are shown escaped: an OSC title, a colour, a forged line, a bidi override. The metric
+# and region names, escaped the same way in both files, still pair.
+# Names in a result file are shown escaped: an OSC title, a colour, a forged line, a bidi override. The metric
+# and region names, escaped the same way in both files, still pair.
+ctl_file() {
+	python3 -c "
+import json, sys
+m = {'t\a': {'samples': [float(x) * float(sys.argv[3]) for x in [1, 1.01, 0.99, 1, 1.02, 0.98]]}}
+v = {'name': sys.argv[2], 'command': 'x\u2066y', 'metrics': m, 'regions': {'r\x1b[2J': {'metrics': m}}}
+json.dump({'variants': [v]}, open(sys.argv[1], 'w'))
+" "$@"
+}
+test_expect_success 'control characters and bidi overrides in names are escaped, and still pair' '
+	ctl_file c1.json "$(printf "a\033]0;pwned\007\033[31mRED\r\nFAKE LINE")" 1 &&
+	ctl_file c2.json "$(printf "b\342\200\256gnp.exe")" 2 &&
+	whyslow diff --regions c1.json c2.json >out 2>err &&
+	whyslow report c1.json >>out 2>>err &&
+	whyslow diff c1.json c2.json --export-markdown c.md --export-html c.html --export-csv c.csv >/dev/null 2>>err &&
+	cat c.md c.html c.csv >>out &&
+	! LC_ALL=C grep -q "$(printf "[\001-\010\013-\037\177]")" out err &&
+	! grep -q "$(printf "\342\200\256")" out err &&
+	! grep -q "$(printf "\342\201\246")" out err &&
+	test_grep -v "^FAKE LINE" out &&
+	test_grep "a.x1b]0;pwned.x07.x1b\[31mRED.x0d.x0aFAKE LINE" out &&
+	test_grep "b.u202egnp.exe" out &&
+	test_grep "x.u2066y" out &&
+	test_grep "^ t.x07 .* +100.0%" out &&
+	test_grep "r.x1b\[2J" out
+'
+
 test_expect_success 'both medians zero: the direction comes from the means' '
 	metric_file z0.json base context-switches "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" &&
 	metric_file z1.json var context-switches "[0,0,0,0,0,0,0,0,0,0,0,3,4,5,6,7,8,9,10,11]" &&
