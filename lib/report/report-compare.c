@@ -625,12 +625,25 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 	free(runs);
 	backend_note(f, r);
 	fprintf(f, ".\n");
+	/*
+	 * The bullets quote names too ('NAME' is slower ...), and a pull-request comment renders HTML: each
+	 * part as text, as the headline and the table have it, or a name </script><img onerror=...> runs.
+	 */
 	for (size_t i = 0; i < r->nexplain; i++) {
-		if (r->explain[i].summary)
-			fprintf(f, "%s- **%s**: %s\n", i ? "" : "\n", r->explain[i].variant, r->explain[i].summary);
-		for (size_t j = 0; j < r->explain[i].noutside; j++)
-			fprintf(f, "  - outside the model, %s: %s\n", r->explain[i].outside[j].cause,
-				r->explain[i].outside[j].evidence);
+		if (r->explain[i].summary) {
+			fprintf(f, "%s- **", i ? "" : "\n");
+			md_text(f, r->explain[i].variant);
+			fputs("**: ", f);
+			md_text(f, r->explain[i].summary);
+			fputc('\n', f);
+		}
+		for (size_t j = 0; j < r->explain[i].noutside; j++) {
+			fputs("  - outside the model, ", f);
+			md_text(f, r->explain[i].outside[j].cause);
+			fputs(": ", f);
+			md_text(f, r->explain[i].outside[j].evidence);
+			fputc('\n', f);
+		}
 	}
 	md_folded_table(f, r, base, &base->metrics, NULL);
 	for (size_t i = 0; i < base->regions.n; i++)
@@ -646,8 +659,12 @@ void ws_report_markdown(FILE *f, const struct ws_result *r)
 	}
 	if (r->nwarnings > 3)
 		fprintf(f, "\n<details><summary>%zu warnings</summary>\n", r->nwarnings);
-	for (size_t i = 0; i < r->nwarnings; i++)
-		fprintf(f, "\n> warning: %s\n", r->warnings[i]);
+	for (size_t i = 0; i < r->nwarnings; i++) {
+		/* Warnings name programs too ('NAME' has no test of ...). */
+		fputs("\n> warning: ", f);
+		md_text(f, r->warnings[i]);
+		fputc('\n', f);
+	}
 	if (r->nwarnings > 3)
 		fputs("\n</details>\n", f);
 }

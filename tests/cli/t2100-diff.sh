@@ -159,7 +159,12 @@ test_expect_success 'Markdown shows names as text: no cell split by a |, no HTML
 	sample_file n2.json "<i>x</i>" "[2,3,4,5]" &&
 	whyslow diff n1.json n2.json --export-markdown n.md >out &&
 	test_grep "^| metric | a\\|b (baseline) | &lt;i&gt;x&lt;/i&gt; |$" n.md &&
-	test_grep "against a\\|b" n.md
+	test_grep "against a\\|b" n.md &&
+	# the why bullets and the warnings name it too: text there as well, no tag anywhere
+	sample_file n3.json "</script><img src=x onerror=alert(2)>" "[2,3,4,5]" &&
+	whyslow diff n1.json n3.json --export-markdown n3.md >out &&
+	test_grep "^- \\*\\*&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;\\*\\*: .&lt;/script&gt;&lt;img" n3.md &&
+	! grep -q "<img\\|</script\\|<i>" n.md n3.md
 '
 
 test_expect_success 'an input file'"'"'s warnings are kept once: those the comparison makes again are not repeated' '
