@@ -192,6 +192,9 @@ void cli_check_output(const char *opt, const char *path)
 
 	if (!path)
 		return;
+	/* --export-json '' or --export-json= (a variable left empty): a slip, not a file that is missing. */
+	if (!*path)
+		usage_error("%s needs a path, not an empty string", opt);
 	if (!strcmp(path, "-")) {
 		if (output_inherited)
 			usage_error("%s - and the command's output (--output inherit) would both go to standard "
@@ -651,6 +654,8 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	if (!strcmp(c->runs, "auto")) {
 		o->runs_auto = true;
 		o->runs = 0;
+	} else if (parse_size(c->runs, &o->runs) == -ERANGE) {
+		usage_error("--runs %s is too large: give at most %zu runs, or 'auto'", c->runs, SIZE_MAX);
 	} else if (parse_size(c->runs, &o->runs) < 0 || o->runs == 0) {
 		usage_error("--runs expects a positive number or 'auto', not '%s'", c->runs);
 	}

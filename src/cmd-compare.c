@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const compare_usage[] = {
 	"whyslow compare [options] <baseline command> <variant command>...",
@@ -350,6 +351,18 @@ static void add_program(struct program_list *l, char *name, char *command, bool 
 	p->argv = cli_command_argv(command, shell);
 	if (!p->argv)
 		usage_error("cannot split command '%s' into words: unbalanced quotes, or empty", command);
+	/*
+	 * './sp ace' where that file exists: split at its space, './sp' is no program, and "command not found"
+	 * about './sp' leaves the cause to guess. Said with the fix, the quotes the command string needs.
+	 */
+	if (!shell && p->argv[0] && p->argv[1] && access(command, F_OK) == 0) {
+		char *found = ws_find_in_path(p->argv[0]);
+
+		if (!found)
+			usage_error("'%s' names a file, but a command is split into words at its spaces ('%s' ...): "
+				    "quote it, as \"'%s'\"", command, p->argv[0], command);
+		free(found);
+	}
 }
 
 /* One combination of the parameters' values, for substituting them into the hooks. */
@@ -401,6 +414,11 @@ static void expand(struct program_list *l, const struct params *ps, char **cmds,
 			    names->n == 1 ? "" : "s", ncmds * combos, ncmds * combos == 1 ? "" : "s");
 	}
 	cli_measure_check_programs(cm, ncmds * combos);
+	/* A name that shows nothing is a blank column header and a why line about '': a slip ("-n $NAME"). */
+	for (size_t i = 0; i < names->n; i++)
+		if (!names->v[i][strspn(names->v[i], " \t\n")])
+			usage_error("-n '%s' (name %zu of %zu) is empty: give each program a name it can be told by, "
+				    "or no -n", names->v[i], i + 1, names->n);
 	/* The commands as given, before {VAR}: a value is data, not syntax (-L re 'a|b' 'grep -E {re}'). */
 	for (size_t c = 0; c < ncmds && !shell; c++)
 		cli_refuse_shell_syntax("command", cmds[c]);

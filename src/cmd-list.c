@@ -71,6 +71,11 @@ static int kind_cb(const struct option_spec *opt, const char *arg)
 	struct listing *l = opt->value;
 	char *copy = xstrdup(arg), *save = NULL;
 
+	/* No kind at all ('' or ','): not "every kind", which is what leaving --kind out says. */
+	if (!arg[strspn(arg, ", ")])
+		usage_error("--kind needs a kind: use metric, event, runner, perf, simulator, derived, hardware, "
+			    "software, pfm, backend or preset (leave --kind out for all of them)");
+
 	for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		const char *add = NULL;
 		char *next;

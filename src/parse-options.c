@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,9 @@ int parse_size(const char *s, size_t *out)
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
+	/* All digits but past 2^64 - 1: said as too large, not as "not a number". */
+	if (errno == ERANGE && !*end)
+		return -ERANGE;
 	if (errno || *end)
 		return -1;
 	*out = (size_t)v;
@@ -143,6 +147,8 @@ static void apply(const struct option_spec *o, const char *arg)
 		*(bool *)o->value = true;
 		break;
 	case OPTION_SIZE:
+		if (parse_size(arg, o->value) == -ERANGE)
+			usage_error("%s %s is too large: at most %zu", name, arg, SIZE_MAX);
 		if (parse_size(arg, o->value) < 0)
 			usage_error("%s expects a non-negative integer, not '%s'", name, arg);
 		break;

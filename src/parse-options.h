@@ -75,7 +75,10 @@ void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), nore
 /* The command name of the parse in progress or last done, for messages. */
 const char *current_command(void);
 
-/* Strict number parsing for callbacks: the whole string must be a number. */
+/*
+ * Strict number parsing for callbacks: the whole string must be a number. parse_size: 0, -ERANGE for
+ * digits past SIZE_MAX (to be said as too large), or -1.
+ */
 int parse_size(const char *s, size_t *out);
 
 /* Whether `s` names a shell (bash, /bin/zsh, none): a value of hyperfine's --shell, which whyslow's lacks. */

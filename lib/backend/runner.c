@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -763,6 +764,13 @@ double ws_run_rss(const struct ws_run_outcome *out)
 	return out->max_rss;
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* `what` (or NULL) says whose command it is: "the --prepare of 'xz -1'". */
 static void exec_error(const char *cmd, const char *what, int err)
 {
@@ -770,6 +778,8 @@ static void exec_error(const char *cmd, const char *what, int err)
 
 	if (err == ENOENT)
 		ws_error("cannot run '%s'%s: command not found (check the name, or PATH)", cmd, whose);
+	else if (err == EISDIR)
+		ws_error("cannot run '%s'%s: it is a directory, not a program", cmd, whose);
 	else
 		ws_error("cannot run '%s'%s: %s", cmd, whose, strerror(err));
 	free(whose);
@@ -784,8 +794,11 @@ int ws_run_check(const char *cmd, const char *what)
 		free(path);
 		return 0;
 	}
-	/* A name not in PATH is "not found"; a path that exists but cannot run says why. */
-	err = strchr(cmd, '/') && access(cmd, F_OK) == 0 ? EACCES : ENOENT;
+	/*
+	 * A name not in PATH is "not found"; a path that exists but cannot run says why: a directory (execve's
+	 * EACCES, "Permission denied", would send one to chmod), else not executable.
+	 */
+	err = !strchr(cmd, '/') || access(cmd, F_OK) < 0 ? ENOENT : is_dir(cmd) ? EISDIR : EACCES;
 	exec_error(cmd, what, err);
 	return -err;
 }

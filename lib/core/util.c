@@ -507,13 +507,21 @@ void ws_remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+/* A file execve could run: executable, and not a directory (whose x bit is the right to search it). */
+static bool runnable(const char *path)
+{
+	struct stat st;
+
+	return access(path, X_OK) == 0 && stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
 char *ws_find_in_path(const char *prog)
 {
 	const char *path = getenv("PATH");
 	char *copy, *found = NULL;
 
 	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0 ? xstrdup(prog) : NULL;
+		return runnable(prog) ? xstrdup(prog) : NULL;
 	/* execvp's default when PATH is unset; an empty entry means the current directory, as for execvp. */
 	copy = xstrdup(path ? path : "/usr/bin:/bin");
 	for (char *d = copy, *end; d && !found; d = end ? end + 1 : NULL) {
@@ -523,7 +531,7 @@ char *ws_find_in_path(const char *prog)
 		if (end)
 			*end = '\0';
 		c = xasprintf("%s/%s", *d ? d : ".", prog);
-		if (access(c, X_OK) == 0)
+		if (runnable(c))
 			found = c;
 		else
 			free(c);

@@ -46,6 +46,8 @@ test_expect_success 'setup' '
 	mkfifo fifo &&
 	mkdir dir &&
 	cp /bin/true prog &&
+	cp /bin/true "sp ace" &&
+	echo "{\"branch-misess\": 20}" >typo-cost.json &&
 	echo x >data.txt &&
 	v=$("$WHYSLOW" --version) &&
 	printf "{\"format\":\"whyslow-plan/1\",\"whyslow\":\"%s\",\"plan\":\"p\",\"arguments\":[\"compare\"],\"programs\":[{\"name\":\"a\",\"build_id\":\"x\"}],\"runs\":1}\n" "${v#whyslow }" >plan.sh.manifest &&
