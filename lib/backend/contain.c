@@ -596,17 +596,26 @@ void ws_contain_sweep(struct ws_cgroup *cg, pid_t pgid, bool all)
 
 /*
  * The program `pid` runs, for a message: the base name of its argv[0], or under Valgrind (argv[0] is
- * valgrind.bin, or the tool's "<tool>-<arch>-linux"), of the first argument that is not an option. Into
- * name, `size` bytes.
+ * valgrind.bin, or the tool's "<tool>-<arch>-linux"), of the first argument that is not an option; its
+ * comm where /proc has no command line (a zombie), else "a process it started". Into name, `size` bytes.
  */
-static void proc_name(pid_t pid, char *name, size_t size)
+void ws_contain_proc_name(pid_t pid, char *name, size_t size)
 {
 	char path[48], *text = NULL, *arg, *base;
 	size_t len = 0;
 
+	snprintf(name, size, "a process it started");
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	if (ws_read_file(path, &text, &len) < 0 || !len)
+	if (ws_read_file(path, &text, &len) < 0 || !len) {
+		free(text);
+		text = NULL;
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+		if (ws_read_file(path, &text, &len) == 0 && len > 1) {
+			text[strcspn(text, "\n")] = '\0';
+			snprintf(name, size, "%s", text);
+		}
 		goto out;
+	}
 	arg = text;
 	base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
 	if (!strcmp(base, "valgrind.bin") || (strlen(base) > 6 && !strcmp(base + strlen(base) - 6, "-linux"))) {
@@ -622,18 +631,46 @@ out:
 	free(text);
 }
 
-/* Whether process `pid` is stopped (state T, not a tracer's t). */
-static bool proc_stopped(pid_t pid)
+/* The context switches of `pid` so far (voluntary and not), or 0 where /proc does not say. */
+static unsigned long long proc_switches(pid_t pid)
+{
+	char path[48], *text = NULL, *p;
+	unsigned long long n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (ws_read_file(path, &text, NULL) < 0)
+		return 0;
+	for (p = text; (p = strstr(p, "ctxt_switches:")); p += 14)
+		n += strtoull(p + 14, NULL, 10);
+	free(text);
+	return n;
+}
+
+/* Whether process `pid` is stopped (state T, not a tracer's t); its start time and switches into *look. */
+static bool proc_stopped(pid_t pid, struct ws_stop_look *look)
 {
 	char path[48], *text = NULL, *close_p;
+	unsigned long long start = 0;
+	char state = 0;
 	bool stopped;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if (ws_read_file(path, &text, NULL) < 0)
 		return false;
-	/* "PID (NAME) STATE ...": the name may hold spaces and parentheses, so the last ')' ends it. */
-	stopped = (close_p = strrchr(text, ')')) && close_p[1] == ' ' && close_p[2] == 'T';
+	/*
+	 * "PID (NAME) STATE PPID ... STARTTIME(22) ...": the name may hold spaces and parentheses, so the last
+	 * ')' ends it.
+	 */
+	stopped = (close_p = strrchr(text, ')')) &&
+		  sscanf(close_p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+			 &state, &start) == 2 &&
+		  state == 'T';
 	free(text);
+	if (stopped) {
+		look->pid = pid;
+		look->start = start;
+		look->switches = proc_switches(pid);
+	}
 	return stopped;
 }
 
@@ -664,11 +701,13 @@ static void add_descendants_of(pid_t pid, pid_t **pids, size_t *n, size_t *alloc
  * processes: the leaf's list, or the tree below `pid` (the kernel's children files; without them,
  * CONFIG_PROC_CHILDREN, nothing is found and only `pid` itself is watched, by the runner).
  */
-pid_t ws_contain_find_stopped(const struct ws_cgroup *cg, pid_t pid, char *name, size_t size)
+bool ws_contain_find_stopped(const struct ws_cgroup *cg, pid_t pid, struct ws_stop_look *look)
 {
-	pid_t *pids = NULL, found = 0;
+	pid_t *pids = NULL;
 	size_t n = 0, alloc = 0;
+	bool found = false;
 
+	memset(look, 0, sizeof(*look));
 	if (cg && cg->path) {
 		char *procs = xasprintf("%s/cgroup.procs", cg->path);
 
@@ -683,10 +722,7 @@ pid_t ws_contain_find_stopped(const struct ws_cgroup *cg, pid_t pid, char *name,
 			add_descendants_of(pids[i], &pids, &n, &alloc);
 	}
 	for (size_t i = 0; i < n && !found; i++)
-		if (pids[i] != pid && proc_stopped(pids[i]))
-			found = pids[i];
-	if (found)
-		proc_name(found, name, size);
+		found = pids[i] != pid && proc_stopped(pids[i], look);
 	free(pids);
 	return found;
 }

@@ -59,10 +59,21 @@ void ws_contain_keep_orphans(void);
 void ws_contain_sweep(struct ws_cgroup *cg, pid_t pgid, bool all);
 
 /*
- * A process of the run started as `pid` that is stopped (state T), other than `pid` itself: with a leaf,
- * any in it; without, any of pid's descendants. Its pid, with the program's name in `name` (`size`
- * bytes), or 0.
+ * A stopped process of a run: which, and what tells whether it ran since (a pid reused has another start
+ * time; one stopped and continued again has switched context).
  */
-pid_t ws_contain_find_stopped(const struct ws_cgroup *cg, pid_t pid, char *name, size_t size);
+struct ws_stop_look {
+	pid_t pid;
+	unsigned long long start, switches;
+};
+
+/*
+ * A process of the run started as `pid` that is stopped (state T), other than `pid` itself: with a leaf,
+ * any in it; without, any of pid's descendants. True with *look filled; false with it zeroed.
+ */
+bool ws_contain_find_stopped(const struct ws_cgroup *cg, pid_t pid, struct ws_stop_look *look);
+
+/* The program `pid` runs, for a message, into name (`size` bytes). */
+void ws_contain_proc_name(pid_t pid, char *name, size_t size);
 
 #endif

@@ -542,21 +542,24 @@ static int reap_status(pid_t pid, const struct ws_exec *ex, int *status, struct 
 
 /*
  * Whether the run started as `pid` has stopped where nothing would continue it: `pid` itself (its stop
- * signal), or a process below it seen stopped at two looks in a row (WS_STOPPED_BELOW: a shell pipeline's
- * ssh asking for a password stops the ssh, and the shell waits for it; once may be a parent's own SIGSTOP
- * that its SIGCONT follows). *seen carries what the last look found.
+ * signal), or a process below it found stopped at two looks in a row without having run between them
+ * (WS_STOPPED_BELOW: a shell pipeline's ssh asking for a password stops the ssh, and the shell waits for
+ * it). One that its parent stops and continues (a CPU limiter, a job-control harness) has switched context
+ * between the looks, and is left alone. *last carries what the last look found.
  */
-static int run_stopped(pid_t pid, const struct ws_cgroup *cg, pid_t *seen, struct ws_run_outcome *out)
+static int run_stopped(pid_t pid, const struct ws_cgroup *cg, struct ws_stop_look *last, struct ws_run_outcome *out)
 {
-	pid_t below;
+	struct ws_stop_look now;
 	int sig = stop_signal(pid);
 
 	if (sig)
 		return sig;
-	below = ws_contain_find_stopped(cg, pid, out->stopped_name, sizeof(out->stopped_name));
-	if (below && below == *seen)
+	if (ws_contain_find_stopped(cg, pid, &now) && now.pid == last->pid && now.start == last->start &&
+	    now.switches == last->switches) {
+		ws_contain_proc_name(now.pid, out->stopped_name, sizeof(out->stopped_name));
 		return WS_STOPPED_BELOW;
-	*seen = below;
+	}
+	*last = now;
 	return 0;
 }
 
@@ -572,7 +575,7 @@ static int wait_plain(pid_t pid, const struct ws_exec *ex, struct ws_cgroup *cg,
 		      struct rusage *ru, struct ws_run_outcome *out)
 {
 	siginfo_t si = { 0 }; /* stays 0 where waitid fails (ECHILD): no stop */
-	pid_t seen = 0;
+	struct ws_stop_look seen = { 0 };
 	int pfd, ret;
 
 	waiting_on = pid;
@@ -619,7 +622,7 @@ static int wait_child(pid_t pid, const struct ws_exec *ex, const struct ws_run_h
 {
 	sigset_t old, unblocked;
 	double stop_checked;
-	pid_t seen = 0;
+	struct ws_stop_look seen = { 0 };
 	int pfd, ret = 0;
 
 	if (ex->timeout <= 0 && *pipe_r < 0 && !(hooks && hooks->poll))
@@ -983,7 +986,7 @@ struct ws_job {
 	double rss_floor; /* see ws_run_outcome */
 	char *cmd;      /* argv[0], for messages */
 	struct ws_cgroup *cg; /* its cgroup leaf, or NULL */
-	pid_t stop_seen; /* a process below it found stopped at the last look (run_stopped) */
+	struct ws_stop_look stop_seen; /* a process below it found stopped at the last look (run_stopped) */
 };
 
 /* Jobs started and not yet reaped: while others run, what one leaves is told apart by its process group. */

@@ -243,12 +243,12 @@ static int write_all(int fd, const char *p, size_t len, bool interruptible)
 static int write_in_place(const char *path, const char *p, size_t len)
 {
 	/* O_NONBLOCK: a FIFO whose reader has gone fails (ENXIO) rather than wait for ever in open(). */
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK), err;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK), err, fl;
 
 	if (fd < 0)
-		return -errno;
+		return errno == ENXIO ? -EPIPE : -errno; /* ENXIO says "No such device or address": nothing reads */
 	/* Then blocking writes, as a pipe or terminal expects of a writer. */
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
 		err = -errno;
 		close(fd);
 		return err;
@@ -259,14 +259,24 @@ static int write_in_place(const char *path, const char *p, size_t len)
 	return err;
 }
 
-/* Write over a regular file that cannot be replaced by a rename: truncate, write, fsync. */
+/*
+ * Write over a regular file that cannot be replaced by a rename (a mount point): its space reserved first,
+ * so that a full disk fails before the old contents are touched; then written over, cut to length, fsync.
+ */
 static int write_regular_in_place(const char *path, const char *p, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), err;
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
 
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, p, len, false);
+	/* posix_fallocate returns its error; a filesystem without it (EOPNOTSUPP) is written as it is. */
+	err = len ? -posix_fallocate(fd, 0, (off_t)len) : 0;
+	if (err == -EOPNOTSUPP || err == -EINVAL)
+		err = 0;
+	if (!err)
+		err = write_all(fd, p, len, false);
+	if (!err && ftruncate(fd, (off_t)len) < 0)
+		err = -errno;
 	if (!err && fsync(fd) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)

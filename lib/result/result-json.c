@@ -1429,11 +1429,15 @@ char *ws_result_rescue(const struct ws_result *r)
 	return out;
 }
 
-/* Whether `path` holds a whyslow result that is complete: one an interrupted session must not replace. */
+/*
+ * Whether `path` holds a whyslow result that is complete: one an interrupted session must not replace. Only
+ * a regular file can: reading a pipe, a FIFO or a terminal would block, or take what its reader waits for.
+ */
 static bool holds_complete_result(const char *path)
 {
+	struct stat st;
 	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
+	json_t *root = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? json_load_file(path, 0, &err) : NULL;
 	bool complete = root && json_is_object(root) && json_is_array(json_object_get(root, "variants")) &&
 			!json_is_true(json_object_get(root, "partial"));
 

@@ -60,6 +60,16 @@ test_expect_success 'a partial result does not replace a complete one: it goes b
 	jq -e ".partial == true" new.json
 '
 
+test_expect_success 'a partial result to a FIFO is written, not read first to see what it holds' '
+	mkfifo out.fifo &&
+	{ cat out.fifo >got & } &&
+	reader=$! &&
+	rm -f count &&
+	test_expect_code 1 timeout 60 "$WHYSLOW" stat -r 5 -w 0 -e wall-time --export-json out.fifo -- ./flaky >out 2>err &&
+	wait $reader &&
+	jq -e ".partial == true and (.variants[0].runs | length) == 3" got
+'
+
 test_expect_success 'diff computes from files: a failed export is an error, and nothing is rescued' '
 	printf "{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2,3]}}}]}\n" >a.json &&
 	printf "{\"variants\":[{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[2,3,4]}}}]}\n" >b.json &&
