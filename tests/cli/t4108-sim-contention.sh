@@ -125,8 +125,8 @@ test_expect_success 'stripped code on a contended line: named as its function ro
 	cp "$WS_BUILD/tests/slots" slots-stripped &&
 	strip slots-stripped &&
 	! nm slots-stripped 2>/dev/null | grep -q " work$" &&
-	whyslow stat --backend sim --exact --sim-cores 2 --functions --export-json uf.json ./slots-stripped 2000000 >out &&
-	whyslow stat --backend sim --exact --sim-cores 2 --export-json u.json ./slots-stripped 2000000 >out2 &&
+	whyslow stat --backend sim --exact --sim-cores 2 --functions --export-json uf.json ./slots-stripped $N >out &&
+	whyslow stat --backend sim --exact --sim-cores 2 --export-json u.json ./slots-stripped $N >out2 &&
 	python3 - uf.json u.json <<-\EOF &&
 	import json, sys
 	v = json.load(open(sys.argv[1]))["variants"][0]
