@@ -849,17 +849,19 @@ static bool is_closure(Dwarf_Die *die)
  */
 static void read_closures(struct ws_symobj *o)
 {
-	int n = o->mod ? dwfl_module_getsymtab(o->mod) : 0;
 	size_t alloc = 0;
 
 	o->closures_read = true;
-	for (int i = 1; i < n; i++) {
-		GElf_Sym es;
-		GElf_Addr addr;
-		const char *name = dwfl_module_getsym_info(o->mod, i, &es, &addr, NULL, NULL, NULL);
+	/* From the function symbols read_names keeps, rather than a second pass over the symbol table. */
+	if (!o->mod)
+		return;
+	if (!o->names_read)
+		read_names(o);
+	for (size_t i = 0; i < o->nr_names; i++) {
+		const char *name = o->names[i].symbol;
 		char *d;
 
-		if (!name || strncmp(name, "_Z", 2) || !strstr(name, "Ul"))
+		if (strncmp(name, "_Z", 2) || !strstr(name, "Ul"))
 			continue;
 		d = ws_sym_demangle(name);
 		if (!strstr(d, "{lambda(")) {
