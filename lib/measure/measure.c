@@ -597,6 +597,7 @@ static int plan(struct session *s, struct ws_claim *claims)
 					claims[i].claimed = s->rusage[i] = took = true;
 		}
 		bo.beside_native = any_native && !native;
+		bo.repeat_runs = native ? 0 : o->layouts > 1 ? 0 : o->sim_runs;
 		be = ws_backend_new(ops, &bo);
 		ret = ops->setup(be, ev, claims);
 		for (size_t i = 0; i < ev->n; i++)

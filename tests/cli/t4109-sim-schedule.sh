@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t4109-sim-schedule.sh - a threaded program's simulated counts that move between runs are said to follow the thread schedule.
+. "$WS_SRC/tests/cli/lib.sh"
+
+test_have_prereq SIM || test_skip_all 'wsim is not built (it needs the valgrind package)'
+
+# Its second thread works one unit more at each run (a count kept in ./n): counts that move by design. One run
+# at a time (-j 1): two at once would read the same count.
+R="$WS_BUILD/tests/rerun"
+T="$WS_BUILD/examples/threads"
+
+test_expect_success 'threaded counts that differ between simulated runs: a warning with the spread and the cause' '
+	rm -f n &&
+	whyslow stat --backend sim --sim-runs 3 -j 1 -- "$R" n >out 2>err &&
+	test_grep "warning: .*rerun n. ran 2 threads, and its simulated instructions differ by [0-9.]*% between runs ([0-9]* to [0-9]*): the simulator runs one thread at a time" err &&
+	test_grep "spin-wait" err &&
+	test_grep "sim-native-time" err &&
+	test $(grep -c "differ by" err) = 1 &&
+	test "$(cat n)" = 3
+'
+
+test_expect_success 'one simulated run of a threaded program: a note that it cannot show the spread' '
+	rm -f n &&
+	whyslow stat --backend sim --exact -- "$R" n >out 2>err &&
+	test_grep "rerun n. ran 2 threads, whose simulated counts can move from run to run with Valgrind.s thread schedule, and one simulated run cannot show by how much: --sim-runs 3 does" err &&
+	test_grep -v "differ by" err
+'
+
+test_expect_success 'threaded counts that repeat, a single thread, --layouts: no warning' '
+	whyslow stat --backend sim --sim-runs 2 -- "$T/sharing" private 100000 >out 2>err &&
+	test_grep -v "differ by" err &&
+	test_grep -v "thread schedule" err &&
+	whyslow stat --backend sim --exact -- true >out 2>err &&
+	test_grep -v "thread schedule" err &&
+	rm -f n &&
+	whyslow stat --backend sim --layouts 2 -j 1 -- "$R" n >out 2>err &&
+	test_grep -v "differ by" err
+'
+
+test_done
