@@ -1977,6 +1977,25 @@ static void cores_init(void)
 		coh_cap = 1;
 }
 
+/*
+ * The directory learns fills only once a second core has run (before, gen_data skips the coherence model).
+ * A line the first core filled until then and kept in its L1d was unknown to it, so a second core's fill
+ * did not watch it, and the first core went on hitting its stale copy: a flag that the main thread sets and
+ * a thread it started polls was never seen as shared (0 coherence misses in a 200-turn ping-pong). At the
+ * first switch the first core's L1d is entered as filled by it.
+ */
+static inline UWord wl_hash(UWord block);
+
+static void dir_seed(void)
+{
+	UWord n = (UWord)L1D.sets * L1D.assoc, i;
+
+	for (i = 0; i < n; i++)
+		if (L1D.tags[i] != NONE)
+			dir[wl_hash(L1D.tags[i] >> 1) & (((UWord)1 << DIR_BITS) - 1)] =
+				((L1D.tags[i] >> 1) << DIR_CORE_BITS) | (UWord)(cur_core + 1);
+}
+
 void wsim_core_switch(Int c, UInt tid)
 {
 	struct core *from, *to;
@@ -1992,6 +2011,8 @@ void wsim_core_switch(Int c, UInt tid)
 	slice_instr = now;
 	if (c == cur_core)
 		return;
+	if (!coh_on)
+		dir_seed();
 	core_bring_up(c);
 	to = &cores[c];
 	n = (UWord)L1I.sets * L1I.assoc;
