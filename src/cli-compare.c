@@ -59,7 +59,11 @@ void cli_compare_check(struct cli_compare *c, const char *export_json, char *con
 	/* A bad file, like any input that is not an option's syntax: status 1, before any run. */
 	if (c->cost && ws_cost_load(c->cost, &c->costs, &c->ncosts) < 0)
 		exit(WS_EXIT_FAIL);
-	c->export_json = export_json;
+	c->export_json = cli_stdout_alias(export_json);
+	c->export_csv = cli_stdout_alias(c->export_csv);
+	c->export_markdown = cli_stdout_alias(c->export_markdown);
+	c->export_html = cli_stdout_alias(c->export_html);
+	c->export_folded = cli_stdout_alias(c->export_folded);
 	check_distinct(c, inputs, ninputs);
 	cli_check_output("--export-json", c->export_json);
 	cli_check_output("--export-csv", c->export_csv);

@@ -140,12 +140,31 @@ FILE *cli_report_stream(void)
 	return export_to_stdout ? stderr : stdout;
 }
 
+const char *cli_stdout_alias(const char *path)
+{
+	struct stat out, st, null;
+
+	if (!path || !strcmp(path, "-") || fstat(STDOUT_FILENO, &out) < 0 || stat(path, &st) < 0 ||
+	    st.st_dev != out.st_dev || st.st_ino != out.st_ino)
+		return path;
+	/*
+	 * Written as a file, the report would follow the export into the same stream (no JSON for jq), or the
+	 * rename replace the file under the report. Not the null device, which nobody reads: an export there
+	 * (>/dev/null --export-html /dev/null) leaves the report where it was, and is no second one on stdout.
+	 */
+	if (S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+	    st.st_rdev == null.st_rdev)
+		return path;
+	return "-";
+}
+
 void cli_check_distinct(const char *opt_a, const char *a, const char *opt_b, const char *b)
 {
 	if (!a || !b || !ws_same_file(a, b))
 		return;
 	if (!strcmp(a, "-"))
-		usage_error("%s and %s both write to standard output ('-'): give one of them a file", opt_a, opt_b);
+		usage_error("%s and %s both write to standard output ('-', or the file it is open on): give one of them "
+			    "a file", opt_a, opt_b);
 	usage_error("%s and %s name one file, '%s': one export would replace the other", opt_a, opt_b, b);
 }
 
@@ -197,8 +216,8 @@ void cli_check_output(const char *opt, const char *path)
 		usage_error("%s needs a path, not an empty string", opt);
 	if (!strcmp(path, "-")) {
 		if (output_inherited)
-			usage_error("%s - and the command's output (--output inherit) would both go to standard "
-				    "output: give the export a file", opt);
+			usage_error("%s and the command's output (--output inherit, or a file that is stdout) would "
+				    "both go to standard output: give the export a file", opt);
 		export_to_stdout = true;
 	}
 	if (input_path && strcmp(path, "-") && ws_same_file(path, input_path))
@@ -753,8 +772,11 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	if (c->show_output && c->output.n)
 		usage_error("--show-output is --output inherit: give one of them");
 	output_inherited = c->show_output;
+	/* An --output file that is standard output (/dev/stdout) shares it with an export as inherit does. */
 	for (size_t i = 0; i < c->output.n; i++)
-		output_inherited |= output_mode(c->output.v[i]) == WS_OUTPUT_INHERIT;
+		output_inherited |= output_mode(c->output.v[i]) == WS_OUTPUT_INHERIT ||
+				    (output_mode(c->output.v[i]) == WS_OUTPUT_FILE &&
+				     !strcmp(cli_stdout_alias(c->output.v[i]), "-"));
 	o->ignore_failure = c->ignore_failure;
 	ws_runner_keep_children(c->keep_children);
 	o->precision_metric = "wall-time";

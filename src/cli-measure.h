@@ -179,6 +179,13 @@ int cli_measure_status(int ret, int status, const struct ws_result *r, bool save
  */
 void cli_check_output(const char *opt, const char *path);
 
+/*
+ * `path`, or "-" where it names the file standard output is open on (/dev/stdout, /dev/fd/1, a pipe's
+ * /proc/self/fd/1, the file stdout was redirected to): an export there is one to standard output, and the
+ * report goes to stderr, as for "-". Called on every export path before the checks below.
+ */
+const char *cli_stdout_alias(const char *path);
+
 /* Where the report goes: standard output, or standard error when an export was given "-" (cli_check_output). */
 FILE *cli_report_stream(void);
 

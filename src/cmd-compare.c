@@ -613,8 +613,9 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data, 
 	}
 	if (plan_jobs && !supply) {
 		/* The plan is a file merge reads back, with its manifest beside it: stdout has no "beside". */
-		if (!strcmp(plan_jobs, "-"))
-			usage_error("--plan-jobs needs a file, not '-': merge reads the plan and its manifest back");
+		if (!strcmp(cli_stdout_alias(plan_jobs), "-"))
+			usage_error("--plan-jobs needs a file, not '%s' (standard output): merge reads the plan and its "
+				    "manifest back", plan_jobs);
 		cli_check_output("--plan-jobs", plan_jobs);
 		cli_plan_write(plan_jobs, &c, &mo, progs.v, progs.n, argv, (size_t)argc);
 		status = WS_EXIT_OK;

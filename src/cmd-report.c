@@ -63,6 +63,9 @@ int cmd_report(int argc, char **argv)
 		usage_error("give exactly one result file");
 	if (markdown + csv + html > 1)
 		usage_error("choose one of --markdown, --csv and --html");
+	export_folded = cli_stdout_alias(export_folded);
+	for (size_t i = 0; i < ARRAY_SIZE(ex); i++)
+		ex[i].path = cli_stdout_alias(ex[i].path);
 	if (export_folded && ws_same_file(export_folded, argv[0]))
 		usage_error("--export-folded '%s' is the result being read: writing it would replace that result",
 			    export_folded);
@@ -72,7 +75,7 @@ int cmd_report(int argc, char **argv)
 				    ex[i].path);
 		/* Printed to stdout already, and '-' would print it twice, or the two interleaved. */
 		if (ex[i].path && !strcmp(ex[i].path, "-") && (markdown || csv || html))
-			usage_error("%s - and --%s both write to standard output: give the export a file", ex[i].opt,
+			usage_error("%s and --%s both write to standard output: give the export a file", ex[i].opt,
 				    markdown ? "markdown" : csv ? "csv" : "html");
 		cli_check_distinct(ex[i].opt, ex[i].path, "--export-folded", export_folded);
 		for (size_t j = 0; j < i; j++)

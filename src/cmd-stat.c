@@ -86,6 +86,9 @@ int cmd_stat(int argc, char **argv)
 	c.callers |= export_folded != NULL;
 	cli_protect_programs(&(struct ws_program){ .argv = cmd_argv, .command = command }, 1, c.shell);
 	cli_measure_finish(&c, &mo, false);
+	c.export_json = cli_stdout_alias(c.export_json);
+	export_html = cli_stdout_alias(export_html);
+	export_folded = cli_stdout_alias(export_folded);
 	cli_check_distinct("--export-json", c.export_json, "--export-html", export_html);
 	cli_check_distinct("--export-json", c.export_json, "--export-folded", export_folded);
 	cli_check_distinct("--export-html", export_html, "--export-folded", export_folded);

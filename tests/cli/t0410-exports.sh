@@ -212,6 +212,48 @@ test_expect_success 'two exports to "-", or one with the command output, are usa
 	test ! -e ./-
 '
 
+# /dev/stdout, /dev/fd/1, /proc/self/fd/1 or the redirected file's own name: the report would follow the
+# export into the same stream (stdout no JSON), or the rename replace the file under it.
+test_expect_success 'an export to the file stdout is open on is one to "-": the report goes to stderr' '
+	fake stat -r 2 --backend fake --export-json /dev/stdout -- true >out 2>err &&
+	jq -e ".variants[0].runs | length == 2" out &&
+	test_grep "Performance counter stats for .true." err &&
+	fake stat -r 2 --backend fake --export-json /dev/fd/1 -- true 2>err | cat >out &&
+	jq -e ".variants[0].runs | length == 2" out &&
+	test_grep "Performance counter stats for .true." err &&
+	fake stat -r 2 --backend fake --export-json same.json -- true >same.json 2>err &&
+	jq -e ".variants[0].runs | length == 2" same.json &&
+	test_grep "Performance counter stats for .true." err &&
+	fake compare -r 2 --backend fake --export-json c.json --export-markdown /proc/self/fd/1 true "true a" \
+		>out 2>err &&
+	test_grep "^\*\*whyslow\*\* against true" out &&
+	test_grep "whyslow compare: 2 programs, 2 runs each" err &&
+	test_grep -v "whyslow compare: 2 programs" out &&
+	whyslow report --export-csv /dev/stdout c.json >out 2>err &&
+	test_grep "whyslow compare: 2 programs" err &&
+	test_grep -v "whyslow compare: 2 programs" out &&
+	whyslow diff --export-json /dev/stdout c.json c.json >out 2>err &&
+	jq -e ".variants | length == 4" out &&
+	# the null device is read by nobody: the report stays on stdout, two exports there are no clash
+	fake stat -r 2 --backend fake --export-json /dev/null --export-html /dev/null -- true >/dev/null 2>err &&
+	test_grep -v "Performance counter" err
+'
+
+test_expect_success 'two exports to the file stdout is open on, or one and "-", are usage errors naming both' '
+	test_expect_code 129 fake stat -r 2 --backend fake --export-json /dev/stdout --export-html - -- true >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "^whyslow stat: --export-json and --export-html both write to standard output" err &&
+	test_expect_code 129 fake compare -r 2 --backend fake --export-csv /dev/fd/1 --export-markdown same.md \
+		true "true a" >same.md 2>err &&
+	test_grep "^whyslow compare: --export-csv and --export-markdown both write to standard output" err &&
+	test_expect_code 129 whyslow report --csv --export-csv /dev/stdout c.json >out 2>err &&
+	test_grep "^whyslow report: --export-csv and --csv both write to standard output" err &&
+	test_expect_code 129 fake stat -r 2 --backend fake --output /dev/stdout --export-json - -- true >out 2>err &&
+	test_grep "would both go to standard output" err &&
+	test_expect_code 129 whyslow compare --backend sim --plan-jobs /dev/stdout true "true a" >out 2>err &&
+	test_grep "plan-jobs needs a file, not ./dev/stdout. (standard output)" err
+'
+
 test_expect_success 'diff reads "-" from stdin and exports "-" to stdout: the two do not clash' '
 	printf "{\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2,3]}}}]}\n" >in-a.json &&
 	printf "{\"variants\":[{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[2,3,4]}}}]}\n" >in-b.json &&
