@@ -662,6 +662,58 @@ void cli_measure_record(const struct cli_measure *c, struct ws_result *r)
 	}
 }
 
+/*
+ * An option the named backend leaves unread would let the user believe it changed the measurement
+ * (--backend perf --sim-runs 3): a usage error, naming the option, the backend and the way out. auto, where
+ * either may run, takes them all. Not --sim-cpu-native: it masks the native runs' CPU features, perf's too.
+ */
+static void check_backend_options(const struct cli_measure *c)
+{
+	const struct ws_backend_ops *ops = strcmp(c->backend, "auto") ? ws_backend_find(c->backend) : NULL;
+	const char *sim_only[] = {
+		c->sim_preset ? "--sim-preset" : NULL,
+		c->sim_cache.n ? "--sim-cache" : NULL,
+		c->sim_cores != SIZE_MAX ? "--sim-cores" : NULL,
+		c->sim_runs != SIZE_MAX ? "--sim-runs" : NULL,
+		c->exact ? "--exact" : NULL,
+		c->sim_scope ? "--sim-scope" : NULL,
+		c->layouts != SIZE_MAX ? "--layouts" : NULL,
+		c->sim_native_time ? "--sim-native-time" : NULL,
+		c->jobs != SIZE_MAX ? "-j/--jobs" : NULL,
+	};
+	/* What only a native run reads: without --sim-native-time the simulator's session has none. */
+	const char *native_only[] = {
+		c->topdown ? "--topdown" : NULL,
+		c->no_randomize_layout ? "--no-randomize-layout" : NULL,
+	};
+	/*
+	 * perf's sampling: a simulator that counts each function exactly leaves the native runs none to do
+	 * (measure.c), even beside --sim-native-time.
+	 */
+	const char *sampling_only[] = {
+		!isnan(c->freq) ? "--freq" : NULL,
+		c->call_graph ? "--call-graph" : NULL,
+	};
+
+	if (!ops)
+		return;
+	if (ops->traits & WS_BE_NATIVE) {
+		for (size_t i = 0; i < ARRAY_SIZE(sim_only); i++)
+			if (sim_only[i])
+				usage_error("%s has no effect with --backend %s: drop it, or use --backend sim or auto",
+					    sim_only[i], ops->name);
+		return;
+	}
+	for (size_t i = 0; !c->sim_native_time && i < ARRAY_SIZE(native_only); i++)
+		if (native_only[i])
+			usage_error("%s has no effect with --backend %s, which makes no native run: drop it, add "
+				    "--sim-native-time, or use --backend perf or auto", native_only[i], ops->name);
+	for (size_t i = 0; i < ARRAY_SIZE(sampling_only); i++)
+		if (sampling_only[i] && (!c->sim_native_time || (ops->traits & WS_BE_EXACT_GROUPS)))
+			usage_error("%s has no effect with --backend %s, which samples nothing: drop it, or use "
+				    "--backend perf or auto", sampling_only[i], ops->name);
+}
+
 void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool decide)
 {
 	bool defaulted = !c->runs;
@@ -701,6 +753,7 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	}
 	if (strcmp(c->backend, "auto") && !ws_backend_find(c->backend))
 		usage_error("unknown backend '%s': use %s", c->backend, backend_names());
+	check_backend_options(c);
 	if (c->timeout < 0)
 		usage_error("--timeout must not be negative");
 	if (c->cpus) {
