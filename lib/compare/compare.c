@@ -378,36 +378,38 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 	const struct ws_metric *wall = ws_metric_set_find(&v->metrics, "wall-time");
 	const struct ws_metric *user = ws_metric_set_find(&v->metrics, "user-time");
 	const struct ws_metric *sys = ws_metric_set_find(&v->metrics, "system-time");
+	/* Quoted once: a command line joined from its words carries shell quotes of its own. */
+	char *qn = ws_quote_name(v->name);
 
 	if (v->failed_runs)
-		ws_result_warn(r, "'%s' exited non-zero or was killed in %zu of %zu runs (kept with --ignore-failure)",
-			       v->name, v->failed_runs, v->nruns);
+		ws_result_warn(r, "%s exited non-zero or was killed in %zu of %zu runs (kept with --ignore-failure)",
+			       qn, v->failed_runs, v->nruns);
 	if (wall && wall->sum.n >= 5) {
 		/* Robust spread: 1.4826 x MAD estimates the standard deviation of normal runs, outliers aside. */
 		double spread = wall->sum.median > 0 ? 1.4826 * wall->sum.mad / wall->sum.median : NAN;
 
 		if ((double)wall->sum.outliers > 0.1 * (double)wall->sum.n)
-			ws_result_warn(r, "noisy machine: %zu of %zu wall-time runs of '%s' are outliers; see "
+			ws_result_warn(r, "noisy machine: %zu of %zu wall-time runs of %s are outliers; see "
 				       "'whyslow doctor'",
-				       wall->sum.outliers, wall->sum.n, v->name);
+				       wall->sum.outliers, wall->sum.n, qn);
 		/*
 		 * Runs spread evenly (12 to 40 ms for a 10 ms sleep on a busy machine) have no outliers, and
 		 * hide a difference of that size just as well.
 		 */
 		else if (spread > WS_NOISY_SPREAD)
-			ws_result_warn(r, "noisy runs: the wall-time of '%s' varies by about %.0f%% from run to run "
+			ws_result_warn(r, "noisy runs: the wall-time of %s varies by about %.0f%% from run to run "
 				       "(1.4826 x MAD over the median), so a smaller difference needs many runs; see "
 				       "'whyslow doctor'",
-				       v->name, 100 * spread);
+				       qn, 100 * spread);
 		if (wall->sum.first_outlier)
-			ws_result_warn(r, "the first measured run of '%s' is an outlier: more warm-up may help (-w)",
-				       v->name);
+			ws_result_warn(r, "the first measured run of %s is an outlier: more warm-up may help (-w)",
+				       qn);
 	}
 	if (wall && user && sys && wall->sum.n && user->sum.n && sys->sum.n &&
 	    wall->sum.median > 2 * (user->sum.median + sys->sum.median) && wall->sum.median > 0.001)
-		ws_result_warn(r, "'%s' is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep or locks "
+		ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep or locks "
 			       "is invisible to the counters",
-			       v->name, wall->sum.median, user->sum.median + sys->sum.median);
+			       qn, wall->sum.median, user->sum.median + sys->sum.median);
 	for (size_t i = 0; i < v->metrics.n; i++) {
 		const struct ws_metric *m = &v->metrics.v[i];
 
@@ -416,6 +418,7 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 				       "fewer events with -e for exact figures",
 				       m->name, 100 * m->sum.running);
 	}
+	free(qn);
 }
 
 /*

@@ -578,6 +578,15 @@ char *ws_join_command(char *const *argv)
 	return out;
 }
 
+char *ws_quote_name(const char *name)
+{
+	if (!strchr(name, '\''))
+		return xasprintf("'%s'", name);
+	if (!strchr(name, '"'))
+		return xasprintf("\"%s\"", name);
+	return xstrdup(name);
+}
+
 char *ws_escape_ctl(const char *s)
 {
 	char *out = NULL;

@@ -125,6 +125,13 @@ bool ws_same_file(const char *a, const char *b);
 char *ws_join_command(char *const *argv);
 
 /*
+ * A name as a message quotes it, once: in single quotes, or where it holds one (a command line joined by
+ * ws_join_command(), whose words carry their own shell quoting) in double quotes, or bare where it holds
+ * both. Single quotes around 'sh -c '\''x'\''' would be a second layer of quoting. The caller frees it.
+ */
+char *ws_quote_name(const char *name);
+
+/*
  * What `path` is when it exists and is not a regular file ("a directory", "a FIFO", "a character device",
  * ...), for "cannot read PATH: it is a FIFO"; NULL for a regular file or one that cannot be looked at (the
  * open says why). An input file is checked so before it is opened: opening a FIFO without a writer blocks.

@@ -1296,6 +1296,8 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	unsigned cyc_flags;
 	struct ws_own *own;
 	char *head;
+	/* The name as the summaries quote it: once, where it holds shell quotes of its own (ws_quote_name). */
+	char *qn = ws_quote_name(v->name);
 
 	WS_ALLOC_GROW(r->explain, r->nexplain + 1, r->alloc_explain);
 	e = &r->explain[r->nexplain++];
@@ -1340,14 +1342,15 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	if (!cyc_metric) {
 		/* The simulator was in the plan but the session stopped first: say that, not to ask for it. */
 		if (r->partial && r->machine.backend && strstr(r->machine.backend, "sim"))
-			e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (the session stopped "
+			e->summary = xasprintf("%s is %s; no cycle counts to explain it with (the session stopped "
 					       "before the simulated runs: %s)",
-					       v->name, head, r->partial_reason ? r->partial_reason : "stopped early");
+					       qn, head, r->partial_reason ? r->partial_reason : "stopped early");
 		else
-			e->summary = xasprintf("'%s' is %s; no cycle counts to explain it with (a PMU, or the "
+			e->summary = xasprintf("%s is %s; no cycle counts to explain it with (a PMU, or the "
 					       "simulator: --backend auto)",
-					       v->name, head);
+					       qn, head);
 		free(head);
+		free(qn);
 		return;
 	}
 	cc = ws_comparison_find(r, v->name, cyc_metric, NULL, NULL);
@@ -1355,9 +1358,10 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	if (!cc_sig && e->reproduced < WS_REACH) {
 		char *reach = reach_text(e, cyc_metric);
 
-		e->summary = xasprintf("'%s' is %s; %s", v->name, head, reach);
+		e->summary = xasprintf("%s is %s; %s", qn, head, reach);
 		free(reach);
 		free(head);
+		free(qn);
 		return;
 	}
 	if (!cc_sig) {
@@ -1366,14 +1370,15 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 
 			/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
 			if (h && !strcmp(h->metric, cyc_metric))
-				e->summary = xasprintf("'%s' is %s: nothing to blame (--noise 0 decomposes any difference)",
-						       v->name, head);
+				e->summary = xasprintf("%s is %s: nothing to blame (--noise 0 decomposes any difference)",
+						       qn, head);
 			else
-				e->summary = xasprintf("'%s' is %s; %s differs by %s%% (exact), inside the noise threshold: "
+				e->summary = xasprintf("%s is %s; %s differs by %s%% (exact), inside the noise threshold: "
 						       "nothing to blame (--noise 0 decomposes any difference)",
-						       v->name, head, cyc_metric, by);
+						       qn, head, cyc_metric, by);
 			free(by);
 			free(head);
+			free(qn);
 			return;
 		}
 		/*
@@ -1387,26 +1392,27 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 
 		/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
 		if (h && !strcmp(h->metric, cyc_metric))
-			e->summary = xasprintf("'%s' is %s%s%s", v->name, head, past ? "; " : ": ", none);
+			e->summary = xasprintf("%s is %s%s%s", qn, head, past ? "; " : ": ", none);
 		else if (cc && cc->gate_closed && isfinite(cc->ratio) && primary_untested(r, v))
 			/* Gatekept as the primary had no test at all: not "does not differ", which never ran. */
-			e->summary = xasprintf("'%s' is %s; %s %+.1f%% was not tested, as the primary metric %s was not "
+			e->summary = xasprintf("%s is %s; %s %+.1f%% was not tested, as the primary metric %s was not "
 					       "compared: --primary %s would test it",
-					       v->name, head, cyc_metric, 100 * (cc->ratio - 1), primary_untested(r, v),
+					       qn, head, cyc_metric, 100 * (cc->ratio - 1), primary_untested(r, v),
 					       cyc_metric);
 		else if (cc && cc->gate_closed && isfinite(cc->ratio))
 			/* Gatekept, not found equal: say what it would take to test it. */
-			e->summary = xasprintf("'%s' is %s; %s %+.1f%% was not tested, as the primary metric %s does "
+			e->summary = xasprintf("%s is %s; %s %+.1f%% was not tested, as the primary metric %s does "
 					       "not differ significantly: more runs (-r) or --primary %s would test it",
-					       v->name, head, cyc_metric, 100 * (cc->ratio - 1),
+					       qn, head, cyc_metric, 100 * (cc->ratio - 1),
 					       h ? h->metric : "", cyc_metric);
 		else if (past)
-			e->summary = xasprintf("'%s' is %s; %s is %+.1f%%, %s", v->name, head, cyc_metric,
+			e->summary = xasprintf("%s is %s; %s is %+.1f%%, %s", qn, head, cyc_metric,
 					       100 * (cc->ratio - 1), none);
 		else
-			e->summary = xasprintf("'%s' is %s; %s does not differ significantly: nothing to blame",
-					       v->name, head, cyc_metric);
+			e->summary = xasprintf("%s is %s; %s does not differ significantly: nothing to blame",
+					       qn, head, cyc_metric);
 		free(head);
+		free(qn);
 		return;
 	}
 	dcyc = median_of(&v->metrics, cyc_metric) - median_of(&b->metrics, cyc_metric);
@@ -1438,9 +1444,10 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	}
 	if (!shares_from(bmed, vmed, nt, t, dcyc, share)) {
 		/* Significant, yet no cycle delta between the medians: there is no share to give. */
-		e->summary = xasprintf("'%s' is %s; the medians of %s are equal: nothing to blame", v->name, head,
+		e->summary = xasprintf("%s is %s; the medians of %s are equal: nothing to blame", qn, head,
 				       cyc_metric);
 		free(head);
+		free(qn);
 		return;
 	}
 	{
@@ -1527,17 +1534,17 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		else if (top && !strcmp(top->metric, "coherence-misses") && top->delta_cycles < 0)
 			shared = gone_contention_text(b, v);
 		if (reach && top)
-			e->summary = xasprintf("'%s' is %s; %s. Of what it does reproduce (%s %+.3g), the main part is "
+			e->summary = xasprintf("%s is %s; %s. Of what it does reproduce (%s %+.3g), the main part is "
 					       "%s: %.0f%%%s%s",
-					       v->name, head, reach, cyc_metric, dcyc, top->metric, 100 * top->share,
+					       qn, head, reach, cyc_metric, dcyc, top->metric, 100 * top->share,
 					       shared ? ", " : top->nwhere ? ", mostly in " : "",
 					       shared ? shared : top->nwhere ? top->where[0] : "");
 		else if (reach)
-			e->summary = xasprintf("'%s' is %s; %s", v->name, head, reach);
+			e->summary = xasprintf("%s is %s; %s", qn, head, reach);
 		else if (top)
-			e->summary = xasprintf("'%s' is %s; %s %+.3g (%s); the main cause is %s: %.0f%% of the "
+			e->summary = xasprintf("%s is %s; %s %+.3g (%s); the main cause is %s: %.0f%% of the "
 					       "difference%s%s%s",
-					       v->name, head, cyc_metric, dcyc, family ? family : "costs from --cost",
+					       qn, head, cyc_metric, dcyc, family ? family : "costs from --cost",
 					       top->metric, 100 * top->share,
 					       shared ? ", " : top->nwhere ? ", mostly in " : "",
 					       shared ? shared : top->nwhere ? top->where[0] : "",
@@ -1545,16 +1552,17 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 									    "spread across environment sizes)"
 									  : "");
 		else if (e->ncauses && strcmp(e->causes[0].metric, "unexplained"))
-			e->summary = xasprintf("'%s' is %s; %s %+.3g: no counted event's delta is material against the "
-					       "measured difference (%s)", v->name, head, cyc_metric, dcyc,
+			e->summary = xasprintf("%s is %s; %s %+.3g: no counted event's delta is material against the "
+					       "measured difference (%s)", qn, head, cyc_metric, dcyc,
 					       h ? h->metric : cyc_metric);
 		else
-			e->summary = xasprintf("'%s' is %s; %s %+.3g, not accounted for by the counted events", v->name,
+			e->summary = xasprintf("%s is %s; %s %+.3g, not accounted for by the counted events", qn,
 					       head, cyc_metric, dcyc);
 		free(reach);
 		free(shared);
 	}
 	free(head);
+	free(qn);
 }
 
 /*

@@ -215,9 +215,13 @@ static const char *const hook_options[WS_NHOOKS] = { "--setup", "--prepare", "--
  */
 static char *who(const struct ws_program *prog)
 {
+	char *name = ws_quote_name(prog->name), *out;
+
 	if (!prog->command || !strcmp(prog->name, prog->command))
-		return xasprintf("'%s'", prog->name);
-	return xasprintf("'%s' (%s)", prog->name, prog->command);
+		return name;
+	out = xasprintf("%s (%s)", name, prog->command);
+	free(name);
+	return out;
 }
 
 /*

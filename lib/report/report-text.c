@@ -113,23 +113,27 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 	for (size_t i = 0; i < r->nvariants; i++) {
 		const struct ws_variant *v = &r->variants[i];
 		size_t runs = v->nruns, samples = 0;
+		char *cmd;
 
 		/* A file from elsewhere (samples only, or hyperfine's) records no runs and no backend: say so. */
 		for (size_t k = 0; !runs && k < v->metrics.n; k++)
 			if (v->metrics.v[k].n > samples)
 				samples = v->metrics.v[k].n;
+		/* Quoted once: a command line joined from its words carries shell quotes of its own. */
+		cmd = ws_quote_name(v->command ? v->command : v->name);
+
 		if (!runs && !r->machine.backend)
-			fprintf(f, "\n %sPerformance counter stats for '%s'%s (%zu sample%s, from a file that records no "
+			fprintf(f, "\n %sPerformance counter stats for %s%s (%zu sample%s, from a file that records no "
 				   "runs or backend):\n\n",
-				col(o, C_BOLD), v->command ? v->command : v->name, col(o, C_RESET), samples,
-				samples == 1 ? "" : "s");
+				col(o, C_BOLD), cmd, col(o, C_RESET), samples, samples == 1 ? "" : "s");
 		else
-			fprintf(f, "\n %sPerformance counter stats for '%s'%s (%zu run%s, %zu warm-up, backend %s%s%s%s%s):\n\n",
-				col(o, C_BOLD), v->command ? v->command : v->name, col(o, C_RESET), runs,
+			fprintf(f, "\n %sPerformance counter stats for %s%s (%zu run%s, %zu warm-up, backend %s%s%s%s%s):\n\n",
+				col(o, C_BOLD), cmd, col(o, C_RESET), runs,
 				runs == 1 ? "" : "s", r->settings.warmup, r->machine.backend ? r->machine.backend : "?",
 				r->machine.sim_preset ? ", preset " : "", r->machine.sim_preset ? r->machine.sim_preset : "",
 				r->settings.sim_cpu_native ? ", native runs with the simulated CPU's features" : "",
 				scope_note(r));
+		free(cmd);
 		stat_set(f, &v->metrics, o, 2);
 		if (v->failed_runs)
 			fprintf(f, "\n  %s%zu of %zu runs failed (kept with --ignore-failure)%s\n", col(o, C_YELLOW),

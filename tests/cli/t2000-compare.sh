@@ -236,4 +236,36 @@ test_expect_success '--max-time does not stop a session before its first look (1
 	jq -e ".settings.runs == 10" mt.json
 '
 
+# Quoted once: stat joins a command's words with shell quoting, which is all a message may add to it; a name
+# that holds single quotes goes in double quotes, and one that holds both, bare ('sh -c '\''x'\''' was seen).
+SQ="'"
+q_word="echo 'a b'"
+q_fail="exit 2; echo 'a b'"
+q_both="echo 'a' \"b\""
+cat >expect-quoted <<\EOF
+ Performance counter stats for "sh -c 'echo '\''a b'\'''" (2 runs, 0 warm-up, backend fake):
+whyslow: error: "sh -c 'exit 2; echo '\''a b'\'''" exited with status 2 under the fake backend; use --ignore-failure to keep such runs, or --show-output to see its output
+ Performance counter stats for sh -c 'echo '\''a'\'' "b"' (2 runs, 0 warm-up, backend fake):
+ Performance counter stats for 'echo "x"' (2 runs, 0 warm-up, backend fake):
+ why: "echo 'it'\''s'" is unchanged in instructions (exact); no cycle counts to explain it with (a PMU, or the simulator: --backend auto)
+EOF
+test_expect_success 'a name with quotes is quoted once: in the header, a failed run and the explanation' '
+	fake() { "$WS_BUILD/tests/whyslow-fake" "$@"; } &&
+	fake stat -r 2 --backend fake -- sh -c "$q_word" >out 2>err &&
+	sed -n 2p out >actual &&
+	test_expect_code 1 fake stat -r 2 --backend fake -- sh -c "$q_fail" >out 2>err &&
+	cat err >>actual &&
+	fake stat -r 2 --backend fake -- sh -c "$q_both" >out 2>err &&
+	sed -n 2p out >>actual &&
+	fake stat -r 2 --backend fake --shell "echo \"x\"" >out 2>err &&
+	sed -n 2p out >>actual &&
+	fake compare -r 2 --backend fake --export-json q.json --shell "echo x" "echo ${SQ}it${SQ}\\${SQ}${SQ}s${SQ}" >out 2>err &&
+	grep "^ why:" out >>actual &&
+	test_cmp expect-quoted actual &&
+	whyslow report q.json >out &&
+	grep "^ why:" out >actual &&
+	sed -n 5p expect-quoted >expect &&
+	test_cmp expect actual
+'
+
 test_done
