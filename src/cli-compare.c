@@ -258,15 +258,15 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 	if (c->export_json && ws_result_save(r, c->export_json) < 0)
 		json_failed = true;
 	if (c->export_csv && (err = ws_export_csv(r, c->export_csv)) < 0) {
-		ws_error("cannot write '%s': %s", c->export_csv, strerror(-err));
+		ws_error("cannot write '%s': %s", c->export_csv, ws_write_error(err));
 		status = WS_EXIT_FAIL;
 	}
 	if (c->export_markdown && (err = ws_export_markdown(r, c->export_markdown)) < 0) {
-		ws_error("cannot write '%s': %s", c->export_markdown, strerror(-err));
+		ws_error("cannot write '%s': %s", c->export_markdown, ws_write_error(err));
 		status = WS_EXIT_FAIL;
 	}
 	if (c->export_html && (err = ws_export_html(r, c->export_html)) < 0) {
-		ws_error("cannot write '%s': %s", c->export_html, strerror(-err));
+		ws_error("cannot write '%s': %s", c->export_html, ws_write_error(err));
 		status = WS_EXIT_FAIL;
 	}
 	if (c->export_folded && (err = cli_export_folded(r, c->export_folded)) < 0) {

@@ -42,7 +42,7 @@ int cli_export_folded(const struct ws_result *r, const char *path)
 		return -ENODATA;
 	}
 	if ((err = ws_export_folded(r, path)) < 0)
-		ws_error("cannot write '%s': %s", path, strerror(-err));
+		ws_error("cannot write '%s': %s", path, ws_write_error(err));
 	return err;
 }
 
@@ -961,8 +961,11 @@ static void derived_asked(struct ws_result *r, const struct cli_measure *c)
 
 void cli_result_prepare(struct ws_result *r, const struct cli_measure *c)
 {
-	if (c)
+	/* The runs are over: a stop signal now gives up the exports that wait for a reader (ws_write_arm). */
+	if (c) {
+		ws_write_arm();
 		cli_progress_done();
+	}
 	record_invocation(r);
 	ws_result_derive(r);
 	if (c)

@@ -127,7 +127,7 @@ int cmd_stat(int argc, char **argv)
 		}
 		if (export_html && (res.variants[0].nruns || ws_result_has_samples(&res)) &&
 		    (err = ws_export_html(&res, export_html)) < 0) {
-			ws_error("cannot write '%s': %s", export_html, strerror(-err));
+			ws_error("cannot write '%s': %s", export_html, ws_write_error(err));
 			status = WS_EXIT_FAIL;
 		}
 		if (export_folded && (err = cli_export_folded(&res, export_folded)) < 0) {

@@ -202,10 +202,27 @@ bool ws_same_file(const char *a, const char *b)
 
 /* Stop signals seen (ws_write_interrupt): a write under way when one comes gives up. */
 static volatile sig_atomic_t write_signals;
+/*
+ * The count when ws_write_arm() was called, or -1: from then on any stop signal ends every interruptible
+ * write, also one begun after it (the next export to a FIFO nobody reads), so that one Ctrl-C is enough.
+ */
+static volatile sig_atomic_t armed_signals = -1;
 
 void ws_write_interrupt(void)
 {
 	write_signals = write_signals + 1;
+}
+
+void ws_write_arm(void)
+{
+	armed_signals = write_signals;
+}
+
+const char *ws_write_error(int err)
+{
+	/* "Interrupted system call" would not say that nothing of it is to be trusted. */
+	return err == -EINTR ? "interrupted while it waited for its reader, so it is not written (or only in part)"
+			     : strerror(-err);
 }
 
 /*
@@ -220,7 +237,7 @@ static int write_all(int fd, const char *p, size_t len, bool interruptible)
 	 * A signal during a blocking pipe write that had written some bytes returns their count, not EINTR:
 	 * the count of signals says it came, and the next write would block again unseen.
 	 */
-	sig_atomic_t signals = write_signals;
+	sig_atomic_t signals = armed_signals >= 0 ? armed_signals : write_signals;
 
 	while (len) {
 		ssize_t w;

@@ -87,6 +87,16 @@ int ws_write_atomic(const char *path, const void *buf, size_t len);
  */
 void ws_write_interrupt(void);
 
+/*
+ * The measurement is over: a stop signal from now on also ends the writes to a pipe, device or standard
+ * output begun after it, at once, rather than the one under way alone (a second export to a FIFO that
+ * nobody reads would wait for a second Ctrl-C). Regular files are written as before.
+ */
+void ws_write_arm(void);
+
+/* Why a write failed, for "cannot write 'F': %s": strerror, but a write a stop signal ended is said as such. */
+const char *ws_write_error(int err);
+
 /* Remove the files in `dir` (not recursively) and then `dir`; NULL is allowed. Errors are ignored. */
 void ws_remove_tree(const char *dir);
 

@@ -1478,11 +1478,11 @@ int ws_result_save(const struct ws_result *r, const char *path)
 		/* Nothing measured is lost: a full disk, EIO or a directory removed since leaves a copy elsewhere. */
 		rescued = rescue_text(text, len);
 		if (rescued)
-			ws_error("cannot write '%s': %s; the result is saved in '%s' instead", path, strerror(-ret),
+			ws_error("cannot write '%s': %s; the result is saved in '%s' instead", path, ws_write_error(ret),
 				 rescued);
 		else
 			ws_error("cannot write '%s': %s, nor a copy in TMPDIR, the current directory or HOME", path,
-				 strerror(-ret));
+				 ws_write_error(ret));
 		free(rescued);
 	}
 	free(beside);

@@ -115,9 +115,36 @@ test_expect_success 'a signal while the result is written to a pipe nobody reads
 	{ wait $pid; rc=$?; } &&
 	exec 9<&- &&
 	test $rc = 130 &&
-	test_grep "cannot write .stuck.: Interrupted system call; the result is saved in .*whyslow-rescued-" st.err &&
+	test_grep "cannot write .stuck.: interrupted while it waited for its reader, so it is not written (or only in part); the result is saved in .*whyslow-rescued-" st.err &&
 	test_grep "interrupted; 1000 finished runs kept" st.err &&
 	test "$(json whyslow-rescued-*.json "len(d[\"variants\"][0][\"metrics\"][\"wall-time\"][\"samples\"])")" = 1000
+'
+
+# Two exports to FIFOs whose readers read nothing: the first Ctrl-C ends the JSON's write, and the HTML's,
+# begun after it, gives up at once rather than wait for a second one. No regular file is left but the rescue.
+test_expect_success 'one signal ends every export that waits for a reader: 130, each said not written' '
+	mkdir two && cd two &&
+	mkfifo j h &&
+	exec 7<>j 8<>h &&
+	{ TMPDIR=$PWD timeout -s KILL 60 "$WHYSLOW" stat -r 1000 -w 0 -e wall-time --export-json j --export-html h \
+		-- true >st.out 2>st.err 7<&- 8<&- & } &&
+	pid=$! &&
+	i=0 &&
+	until w=$(grep -l "^PPid:.$pid\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3) &&
+		test -n "$w" && grep -q "pipe_write$" /proc/$w/wchan 2>/dev/null || test $i -ge 600
+	do
+		sleep 0.1
+		i=$((i + 1))
+	done &&
+	kill -INT $pid &&
+	{ wait $pid; rc=$?; } &&
+	exec 7<&- 8<&- &&
+	test $rc = 130 &&
+	test_grep "cannot write .j.: interrupted while it waited for its reader, so it is not written (or only in part); the result is saved in" st.err &&
+	test_grep "^whyslow: error: cannot write .h.: interrupted while it waited for its reader, so it is not written (or only in part)\$" st.err &&
+	test_grep "interrupted; 1000 finished runs kept" st.err &&
+	test -p j && test -p h &&
+	test "$(ls -A | grep -v "^st\.\|^j\$\|^h\$\|^whyslow-rescued-.*\.json\$")" = ""
 '
 
 # script(1) gives whyslow a terminal: a run, in a process group of its own, that reads it gets SIGTTIN.
