@@ -918,7 +918,8 @@ static bool log_says_full(const char *dir)
  * through one atomic flag simulated 120 to 730 million instructions in three runs, for a few thousand
  * natively. Counts that move that much between runs which repeat one another say so; one run alone cannot.
  */
-static void warn_schedule(struct ws_backend *be, const struct ws_variant *v, unsigned threads, size_t run)
+static void warn_schedule(struct ws_backend *be, const struct ws_variant *v, const char *qn, unsigned threads,
+			  size_t run)
 {
 	struct sim_priv *p = be->priv;
 	const struct ws_metric *m = ws_metric_set_find(&v->metrics, "instructions");
@@ -933,9 +934,9 @@ static void warn_schedule(struct ws_backend *be, const struct ws_variant *v, uns
 		what = "estimated-cycles";
 	}
 	if (be->opts.repeat_runs == 1 && run == 0) {
-		ws_log(WS_LOG_WARN, "'%s' ran %u threads, whose simulated counts can move from run to run with "
+		ws_log(WS_LOG_WARN, "%s ran %u threads, whose simulated counts can move from run to run with "
 		       "Valgrind's thread schedule, and one simulated run cannot show by how much: --sim-runs 3 does",
-		       v->name, threads);
+		       qn, threads);
 	} else {
 		for (size_t i = 0; m && i < m->n; i++) {
 			if (isnan(m->samples[i]))
@@ -945,12 +946,12 @@ static void warn_schedule(struct ws_backend *be, const struct ws_variant *v, uns
 		}
 		if (be->opts.repeat_runs < 2 || !(lo > 0) || hi - lo <= SCHEDULE_SPREAD * lo)
 			return;
-		ws_log(WS_LOG_WARN, "'%s' ran %u threads, and its simulated %s differ by %.2g%% between runs (%.0f "
+		ws_log(WS_LOG_WARN, "%s ran %u threads, and its simulated %s differ by %.2g%% between runs (%.0f "
 		       "to %.0f): the simulator runs one thread at a time, so a thread that waits for another by "
 		       "polling (a spin-wait) polls until Valgrind switches threads, not for the few hundred cycles "
 		       "hardware takes, and its counts follow that schedule; compare such programs by time "
 		       "(--sim-native-time, or a PMU), and see which functions move with --functions",
-		       v->name, threads, what, 100 * (hi - lo) / lo, lo, hi);
+		       qn, threads, what, 100 * (hi - lo) / lo, lo, hi);
 	}
 	p->told = xrealloc(p->told, (p->ntold + 1) * sizeof(*p->told));
 	p->told[p->ntold++] = v;
@@ -968,6 +969,8 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	DIR *d = opendir(r->outdir);
 	bool unscoped;
 	int ret = 0;
+	/* Quoted once: a command line joined from its words carries shell quotes of its own. */
+	char *qn = ws_quote_name(v->name);
 
 	(void)out;
 	ws_sim_output_init(&all);
@@ -999,12 +1002,12 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		    (statvfs(r->outdir, &fs) == 0 && (double)fs.f_bavail * (double)fs.f_frsize < SIM_FULL_BYTES)) {
 			const char *tmp = getenv("TMPDIR");
 
-			ws_error("the simulator could not write its result for '%s': %s is full (%s); free space "
-				 "there, or point TMPDIR at another directory", v->name,
+			ws_error("the simulator could not write its result for %s: %s is full (%s); free space "
+				 "there, or point TMPDIR at another directory", qn,
 				 tmp && *tmp ? tmp : "/tmp", strerror(ENOSPC));
 			ret = -ENOSPC;
 		} else {
-			ws_error("the simulator wrote no result for '%s'", v->name);
+			ws_error("the simulator wrote no result for %s", qn);
 			ret = -EIO;
 		}
 		show_log(r->outdir);
@@ -1034,22 +1037,22 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 	}
 	/* Threads the simulation hardly interleaved (docs/simulator.md, Coherence): their sharing mostly escapes it. */
 	if (run == 0 && all.brief_threads)
-		ws_log(WS_LOG_WARN, "'%s': %u thread%s ran in at most two of Valgrind's time slices, so the simulator "
+		ws_log(WS_LOG_WARN, "%s: %u thread%s ran in at most two of Valgrind's time slices, so the simulator "
 		       "hardly interleaved %s with the others and most sharing of cache lines between threads is not "
 		       "counted in coherence-misses; give each thread more work (more iterations) to see it",
-		       v->name, all.brief_threads, all.brief_threads == 1 ? "" : "s",
+		       qn, all.brief_threads, all.brief_threads == 1 ? "" : "s",
 		       all.brief_threads == 1 ? "it" : "them");
 	if (all.threads > all.processes)
-		warn_schedule(be, v, all.threads - all.processes + 1, run);
+		warn_schedule(be, v, qn, all.threads - all.processes + 1, run);
 	/* One core (--sim-cores 1, the cachegrind preset): threads share its caches, and no miss is coherence's. */
 	if (run == 0 && all.threads > all.processes && !ws_sim_has(&all, WS_SIM_COHERENCE_MISSES))
-		ws_log(WS_LOG_WARN, "'%s' ran %u threads on one simulated core, so cache lines shared between them are "
+		ws_log(WS_LOG_WARN, "%s ran %u threads on one simulated core, so cache lines shared between them are "
 		       "not seen (no coherence-misses): --sim-cores N gives each of N threads a core of its own",
-		       v->name, all.threads - all.processes + 1);
+		       qn, all.threads - all.processes + 1);
 	if (!unscoped && !p->hinted_scope) {
-		ws_log(WS_LOG_WARN, "'%s' opened no region, and --sim-scope %s simulates only inside regions: nothing "
+		ws_log(WS_LOG_WARN, "%s opened no region, and --sim-scope %s simulates only inside regions: nothing "
 		       "of it was simulated, and its simulated counts are not counted (mark its regions with "
-		       "include/whyslow.h)", v->name, be->opts.sim_scope);
+		       "include/whyslow.h)", qn, be->opts.sim_scope);
 		p->hinted_scope = true;
 	}
 	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {
@@ -1084,6 +1087,7 @@ out:
 	free(keys);
 	ws_sim_output_release(&all);
 	free(names);
+	free(qn);
 	remove_outdir(r);
 	free_strings(&r->argv);
 	free_strings(&r->env);
