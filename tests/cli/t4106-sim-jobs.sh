@@ -33,6 +33,34 @@ test_expect_success 'overlapping runs each read the whole --input' '
 	test_grep "exact" i4.json
 '
 
+test_expect_success 'runs side by side do not share their /dev/null: one'"'"'s O_NONBLOCK is not the other'"'"'s' '
+	cat >nonblock.c <<-\EOF &&
+	#include <fcntl.h>
+	#include <unistd.h>
+	/* As xz does: O_NONBLOCK on stdout while it runs; here, more work where it found it set already. */
+	int main(void)
+	{
+		int fl = fcntl(1, F_GETFL);
+		volatile long n = 0;
+
+		if (fl & O_NONBLOCK)
+			for (long i = 0; i < 100000; i++)
+				n += i;
+		fcntl(1, F_SETFL, fl | O_NONBLOCK);
+		sleep(1);
+		fcntl(1, F_SETFL, fl);
+		return 0;
+	}
+	EOF
+	cc -O1 -o nonblock nonblock.c &&
+	whyslow stat --backend sim --sim-runs 2 -j 2 -e instructions --export-json nb.json -- ./nonblock >/dev/null &&
+	python3 -c "
+import json
+s = json.load(open(\"nb.json\"))[\"variants\"][0][\"metrics\"][\"instructions\"][\"samples\"]
+assert len(s) == 2 and s[0] == s[1], s
+"
+'
+
 test_expect_success '--output FILE holds the last run'"'"'s output, and nothing else is left' '
 	whyslow compare --backend sim -j 3 --sim-runs 2 -e instructions --output ./o.txt "echo first" "echo last" >/dev/null &&
 	echo last >expect && test_cmp expect o.txt &&
