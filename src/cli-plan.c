@@ -53,6 +53,32 @@ char *cli_program_id(char *const *argv)
 	return xasprintf("fnv1a64:%016" PRIx64, h);
 }
 
+char *cli_job_digest(const char *cwd, char *const *env, char *const *words)
+{
+	uint64_t h = fnv1a(FNV_OFFSET, cwd, strlen(cwd) + 1);
+
+	for (; env && *env; env++)
+		h = fnv1a(h, *env, strlen(*env) + 1);
+	/* An empty string between the two lists: no environment entry is one (each has its '='). */
+	h = fnv1a(h, "", 1);
+	for (; words && *words; words++)
+		h = fnv1a(h, *words, strlen(*words) + 1);
+	return xasprintf("%016" PRIx64, h);
+}
+
+/* A word of a job line, kept for its digest as well as written. */
+struct job_words {
+	char **v;
+	size_t n, alloc;
+};
+
+static void word_add(struct job_words *w, char *word)
+{
+	WS_ALLOC_GROW(w->v, w->n + 2, w->alloc);
+	w->v[w->n++] = word;
+	w->v[w->n] = NULL;
+}
+
 /*
  * The signals a command started from here would find ignored: an ignored signal stays ignored across exec,
  * and a program may look (sort runs other code when SIGALRM is ignored, as GNU parallel leaves it). The
@@ -145,7 +171,7 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 	char *ignored = ignored_signals();
 	size_t jobs_len = 0, njobs = 0;
 	uint64_t h = FNV_OFFSET;
-	json_t *m, *a, *pa;
+	json_t *m, *a, *pa, *digests;
 	ssize_t n;
 	FILE *f;
 	int err;
@@ -174,50 +200,74 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 	h = fnv1a(h, &o->seed, sizeof(o->seed));
 	h = fnv1a(h, ignored, strlen(ignored) + 1);
 	f = open_memstream(&jobs, &jobs_len);
+	digests = json_array();
 	/* In the order compare runs them: round by round, program after program. */
 	for (size_t k = 0; k < o->sim_runs; k++) {
 		for (size_t i = 0; i < nprogs; i++) {
+			struct job_words w = { 0 };
+			char *digest;
+
+			/* The words sim-job gets after its name, as it will see them: their digest is the job's. */
+			word_add(&w, xstrdup("--plan"));
+			word_add(&w, xasprintf("%016" PRIx64, h));
+			word_add(&w, xstrdup("--program"));
+			word_add(&w, xasprintf("%zu", i));
+			word_add(&w, xstrdup("--run"));
+			word_add(&w, xasprintf("%zu", k));
+			word_add(&w, xstrdup("--ignored-signals"));
+			word_add(&w, xstrdup(ignored));
+			word_add(&w, xstrdup("--sim-preset"));
+			word_add(&w, xstrdup(o->be.sim_preset));
+			for (size_t j = 0; j < c->sim_cache.n; j++) {
+				word_add(&w, xstrdup("--sim-cache"));
+				word_add(&w, xstrdup(c->sim_cache.v[j]));
+			}
+			if (c->sim_cores != SIZE_MAX) {
+				word_add(&w, xstrdup("--sim-cores"));
+				word_add(&w, xasprintf("%zu", c->sim_cores));
+			}
+			if (c->regions)
+				word_add(&w, xstrdup("--regions"));
+			/* --callers, or --export-folded which asks for them: the stacks come from the pieces. */
+			if (o->be.callers)
+				word_add(&w, xstrdup("--callers"));
+			if (c->sim_scope) {
+				word_add(&w, xstrdup("--sim-scope"));
+				word_add(&w, xstrdup(c->sim_scope));
+			}
+			if (input) {
+				word_add(&w, xstrdup("--input"));
+				word_add(&w, xstrdup(input));
+			}
+			if (c->output.n) {
+				word_add(&w, xstrdup("--output"));
+				word_add(&w, xstrdup(c->output.v[c->output.n == 1 ? 0 : i]));
+			}
+			if (c->timeout > 0) {
+				word_add(&w, xstrdup("--timeout"));
+				word_add(&w, xasprintf("%.17g", c->timeout));
+			}
+			if (c->keep_children)
+				word_add(&w, xstrdup("--keep-children"));
+			word_add(&w, xstrdup("--"));
+			for (char **x = progs[i].argv; *x; x++)
+				word_add(&w, xstrdup(*x));
 			fputs("cd", f);
 			put_word(f, cwd);
 			fputs(" && env -i", f);
 			for (char **e = environ; *e; e++)
 				put_word(f, *e);
 			put_word(f, self);
-			fprintf(f, " sim-job --plan %016" PRIx64 " --program %zu --run %zu --ignored-signals %s", h, i,
-				k, ignored);
-			fputs(" --sim-preset", f);
-			put_word(f, o->be.sim_preset);
-			for (size_t j = 0; j < c->sim_cache.n; j++) {
-				fputs(" --sim-cache", f);
-				put_word(f, c->sim_cache.v[j]);
-			}
-			if (c->sim_cores != SIZE_MAX)
-				fprintf(f, " --sim-cores %zu", c->sim_cores);
-			if (c->regions)
-				fputs(" --regions", f);
-			/* --callers, or --export-folded which asks for them: the stacks come from the pieces. */
-			if (o->be.callers)
-				fputs(" --callers", f);
-			if (c->sim_scope) {
-				fputs(" --sim-scope", f);
-				put_word(f, c->sim_scope);
-			}
-			if (input) {
-				fputs(" --input", f);
-				put_word(f, input);
-			}
-			if (c->output.n) {
-				fputs(" --output", f);
-				put_word(f, c->output.v[c->output.n == 1 ? 0 : i]);
-			}
-			if (c->timeout > 0)
-				fprintf(f, " --timeout %.17g", c->timeout);
-			if (c->keep_children)
-				fputs(" --keep-children", f);
-			fputs(" --", f);
-			for (char **w = progs[i].argv; *w; w++)
-				put_word(f, *w);
+			fputs(" sim-job", f);
+			for (size_t j = 0; j < w.n; j++)
+				put_word(f, w.v[j]);
 			fputc('\n', f);
+			digest = cli_job_digest(cwd, environ, w.v);
+			json_array_append_new(digests, json_string(digest));
+			free(digest);
+			for (size_t j = 0; j < w.n; j++)
+				free(w.v[j]);
+			free(w.v);
 			njobs++;
 		}
 	}
@@ -252,6 +302,8 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 	json_object_set_new(m, "programs", pa);
 	json_object_set_new(m, "runs", json_integer((json_int_t)o->sim_runs));
 	json_object_set_new(m, "jobs", json_integer((json_int_t)njobs));
+	/* Each job's digest (cli_job_digest), in the plan's order: a piece of an edited line is known for one. */
+	json_object_set_new(m, "job_digests", digests);
 	dump = json_dumps(m, JSON_INDENT(2));
 	json_decref(m);
 	manifest_path = xasprintf("%s.manifest", path);
@@ -277,10 +329,10 @@ char *cli_piece_format(const struct piece *p, size_t *len)
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 
-	fprintf(f, "%s\t1\nversion\t%s\nplan\t%s\nprogram\t%zu\nrun\t%zu\nbuild-id\t%s\nexit\t%d\nsignal\t%d\n"
-		"timed-out\t%d\n",
-		WS_PIECE_MAGIC, p->version, p->plan, p->prog, p->run, p->build_id, p->out.exit_code, p->out.signal,
-		p->out.timed_out);
+	fprintf(f, "%s\t1\nversion\t%s\nplan\t%s\nprogram\t%zu\nrun\t%zu\nbuild-id\t%s\njob\t%s\nexit\t%d\n"
+		"signal\t%d\ntimed-out\t%d\n",
+		WS_PIECE_MAGIC, p->version, p->plan, p->prog, p->run, p->build_id, p->job, p->out.exit_code,
+		p->out.signal, p->out.timed_out);
 	for (size_t i = 0; i < p->nfiles; i++) {
 		fprintf(f, "file\t%s\t%zu\n", p->files[i].name, p->files[i].len);
 		fwrite(p->files[i].data, 1, p->files[i].len, f);
@@ -295,6 +347,7 @@ void cli_piece_release(struct piece *p)
 	free(p->version);
 	free(p->plan);
 	free(p->build_id);
+	free(p->job);
 	for (size_t i = 0; i < p->nfiles; i++) {
 		free(p->files[i].name);
 		free(p->files[i].data);
@@ -326,8 +379,8 @@ static int bad_piece(const char *path, size_t nth, const char *why)
 /* Piece `nth` of `path` from buf[*at..): 0, or -1 after the message. */
 static int parse_piece(const char *path, size_t nth, const char *buf, size_t len, size_t *at, struct piece *p)
 {
-	static const char *const keys[] = { "version", "plan", "program", "run", "build-id", "exit", "signal",
-					    "timed-out" };
+	static const char *const keys[] = { "version", "plan", "program", "run", "build-id", "job", "exit",
+					    "signal", "timed-out" };
 	char *line = next_line(buf, len, at);
 	bool ended = false;
 	int ret = 0;
@@ -355,6 +408,8 @@ static int parse_piece(const char *path, size_t nth, const char *buf, size_t len
 			p->plan = xstrdup(tab + 1);
 		} else if (k == 4) {
 			p->build_id = xstrdup(tab + 1);
+		} else if (k == 5) {
+			p->job = xstrdup(tab + 1);
 		} else {
 			errno = 0;
 			v = strtoll(tab + 1, &end, 10);
@@ -364,9 +419,9 @@ static int parse_piece(const char *path, size_t nth, const char *buf, size_t len
 				p->prog = (size_t)v;
 			else if (k == 3)
 				p->run = (size_t)v;
-			else if (k == 5)
-				p->out.exit_code = (int)v;
 			else if (k == 6)
+				p->out.exit_code = (int)v;
+			else if (k == 7)
 				p->out.signal = (int)v;
 			else
 				p->out.timed_out = v != 0;

@@ -27,6 +27,7 @@
  *   program<TAB>I
  *   run<TAB>K
  *   build-id<TAB>ID        the program's (see cli_program_id)
+ *   job<TAB>DIGEST         its directory, environment and words (cli_job_digest), against the manifest's
  *   exit<TAB>N             -1 when killed by a signal
  *   signal<TAB>N
  *   timed-out<TAB>0|1
@@ -52,6 +53,13 @@ int cli_signals_apply(const char *list);
 char *cli_program_id(char *const *argv);
 
 /*
+ * A job's digest: FNV-1a over its directory, its environment and the words sim-job gets after its name.
+ * The plan's manifest holds each job's, and sim-job prints its own, so that a piece of a job line edited
+ * after the plan was written (another command, option or variable) is refused rather than merged.
+ */
+char *cli_job_digest(const char *cwd, char *const *env, char *const *words);
+
+/*
  * Write the plan for `progs` (after cli_measure_finish: `c` and `o` are the checked options; `args` the
  * compare's own arguments without --plan-jobs). Usage errors (hooks, a native backend, --output inherit)
  * exit 129; a file that cannot be written exits 1. Prints one line on stderr saying what to run next.
@@ -66,7 +74,7 @@ struct piece_file {
 };
 
 struct piece {
-	char *version, *plan, *build_id;
+	char *version, *plan, *build_id, *job;
 	size_t prog, run;
 	struct ws_run_outcome out;
 	struct piece_file *files;

@@ -5,8 +5,8 @@
  * $ parallel < jobs.txt > pieces          # or parallel --sshlogin ..., or a Slurm job array
  * $ whyslow merge jobs.txt pieces
  *
- * Every piece is checked before anything is written: one from another whyslow, another plan or another
- * build of a program, a duplicate, a missing one or a truncated file is refused in one line, exit 1. Then
+ * Every piece is checked before anything is written: one from another whyslow, another plan, another
+ * build of a program or an edited job line, a duplicate, a missing one or a truncated file is refused in one line, exit 1. Then
  * the compare runs as it would have here, its simulated runs taken from the pieces: the same report, and
  * the same result file, counts to the byte.
  */
@@ -79,7 +79,7 @@ static void read_manifest(struct merge *m)
 {
 	char *path = xasprintf("%s.manifest", m->plan_path);
 	json_error_t err;
-	json_t *progs, *args;
+	json_t *progs, *args, *digests;
 	const char *format, *version;
 
 	if (ws_not_regular(path))
@@ -109,6 +109,12 @@ static void read_manifest(struct merge *m)
 	for (size_t i = 0; i < json_array_size(args); i++)
 		if (!json_is_string(json_array_get(args, i)))
 			fail("'%s' is not the manifest of a whyslow plan", path);
+	digests = json_object_get(m->manifest, "job_digests");
+	if (json_array_size(digests) != m->nprogs * m->runs)
+		fail("'%s' is not the manifest of a whyslow plan", path);
+	for (size_t i = 0; i < json_array_size(digests); i++)
+		if (!json_is_string(json_array_get(digests, i)))
+			fail("'%s' is not the manifest of a whyslow plan", path);
 	free(path);
 }
 
@@ -135,6 +141,13 @@ static void check_pieces(struct merge *m)
 			fail("%s simulated another build of '%s' (build-id %s, the plan's %s): run its job with the "
 			     "planned binary, or plan again",
 			     p->source, program_name(m, p->prog), p->build_id, want);
+		/* The job's line as compare wrote it: an edited one simulated something the plan does not say. */
+		want = json_string_value(json_array_get(json_object_get(m->manifest, "job_digests"),
+							p->run * m->nprogs + p->prog));
+		if (strcmp(p->job, want))
+			fail("%s was run from a line other than line %zu of %s (its command, options, directory or "
+			     "environment were changed): run the line as compare wrote it, or plan again",
+			     p->source, p->run * m->nprogs + p->prog + 1, m->plan_path);
 		if (m->slot[p->prog * m->runs + p->run])
 			fail("%s and %s are both run %zu of '%s': give each job's piece once", m->slot[p->prog * m->runs +
 			     p->run]->source, p->source, p->run + 1, program_name(m, p->prog));

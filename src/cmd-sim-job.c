@@ -17,9 +17,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const sim_job_usage[] = {
 	"whyslow sim-job --plan ID --program I --run K [options] -- <command> [<args>...]",
@@ -68,6 +70,7 @@ static int take_files(const char *dir, struct piece *p)
 
 int cmd_sim_job(int argc, char **argv)
 {
+	extern char **environ;
 	struct cli_measure c = CLI_MEASURE_INIT;
 	const char *plan = NULL, *ignored = "none";
 	size_t prog_i = SIZE_MAX, run = SIZE_MAX;
@@ -96,10 +99,16 @@ int cmd_sim_job(int argc, char **argv)
 	struct ws_backend *be;
 	struct ws_exec ex;
 	struct piece p = { 0 };
-	char *text;
+	char cwd[PATH_MAX], *text, *job;
 	size_t len;
 	int n, ret;
 
+	/* Before the options are parsed, which moves the words: the digest is of the line as it came. */
+	if (!getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "whyslow sim-job: cannot tell which directory this is: %s\n", strerror(errno));
+		return WS_EXIT_FAIL;
+	}
+	job = cli_job_digest(cwd, environ, argv + 1);
 	n = parse_options(argc, argv, "whyslow sim-job", sim_job_usage, options, PARSE_STOP_AT_NON_OPTION);
 	if (n == 0)
 		usage_error("no command given: whyslow sim-job --plan ID --program I --run K -- <command>");
@@ -148,6 +157,8 @@ int cmd_sim_job(int argc, char **argv)
 		p.prog = prog_i;
 		p.run = run;
 		p.build_id = cli_program_id(argv);
+		p.job = job;
+		job = NULL;
 		text = cli_piece_format(&p, &len);
 		/* One write of the whole piece: a job killed half-way leaves no end line, which merge sees. */
 		if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
@@ -164,6 +175,7 @@ int cmd_sim_job(int argc, char **argv)
 	be->run = NULL;
 	ws_backend_free(be);
 	cli_piece_release(&p);
+	free(job);
 	cli_program_release(&prog);
 	cli_measure_release(&c);
 	if (ret == -EINTR)

@@ -50,7 +50,7 @@ test_expect_success 'setup' '
 	echo "{\"branch-misess\": 20}" >typo-cost.json &&
 	echo x >data.txt &&
 	v=$("$WHYSLOW" --version) &&
-	printf "{\"format\":\"whyslow-plan/1\",\"whyslow\":\"%s\",\"plan\":\"p\",\"arguments\":[\"compare\"],\"programs\":[{\"name\":\"a\",\"build_id\":\"x\"}],\"runs\":1}\n" "${v#whyslow }" >plan.sh.manifest &&
+	printf "{\"format\":\"whyslow-plan/1\",\"whyslow\":\"%s\",\"plan\":\"p\",\"arguments\":[\"compare\"],\"programs\":[{\"name\":\"a\",\"build_id\":\"x\"}],\"runs\":1,\"job_digests\":[\"x\"]}\n" "${v#whyslow }" >plan.sh.manifest &&
 	: >plan.sh
 '
 

@@ -126,6 +126,15 @@ test_expect_success 'merge refuses to report with another build of the program t
 	cp "$C/arith" prog
 '
 
+test_expect_success 'merge refuses a piece of an edited job line: another argument, another variable' '
+	sed -n 1p jobs.txt | sed "s/ 20000 2\$/ 20000 3/" | sh >edited.1 &&
+	refused jobs.txt edited.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 piece.9 &&
+	test_grep "piece 1) was run from a line other than line 1 of jobs.txt (its command, options, directory or environment were changed): run the line as compare wrote it, or plan again" err &&
+	sed -n 2p jobs.txt | sed "s/env -i /env -i EXTRA=1 /" | sh >edited.2 &&
+	refused jobs.txt piece.1 edited.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 piece.9 &&
+	test_grep "other than line 2 of jobs.txt" err
+'
+
 test_expect_success 'merge refuses another whyslow, another plan, and what is not a piece' '
 	sed "s/^version	.*/version	0.0.1/" piece.1 >old.1 &&
 	refused jobs.txt old.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 piece.9 &&
