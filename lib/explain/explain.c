@@ -1345,6 +1345,12 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 			e->summary = xasprintf("%s is %s; no cycle counts to explain it with (the session stopped "
 					       "before the simulated runs: %s)",
 					       qn, head, r->partial_reason ? r->partial_reason : "stopped early");
+		/* The simulator ran, scoped to regions: what is missing is a region, not a backend. */
+		else if (r->settings.sim_scope && r->machine.backend && strstr(r->machine.backend, "sim"))
+			e->summary = xasprintf("%s is %s; no cycle counts to explain it with (--sim-scope %s "
+					       "simulates only inside regions, and a program opened none: mark its "
+					       "regions with include/whyslow.h, or drop --sim-scope)",
+					       qn, head, r->settings.sim_scope);
 		else
 			e->summary = xasprintf("%s is %s; no cycle counts to explain it with (a PMU, or the "
 					       "simulator: --backend auto)",

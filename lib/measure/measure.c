@@ -1202,6 +1202,38 @@ static size_t phase_jobs(struct session *s, const struct phase *ph)
 	return jobs < runs ? jobs : runs;
 }
 
+/*
+ * --sim-scope regions or regions-warm on a program that opened no region: nothing of it was simulated, its
+ * counts are not counted. Said in the result file and under the report, not only on stderr as it happened,
+ * where the report's "-" cells and a "no cycle counts" would otherwise be all that is left of it.
+ */
+static void scope_found_nothing(struct session *s)
+{
+	for (size_t k = 0; k < s->nphases; k++) {
+		const struct ws_backend *be = s->phases[k].be;
+		const char *scope = be->opts.sim_scope;
+
+		if ((be->ops->traits & WS_BE_NATIVE) || !scope || !strcmp(scope, "all"))
+			continue;
+		for (size_t i = 0; i < s->nprogs; i++) {
+			const struct ws_metric *m = ws_metric_set_find(&s->res->variants[i].metrics, "instructions");
+			bool counted = false;
+
+			for (size_t j = 0; m && j < m->n; j++)
+				counted |= !isnan(m->samples[j]);
+			if (m && m->n && !counted) {
+				char *qn = ws_quote_name(s->res->variants[i].name);
+
+				ws_result_warn(s->res, "%s opened no region, and --sim-scope %s simulates only inside "
+					       "regions: nothing of it was simulated, and its simulated counts are not "
+					       "counted (mark its regions with include/whyslow.h)",
+					       qn, scope);
+				free(qn);
+			}
+		}
+	}
+}
+
 int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t nprogs,
 	       const struct ws_measure_opts *o)
 {
@@ -1284,6 +1316,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 	for (size_t k = 0; k < s.nphases; k++)
 		if (s.phases[k].be->ops->describe)
 			s.phases[k].be->ops->describe(s.phases[k].be, &res->machine);
+	scope_found_nothing(&s);
 	rss_below_floor(&s);
 	/*
 	 * A session stopped before a phase ran (Ctrl-C during the native runs of auto, before the simulated

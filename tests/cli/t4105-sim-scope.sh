@@ -82,6 +82,16 @@ assert v[\"metrics\"][\"instructions\"][\"samples\"] == v[\"regions\"][\"hot\"][
 	test_grep "simulated inside regions only" again
 '
 
+test_expect_success 'compare --sim-scope of programs without regions: each named in the file, the report says why' '
+	whyslow compare --backend sim --exact --sim-scope regions -e instructions --export-json none2.json \
+		true "true x" >out 2>err &&
+	test_grep "^ warning: .true. opened no region" out &&
+	test_grep "^ warning: .true x. opened no region" out &&
+	test_grep "why: .true x. is not compared .*(--sim-scope regions simulates only inside regions, and a program opened none: mark its regions with include/whyslow.h, or drop --sim-scope)" out &&
+	test_grep -v "backend auto" out &&
+	test_grep "true x. opened no region" none2.json
+'
+
 test_expect_success 'whyslow --sim-scope: a program without regions is named; a bad value is a usage error' '
 	whyslow stat --backend sim --exact --sim-scope regions-warm -e instructions --export-json none.json -- true \
 		>out 2>err &&
@@ -90,6 +100,7 @@ test_expect_success 'whyslow --sim-scope: a program without regions is named; a 
 	# nothing was simulated: not counted, not a row of exact zeros
 	test_grep "instructions  *<not counted>" out &&
 	python3 -c "import json, sys; m = json.load(open(sys.argv[1]))[\"variants\"][0][\"metrics\"]; assert m[\"instructions\"][\"n\"] == 0 and m[\"instructions\"][\"samples\"] == [None], m[\"instructions\"]" none.json &&
+	test_grep "opened no region" none.json &&
 	test_expect_code 129 whyslow stat --backend sim --sim-scope half -- true 2>err &&
 	test_grep "sim-scope takes all, regions or regions-warm" err
 '
