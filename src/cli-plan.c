@@ -249,6 +249,11 @@ void cli_plan_write(const char *path, const struct cli_measure *c, const struct 
 			}
 			if (c->keep_children)
 				word_add(&w, xstrdup("--keep-children"));
+			/* --layouts: run k's environment size, which the job adds as a local run does. */
+			if (o->layouts > 1) {
+				word_add(&w, xstrdup("--layout-pad"));
+				word_add(&w, xasprintf("%d", ws_layout_pad_of(o->layouts, k)));
+			}
 			word_add(&w, xstrdup("--"));
 			for (char **x = progs[i].argv; *x; x++)
 				word_add(&w, xstrdup(*x));

@@ -11,6 +11,7 @@
 #include "cli-measure.h"
 #include "cli-plan.h"
 #include "backend/backend.h"
+#include "measure/measure.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "ws-config.h"
@@ -73,7 +74,8 @@ int cmd_sim_job(int argc, char **argv)
 	extern char **environ;
 	struct cli_measure c = CLI_MEASURE_INIT;
 	const char *plan = NULL, *ignored = "none";
-	size_t prog_i = SIZE_MAX, run = SIZE_MAX;
+	size_t prog_i = SIZE_MAX, run = SIZE_MAX, pad = SIZE_MAX;
+	char **env = NULL, *pad_env = NULL;
 	struct option_spec options[] = {
 		OPT_STRING(0, "plan", &plan, "ID", "the plan this run belongs to (its manifest's id)"),
 		OPT_SIZE(0, "program", &prog_i, "I", "the program's index in the plan"),
@@ -90,6 +92,7 @@ int cmd_sim_job(int argc, char **argv)
 		OPT_LIST(0, "output", &c.output, "WHERE", "the command's output: null (default), pipe or ./FILE"),
 		OPT_DOUBLE(0, "timeout", &c.timeout, "SECONDS", "as compare's --timeout (the simulation gets 100x)"),
 		OPT_BOOL(0, "keep-children", &c.keep_children, "as compare's --keep-children"),
+		OPT_SIZE(0, "layout-pad", &pad, "BYTES", "the environment padding of this run of --layouts"),
 		OPT_END(),
 	};
 	const struct ws_backend_ops *ops = ws_backend_find("sim");
@@ -117,6 +120,8 @@ int cmd_sim_job(int argc, char **argv)
 	for (size_t i = 0; i < c.output.n; i++)
 		if (!strcmp(c.output.v[i], "inherit"))
 			usage_error("--output inherit: stdout carries the piece; use null, pipe or a file");
+	if (pad != SIZE_MAX && pad > WS_LAYOUT_PAD_MAX)
+		usage_error("--layout-pad takes 0 to %d bytes, not %zu", WS_LAYOUT_PAD_MAX, pad);
 	if (cli_signals_apply(ignored) < 0)
 		usage_error("--ignored-signals expects signal numbers like 1,14, or none, not '%s'", ignored);
 	c.backend = "sim";
@@ -147,6 +152,18 @@ int cmd_sim_job(int argc, char **argv)
 		};
 		ret = ops->prepare(be, &ex);
 	}
+	/* After the backend's variables, as measure's run_prepare() puts a local run's padding. */
+	if (ret == 0 && pad != SIZE_MAX) {
+		size_t k = 0;
+
+		while (ex.env_add && ex.env_add[k])
+			k++;
+		env = xcalloc(k + 2, sizeof(*env));
+		if (k)
+			memcpy(env, ex.env_add, k * sizeof(*env));
+		env[k] = pad_env = ws_layout_pad_env((int)pad);
+		ex.env_add = env;
+	}
 	if (ret == 0)
 		ret = ws_run(&ex, NULL, &p.out);
 	if (ret == 0)
@@ -176,6 +193,8 @@ int cmd_sim_job(int argc, char **argv)
 	ws_backend_free(be);
 	cli_piece_release(&p);
 	free(job);
+	free(env);
+	free(pad_env);
 	cli_program_release(&prog);
 	cli_measure_release(&c);
 	if (ret == -EINTR)

@@ -294,8 +294,26 @@ static int layout_pad(const struct session *s, const struct phase *ph, size_t i,
 		return (int)ws_rng_below(&rng, WS_LAYOUT_PAD_MAX + 1);
 	}
 	if ((ph->be->ops->traits & WS_BE_DETERMINISTIC) && o->layouts > 1)
-		return (int)(run % o->layouts * (WS_LAYOUT_PAD_MAX + 1) / o->layouts);
+		return ws_layout_pad_of(o->layouts, run);
 	return -1;
+}
+
+int ws_layout_pad_of(size_t layouts, size_t run)
+{
+	return (int)(run % layouts * (WS_LAYOUT_PAD_MAX + 1) / layouts);
+}
+
+char *ws_layout_pad_env(int pad)
+{
+	/* Up to 4 KiB of spaces: filled by memset, as printf's padding cost 8 us a run. */
+	size_t name = strlen(WS_LAYOUT_PAD_ENV);
+	char *env = xmalloc(name + 1 + (size_t)pad + 1);
+
+	memcpy(env, WS_LAYOUT_PAD_ENV, name);
+	env[name] = '=';
+	memset(env + name + 1, ' ', (size_t)pad);
+	env[name + 1 + (size_t)pad] = '\0';
+	return env;
 }
 
 /* One run, from its preparation until its values are collected (several at once with -j). */
@@ -348,14 +366,7 @@ static int run_prepare(struct session *s, struct phase *ph, struct pending *r)
 		if ((ops->traits & WS_BE_NATIVE) && s->native_env[0])
 			r->env[n++] = s->native_env[0];
 		if (pad >= 0) {
-			/* Up to 4 KiB of spaces: filled by memset, as printf's padding cost 8 us a run. */
-			size_t name = strlen(WS_LAYOUT_PAD_ENV);
-
-			r->pad_env = xmalloc(name + 1 + (size_t)pad + 1);
-			memcpy(r->pad_env, WS_LAYOUT_PAD_ENV, name);
-			r->pad_env[name] = '=';
-			memset(r->pad_env + name + 1, ' ', (size_t)pad);
-			r->pad_env[name + 1 + (size_t)pad] = '\0';
+			r->pad_env = ws_layout_pad_env(pad);
 			r->env[n++] = r->pad_env;
 		}
 		r->ex.env_add = r->env;

@@ -119,6 +119,13 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 #define WS_LAYOUT_PAD_ENV "WHYSLOW_LAYOUT_PAD"
 #define WS_LAYOUT_PAD_MAX 4095
 
+/*
+ * With --layouts K, the padding of simulated run `run` (the same for every program), in bytes; and the
+ * "NAME=spaces" entry of a padding. A plan's job (sim-job --layout-pad) adds it where a local run does.
+ */
+int ws_layout_pad_of(size_t layouts, size_t run);
+char *ws_layout_pad_env(int pad);
+
 /* Fill res->machine with this machine's facts (CPU, kernel, host, CPUs, PMU). */
 void ws_machine_probe(struct ws_machine *m);
 

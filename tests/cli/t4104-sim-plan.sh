@@ -89,6 +89,18 @@ test_expect_success '--callers travels with the jobs: the merged stacks and call
 	EOF
 '
 
+test_expect_success '--layouts travels with the jobs: each run'"'"'s environment size, the local result' '
+	set -- --backend sim --layouts 2 --seed 3 "./prog 2000 2" "./prog 2000 3" &&
+	whyslow compare "$@" --export-json lay-local.json >/dev/null &&
+	whyslow compare "$@" --export-json lay-merged.json --plan-jobs lay.txt 2>/dev/null &&
+	test_grep "layout-pad 2048 --" lay.txt &&
+	sh lay.txt >lay.pieces &&
+	whyslow merge lay.txt lay.pieces >/dev/null &&
+	test_result_variants lay-local.json >want-lay &&
+	test_result_variants lay-merged.json >got-lay &&
+	test_cmp want-lay got-lay
+'
+
 test_expect_success 'merge refuses a missing piece' '
 	rm -f merged.json &&
 	refused jobs.txt piece.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 &&
