@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,7 +216,9 @@ int cmd_merge(int argc, char **argv)
 		OPT_STRING(0, "export-html", &exports[3], "FILE", "the HTML report with plots, in place of the plan's"),
 		OPT_END(),
 	};
+	char *own[ARRAY_SIZE(export_opts)] = { NULL }, here[PATH_MAX];
 	struct merge m = { 0 };
+	const char *cwd;
 	json_t *args;
 	char **cargv;
 	size_t ncargv, nargs, k = 0;
@@ -240,6 +243,19 @@ int cmd_merge(int argc, char **argv)
 					    i < 0 ? "the plan's manifest" : i == 0 ? "the plan" : "a piece being merged");
 		free(manifest);
 	}
+	/*
+	 * The plan's arguments are relative to its directory (--input ../data, ./prog, --export-json r.json),
+	 * so the compare runs there, wherever merge was started; merge's own exports stay relative to here.
+	 */
+	cwd = json_string_value(json_object_get(m.manifest, "cwd"));
+	if (!cwd || !getcwd(here, sizeof(here)))
+		fail("cannot tell the plan's directory or this one: merge in the directory the plan was made in");
+	for (size_t e = 0; e < ARRAY_SIZE(export_opts); e++)
+		if (exports[e] && exports[e][0] != '/' && strcmp(exports[e], "-"))
+			exports[e] = own[e] = xasprintf("%s/%s", here, exports[e]);
+	if (chdir(cwd) < 0)
+		fail("cannot work in the plan's directory '%s': %s (merge where the plan was made)", cwd,
+		     strerror(errno));
 	args = json_object_get(m.manifest, "arguments");
 	nargs = json_array_size(args);
 	/*
@@ -274,6 +290,8 @@ int cmd_merge(int argc, char **argv)
 	for (size_t i = 0; i < ncargv; i++)
 		free(cargv[i]);
 	free(cargv);
+	for (size_t e = 0; e < ARRAY_SIZE(export_opts); e++)
+		free(own[e]);
 	for (size_t i = 0; i < m.pieces.n; i++)
 		cli_piece_release(&m.pieces.v[i]);
 	free(m.pieces.v);

@@ -101,6 +101,15 @@ test_expect_success '--layouts travels with the jobs: each run'"'"'s environment
 	test_cmp want-lay got-lay
 '
 
+test_expect_success 'merge from another directory: the plan'"'"'s relative paths are its directory'"'"'s, merge'"'"'s own here' '
+	mkdir -p sub &&
+	(cd sub && cp ../prog prog && seq 1 50 >in &&
+	 whyslow compare --backend sim --exact --input in --export-json rel.json --plan-jobs rel.txt \
+		"./prog 1000 2" "sort -n" 2>/dev/null && sh rel.txt >rel.pieces) &&
+	whyslow merge --export-csv rel.csv sub/rel.txt sub/rel.pieces >/dev/null &&
+	test -s sub/rel.json && test -s rel.csv && ! test -e sub/rel.csv
+'
+
 test_expect_success 'merge refuses a missing piece' '
 	rm -f merged.json &&
 	refused jobs.txt piece.1 piece.2 piece.3 piece.4 piece.5 piece.6 piece.7 piece.8 &&
