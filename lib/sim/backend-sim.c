@@ -45,7 +45,7 @@ struct sim_priv {
 	bool hinted_symbols;
 	struct ws_symbols *syms; /* names the tool's functions as the perf backend names its samples */
 	bool hinted_scope;
-	const struct ws_variant **told; /* programs warned of counts that move with the thread schedule */
+	const struct ws_variant **told; /* programs warned of counts that differ between runs */
 	size_t ntold;
 	char *latency;    /* the preset's latencies as the tool wrote them */
 	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
@@ -911,15 +911,21 @@ static bool log_says_full(const char *dir)
 #define SCHEDULE_SPREAD 0.01
 
 /*
- * Valgrind runs one thread at a time, for a time slice (100,000 blocks, fewer after a `pause`) or until a
- * system call. A thread that waits for another by polling a flag polls for the rest of its slice, where
- * hardware would see the flag set within a few hundred cycles; where the slices fall moves from run to run,
- * and the polling loop's counts with it (docs/simulator.md, Known limits). A C ping-pong of 200 handoffs
- * through one atomic flag simulated 120 to 730 million instructions in three runs, for a few thousand
- * natively. Counts that move that much between runs which repeat one another say so; one run alone cannot.
+ * Simulated runs that repeat one another count the same, or nearly (WS_EXACT_SPREAD): where they do not,
+ * say why, once per program.
+ *
+ * Threads: Valgrind runs one thread at a time, for a time slice (100,000 blocks) or until a system call. A
+ * thread that waits for another by polling a flag polls for the rest of its slice, where hardware would
+ * see the flag set within a few hundred cycles; where the slices fall moves from run to run, and the
+ * polling loop's counts with it (docs/simulator.md, Known limits). A C ping-pong of 200 handoffs through
+ * one atomic flag simulated 120 to 730 million instructions in three runs, for a few thousand natively.
+ * One run alone cannot show it.
+ *
+ * One thread: the program does not do the same work each run. python3 and perl randomise their hashing
+ * at start (a Python loop's instructions moved by 0.13% between runs, not at all with PYTHONHASHSEED=0).
  */
-static void warn_schedule(struct ws_backend *be, const struct ws_variant *v, const char *qn, unsigned threads,
-			  size_t run)
+static void warn_spread(struct ws_backend *be, const struct ws_variant *v, const char *qn, unsigned threads,
+			size_t run)
 {
 	struct sim_priv *p = be->priv;
 	const struct ws_metric *m = ws_metric_set_find(&v->metrics, "instructions");
@@ -933,7 +939,9 @@ static void warn_schedule(struct ws_backend *be, const struct ws_variant *v, con
 		m = ws_metric_set_find(&v->metrics, "estimated-cycles");
 		what = "estimated-cycles";
 	}
-	if (be->opts.repeat_runs == 1 && run == 0) {
+	if (be->opts.repeat_runs == 1) {
+		if (threads < 2 || run != 0)
+			return;
 		ws_log(WS_LOG_WARN, "%s ran %u threads, whose simulated counts can move from run to run with "
 		       "Valgrind's thread schedule, and one simulated run cannot show by how much: --sim-runs 3 does",
 		       qn, threads);
@@ -944,14 +952,23 @@ static void warn_schedule(struct ws_backend *be, const struct ws_variant *v, con
 			lo = fmin(lo, m->samples[i]);
 			hi = fmax(hi, m->samples[i]);
 		}
-		if (be->opts.repeat_runs < 2 || !(lo > 0) || hi - lo <= SCHEDULE_SPREAD * lo)
+		if (be->opts.repeat_runs < 2 || !(lo > 0) ||
+		    hi - lo <= (threads > 1 ? SCHEDULE_SPREAD : WS_EXACT_SPREAD) * lo)
 			return;
-		ws_log(WS_LOG_WARN, "%s ran %u threads, and its simulated %s differ by %.2g%% between runs (%.0f "
-		       "to %.0f): the simulator runs one thread at a time, so a thread that waits for another by "
-		       "polling (a spin-wait) polls until Valgrind switches threads, not for the few hundred cycles "
-		       "hardware takes, and its counts follow that schedule; compare such programs by time "
-		       "(--sim-native-time, or a PMU), and see which functions move with --functions",
-		       qn, threads, what, 100 * (hi - lo) / lo, lo, hi);
+		if (threads > 1)
+			ws_log(WS_LOG_WARN, "%s ran %u threads, and its simulated %s differ by %.2g%% between runs "
+			       "(%.0f to %.0f): the simulator runs one thread at a time, so a thread that waits for "
+			       "another by polling (a spin-wait) polls until Valgrind switches threads, not for the few "
+			       "hundred cycles hardware takes, and its counts follow that schedule; compare such "
+			       "programs by time (--sim-native-time, or a PMU), and see which functions move with "
+			       "--functions",
+			       qn, threads, what, 100 * (hi - lo) / lo, lo, hi);
+		else
+			ws_log(WS_LOG_WARN, "%s: its simulated %s differ by %.2g%% between runs (%.0f to %.0f), so it "
+			       "does not do the same work each run: it reads the clock or random numbers, or "
+			       "randomises its hashing (PYTHONHASHSEED=0 for python3 and PERL_HASH_SEED=0 for perl make "
+			       "theirs repeat); its counts are compared statistically, not exactly",
+			       qn, what, 100 * (hi - lo) / lo, lo, hi);
 	}
 	p->told = xrealloc(p->told, (p->ntold + 1) * sizeof(*p->told));
 	p->told[p->ntold++] = v;
@@ -1042,8 +1059,7 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		       "counted in coherence-misses; give each thread more work (more iterations) to see it",
 		       qn, all.brief_threads, all.brief_threads == 1 ? "" : "s",
 		       all.brief_threads == 1 ? "it" : "them");
-	if (all.threads > all.processes)
-		warn_schedule(be, v, qn, all.threads - all.processes + 1, run);
+	warn_spread(be, v, qn, all.threads - all.processes + 1, run);
 	/* One core (--sim-cores 1, the cachegrind preset): threads share its caches, and no miss is coherence's. */
 	if (run == 0 && all.threads > all.processes && !ws_sim_has(&all, WS_SIM_COHERENCE_MISSES))
 		ws_log(WS_LOG_WARN, "%s ran %u threads on one simulated core, so cache lines shared between them are "

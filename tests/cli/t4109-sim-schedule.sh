@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t4109-sim-schedule.sh - a threaded program's simulated counts that move between runs are said to follow the thread schedule.
+# t4109-sim-schedule.sh - simulated counts that move between runs: a threaded program's follow the thread schedule, another's its input.
 . "$WS_SRC/tests/cli/lib.sh"
 
 test_have_prereq SIM || test_skip_all 'wsim is not built (it needs the valgrind package)'
@@ -25,6 +25,15 @@ test_expect_success 'one simulated run of a threaded program: a note that it can
 	whyslow stat --backend sim --exact -- "$R" n >out 2>err &&
 	test_grep "rerun n. ran 2 threads, whose simulated counts can move from run to run with Valgrind.s thread schedule, and one simulated run cannot show by how much: --sim-runs 3 does" err &&
 	test_grep -v "differ by" err
+'
+
+test_expect_success 'one thread whose counts differ between simulated runs: a warning that it does not repeat itself' '
+	rm -f n &&
+	whyslow stat --backend sim --sim-runs 2 -j 1 -- "$R" n single >out 2>err &&
+	test_grep "warning: .*rerun n single.: its simulated instructions differ by [0-9.]*% between runs ([0-9]* to [0-9]*), so it does not do the same work each run" err &&
+	test_grep "PYTHONHASHSEED=0" err &&
+	test_grep -v "spin-wait" err &&
+	test_grep -v "thread schedule" err
 '
 
 test_expect_success 'threaded counts that repeat, a single thread, --layouts: no warning' '

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rerun.c - a second thread whose work grows with each run (a count kept in a file): threaded counts that move. */
+/* rerun.c - work that grows with each run (a count kept in a file), on a second thread or not: counts that move. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 /*
- * A threaded program whose simulated counts differ between runs, by design rather than by Valgrind's thread
- * schedule, so that the warning of such counts (lib/sim/backend-sim.c, warn_schedule) is tested the same
- * way every time: a spin-wait moves them too, but by how much depends on where the time slices fall (t4109).
+ * A program whose simulated counts differ between runs, by design rather than by Valgrind's thread schedule
+ * or a hash seed, so that the warnings of such counts (lib/sim/backend-sim.c, warn_spread) are tested the
+ * same way every time: a spin-wait moves them too, but by how much depends on where the time slices fall
+ * (t4109).
  */
 static volatile long sink;
 static long units;
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: rerun COUNT-FILE\n");
+		fprintf(stderr, "usage: rerun COUNT-FILE [single]\n");
 		return 2;
 	}
 	/* This run's number: one more than the file says (a missing file: the first run). */
@@ -38,6 +39,11 @@ int main(int argc, char **argv)
 	if (!(f = fopen(argv[1], "w")) || fprintf(f, "%ld\n", units) < 0 || fclose(f)) {
 		perror(argv[1]);
 		return 1;
+	}
+	/* "single": the same work on the main thread, no second one. */
+	if (argc > 2) {
+		work(NULL);
+		return 0;
 	}
 	if (pthread_create(&t, NULL, work, NULL) || pthread_join(t, NULL))
 		return 1;
