@@ -597,11 +597,17 @@ char *ws_join_command(char *const *argv)
 
 char *ws_quote_name(const char *name)
 {
-	if (!strchr(name, '\''))
-		return xasprintf("'%s'", name);
-	if (!strchr(name, '"'))
-		return xasprintf("\"%s\"", name);
-	return xstrdup(name);
+	/* A message is one line: a script given on the command line (python3 -c '...') keeps its newlines out. */
+	char *e = ws_escape_ctl(name), *q;
+
+	if (!strchr(e, '\''))
+		q = xasprintf("'%s'", e);
+	else if (!strchr(e, '"'))
+		q = xasprintf("\"%s\"", e);
+	else
+		return e;
+	free(e);
+	return q;
 }
 
 char *ws_escape_ctl(const char *s)

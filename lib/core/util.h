@@ -137,7 +137,8 @@ char *ws_join_command(char *const *argv);
 /*
  * A name as a message quotes it, once: in single quotes, or where it holds one (a command line joined by
  * ws_join_command(), whose words carry their own shell quoting) in double quotes, or bare where it holds
- * both. Single quotes around 'sh -c '\''x'\''' would be a second layer of quoting. The caller frees it.
+ * both. Single quotes around 'sh -c '\''x'\''' would be a second layer of quoting. Control characters are
+ * written \xNN (ws_escape_ctl). The caller frees it.
  */
 char *ws_quote_name(const char *name);
 

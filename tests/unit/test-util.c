@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test-util.c - unit tests of the engine's helpers: edit distance, atomic writes, writability checks. */
+/* test-util.c - unit tests of the engine's helpers: edit distance, atomic writes, writability checks, quoting. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,6 +163,28 @@ static void test_check_writable(void **state)
 	free(dir);
 }
 
+/* A name in a message: quoted once, by what it holds, and on one line. */
+static void test_quote_name(void **state)
+{
+	static const struct {
+		const char *name, *quoted;
+	} cases[] = {
+		{ "xz -6 -c", "'xz -6 -c'" },
+		{ "sh -c 'echo '\\''a b'\\'''", "\"sh -c 'echo '\\''a b'\\'''\"" },
+		{ "say \"it's\"", "say \"it's\"" },
+		{ "python3 -c 's = 0\nprint(s)'", "\"python3 -c 's = 0\\x0aprint(s)'\"" },
+		{ "tab\there", "'tab\\x09here'" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *q = ws_quote_name(cases[i].name);
+
+		assert_string_equal(q, cases[i].quoted);
+		free(q);
+	}
+}
+
 static void test_read_missing(void **state)
 {
 	char *buf = (char *)1;
@@ -240,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_check_writable),
 		cmocka_unit_test(test_write_special_files),
 		cmocka_unit_test(test_read_missing),
+		cmocka_unit_test(test_quote_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
