@@ -97,7 +97,7 @@ struct streams {
 	int file;    /* WS_OUTPUT_FILE: this run's file, closed in the parent after the spawn */
 	int pipe_r;  /* WS_OUTPUT_PIPE: the parent's end, read and discarded while the child runs */
 	int pipe_w;  /* the child's end, closed in the parent after the spawn */
-	int null;    /* a job's own /dev/null (own_null()), closed in the parent after the spawn; else -1 */
+	int null;    /* the run's own /dev/null (own_null()), closed in the parent after the spawn; else -1 */
 };
 
 static int devnull = -1;
@@ -141,6 +141,36 @@ static void close_child_ends(struct streams *st)
 	close_fd(&st->file);
 	close_fd(&st->pipe_w);
 	close_fd(&st->null);
+}
+
+/*
+ * A run's /dev/null streams get an open file description of their own: its flags are shared by everyone
+ * who holds it, and a program that sets O_NONBLOCK on its stdout (xz does, and clears it at its exit)
+ * would change what a run beside it does, or one after it where a program left the flag set: xz -6's
+ * simulated instructions came out 95 more or less depending on which run of two in flight set it first.
+ * Returns 0 or a negative errno (said).
+ */
+static int own_null(struct streams *st)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC), shared = devnull_fd();
+
+	if (fd >= 0 && fd <= 2) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		fd = high;
+	}
+	if (fd < 0) {
+		int err = -errno;
+
+		ws_error("cannot open /dev/null: %s", strerror(-err));
+		return err;
+	}
+	st->null = fd;
+	for (int i = 0; i < 3; i++)
+		if (st->fd[i] == shared)
+			st->fd[i] = fd;
+	return 0;
 }
 
 static int open_streams(const struct ws_exec *ex, struct streams *st)
@@ -187,7 +217,7 @@ static int open_streams(const struct ws_exec *ex, struct streams *st)
 		st->fd[1] = st->file;
 		break;
 	}
-	return 0;
+	return own_null(st);
 }
 
 /*
@@ -1021,35 +1051,6 @@ static int reopen_input(int fd)
 	return own;
 }
 
-/*
- * A job's /dev/null streams get an open file description of their own: its flags are shared by everyone
- * who holds it, and a program that sets O_NONBLOCK on its stdout (xz does, and clears it at its exit)
- * would change what a run beside it does: xz -6's simulated instructions came out 95 more or less
- * depending on which run of two in flight set it first. Returns 0 or a negative errno (said).
- */
-static int own_null(struct streams *st)
-{
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC), shared = devnull_fd();
-
-	if (fd >= 0 && fd <= 2) {
-		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-
-		close(fd);
-		fd = high;
-	}
-	if (fd < 0) {
-		int err = -errno;
-
-		ws_error("cannot open /dev/null: %s", strerror(-err));
-		return err;
-	}
-	st->null = fd;
-	for (int i = 0; i < 3; i++)
-		if (st->fd[i] == shared)
-			st->fd[i] = fd;
-	return 0;
-}
-
 int ws_job_start(const struct ws_exec *ex, struct ws_job **out)
 {
 	struct ws_exec own = *ex;
@@ -1071,7 +1072,7 @@ int ws_job_start(const struct ws_exec *ex, struct ws_job **out)
 	job->pidfd = job->pipe_r = -1;
 	job->cg = ws_contain_leaf_get();
 	job->rss_floor = peak_of(0);
-	if ((ret = open_streams(&own, &st)) == 0 && (ret = own_null(&st)) == 0)
+	if ((ret = open_streams(&own, &st)) == 0)
 		ret = spawn_child(&own, envp, &st, job->cg, &job->pid, &job->t_start);
 	close_child_ends(&st);
 	free(envp);

@@ -61,6 +61,32 @@ assert len(s) == 2 and s[0] == s[1], s
 "
 '
 
+test_expect_success 'one run after another: a flag the run before left on its /dev/null is not the next one'"'"'s' '
+	cat >leaves.c <<-\EOF &&
+	#include <fcntl.h>
+	#include <unistd.h>
+	/* Sets O_NONBLOCK on stdout and leaves it set; more work where it found it set already. */
+	int main(void)
+	{
+		int fl = fcntl(1, F_GETFL);
+		volatile long n = 0;
+
+		if (fl & O_NONBLOCK)
+			for (long i = 0; i < 100000; i++)
+				n += i;
+		fcntl(1, F_SETFL, fl | O_NONBLOCK);
+		return 0;
+	}
+	EOF
+	cc -O1 -o leaves leaves.c &&
+	whyslow stat --backend sim --sim-runs 3 -j 1 -e instructions --export-json lv.json -- ./leaves >/dev/null &&
+	python3 -c "
+import json
+s = json.load(open(\"lv.json\"))[\"variants\"][0][\"metrics\"][\"instructions\"][\"samples\"]
+assert len(s) == 3 and s[0] == s[1] == s[2], s
+"
+'
+
 test_expect_success '--output FILE holds the last run'"'"'s output, and nothing else is left' '
 	whyslow compare --backend sim -j 3 --sim-runs 2 -e instructions --output ./o.txt "echo first" "echo last" >/dev/null &&
 	echo last >expect && test_cmp expect o.txt &&
