@@ -489,7 +489,8 @@ int cli_piece_read(const char *path, struct piece_list *l)
 	}
 	err = ws_read_file(path, &buf, &len);
 	if (err < 0) {
-		fprintf(stderr, "%s: cannot read '%s': %s\n", current_command(), path, strerror(-err));
+		fprintf(stderr, "%s: cannot read '%s': %s%s\n", current_command(), path, strerror(-err),
+			err == -ENOENT ? " (give the file a job's output went to: `sh PLAN > FILE`, or one per job)" : "");
 		return -1;
 	}
 	if (!len) {

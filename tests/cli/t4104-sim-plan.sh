@@ -129,7 +129,9 @@ test_expect_success 'merge refuses a truncated file' '
 	refused jobs.txt short &&
 	: >empty &&
 	refused jobs.txt empty &&
-	test_grep "is empty" err
+	test_grep "is empty" err &&
+	refused jobs.txt no-such-piece &&
+	test_grep "cannot read .no-such-piece.: No such file or directory (give the file a job.s output went to" err
 '
 
 test_expect_success 'merge refuses a piece of another build of the program' '
