@@ -244,9 +244,10 @@ static int cmp_entries(const void *pa, const void *pb)
 }
 
 /* A name in the list of changed functions: elided to its 40 columns, or in full with -v. */
+/* As the profiles' tables show names: a clone's suffix and the function's own name both stay in view. */
 static char *list_name(const char *name, bool full)
 {
-	return full ? xstrdup(name) : ws_sym_display(name, 40);
+	return full ? xstrdup(name) : ws_sym_display(name, WS_SYM_DISPLAY_WIDTH);
 }
 
 static int show_all(struct ws_asm_side *sides, bool json, bool full)
@@ -254,7 +255,7 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 	struct ws_asm_pair *pairs = NULL;
 	size_t np, ne = 0;
 	struct list_entry *e;
-	size_t nchanged = 0, nonly[2] = { 0, 0 }, nsame = 0, nambiguous = 0, nsized = 0;
+	size_t nchanged = 0, nonly[2] = { 0, 0 }, nsame = 0, nambiguous = 0, nsized = 0, namew = 40;
 	int ret = WS_EXIT_OK;
 
 	/* Code without names pairs only when asked for: a stripped binary has nothing to list. */
@@ -331,8 +332,16 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 		goto done;
 	}
 	printf("A: %s\nB: %s\n\n", ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin));
+	/* The name column as wide as the widest name shown (at least the old 40), as the profiles' tables. */
+	for (size_t i = 0; i < ne && e[i].changed; i++) {
+		char *shown = list_name(e[i].name, full);
+
+		if (ws_text_width(shown) > namew)
+			namew = ws_text_width(shown);
+		free(shown);
+	}
 	if (ne && e[0].changed)
-		printf("%-40s %8s %8s %7s %8s %8s %8s\n", "function", "insns A", "insns B", "B-A", "bytes A",
+		printf("%-*s %8s %8s %7s %8s %8s %8s\n", (int)namew, "function", "insns A", "insns B", "B-A", "bytes A",
 		       "bytes B", "changed");
 	for (size_t i = 0, ambiguous_rows = 0; i < ne && e[i].changed; i++) {
 		char ia[24] = "-", ib[24] = "-", d[24] = "", ba[24] = "-", bb[24] = "-";
@@ -354,7 +363,7 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 		if (e[i].have[0] && e[i].have[1])
 			snprintf(d, sizeof(d), "%+" PRId64, (int64_t)(e[i].v[1][0] - e[i].v[0][0]));
 		/* Padded by display width: an elided name holds a three-byte "…". */
-		pad = xasprintf("%s%*s", shown, ws_text_width(shown) < 40 ? (int)(40 - ws_text_width(shown)) : 0, "");
+		pad = xasprintf("%s%*s", shown, ws_text_width(shown) < namew ? (int)(namew - ws_text_width(shown)) : 0, "");
 		if (e[i].how == WS_ASM_AMBIGUOUS) {
 			/* Rust's standard library brings dozens of these: the first few say what they are. */
 			if (++ambiguous_rows <= 8)

@@ -511,6 +511,15 @@ static char *merge_clone_notes(const char *notes)
 	return out;
 }
 
+/* Whether `s` is a plain (C) symbol, clone suffixes and all: no path, parameters, notes or "@plt". */
+static bool is_identifier(const char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' && *s != '$' && !((unsigned char)*s & 0x80))
+			return false;
+	return true;
+}
+
 char *ws_sym_display(const char *name, size_t width)
 {
 	char *e, *body, *shown;
@@ -518,6 +527,32 @@ char *ws_sym_display(const char *name, size_t width)
 
 	if (!width || ws_text_width(name) <= width)
 		return xstrdup(name);
+	/*
+	 * A C clone ("accumulate_samples.constprop.0.isra.0", never demangled into notes): its suffix is what
+	 * tells it from the original, so it stays as a note does; an identifier has no path to drop, so its
+	 * middle gives way and both its ends stay ("accumulate_wei…for_channel.constprop.0").
+	 */
+	if (is_identifier(name) && (p = base_len(name)) < strlen(name)) {
+		nw = ws_text_width(name + p);
+		body = xstrndup(name, p);
+		shown = ws_sym_display(body, width > nw + 8 ? width - nw : 8);
+		e = xasprintf("%s%s", shown, name + p);
+		free(body);
+		free(shown);
+		return e;
+	}
+	if (is_identifier(name)) {
+		size_t keep = width > 1 ? width - 1 : 1, head = keep / 2;
+		const char *tail = name + strlen(name);
+
+		/* Identifiers are ASCII: bytes are columns, but stay on code points all the same. */
+		for (size_t w = 0; w < keep - head; w++)
+			while (((unsigned char)*--tail & 0xc0) == 0x80)
+				;
+		while (head > 0 && ((unsigned char)name[head] & 0xc0) == 0x80)
+			head--;
+		return xasprintf("%.*s…%s", (int)head, name, tail);
+	}
 	/*
 	 * The notes stay, the name before them gives way; but several clone notes become one first
 	 * ("[clone .constprop.0] [clone .isra.0]" -> "[clone .constprop.0.isra.0]", the symbol's suffix), so that

@@ -159,4 +159,24 @@ test_expect_success 'a clone given by its full name' '
 	test_grep "^  B: scale.constprop.0 at" out
 '
 
+# GCC clones the long-named function in the first build only; another compiler may not.
+LA="$fx/asm-longclone-a"
+LB="$fx/asm-longclone-b"
+nm "$LA" 2>/dev/null | grep -q " accumulate_weighted_samples_for_channel\.constprop\.0$" ||
+	test_skip_next "this compiler does not clone accumulate_weighted_samples_for_channel"
+test_expect_success 'list mode: a long clone name keeps its start and its suffix; the columns stay aligned' '
+	whyslow asm-diff "$LA" "$LB" >out &&
+	test_grep "^accumulate_weighted_samples_for_channel  .*  accumulate_weighted_samples_for_channel.constprop.0 -> accumulate_weighted_samples_for_channel$" out &&
+	python3 - out <<-\EOF
+	import re, sys
+	lines = open(sys.argv[1]).read().split("\n")
+	head = [l for l in lines if l.startswith("function ")][0]
+	rows = [l for l in lines if re.match(r"^\S+ +[0-9]+ +[0-9]+ +[-+][0-9]+ ", l)]
+	assert len(rows) == 2, rows
+	# "insns A" ends where each row'"'"'s first count ends
+	end = head.index("insns A") + len("insns A")
+	assert all(re.match(r"^\S+ +[0-9]+", l).end() == end for l in rows), lines
+	EOF
+'
+
 test_done

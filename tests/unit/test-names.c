@@ -115,6 +115,11 @@ static void test_display(void **state)
 	check(ws_sym_display("kern::scaled_sum(std::vector<long, std::allocator<long> > const&, int, int) "
 			     "[clone .constprop.0] [clone .isra.0]", 60),
 	      "kern::scaled_sum(…) [clone .constprop.0.isra.0]");
+	/* A C clone keeps its suffix and the start of its name: the middle of the identifier gives way. */
+	check(ws_sym_display("accumulate_weighted_samples_for_channel.constprop.0.isra.0", 40),
+	      "accumulate…or_channel.constprop.0.isra.0");
+	check(ws_sym_display("accumulate_weighted_samples_for_channel_of_the_mixer", 40),
+	      "accumulate_weighted…channel_of_the_mixer");
 	/* A cut that lands on an elision: one "…", not two. */
 	check(ws_sym_display("<alloc::vec::Vec<T> as alloc::vec::spec_from_iter::SpecFromIter<T,I>>::from_iter", 34),
 	      "…> as SpecFromIter<…>>::from_iter");
