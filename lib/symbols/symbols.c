@@ -827,6 +827,225 @@ char *ws_symobj_dwarf_name(struct ws_symobj *o, uint64_t vaddr)
 	return xstrdup(die_name(&fn));
 }
 
+/*
+ * GCC's DWARF spells base types its own way ("long int", "long unsigned int"), in types and in the template
+ * arguments of names ("sum<long int>"); the demangler, and so every symbol's name, spells them "long",
+ * "unsigned long". Each is put the demangler's way, where it stands as a whole type. A new string.
+ */
+static char *demangler_types(const char *s)
+{
+	static const char *const from[][2] = {
+		{ "long long unsigned int", "unsigned long long" }, { "long long int", "long long" },
+		{ "long unsigned int", "unsigned long" }, { "short unsigned int", "unsigned short" },
+		{ "long int", "long" }, { "short int", "short" }, { "__int128 unsigned", "unsigned __int128" },
+	};
+	size_t n = strlen(s), len = 0;
+	char *out = xmalloc(n + 1);
+
+	for (size_t i = 0; i < n;) {
+		bool done = false;
+
+		for (size_t k = 0; k < ARRAY_SIZE(from) && !done; k++) {
+			size_t fl = strlen(from[k][0]);
+			char after = s[i + fl < n ? i + fl : n];
+
+			if ((i == 0 || strchr("<(, ", s[i - 1])) && !strncmp(s + i, from[k][0], fl) &&
+			    (!after || strchr(">), *&[", after))) {
+				memcpy(out + len, from[k][1], strlen(from[k][1]));
+				len += strlen(from[k][1]);
+				i += fl;
+				done = true;
+			}
+		}
+		if (!done)
+			out[len++] = s[i++];
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* The namespaces and types around `die`, "ns::Box<long, 8>::", or NULL inside a function (a local type). */
+static char *scope_prefix(Dwarf_Die *die)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	char *out = xstrdup("");
+
+	for (int i = n - 1; i >= 1; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name = dwarf_diename(&scopes[i]);
+		char *more;
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine ||
+		    ((tag == DW_TAG_class_type || tag == DW_TAG_structure_type || tag == DW_TAG_union_type) && !name)) {
+			free(out);
+			out = NULL;
+			break;
+		}
+		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+		    tag != DW_TAG_union_type)
+			continue;
+		more = xasprintf("%s%s::", out, name ? name : "(anonymous namespace)");
+		free(out);
+		out = more;
+	}
+	free(scopes);
+	return out;
+}
+
+/*
+ * A type as the demangler spells it in a parameter list: "std::vector<long, std::allocator<long> > const&",
+ * "char const*", typedefs resolved as the mangling resolves them. NULL for what this does not spell (function
+ * pointers, arrays, local and unnamed types): the caller then says nothing rather than something wrong.
+ */
+static char *type_spelling(Dwarf_Die *type, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die inner;
+	bool has_inner = dwarf_formref_die(dwarf_attr(type, DW_AT_type, &attr), &inner) != NULL;
+	const char *name = dwarf_diename(type);
+	char *in, *out, *prefix;
+
+	if (depth > 16)
+		return NULL;
+	switch (dwarf_tag(type)) {
+	case DW_TAG_base_type:
+	case DW_TAG_unspecified_type:
+		return name ? demangler_types(name) : NULL;
+	case DW_TAG_typedef:
+		return has_inner ? type_spelling(&inner, depth + 1) : NULL;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		in = has_inner ? type_spelling(&inner, depth + 1) : xstrdup("void");
+		if (!in)
+			return NULL;
+		switch (dwarf_tag(type)) {
+		case DW_TAG_const_type: out = xasprintf("%s const", in); break;
+		case DW_TAG_volatile_type: out = xasprintf("%s volatile", in); break;
+		case DW_TAG_pointer_type: out = xasprintf("%s*", in); break;
+		case DW_TAG_reference_type: out = xasprintf("%s&", in); break;
+		default: out = xasprintf("%s&&", in); break;
+		}
+		free(in);
+		return out;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+		if (!name || !(prefix = scope_prefix(type)))
+			return NULL;
+		in = demangler_types(name);
+		out = xasprintf("%s%s", prefix, in);
+		free(in);
+		free(prefix);
+		return out;
+	default:
+		return NULL;
+	}
+}
+
+/* Whether `die` is in a C++ compilation unit: C's names are plain, Rust's demangled ones have no parameters. */
+static bool is_cxx_unit(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	int lang;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL) || (lang = dwarf_srclang(&cu)) < 0)
+		return false;
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 || lang == DW_LANG_C_plus_plus_11 ||
+	       lang == DW_LANG_C_plus_plus_14;
+}
+
+/* `type` without its own const and volatile: the mangling leaves a parameter's top-level qualifiers out. */
+static void drop_cv(Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+
+	while (dwarf_tag(type) == DW_TAG_const_type || dwarf_tag(type) == DW_TAG_volatile_type)
+		if (!dwarf_formref_die(dwarf_attr(type, DW_AT_type, &attr), type))
+			break;
+}
+
+/*
+ * What the demangler prints around the name of function `decl` (its declaration, with its parameters):
+ * its parameter list and qualifiers, "(long, unsigned long) const", into *params, and for a function
+ * template instance the return type with its space, "long ", into *ret (else ""). False when a type is
+ * not one type_spelling() spells.
+ */
+static bool signature(Dwarf_Die *decl, char **ret, char **params)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die child, type;
+	bool is_template = false, is_const = false, ok = true;
+	char *list = xstrdup("");
+
+	if (dwarf_child(decl, &child) == 0) {
+		do {
+			int tag = dwarf_tag(&child);
+			char *t = NULL, *more;
+			bool artificial = false;
+
+			if (tag == DW_TAG_template_type_parameter || tag == DW_TAG_template_value_parameter ||
+			    tag == DW_TAG_GNU_template_parameter_pack)
+				is_template = true;
+			if (tag == DW_TAG_unspecified_parameters) {
+				t = xstrdup("...");
+			} else if (tag == DW_TAG_formal_parameter) {
+				dwarf_formflag(dwarf_attr(&child, DW_AT_artificial, &attr), &artificial);
+				if (!dwarf_formref_die(dwarf_attr(&child, DW_AT_type, &attr), &type)) {
+					ok = false;
+					break;
+				}
+				if (artificial) {
+					/* `this`: a pointer to a const class makes a const member function. */
+					Dwarf_Die pointee;
+
+					drop_cv(&type);
+					if (dwarf_tag(&type) == DW_TAG_pointer_type &&
+					    dwarf_formref_die(dwarf_attr(&type, DW_AT_type, &attr), &pointee) &&
+					    dwarf_tag(&pointee) == DW_TAG_const_type)
+						is_const = true;
+					continue;
+				}
+				drop_cv(&type);
+				if (!(t = type_spelling(&type, 0))) {
+					ok = false;
+					break;
+				}
+			} else {
+				continue;
+			}
+			more = xasprintf("%s%s%s", list, *list ? ", " : "", t);
+			free(t);
+			free(list);
+			list = more;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	*ret = NULL;
+	if (ok && is_template) {
+		char *r = dwarf_formref_die(dwarf_attr_integrate(decl, DW_AT_type, &attr), &type) ? type_spelling(&type, 0)
+												    : xstrdup("void");
+
+		ok = r != NULL;
+		*ret = r ? xasprintf("%s ", r) : NULL;
+		free(r);
+	}
+	if (!ok) {
+		free(list);
+		free(*ret);
+		*ret = *params = NULL;
+		return false;
+	}
+	if (!*ret)
+		*ret = xstrdup("");
+	*params = xasprintf("(%s)%s", list, is_const ? " const" : "");
+	free(list);
+	return true;
+}
+
 /* Whether the unnamed class `die` is a lambda's closure type: GCC names its members "<lambda>", "~<lambda>". */
 static bool is_closure(Dwarf_Die *die)
 {
@@ -874,13 +1093,14 @@ static void read_closures(struct ws_symobj *o)
 }
 
 /*
- * How the demangler spells the one lambda of function `fn` (demangled, with its parameters):
- * "{lambda(int, int)#1}", taken from a symbol that names its closure type; NULL when no symbol does, or
- * when they name several lambdas of `fn` (DWARF does not say which of them this is). A new string.
+ * How the demangler spells the lambda of function `fn` (demangled, with its parameters) whose call
+ * operator takes `params` ("(int, int)", or NULL when DWARF did not say): "{lambda(int, int)#1}", taken
+ * from a symbol that names its closure type; NULL when no symbol does, or when they name several such
+ * lambdas of `fn` (the number, GCC's count of the function's lambdas, is not in DWARF). A new string.
  */
-static char *closure_spelling(struct ws_symobj *o, const char *fn)
+static char *closure_spelling(struct ws_symobj *o, const char *fn, const char *params)
 {
-	char *found = NULL;
+	char *found = NULL, *want = params ? xasprintf("::{lambda%s#", params) : xstrdup("::{lambda(");
 	size_t len = strlen(fn);
 
 	if (!o->closures_read)
@@ -890,7 +1110,7 @@ static char *closure_spelling(struct ws_symobj *o, const char *fn)
 			const char *start = p + len, *end;
 			int depth = 0;
 
-			if (strncmp(start, "::{lambda(", 10))
+			if (strncmp(start, want, strlen(want)))
 				continue;
 			start += 2;
 			for (end = start; *end; end++)
@@ -904,26 +1124,34 @@ static char *closure_spelling(struct ws_symobj *o, const char *fn)
 				found = xstrndup(start, (size_t)(end + 1 - start));
 			} else if (strncmp(found, start, (size_t)(end + 1 - start)) || found[end + 1 - start]) {
 				free(found);
+				free(want);
 				return NULL;
 			}
 		}
 	}
+	free(want);
 	return found;
 }
 
 /*
- * The name of an inlined function that has no linkage name (a static C++ function, GCC's lambdas): its
- * DWARF name under the namespaces and types that hold its abstract definition, "names::mix", as the
- * demangler would print it but for the parameters, which DWARF gives only as types. A type local to a
- * function is under that function's demangled name; a lambda's closure type is spelled as the demangler
- * spells it where a symbol names it ("{lambda(int, int)#1}"), else "{lambda}"; another unnamed class is
- * "{unnamed type}" (never an anonymous namespace, which it is not). C functions are their plain name.
+ * The name of an inlined function that has no linkage name (a static C++ function, a template instance
+ * inlined everywhere, GCC's lambdas), as the demangler prints the symbol it would have, so that it is one
+ * name with the function's own row where another build calls it: its DWARF name under the namespaces and
+ * types that hold its abstract definition, with the parameter list, a const member's "const" and a
+ * template instance's return type spelled from DWARF's types, "long ns::mixed<long>(long, unsigned long)",
+ * and GCC's spelling of types in template arguments put the demangler's way ("long int" -> "long").
+ * Where DWARF has a type this does not spell, the name is without the parameters ("names::mix"). A type
+ * local to a function is under that function's demangled name; a lambda's closure type is spelled as the
+ * demangler spells it where a symbol names that lambda ("{lambda(int, int)#1}"), else with its parameters
+ * but no number ("{lambda(int, int)}": GCC counts a function's lambdas, DWARF does not say which this is);
+ * another unnamed class is "{unnamed type}" (never an anonymous namespace, which it is not). C functions
+ * are their plain name.
  */
 static char *qualified_name(struct ws_symobj *o, Dwarf_Die *inlined, const char *name)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die origin, *scopes = NULL;
-	char *out = xstrdup(name);
+	char *out = demangler_types(name), *ret = NULL, *params = NULL, *full;
 	bool closure = false;
 	int n;
 
@@ -932,6 +1160,9 @@ static char *qualified_name(struct ws_symobj *o, Dwarf_Die *inlined, const char 
 	/* The declaration the definition specifies, where a class member's scope is. */
 	if (dwarf_attr(&origin, DW_AT_specification, &attr))
 		dwarf_formref_die(&attr, &origin);
+	/* Only C++'s symbols demangle with their parameters: C's and Rust's names stay as their symbols are. */
+	if (is_cxx_unit(&origin))
+		signature(&origin, &ret, &params);
 	n = dwarf_getscopes_die(&origin, &scopes);
 	for (int i = 1; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
@@ -942,8 +1173,17 @@ static char *qualified_name(struct ws_symobj *o, Dwarf_Die *inlined, const char 
 			/* A function-local type: the function's full name is all the scope there is. */
 			const char *link = die_linkage_name(&scopes[i]);
 			char *fn = link ? ws_sym_demangle(link) : xstrdup(die_name(&scopes[i]) ? die_name(&scopes[i]) : "?");
-			char *lambda = closure ? closure_spelling(o, fn) : NULL;
+			char *lambda = NULL;
 
+			if (closure) {
+				/* The call operator's parameters are the lambda's: "(int, int) const" -> "(int, int)". */
+				char *sig = params ? xstrndup(params, strrchr(params, ')') + 1 - params) : NULL;
+
+				lambda = closure_spelling(o, fn, sig);
+				if (!lambda && sig)
+					lambda = xasprintf("{lambda%s}", sig);
+				free(sig);
+			}
 			if (lambda) {
 				/* "{lambda}::operator()" -> "{lambda(int, int)#1}::operator()" */
 				const char *rest = out + strlen("{lambda}");
@@ -973,7 +1213,11 @@ static char *qualified_name(struct ws_symobj *o, Dwarf_Die *inlined, const char 
 		out = more;
 	}
 	free(scopes);
-	return out;
+	full = params ? xasprintf("%s%s%s", ret, out, params) : xstrdup(out);
+	free(ret);
+	free(params);
+	free(out);
+	return full;
 }
 
 static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline **out)

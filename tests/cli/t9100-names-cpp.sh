@@ -55,13 +55,13 @@ test_expect_success 'perf: an inlined helper has its own row and shows in its ca
 	python3 - p.json <<-\EOF
 	import json, sys
 	fns = json.load(open(sys.argv[1]))["variants"][0]["functions"]
-	mix = [f for f in fns if f["name"] == "names::mix (inlined)"]
+	mix = [f for f in fns if f["name"] == "names::mix(unsigned int) (inlined)"]
 	assert mix and mix[0]["inlined"] is True, [f["name"] for f in fns]
 	assert mix[0]["metrics"]["share"]["median"] > 0
 	chains = [l["inlined"] for f in fns if not f.get("inlined") for l in f.get("lines", []) if "inlined" in l]
-	hits = [c for c in chains if any(x["function"] == "names::mix" for x in c)]
+	hits = [c for c in chains if any(x["function"] == "names::mix(unsigned int)" for x in c)]
 	assert hits, chains
-	fr = [x for x in hits[0] if x["function"] == "names::mix"][0]
+	fr = [x for x in hits[0] if x["function"] == "names::mix(unsigned int)"][0]
 	assert fr["call_file"].endswith("table.cpp") and fr["call_line"] > 0, fr
 	EOF
 '
@@ -78,7 +78,7 @@ test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind i
 test_expect_success 'sim: demangled names, the same as perf'"'"'s for the same symbol' '
 	whyslow stat --backend sim --exact --functions --export-json s.json -- "$B" 60 >sout 2>serr &&
 	python3 names.py s.json "names::Table::insert(int, int)" "int names::sum<int>(int const*, unsigned long)" \
-		"double names::sum<double>(double const*, unsigned long)" "names::mix (inlined)" &&
+		"double names::sum<double>(double const*, unsigned long)" "names::mix(unsigned int) (inlined)" &&
 	python3 - s.json "$B" <<-\EOF &&
 	import json, subprocess, sys
 	v = json.load(open(sys.argv[1]))["variants"][0]

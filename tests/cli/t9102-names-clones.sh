@@ -49,7 +49,7 @@ test_expect_success 'sim: compare makes one row of them, under the baseline'"'"'
 
 test_expect_success 'an inlined lambda: the demangler'"'"'s spelling, under its function, no anonymous namespace' '
 	test_expect_code 1 whyslow asm-diff --function "*lambda*operator()" "$A" "$B" >out 2>err &&
-	test_grep "work::sort_stuff(std::vector<long, std::allocator<long> >&)::{lambda(long, long)#1}::operator()'"'"' was inlined into" err &&
+	test_grep "work::sort_stuff(std::vector<long, std::allocator<long> >&)::{lambda(long, long)#1}::operator()(long, long) const'"'"' was inlined into" err &&
 	! test_grep "anonymous namespace" err
 '
 

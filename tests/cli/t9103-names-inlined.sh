@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t9103-names-inlined.sh - code inlined everywhere, so named from DWARF alone: the name its symbol has where it is
+# out of line (parameters, const, a template's return type, "long" for DWARF's "long int"), lambdas told apart.
+. "$WS_SRC/tests/cli/lib.sh"
+
+if [ -z "${WS_NAMES_CPP:-}" ] || [ ! -x "$WS_NAMES_CPP/names-inline-O2" ]; then
+	test_skip_all "no C++ compiler: the fixture names-inline-O0/-O2 was not built"
+fi
+O0="$WS_NAMES_CPP/names-inline-O0"
+O2="$WS_NAMES_CPP/names-inline-O2"
+
+test_expect_success 'the fixtures: out of line at -O0, only ns::run and Box::total left at -O2' '
+	nm -C "$O0" >syms0 &&
+	test_grep "long ns::mixed<long>(long, unsigned long)$" syms0 &&
+	test_grep "ns::run(int)::{lambda(long)#1}::operator()(long) const$" syms0 &&
+	! nm -C "$O2" | grep "mixed\|lambda\|twice"
+'
+
+test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
+test_expect_success 'sim: inlined code under the name its symbol has at -O0; two lambdas, two rows' '
+	whyslow stat --backend sim --exact --functions --export-json s.json -- "$O2" 100 >out 2>err &&
+	python3 - s.json syms0 <<-\EOF
+	import json, sys
+	names = [f["name"] for f in json.load(open(sys.argv[1]))["variants"][0]["functions"]]
+	syms = open(sys.argv[2]).read()
+	inl = [n[:-len(" (inlined)")] for n in names if n.endswith(" (inlined)") and "ns::" in n]
+	assert not [n for n in names if "long int" in n or "{lambda}" in n], names
+	for want in ("long ns::mixed<long>(long, unsigned long)", "int ns::mixed<int>(int, unsigned long)",
+	             "ns::Box<long, 8>::twice(int) const"):
+	    assert want in inl, (want, inl)
+	    assert want + "\n" in syms, want
+	# the lambdas: the symbol's spelling but for GCC's number, which DWARF does not give
+	for sig in ("(long)", "(int, int)"):
+	    want = "ns::run(int)::{lambda%s}::operator()%s const" % (sig, sig)
+	    assert want in inl, (want, inl)
+	    assert want.replace("}", "#", 1).replace("#", "#1}" if sig == "(long)" else "#2}", 1) + "\n" in syms, want
+	EOF
+'
+
+test_done
