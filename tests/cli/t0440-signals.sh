@@ -5,6 +5,18 @@
 
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# PID: wait (up to a minute) until the child of timeout PID, whyslow, blocks in a pipe write: the interrupt
+# is for that write (the kernel's function is pipe_write, or anon_pipe_write from Linux 6.16).
+in_pipe_write() {
+	i=0
+	until w=$(grep -l "^PPid:.$1\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3) &&
+		test -n "$w" && grep -q "pipe_write$" /proc/$w/wchan 2>/dev/null || test $i -ge 600
+	do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # Start a long stat, let it finish a few runs, send the signal; the status and the saved runs are checked.
 # The signal's default disposition is restored first: a suite started under nohup would otherwise hand
 # whyslow an ignored SIGHUP, which whyslow rightly leaves ignored (the test after these).
@@ -102,15 +114,7 @@ test_expect_success 'a signal while the result is written to a pipe nobody reads
 	{ TMPDIR=$PWD timeout -s KILL 60 "$WHYSLOW" stat -r 1000 -w 0 -e wall-time --export-json stuck -- true \
 		>st.out 2>st.err 9<&- & } &&
 	pid=$! &&
-	# the interrupt is for the write that blocks: wait for whyslow (timeout'"'"'s child) to be in it (the
-	# kernel'"'"'s function is pipe_write, or anon_pipe_write from Linux 6.16)
-	i=0 &&
-	until w=$(grep -l "^PPid:.$pid\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3) &&
-		test -n "$w" && grep -q "pipe_write$" /proc/$w/wchan 2>/dev/null || test $i -ge 600
-	do
-		sleep 0.1
-		i=$((i + 1))
-	done &&
+	in_pipe_write $pid &&
 	kill -INT $pid &&
 	{ wait $pid; rc=$?; } &&
 	exec 9<&- &&
@@ -129,13 +133,7 @@ test_expect_success 'one signal ends every export that waits for a reader: 130, 
 	{ TMPDIR=$PWD timeout -s KILL 60 "$WHYSLOW" stat -r 1000 -w 0 -e wall-time --export-json j --export-html h \
 		-- true >st.out 2>st.err 7<&- 8<&- & } &&
 	pid=$! &&
-	i=0 &&
-	until w=$(grep -l "^PPid:.$pid\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3) &&
-		test -n "$w" && grep -q "pipe_write$" /proc/$w/wchan 2>/dev/null || test $i -ge 600
-	do
-		sleep 0.1
-		i=$((i + 1))
-	done &&
+	in_pipe_write $pid &&
 	kill -INT $pid &&
 	{ wait $pid; rc=$?; } &&
 	exec 7<&- 8<&- &&

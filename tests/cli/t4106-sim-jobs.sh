@@ -33,58 +33,47 @@ test_expect_success 'overlapping runs each read the whole --input' '
 	test_grep "exact" i4.json
 '
 
-test_expect_success 'runs side by side do not share their /dev/null: one'"'"'s O_NONBLOCK is not the other'"'"'s' '
-	cat >nonblock.c <<-\EOF &&
-	#include <fcntl.h>
-	#include <unistd.h>
-	/* As xz does: O_NONBLOCK on stdout while it runs; here, more work where it found it set already. */
-	int main(void)
-	{
-		int fl = fcntl(1, F_GETFL);
-		volatile long n = 0;
+# As xz does: O_NONBLOCK on stdout while it runs, cleared at its exit (or, with an argument, left set);
+# more work where it found the flag set already, so a run that sees another's flag counts more.
+cat >nonblock.c <<-\EOF
+#include <fcntl.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	int fl = fcntl(1, F_GETFL);
+	volatile long n = 0;
 
-		if (fl & O_NONBLOCK)
-			for (long i = 0; i < 100000; i++)
-				n += i;
-		fcntl(1, F_SETFL, fl | O_NONBLOCK);
-		sleep(1);
-		fcntl(1, F_SETFL, fl);
+	(void)argv;
+	if (fl & O_NONBLOCK)
+		for (long i = 0; i < 100000; i++)
+			n += i;
+	fcntl(1, F_SETFL, fl | O_NONBLOCK);
+	if (argc > 1)
 		return 0;
-	}
-	EOF
+	sleep(1);
+	fcntl(1, F_SETFL, fl);
+	return 0;
+}
+EOF
+# FILE N: the first variant's N instruction samples, all equal.
+same_samples() {
+	python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))[\"variants\"][0][\"metrics\"][\"instructions\"][\"samples\"]
+assert len(s) == int(sys.argv[2]) and len(set(s)) == 1, s
+" "$@"
+}
+
+test_expect_success 'runs side by side do not share their /dev/null: one'"'"'s O_NONBLOCK is not the other'"'"'s' '
 	cc -O1 -o nonblock nonblock.c &&
 	whyslow stat --backend sim --sim-runs 2 -j 2 -e instructions --export-json nb.json -- ./nonblock >/dev/null &&
-	python3 -c "
-import json
-s = json.load(open(\"nb.json\"))[\"variants\"][0][\"metrics\"][\"instructions\"][\"samples\"]
-assert len(s) == 2 and s[0] == s[1], s
-"
+	same_samples nb.json 2
 '
 
 test_expect_success 'one run after another: a flag the run before left on its /dev/null is not the next one'"'"'s' '
-	cat >leaves.c <<-\EOF &&
-	#include <fcntl.h>
-	#include <unistd.h>
-	/* Sets O_NONBLOCK on stdout and leaves it set; more work where it found it set already. */
-	int main(void)
-	{
-		int fl = fcntl(1, F_GETFL);
-		volatile long n = 0;
-
-		if (fl & O_NONBLOCK)
-			for (long i = 0; i < 100000; i++)
-				n += i;
-		fcntl(1, F_SETFL, fl | O_NONBLOCK);
-		return 0;
-	}
-	EOF
-	cc -O1 -o leaves leaves.c &&
-	whyslow stat --backend sim --sim-runs 3 -j 1 -e instructions --export-json lv.json -- ./leaves >/dev/null &&
-	python3 -c "
-import json
-s = json.load(open(\"lv.json\"))[\"variants\"][0][\"metrics\"][\"instructions\"][\"samples\"]
-assert len(s) == 3 and s[0] == s[1] == s[2], s
-"
+	whyslow stat --backend sim --sim-runs 3 -j 1 -e instructions --export-json lv.json -- ./nonblock leave \
+		>/dev/null &&
+	same_samples lv.json 3
 '
 
 test_expect_success '--output FILE holds the last run'"'"'s output, and nothing else is left' '
