@@ -213,6 +213,8 @@ int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool function
 		.effect = c->effect && !strcmp(c->effect, "bootstrap") ? WS_EFFECT_BOOTSTRAP : WS_EFFECT_HL,
 		/* Measured here and stopped at the budget undecided; diff's files were not (no looks in their settings). */
 		.looks = r->settings.looks,
+		/* Any session that looked: where it stopped was chosen on the primary, so the rest pays for the looks. */
+		.secondary_looks = r->settings.schedule_looks,
 	};
 	struct ws_report_opts ro = {
 		.color = cli_use_color(cli_report_stream()),

@@ -175,10 +175,13 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 			c.layout_sensitive = spread > 0 && fabs(val - b) < spread;
 		}
 	} else if (nx >= 2 && ny >= 2) {
-		/* The primary of a session that stopped on its answer has the per-look level (ws_compare_opts). */
-		bool seq = o->looks > 1 && !region && !function && r->settings.primary &&
-			   !strcmp(bm->name, r->settings.primary);
-		double alpha = seq ? o->alpha / (double)o->looks : o->alpha;
+		/*
+		 * --runs auto: the primary of a session stopped at its budget, and everything else of a session that
+		 * looked, have the per-look level (ws_compare_opts).
+		 */
+		bool is_primary = !region && !function && r->settings.primary && !strcmp(bm->name, r->settings.primary);
+		size_t looks = is_primary ? o->looks : o->secondary_looks;
+		double alpha = looks > 1 ? o->alpha / (double)looks : o->alpha;
 		struct ws_cell cell;
 		uint64_t seed = hash_str(hash_str(hash_str(o->seed ^ 0xcbf29ce484222325ULL, v->name), bm->name),
 					 region ? region : function);
@@ -333,9 +336,11 @@ bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c,
 		need = o->alpha / (double)(nv ? nv : 1);
 	else
 		need = o->alpha / ((double)(nv ? nv : 1) * (double)(ns ? ns : 1));
-	/* A primary judged at the per-look level of --runs auto enters the procedure as L p. */
+	/* A comparison judged at the per-look level of --runs auto enters the procedure as L p. */
 	if (c->family == WS_FAMILY_PRIMARY && o->looks > 1)
 		need /= (double)o->looks;
+	else if (c->family == WS_FAMILY_SECONDARY && o->secondary_looks > 1)
+		need /= (double)o->secondary_looks;
 	n = mb->sum.n < mv->sum.n ? mb->sum.n : mv->sum.n;
 	return n >= 2 && min_p(n, o->paired) < need;
 }
@@ -541,7 +546,8 @@ const char *ws_compare_primary(struct ws_result *r, const struct ws_compare_opts
  * family. Returns the tested comparisons' indices in r->comparisons (caller frees); *m their count.
  */
 static size_t *gather_families(struct ws_result *r, const struct ws_variant *base, const char *primary,
-			       size_t looks, double **p, size_t **fam, bool **is_primary, size_t *m, size_t *nfam)
+			       size_t looks, size_t secondary_looks, double **p, size_t **fam, bool **is_primary,
+			       size_t *m, size_t *nfam)
 {
 	size_t *idx = xmalloc((r->ncomparisons + 1) * sizeof(*idx)), f = 0;
 
@@ -564,7 +570,10 @@ static size_t *gather_families(struct ws_result *r, const struct ws_variant *bas
 			if (!tested(c) && !(is_p && c->exact && c->verdict == WS_VERDICT_CHANGED))
 				continue;
 			idx[*m] = i;
-			(*p)[*m] = !tested(c) ? 0.0 : is_p && looks > 1 ? fmin(1.0, (double)looks * c->p) : c->p;
+			(*p)[*m] = !tested(c)			    ? 0.0
+				   : is_p && looks > 1		    ? fmin(1.0, (double)looks * c->p)
+				   : !is_p && secondary_looks > 1 ? fmin(1.0, (double)secondary_looks * c->p)
+								    : c->p;
 			(*fam)[*m] = f;
 			(*is_primary)[*m] = is_p;
 			(*m)++;
@@ -781,7 +790,8 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 		warn_impls(r, base, v);
 	}
 	/* Two families: the primary metric across the variants, and behind each variant's primary, the rest. */
-	idx = gather_families(r, base, primary ? primary : "", o->looks, &p, &fam, &is_primary, &m, &nfam);
+	idx = gather_families(r, base, primary ? primary : "", o->looks, o->secondary_looks, &p, &fam, &is_primary, &m,
+			      &nfam);
 	adj = xmalloc((m + 1) * sizeof(*adj));
 	closed = xmalloc((m + 1) * sizeof(*closed));
 	ws_gatekeep(p, fam, is_primary, m, nfam, o->fdr, o->alpha, adj, closed);

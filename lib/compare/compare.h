@@ -27,10 +27,18 @@ struct ws_compare_opts {
 	 * (ws_sequential_schedule()) and stopped at its budget (--max-runs, --max-time) undecided: L, else 0.
 	 * Each variant's primary is then judged at the per-look level: its p enters the procedure as
 	 * min(1, L p) and its CI is at 1 - alpha / L, so that the report is one of the looks of the union bound
-	 * and identical programs are called different at most alpha of the time (docs/statistics.md, 16). The
-	 * other comparisons keep alpha.
+	 * and identical programs are called different at most alpha of the time (docs/statistics.md, 16).
 	 */
 	size_t looks;
+	/*
+	 * The samples come from a --runs auto session that looked at its primary at L scheduled rounds, whether it
+	 * stopped on its answer or at its budget: L, else 0. Every comparison but the primaries (the other
+	 * metrics, every region's and function's) is then judged at the per-look level too, its p entering the
+	 * procedure as min(1, L p) and its CI at 1 - alpha / L: where the session stopped was chosen on the
+	 * primary, and a secondary correlated with it, tested at the full alpha there, was called different
+	 * 9.1% of the time for 5% promised (docs/statistics.md, 16). At alpha / L it is one of at most L looks.
+	 */
+	size_t secondary_looks;
 };
 
 /*
@@ -87,7 +95,7 @@ const char *ws_compare_primary(struct ws_result *r, const struct ws_compare_opts
  * Whether `c` could have come out significant at all: the smallest p its test gives with the runs it had,
  * against what the procedure asks of it at its first chance (Holm: alpha / V for a primary, V the variants
  * in the procedure, alpha / (V k) for a secondary, k its variant's tested secondaries; BH: alpha; a primary
- * with o->looks L > 1 needs a p L times smaller). Exact
+ * with o->looks L > 1 needs a p L times smaller, any other comparison with o->secondary_looks L > 1 too). Exact
  * comparisons always could. For a gate, which must not pass because it could not see. Needs ws_compare().
  */
 bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c, const struct ws_compare_opts *o);

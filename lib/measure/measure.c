@@ -945,6 +945,13 @@ static int interleaved_phase(struct session *s, struct phase *ph)
 		if (o->max_time > 0 && r + 1 >= o->min_runs && ws_now() - s->t0 > o->max_time)
 			break;
 	}
+	/*
+	 * Stopped on its answer or not, the session stopped where the primary's looks said: every other
+	 * comparison is judged at the per-look level (statistics.md, 16: a correlated secondary at the full alpha
+	 * was called different 9.1% of the time).
+	 */
+	if (decide && !ret)
+		s->res->settings.schedule_looks = nlooks;
 	/* A budget spent is said, with what was not reached: never taken for an answer. */
 	if (runs_auto && !ret && !stopped) {
 		size_t n = s->res->settings.runs;

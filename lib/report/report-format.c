@@ -127,7 +127,7 @@ char *ws_report_cell_text(const struct ws_comparison *c)
 const char *ws_report_estimate_legend(const struct ws_result *r)
 {
 	/* One report at a time: the legend is printed, never kept. */
-	static char buf[256];
+	static char buf[384];
 	bool hl = false, med = false, mean = false;
 	double level = 100 * (1 - (r->settings.alpha > 0 && r->settings.alpha < 1 ? r->settings.alpha : 0.05));
 
@@ -162,6 +162,13 @@ const char *ws_report_estimate_legend(const struct ws_result *r)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", %s's at %.3g%% (--runs auto: alpha / %zu looks)",
 			 r->settings.primary, 100 * (1 - (1 - level / 100) / (double)r->settings.looks),
 			 r->settings.looks);
+	/* Where the session stopped was chosen on the primary: every other comparison is at that level too. */
+	if (r->settings.schedule_looks > 1 && (hl || med) && r->settings.looks > 1 && r->settings.primary)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", the others' too");
+	else if (r->settings.schedule_looks > 1 && (hl || med))
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", %s at %.3g%% (--runs auto: alpha / %zu looks)",
+			 r->settings.primary ? "all but the primary's" : "all",
+			 100 * (1 - (1 - level / 100) / (double)r->settings.schedule_looks), r->settings.schedule_looks);
 	return buf;
 }
 

@@ -449,6 +449,8 @@ json_t *ws_result_to_json(const struct ws_result *r)
 		json_object_set_new(settings, "target_ci", jnum(r->settings.target_ci));
 	if (r->settings.looks)
 		json_object_set_new(settings, "looks", json_integer((json_int_t)r->settings.looks));
+	if (r->settings.schedule_looks)
+		json_object_set_new(settings, "schedule_looks", json_integer((json_int_t)r->settings.schedule_looks));
 	json_object_set_new(settings, "noise", jnum(r->settings.noise));
 	json_object_set_new(settings, "alpha", jnum(r->settings.alpha));
 	json_object_set_new(settings, "paired", json_boolean(r->settings.paired));
@@ -1191,6 +1193,7 @@ static int from_json(const json_t *root, struct ws_result *r, const char *source
 		r->settings.runs_auto = get_bool(settings, "runs_auto");
 		r->settings.target_ci = get_num(settings, "target_ci", NAN);
 		r->settings.looks = (size_t)get_num(settings, "looks", 0);
+		r->settings.schedule_looks = (size_t)get_num(settings, "schedule_looks", 0);
 		r->settings.noise = get_num(settings, "noise", 0.01);
 		r->settings.alpha = get_num(settings, "alpha", 0.05);
 		r->settings.paired = get_bool(settings, "paired");

@@ -396,6 +396,11 @@ struct ws_settings {
 	 * of its schedule, at whose level, alpha / L, the primary is judged (ws_compare_opts.looks); else 0.
 	 */
 	size_t looks;
+	/*
+	 * With runs_auto deciding: the looks L of its schedule, whether it stopped on its answer or at the
+	 * budget, at whose level everything but the primaries is judged (ws_compare_opts.secondary_looks); else 0.
+	 */
+	size_t schedule_looks;
 	double noise;       /* noise threshold, fraction (0.01) */
 	double alpha;
 	bool paired;
