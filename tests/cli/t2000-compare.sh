@@ -221,9 +221,11 @@ test_expect_success 'the same command twice is an A/A check: the copy is named "
 # no 95% interval inside or outside the band), so it must stop at --max-runs and say so. Two copies of
 # true at 12 rounds could decide (a 6.4% "difference" did once, in a fresh-clone make test).
 test_expect_success 'compare decides by default: rounds until the answer is clear, and says so when it is not' '
-	whyslow compare -w 0 -e wall-time --export-json d.json -n fast "sleep 0.001" -n slow "sleep 0.03" >out &&
+	whyslow compare -w 0 -e wall-time,task-clock --export-json d.json -n fast "sleep 0.001" -n slow "sleep 0.03" >out &&
 	jq -e ".settings.runs_auto and .settings.runs >= 10 and .settings.runs < 200" d.json &&
 	jq -e "[.comparisons[] | select(.variant == \"slow\" and .metric == \"wall-time\")][0].verdict == \"slower\"" d.json &&
+	jq -e ".settings.schedule_looks == 9" d.json &&
+	test_grep "all but the primary.s at 99.4% (--runs auto: alpha / 9 looks)" out &&
 	whyslow compare -w 0 -e wall-time --max-runs 3 --export-json u.json -n a true -n b true >out &&
 	jq -e ".settings.runs == 3" u.json &&
 	test_grep "runs auto stopped at 3 rounds (--max-runs) before the answer was decided" out
