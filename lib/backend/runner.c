@@ -97,18 +97,20 @@ struct streams {
 	int file;    /* WS_OUTPUT_FILE: this run's file, closed in the parent after the spawn */
 	int pipe_r;  /* WS_OUTPUT_PIPE: the parent's end, read and discarded while the child runs */
 	int pipe_w;  /* the child's end, closed in the parent after the spawn */
-	int null;    /* the run's own /dev/null (own_null()), closed in the parent after the spawn; else -1 */
+	int null;    /* the run's own /dev/null (open_null()), closed in the parent after the spawn; else -1 */
 };
 
-static int devnull = -1;
-
-/* /dev/null is opened once, and only dup2'd in each child: two system calls fewer per run. */
-static int devnull_fd(void)
+/*
+ * A /dev/null of the run's own: an open file description's flags are shared by everyone who holds it, and a
+ * program that sets O_NONBLOCK on its stdout (xz does, and clears it at its exit) would change what a run
+ * beside it does, or one after it where a program left the flag set: xz -6's simulated instructions came
+ * out 95 more or less depending on which run of two in flight set it first. Its descriptor, or a negative
+ * errno (said).
+ */
+static int open_null(void)
 {
 	int fd;
 
-	if (devnull >= 0)
-		return devnull;
 	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0) {
 		fd = -errno;
 		ws_error("cannot open /dev/null: %s", strerror(errno));
@@ -125,7 +127,7 @@ static int devnull_fd(void)
 		}
 		fd = high;
 	}
-	return devnull = fd;
+	return fd;
 }
 
 static void close_fd(int *fd)
@@ -143,44 +145,14 @@ static void close_child_ends(struct streams *st)
 	close_fd(&st->null);
 }
 
-/*
- * A run's /dev/null streams get an open file description of their own: its flags are shared by everyone
- * who holds it, and a program that sets O_NONBLOCK on its stdout (xz does, and clears it at its exit)
- * would change what a run beside it does, or one after it where a program left the flag set: xz -6's
- * simulated instructions came out 95 more or less depending on which run of two in flight set it first.
- * Returns 0 or a negative errno (said).
- */
-static int own_null(struct streams *st)
-{
-	int fd = open("/dev/null", O_RDWR | O_CLOEXEC), shared = devnull_fd();
-
-	if (fd >= 0 && fd <= 2) {
-		int high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-
-		close(fd);
-		fd = high;
-	}
-	if (fd < 0) {
-		int err = -errno;
-
-		ws_error("cannot open /dev/null: %s", strerror(-err));
-		return err;
-	}
-	st->null = fd;
-	for (int i = 0; i < 3; i++)
-		if (st->fd[i] == shared)
-			st->fd[i] = fd;
-	return 0;
-}
-
 static int open_streams(const struct ws_exec *ex, struct streams *st)
 {
-	int null = devnull_fd(), p[2], ret;
+	int null = open_null(), p[2], ret;
 
 	st->file = st->pipe_r = st->pipe_w = st->null = -1;
 	if (null < 0)
 		return null;
-	st->fd[0] = st->fd[1] = st->fd[2] = null;
+	st->null = st->fd[0] = st->fd[1] = st->fd[2] = null;
 	if (ex->input_fd > 2) {
 		/* Every run reads the whole input: the previous one left the shared offset at its end. */
 		if (lseek(ex->input_fd, 0, SEEK_SET) < 0) {
@@ -217,7 +189,7 @@ static int open_streams(const struct ws_exec *ex, struct streams *st)
 		st->fd[1] = st->file;
 		break;
 	}
-	return own_null(st);
+	return 0;
 }
 
 /*

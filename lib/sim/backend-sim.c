@@ -44,7 +44,6 @@ struct sim_priv {
 	bool *mine;
 	bool hinted_symbols;
 	struct ws_symbols *syms; /* names the tool's functions as the perf backend names its samples */
-	bool hinted_scope;
 	const struct ws_variant **told; /* programs warned of counts that differ between runs */
 	size_t ntold;
 	char *latency;    /* the preset's latencies as the tool wrote them */
@@ -1065,12 +1064,6 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		ws_log(WS_LOG_WARN, "%s ran %u threads on one simulated core, so cache lines shared between them are "
 		       "not seen (no coherence-misses): --sim-cores N gives each of N threads a core of its own",
 		       qn, all.threads - all.processes + 1);
-	if (!unscoped && !p->hinted_scope) {
-		ws_log(WS_LOG_WARN, "%s opened no region, and --sim-scope %s simulates only inside regions: nothing "
-		       "of it was simulated, and its simulated counts are not counted (mark its regions with "
-		       "include/whyslow.h)", qn, be->opts.sim_scope);
-		p->hinted_scope = true;
-	}
 	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {
 		struct ws_group *g = ws_group_list_get(&v->regions, all.regions[i].name, NULL);
 
