@@ -49,12 +49,6 @@ struct ws_backend_opts {
 	 * starts no helper thread of its own (the simulator's predictor thread).
 	 */
 	bool cpus_full;
-	/*
-	 * Set by the session for a deterministic backend: the runs each program gets that repeat one another,
-	 * so that counts which differ between them can be told apart (0 with --layouts, whose runs differ on
-	 * purpose; 1 with --exact).
-	 */
-	size_t repeat_runs;
 };
 
 /* What a backend is, for the session (lib/measure/measure.c), which never asks for a backend by name. */

@@ -612,7 +612,6 @@ static int plan(struct session *s, struct ws_claim *claims)
 					claims[i].claimed = s->rusage[i] = took = true;
 		}
 		bo.beside_native = any_native && !native;
-		bo.repeat_runs = native ? 0 : o->layouts > 1 ? 0 : o->sim_runs;
 		be = ws_backend_new(ops, &bo);
 		ret = ops->setup(be, ev, claims);
 		for (size_t i = 0; i < ev->n; i++)
@@ -1252,6 +1251,75 @@ static void scope_found_nothing(struct session *s)
 	}
 }
 
+/* A share of the fewest instructions by which a threaded program's simulated runs may differ unremarked. */
+#define SCHEDULE_SPREAD 0.01
+
+/*
+ * Simulated runs that repeat one another (not --layouts, whose runs differ on purpose) count the same, or
+ * nearly (WS_EXACT_SPREAD): where they do not, the result says why, once per program.
+ *
+ * Threads: Valgrind runs one thread at a time, for a time slice (100,000 blocks) or until a system call. A
+ * thread that waits for another by polling a flag polls for the rest of its slice, where hardware would
+ * see the flag set within a few hundred cycles; where the slices fall moves from run to run, and the
+ * polling loop's counts with it (docs/simulator.md, Known limits). A C ping-pong of 200 handoffs through
+ * one atomic flag simulated 120 to 730 million instructions in three runs, for a few thousand natively.
+ * One run alone cannot show it.
+ *
+ * Else, past WS_EXACT_SPREAD: the program does not do the same work each run. python3 and perl randomise their hashing at
+ * start (a Python loop's instructions moved by 1.8% between runs, by 0.0002% with PYTHONHASHSEED=0).
+ */
+static void warn_spread(struct session *s)
+{
+	const struct ws_measure_opts *o = s->o;
+	bool simulated = false;
+
+	for (size_t k = 0; k < s->nphases; k++)
+		simulated |= !!(s->phases[k].be->ops->traits & WS_BE_DETERMINISTIC);
+	if (!simulated || o->layouts > 1)
+		return;
+	for (size_t i = 0; i < s->nprogs; i++) {
+		const struct ws_variant *v = &s->res->variants[i];
+		const struct ws_metric *m = ws_metric_set_find(&v->metrics, "instructions");
+		const char *what = "instructions";
+		double lo = INFINITY, hi = -INFINITY, pct;
+		char *qn;
+
+		/* Counted by a PMU beside the simulator, instructions are not the simulator's to judge. */
+		if (!m || !m->n || !(m->flags & WS_M_SIMULATED)) {
+			m = ws_metric_set_find(&v->metrics, "estimated-cycles");
+			what = "estimated-cycles";
+		}
+		for (size_t j = 0; m && j < m->n; j++) {
+			if (isnan(m->samples[j]))
+				continue;
+			lo = fmin(lo, m->samples[j]);
+			hi = fmax(hi, m->samples[j]);
+		}
+		if (!(lo > 0))
+			continue;
+		qn = ws_quote_name(v->name);
+		pct = 100 * (hi - lo) / lo;
+		if (o->sim_runs == 1 && v->sim_threads > 1)
+			ws_result_warn(s->res, "%s ran %u threads, whose simulated counts can move from run to run with "
+				       "Valgrind's thread schedule, and one simulated run cannot show by how much: "
+				       "--sim-runs 3 does", qn, v->sim_threads);
+		else if (v->sim_threads > 1 && hi - lo > SCHEDULE_SPREAD * lo)
+			ws_result_warn(s->res, "%s ran %u threads, and its simulated %s differ by %.*f%% between runs "
+				       "(%.0f to %.0f): the simulator runs one thread at a time, so a thread that waits for "
+				       "another by polling (a spin-wait) polls until Valgrind switches threads, not for the "
+				       "few hundred cycles hardware takes, and its counts follow that schedule; compare "
+				       "such programs by time (--sim-native-time, or a PMU), and see which functions move "
+				       "with --functions", qn, v->sim_threads, what, pct < 10 ? 1 : 0, pct, lo, hi);
+		else if (hi - lo > WS_EXACT_SPREAD * lo)
+			ws_result_warn(s->res, "%s: its simulated %s differ by %.*f%% between runs (%.0f to %.0f), so it "
+				       "does not do the same work each run: it reads the clock or random numbers, or "
+				       "randomises its hashing (PYTHONHASHSEED=0 for python3 and PERL_HASH_SEED=0 for "
+				       "perl make theirs repeat); its counts are compared statistically, not exactly",
+				       qn, what, pct < 10 ? 1 : 0, pct, lo, hi);
+		free(qn);
+	}
+}
+
 int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t nprogs,
 	       const struct ws_measure_opts *o)
 {
@@ -1335,6 +1403,7 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		if (s.phases[k].be->ops->describe)
 			s.phases[k].be->ops->describe(s.phases[k].be, &res->machine);
 	scope_found_nothing(&s);
+	warn_spread(&s);
 	rss_below_floor(&s);
 	/*
 	 * A session stopped before a phase ran (Ctrl-C during the native runs of auto, before the simulated

@@ -238,6 +238,8 @@ struct ws_variant {
 	/* The simulator's per-core counts (its first run), where more than one core ran: core i's metrics. */
 	struct ws_core_counts *cores;
 	size_t ncores;
+	/* The most threads one process had in a simulated run (1 for a single-threaded one), 0 where none ran. */
+	unsigned sim_threads;
 };
 
 /* Frees a variant's contention report and per-core counts. */

@@ -44,8 +44,6 @@ struct sim_priv {
 	bool *mine;
 	bool hinted_symbols;
 	struct ws_symbols *syms; /* names the tool's functions as the perf backend names its samples */
-	const struct ws_variant **told; /* programs warned of counts that differ between runs */
-	size_t ntold;
 	char *latency;    /* the preset's latencies as the tool wrote them */
 	struct ws_group_fills fills; /* a region or function a run did not report counted nothing there */
 };
@@ -906,73 +904,6 @@ static bool log_says_full(const char *dir)
 	return full;
 }
 
-/* A share of the fewest instructions by which a threaded program's simulated runs may differ unremarked. */
-#define SCHEDULE_SPREAD 0.01
-
-/*
- * Simulated runs that repeat one another count the same, or nearly (WS_EXACT_SPREAD): where they do not,
- * say why, once per program.
- *
- * Threads: Valgrind runs one thread at a time, for a time slice (100,000 blocks) or until a system call. A
- * thread that waits for another by polling a flag polls for the rest of its slice, where hardware would
- * see the flag set within a few hundred cycles; where the slices fall moves from run to run, and the
- * polling loop's counts with it (docs/simulator.md, Known limits). A C ping-pong of 200 handoffs through
- * one atomic flag simulated 120 to 730 million instructions in three runs, for a few thousand natively.
- * One run alone cannot show it.
- *
- * One thread: the program does not do the same work each run. python3 and perl randomise their hashing
- * at start (a Python loop's instructions moved by 0.13% between runs, not at all with PYTHONHASHSEED=0).
- */
-static void warn_spread(struct ws_backend *be, const struct ws_variant *v, const char *qn, unsigned threads,
-			size_t run)
-{
-	struct sim_priv *p = be->priv;
-	const struct ws_metric *m = ws_metric_set_find(&v->metrics, "instructions");
-	const char *what = "instructions";
-	double lo = INFINITY, hi = -INFINITY;
-
-	for (size_t i = 0; i < p->ntold; i++)
-		if (p->told[i] == v)
-			return;
-	if (!m || !m->n) {
-		m = ws_metric_set_find(&v->metrics, "estimated-cycles");
-		what = "estimated-cycles";
-	}
-	if (be->opts.repeat_runs == 1) {
-		if (threads < 2 || run != 0)
-			return;
-		ws_log(WS_LOG_WARN, "%s ran %u threads, whose simulated counts can move from run to run with "
-		       "Valgrind's thread schedule, and one simulated run cannot show by how much: --sim-runs 3 does",
-		       qn, threads);
-	} else {
-		for (size_t i = 0; m && i < m->n; i++) {
-			if (isnan(m->samples[i]))
-				continue;
-			lo = fmin(lo, m->samples[i]);
-			hi = fmax(hi, m->samples[i]);
-		}
-		if (be->opts.repeat_runs < 2 || !(lo > 0) ||
-		    hi - lo <= (threads > 1 ? SCHEDULE_SPREAD : WS_EXACT_SPREAD) * lo)
-			return;
-		if (threads > 1)
-			ws_log(WS_LOG_WARN, "%s ran %u threads, and its simulated %s differ by %.2g%% between runs "
-			       "(%.0f to %.0f): the simulator runs one thread at a time, so a thread that waits for "
-			       "another by polling (a spin-wait) polls until Valgrind switches threads, not for the few "
-			       "hundred cycles hardware takes, and its counts follow that schedule; compare such "
-			       "programs by time (--sim-native-time, or a PMU), and see which functions move with "
-			       "--functions",
-			       qn, threads, what, 100 * (hi - lo) / lo, lo, hi);
-		else
-			ws_log(WS_LOG_WARN, "%s: its simulated %s differ by %.2g%% between runs (%.0f to %.0f), so it "
-			       "does not do the same work each run: it reads the clock or random numbers, or "
-			       "randomises its hashing (PYTHONHASHSEED=0 for python3 and PERL_HASH_SEED=0 for perl make "
-			       "theirs repeat); its counts are compared statistically, not exactly",
-			       qn, what, 100 * (hi - lo) / lo, lo, hi);
-	}
-	p->told = xrealloc(p->told, (p->ntold + 1) * sizeof(*p->told));
-	p->told[p->ntold++] = v;
-}
-
 static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, struct ws_variant *v, size_t run)
 {
 	struct sim_priv *p = be->priv;
@@ -1058,7 +989,9 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		       "counted in coherence-misses; give each thread more work (more iterations) to see it",
 		       qn, all.brief_threads, all.brief_threads == 1 ? "" : "s",
 		       all.brief_threads == 1 ? "it" : "them");
-	warn_spread(be, v, qn, all.threads - all.processes + 1, run);
+	/* For the session's word on runs that differ (measure.c, warn_spread). */
+	if (all.threads - all.processes + 1 > v->sim_threads)
+		v->sim_threads = all.threads - all.processes + 1;
 	/* One core (--sim-cores 1, the cachegrind preset): threads share its caches, and no miss is coherence's. */
 	if (run == 0 && all.threads > all.processes && !ws_sim_has(&all, WS_SIM_COHERENCE_MISSES))
 		ws_log(WS_LOG_WARN, "%s ran %u threads on one simulated core, so cache lines shared between them are "
@@ -1112,7 +1045,6 @@ static void sim_teardown(struct ws_backend *be)
 	free(p->valgrind);
 	free(p->libdir);
 	free(p->latency);
-	free(p->told);
 	free(p->mine);
 	ws_symbols_free(p->syms);
 	ws_group_fills_release(&p->fills);
