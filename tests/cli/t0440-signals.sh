@@ -82,7 +82,7 @@ test_expect_success 'a process the run started that stays stopped is found, on e
 		sh -c "setsid sh -c \"kill -STOP \\\$\\\$\"; echo never" 2>err &&
 	test_grep "which it started, stayed stopped" err &&
 	"$WHYSLOW" stat -r 2 -w 0 -e wall-time -- \
-		sh -c "sleep 1 & p=\$!; kill -STOP \$p; sleep 0.05; kill -CONT \$p; wait" >out 2>err &&
+		sh -c "sleep 1 & p=\$!; kill -STOP \$p; sleep 0.2; kill -CONT \$p; wait" >out 2>err &&
 	test_grep -v "stopped" err &&
 	# stopped most of the time, but continued between the looks (a CPU limiter): it ran, so it is not stuck
 	"$WHYSLOW" stat -r 1 -w 0 -e wall-time -- sh -c "sleep 3 & p=\$!; i=0; while test \$i -lt 10; do kill -STOP \$p; sleep 0.2; kill -CONT \$p; sleep 0.02; i=\$((i + 1)); done; wait" >out 2>err &&

@@ -277,8 +277,6 @@ test_expect_success 'a gate fails when one of several variants lacks its metric,
 
 # Names in a result file are shown escaped: an OSC title, a colour, a forged line, a bidi override. The metric
 # and region names, escaped the same way in both files, still pair.
-# Names in a result file are shown escaped: an OSC title, a colour, a forged line, a bidi override. The metric
-# and region names, escaped the same way in both files, still pair.
 ctl_file() {
 	python3 -c "
 import json, sys
