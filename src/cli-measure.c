@@ -725,10 +725,13 @@ void cli_measure_finish(struct cli_measure *c, struct ws_measure_opts *o, bool d
 	if (!strcmp(c->runs, "auto")) {
 		o->runs_auto = true;
 		o->runs = 0;
-	} else if (parse_size(c->runs, &o->runs) == -ERANGE) {
-		usage_error("--runs %s is too large: give at most %zu runs, or 'auto'", c->runs, SIZE_MAX);
-	} else if (parse_size(c->runs, &o->runs) < 0 || o->runs == 0) {
-		usage_error("--runs expects a positive number or 'auto', not '%s'", c->runs);
+	} else {
+		int e = parse_size(c->runs, &o->runs);
+
+		if (e == -ERANGE)
+			usage_error("--runs %s is too large: give at most %zu runs, or 'auto'", c->runs, SIZE_MAX);
+		if (e < 0 || o->runs == 0)
+			usage_error("--runs expects a positive number or 'auto', not '%s'", c->runs);
 	}
 	if (o->runs_auto) {
 		/* Several programs decide; a precision target is what one program can have, or what was asked. */

@@ -146,12 +146,15 @@ static void apply(const struct option_spec *o, const char *arg)
 	case OPTION_BOOL:
 		*(bool *)o->value = true;
 		break;
-	case OPTION_SIZE:
-		if (parse_size(arg, o->value) == -ERANGE)
+	case OPTION_SIZE: {
+		int e = parse_size(arg, o->value);
+
+		if (e == -ERANGE)
 			usage_error("%s %s is too large: at most %zu", name, arg, SIZE_MAX);
-		if (parse_size(arg, o->value) < 0)
+		if (e < 0)
 			usage_error("%s expects a non-negative integer, not '%s'", name, arg);
 		break;
+	}
 	case OPTION_DOUBLE:
 		if (parse_double(arg, o->value) < 0)
 			usage_error("%s expects a number, not '%s'", name, arg);

@@ -47,6 +47,21 @@ test_expect_success 'sim: compare makes one row of them, under the baseline'"'"'
 	EOF
 '
 
+test_expect_success 'sim: diff of two separate results makes one row of them too' '
+	whyslow stat --backend sim --exact --functions --export-json sa.json -- "$A" 20000 50 >out 2>err &&
+	whyslow stat --backend sim --exact --functions --export-json sb.json -- "$B" 20000 50 >out 2>err &&
+	whyslow diff --export-json d.json sa.json sb.json >out 2>err &&
+	! grep -E "scaled_sum.*(new|gone)$" out &&
+	python3 - d.json "$BASE" "$OWN" <<-\EOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	a, b = ({f["name"]: f for f in v["functions"]} for v in r["variants"])
+	base, own = sys.argv[2], sys.argv[3]
+	assert base in a and base in b and own not in b, sorted(b)
+	assert b[base]["own_name"] == own, b[base]
+	EOF
+'
+
 test_expect_success 'an inlined lambda: the demangler'"'"'s spelling, under its function, no anonymous namespace' '
 	test_expect_code 1 whyslow asm-diff --function "*lambda*operator()" "$A" "$B" >out 2>err &&
 	test_grep "work::sort_stuff(std::vector<long, std::allocator<long> >&)::{lambda(long, long)#1}::operator()(long, long) const'"'"' was inlined into" err &&
