@@ -431,15 +431,16 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
  * too-few-runs and gate ones): keep them in step with the messages.
  */
 static const char *const made_warnings[] = {
-	"' exited non-zero or was killed in ",
+	/* Without the quotes around a program's name: ws_quote_name() picks single or double ones. */
+	" exited non-zero or was killed in ",
 	"noisy machine: ",
-	"noisy runs: the wall-time of '",
-	"' is an outlier: more warm-up may help",
-	"' is mostly off-CPU (wall ",
+	"noisy runs: the wall-time of ",
+	" is an outlier: more warm-up may help",
+	" is mostly off-CPU (wall ",
 	"' was counted only ",
 	": one function, two implementations ",
-	"' has the same ",
-	"' has no test of the primary metric ",
+	" exactly, so its other ",
+	" has no test of the primary metric ",
 	" runs per program the smallest possible p is ",
 };
 
@@ -457,21 +458,24 @@ bool ws_compare_made_warning(const char *w)
 /* A region entered a different number of times by baseline and variant is a different workload there. */
 static void warn_regions(struct ws_result *r, const struct ws_variant *base, const struct ws_variant *v)
 {
+	char *qb = ws_quote_name(base->name), *qv = ws_quote_name(v->name);
+
 	for (size_t i = 0; i < base->regions.n; i++) {
 		const struct ws_group *bg = &base->regions.v[i], *vg = ws_group_list_find(&v->regions, bg->name);
 		const struct ws_metric *be = ws_metric_set_find(&bg->metrics, "entries"), *ve;
 
 		if (!vg) {
-			ws_result_warn(r, "region '%s' is in '%s' but never entered in '%s'", bg->name, base->name,
-				       v->name);
+			ws_result_warn(r, "region '%s' is in %s but never entered in %s", bg->name, qb, qv);
 			continue;
 		}
 		ve = ws_metric_set_find(&vg->metrics, "entries");
 		if (be && ve && be->sum.n && ve->sum.n && be->sum.median != ve->sum.median)
-			ws_result_warn(r, "region '%s' is entered %.0f times by '%s' but %.0f times by '%s': compare "
+			ws_result_warn(r, "region '%s' is entered %.0f times by %s but %.0f times by %s: compare "
 				       "per entry, or check that both do the same work",
-				       bg->name, be->sum.median, base->name, ve->sum.median, v->name);
+				       bg->name, be->sum.median, qb, ve->sum.median, qv);
 	}
+	free(qb);
+	free(qv);
 }
 
 /*
@@ -481,6 +485,8 @@ static void warn_regions(struct ws_result *r, const struct ws_variant *base, con
  */
 static void warn_impls(struct ws_result *r, const struct ws_variant *base, const struct ws_variant *v)
 {
+	char *qb = ws_quote_name(base->name), *qv = ws_quote_name(v->name);
+
 	for (size_t i = 0; i < base->functions.n; i++) {
 		const struct ws_group *bg = &base->functions.v[i];
 		char *fam;
@@ -495,13 +501,15 @@ static void warn_impls(struct ws_result *r, const struct ws_variant *base, const
 			    !(vfam = ws_sym_libc_impl_family(vg->name)))
 				continue;
 			if (!strcmp(fam, vfam))
-				ws_result_warn(r, "%s ran as %s in '%s' and as %s in '%s': one function, two implementations "
+				ws_result_warn(r, "%s ran as %s in %s and as %s in %s: one function, two implementations "
 					       "(the C library picks one by CPU features), so compare their rows as one",
-					       fam, bg->name, base->name, vg->name, v->name);
+					       fam, bg->name, qb, vg->name, qv);
 			free(vfam);
 		}
 		free(fam);
 	}
+	free(qb);
+	free(qv);
 }
 
 static bool measured(const struct ws_metric_set *set, const char *name)
@@ -614,6 +622,7 @@ static void warn_out_of_play(struct ws_result *r, const struct ws_variant *base,
 		const struct ws_variant *v = &r->variants[vi];
 		const struct ws_comparison *pc;
 		size_t secondaries = 0;
+		char *qv, *qb;
 
 		if (v == base)
 			continue;
@@ -625,14 +634,18 @@ static void warn_out_of_play(struct ws_result *r, const struct ws_variant *base,
 				       !strcmp(r->comparisons[i].variant, v->name);
 		if (!secondaries)
 			continue;
+		qv = ws_quote_name(v->name);
+		qb = ws_quote_name(base->name);
 		if (pc && pc->exact)
-			ws_result_warn(r, "'%s' has the same %s as '%s' exactly, so its other %zu comparisons were not "
+			ws_result_warn(r, "%s has the same %s as %s exactly, so its other %zu comparisons were not "
 				       "tested (the primary gates them; choose another primary to test them)",
-				       v->name, primary, base->name, secondaries);
+				       qv, primary, qb, secondaries);
 		else
-			ws_result_warn(r, "'%s' has no test of the primary metric %s (not measured, or too few runs), so "
+			ws_result_warn(r, "%s has no test of the primary metric %s (not measured, or too few runs), so "
 				       "its other %zu comparisons were not tested",
-				       v->name, primary ? primary : "(none)", secondaries);
+				       qv, primary ? primary : "(none)", secondaries);
+		free(qv);
+		free(qb);
 	}
 }
 

@@ -316,6 +316,30 @@ static void test_compare_warnings_recognised(void **state)
 	}
 	ws_result_release(&r);
 
+	/* A name that holds a single quote is quoted in double ones: still recognised (it was not). */
+	pair(&r, &b, &v, "sh -c 'x'");
+	native(&b->metrics, "wall-time", 1.0, 0.01, 3);
+	native(&v->metrics, "wall-time", 1.1, 0.01, 3);
+	native(&b->metrics, "user-time", 0.1, 0.01, 3);
+	native(&v->metrics, "user-time", 0.1, 0.01, 3);
+	native(&b->metrics, "system-time", 0.1, 0.01, 3);
+	native(&v->metrics, "system-time", 0.1, 0.01, 3);
+	sim(&ws_group_list_get(&b->regions, "r", NULL)->metrics, "instructions", 10);
+	v->failed_runs = 1;
+	v->nruns = 3;
+	analyse(&r);
+	{
+		size_t quoted = 0;
+
+		for (size_t i = 0; i < r.nwarnings; i++) {
+			print_message("%s\n", r.warnings[i]);
+			assert_true(ws_compare_made_warning(r.warnings[i]));
+			quoted += strstr(r.warnings[i], "\"sh -c 'x'\"") != NULL;
+		}
+		assert_true(quoted >= 3);
+	}
+	ws_result_release(&r);
+
 	/* Noisy: outliers among 10 runs, the first of them. */
 	pair(&r, &b, &v, "var");
 	w = ws_metric_set_get(&b->metrics, "wall-time", 0);
