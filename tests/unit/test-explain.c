@@ -230,6 +230,17 @@ static struct ws_group *fn_row(struct ws_variant *v, const char *name, const cha
 	return g;
 }
 
+/* A variant 100 instructions (and estimated cycles) above its baseline's 1000. */
+static void instruction_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v)
+{
+	pair(r, b, v, "var");
+	add_costs(r);
+	sim(&(*b)->metrics, "estimated-cycles", 1000);
+	sim(&(*b)->metrics, "instructions", 1000);
+	sim(&(*v)->metrics, "estimated-cycles", 1100);
+	sim(&(*v)->metrics, "instructions", 1100);
+}
+
 /*
  * GCC names a clone by what it did to it, which changes between builds: one function, one row, the
  * baseline's name, as asm-diff pairs them (lib/symbols/pair.c); not "gone" in one and "new" in the other.
@@ -243,12 +254,7 @@ static void test_clone_rows_paired(void **state)
 	const struct ws_cause *c;
 
 	(void)state;
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 1000);
-	sim(&v->metrics, "estimated-cycles", 1100);
-	sim(&v->metrics, "instructions", 1100);
+	instruction_pair(&r, &b, &v);
 	sim(&fn_row(b, bname, "_Z10scaled_sumi.constprop.0.isra.0")->metrics, "instructions", 400);
 	sim(&fn_row(v, "scaled_sum(int) [clone .isra.0]", "_Z10scaled_sumi.isra.0")->metrics, "instructions", 500);
 	/* Rows that name the clone as a caller follow it. */
@@ -797,17 +803,6 @@ static void test_estimate_far_above_measured_is_said(void **state)
 	print_message("%s\n", r.explain[0].summary);
 	assert_null(strstr(r.explain[0].summary, "far outside"));
 	ws_result_release(&r);
-}
-
-/* A variant 100 instructions (and estimated cycles) above its baseline's 1000. */
-static void instruction_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v)
-{
-	pair(r, b, v, "var");
-	add_costs(r);
-	sim(&(*b)->metrics, "estimated-cycles", 1000);
-	sim(&(*b)->metrics, "instructions", 1000);
-	sim(&(*v)->metrics, "estimated-cycles", 1100);
-	sim(&(*v)->metrics, "instructions", 1100);
 }
 
 /* One caller's part of a function, `v` instructions in every run. */
