@@ -84,6 +84,17 @@ static double *finite_samples(const struct ws_metric *m, size_t *n)
 	return x;
 }
 
+/*
+ * --runs auto: the looks whose level a comparison is judged at, the primary's (o->looks) or the others'
+ * (o->secondary_looks), or 1 for the full alpha (ws_compare_opts).
+ */
+static double look_factor(const struct ws_compare_opts *o, bool primary)
+{
+	size_t looks = primary ? o->looks : o->secondary_looks;
+
+	return looks > 1 ? (double)looks : 1.0;
+}
+
 /* Per-round pairs for --paired: rounds where both were counted, in round order. */
 static size_t paired_samples(const struct ws_metric *bm, const struct ws_metric *vm, double *x, double *y)
 {
@@ -180,8 +191,7 @@ static void add_cell(struct ws_result *r, const struct ws_compare_opts *o, const
 		 * looked, have the per-look level (ws_compare_opts).
 		 */
 		bool is_primary = !region && !function && r->settings.primary && !strcmp(bm->name, r->settings.primary);
-		size_t looks = is_primary ? o->looks : o->secondary_looks;
-		double alpha = looks > 1 ? o->alpha / (double)looks : o->alpha;
+		double alpha = o->alpha / look_factor(o, is_primary);
 		struct ws_cell cell;
 		uint64_t seed = hash_str(hash_str(hash_str(o->seed ^ 0xcbf29ce484222325ULL, v->name), bm->name),
 					 region ? region : function);
@@ -337,10 +347,8 @@ bool ws_comparison_reachable(struct ws_result *r, const struct ws_comparison *c,
 	else
 		need = o->alpha / ((double)(nv ? nv : 1) * (double)(ns ? ns : 1));
 	/* A comparison judged at the per-look level of --runs auto enters the procedure as L p. */
-	if (c->family == WS_FAMILY_PRIMARY && o->looks > 1)
-		need /= (double)o->looks;
-	else if (c->family == WS_FAMILY_SECONDARY && o->secondary_looks > 1)
-		need /= (double)o->secondary_looks;
+	if (c->family != WS_FAMILY_NONE)
+		need /= look_factor(o, c->family == WS_FAMILY_PRIMARY);
 	n = mb->sum.n < mv->sum.n ? mb->sum.n : mv->sum.n;
 	return n >= 2 && min_p(n, o->paired) < need;
 }
@@ -554,8 +562,8 @@ const char *ws_compare_primary(struct ws_result *r, const struct ws_compare_opts
  * family. Returns the tested comparisons' indices in r->comparisons (caller frees); *m their count.
  */
 static size_t *gather_families(struct ws_result *r, const struct ws_variant *base, const char *primary,
-			       size_t looks, size_t secondary_looks, double **p, size_t **fam, bool **is_primary,
-			       size_t *m, size_t *nfam)
+			       const struct ws_compare_opts *o, double **p, size_t **fam, bool **is_primary, size_t *m,
+			       size_t *nfam)
 {
 	size_t *idx = xmalloc((r->ncomparisons + 1) * sizeof(*idx)), f = 0;
 
@@ -578,10 +586,7 @@ static size_t *gather_families(struct ws_result *r, const struct ws_variant *bas
 			if (!tested(c) && !(is_p && c->exact && c->verdict == WS_VERDICT_CHANGED))
 				continue;
 			idx[*m] = i;
-			(*p)[*m] = !tested(c)			    ? 0.0
-				   : is_p && looks > 1		    ? fmin(1.0, (double)looks * c->p)
-				   : !is_p && secondary_looks > 1 ? fmin(1.0, (double)secondary_looks * c->p)
-								    : c->p;
+			(*p)[*m] = !tested(c) ? 0.0 : fmin(1.0, look_factor(o, is_p) * c->p);
 			(*fam)[*m] = f;
 			(*is_primary)[*m] = is_p;
 			(*m)++;
@@ -803,8 +808,7 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o)
 		warn_impls(r, base, v);
 	}
 	/* Two families: the primary metric across the variants, and behind each variant's primary, the rest. */
-	idx = gather_families(r, base, primary ? primary : "", o->looks, o->secondary_looks, &p, &fam, &is_primary, &m,
-			      &nfam);
+	idx = gather_families(r, base, primary ? primary : "", o, &p, &fam, &is_primary, &m, &nfam);
 	adj = xmalloc((m + 1) * sizeof(*adj));
 	closed = xmalloc((m + 1) * sizeof(*closed));
 	ws_gatekeep(p, fam, is_primary, m, nfam, o->fdr, o->alpha, adj, closed);

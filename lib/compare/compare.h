@@ -35,8 +35,9 @@ struct ws_compare_opts {
 	 * stopped on its answer or at its budget: L, else 0. Every comparison but the primaries (the other
 	 * metrics, every region's and function's) is then judged at the per-look level too, its p entering the
 	 * procedure as min(1, L p) and its CI at 1 - alpha / L: where the session stopped was chosen on the
-	 * primary, and a secondary correlated with it, tested at the full alpha there, was called different
-	 * 9.1% of the time for 5% promised (docs/statistics.md, 16). At alpha / L it is one of at most L looks.
+	 * primary, and a secondary correlated with it, tested at the full alpha there, came out other than
+	 * `same` 9.1% of the time for 5% promised, nearly all of it `noise` verdicts, `slower` or `faster` 0.1%
+	 * (docs/statistics.md, 16). At alpha / L it is one of at most L looks: 0.9%.
 	 */
 	size_t secondary_looks;
 };

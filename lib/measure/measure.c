@@ -947,7 +947,7 @@ static int interleaved_phase(struct session *s, struct phase *ph)
 	/*
 	 * Stopped on its answer or not, the session stopped where the primary's looks said: every other
 	 * comparison is judged at the per-look level (statistics.md, 16: a correlated secondary at the full alpha
-	 * was called different 9.1% of the time).
+	 * came out other than `same` 9.1% of the time, nearly all of it `noise`).
 	 */
 	if (decide && !ret)
 		s->res->settings.schedule_looks = nlooks;
