@@ -89,6 +89,7 @@ struct ws_symobj {
 	char **plt_names;        /* their demangled names */
 	bool plt_read;
 	struct memo inlines;   /* address -> its inline chain */
+	struct memo qualified; /* abstract origin (DIE offset) -> its qualified_name(), for inlined code */
 	char **closures;       /* demangled symbols that name a C++ closure type, read when first needed */
 	size_t nr_closures;
 	bool closures_read;
@@ -180,6 +181,9 @@ static void symobj_free(struct ws_symobj *o)
 	for (size_t i = 0; i < o->demangled.cap; i++)
 		free(o->demangled.v[i].val);
 	free(o->demangled.v);
+	for (size_t i = 0; i < o->qualified.cap; i++)
+		free(o->qualified.v[i].val);
+	free(o->qualified.v);
 	for (size_t i = 0; i < o->unnamed.cap; i++)
 		free(o->unnamed.v[i].val);
 	free(o->unnamed.v);
@@ -1147,7 +1151,7 @@ static char *closure_spelling(struct ws_symobj *o, const char *fn, const char *p
  * another unnamed class is "{unnamed type}" (never an anonymous namespace, which it is not). C functions
  * are their plain name.
  */
-static char *qualified_name(struct ws_symobj *o, Dwarf_Die *inlined, const char *name)
+static char *spell_qualified(struct ws_symobj *o, Dwarf_Die *inlined, const char *name)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die origin, *scopes = NULL;
@@ -1218,6 +1222,28 @@ static char *qualified_name(struct ws_symobj *o, Dwarf_Die *inlined, const char 
 	free(params);
 	free(out);
 	return full;
+}
+
+/*
+ * qualified_name() of the inlined instance `inlined`, worked out once per function it is an instance of:
+ * the spelling walks the unit's scopes and the types of every parameter, and one function is inlined in many
+ * places (index_inlined() meets each of them). A new string.
+ */
+static char *qualified_name(struct ws_symobj *o, Dwarf_Die *inlined, const char *name)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+	struct memo_slot *sl;
+
+	if (!dwarf_formref_die(dwarf_attr(inlined, DW_AT_abstract_origin, &attr), &origin))
+		return spell_qualified(o, inlined, name);
+	sl = memo_slot(&o->qualified, dwarf_dieoffset(&origin));
+	if (!sl->used) {
+		sl->used = true;
+		sl->val = spell_qualified(o, inlined, name);
+		o->qualified.nr++;
+	}
+	return xstrdup(sl->val);
 }
 
 static size_t find_inlines(struct ws_symobj *o, uint64_t vaddr, struct ws_inline **out)
