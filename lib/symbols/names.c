@@ -481,33 +481,28 @@ static char *merge_clone_notes(const char *notes)
 {
 	static const char pre[] = " [clone ";
 	size_t np = sizeof(pre) - 1, count = 0;
-	char *out, *clones, *rest;
-	FILE *fo, *fc, *fr;
-	size_t lo, lc, lr;
+	struct buf clones = { 0 }, rest = { 0 };
+	char *out;
 
 	for (const char *p = strstr(notes, pre); p; p = strstr(p + np, pre))
 		count++;
 	if (count < 2)
 		return xstrdup(notes);
-	fc = open_memstream(&clones, &lc);
-	fr = open_memstream(&rest, &lr);
+	buf_add(&clones, "", 0);
+	buf_add(&rest, "", 0);
 	for (const char *p = notes; *p;) {
 		const char *end;
 
 		if (!strncmp(p, pre, np) && (end = strchr(p + np, ']'))) {
-			fwrite(p + np, 1, (size_t)(end - p - np), fc);
+			buf_add(&clones, p + np, (size_t)(end - p - np));
 			p = end + 1;
 		} else {
-			fputc(*p++, fr);
+			buf_add(&rest, p++, 1);
 		}
 	}
-	fclose(fc);
-	fclose(fr);
-	fo = open_memstream(&out, &lo);
-	fprintf(fo, "%s%s]%s", pre, clones, rest);
-	fclose(fo);
-	free(clones);
-	free(rest);
+	out = xasprintf("%s%s]%s", pre, clones.s, rest.s);
+	free(clones.s);
+	free(rest.s);
 	return out;
 }
 
