@@ -2,6 +2,7 @@
 /* cmd-asm-diff.c - whyslow asm-diff: a function's machine code in two binaries, side by side, with counts. */
 #include "asm/asm.h"
 #include "report/report-asm.h"
+#include "report/report.h"
 #include "symbols/names.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -243,19 +244,14 @@ static int cmp_entries(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-/* A name in the list of changed functions: elided to its 40 columns, or in full with -v. */
-/* As the profiles' tables show names: a clone's suffix and the function's own name both stay in view. */
-static char *list_name(const char *name, bool full)
-{
-	return full ? xstrdup(name) : ws_sym_display(name, WS_SYM_DISPLAY_WIDTH);
-}
-
 static int show_all(struct ws_asm_side *sides, bool json, bool full)
 {
 	struct ws_asm_pair *pairs = NULL;
 	size_t np, ne = 0;
 	struct list_entry *e;
 	size_t nchanged = 0, nonly[2] = { 0, 0 }, nsame = 0, nambiguous = 0, nsized = 0, namew = 40;
+	/* Names as the profiles' tables show them: a clone's suffix and the function's own name in view. */
+	const struct ws_report_opts ro = { .full_names = full };
 	int ret = WS_EXIT_OK;
 
 	/* Code without names pairs only when asked for: a stripped binary has nothing to list. */
@@ -301,7 +297,7 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 			}
 		}
 		if (r.have[0] && r.have[1] && strcmp(pairs[i].a->name, pairs[i].b->name)) {
-			char *da = list_name(pairs[i].a->name, full), *db = list_name(pairs[i].b->name, full);
+			char *da = ws_report_fn_name(&ro, pairs[i].a->name, 0), *db = ws_report_fn_name(&ro, pairs[i].b->name, 0);
 
 			e[k].other = xasprintf("%s -> %s", da, db);
 			free(da);
@@ -332,20 +328,15 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 		goto done;
 	}
 	printf("A: %s\nB: %s\n\n", ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin));
-	/* The name column as wide as the widest name shown (at least the old 40), as the profiles' tables. */
-	for (size_t i = 0; i < ne && e[i].changed; i++) {
-		char *shown = list_name(e[i].name, full);
-
-		if (ws_text_width(shown) > namew)
-			namew = ws_text_width(shown);
-		free(shown);
-	}
+	/* The name column as wide as the widest name shown (at least 40), as the profiles' tables. */
+	for (size_t i = 0; i < ne && e[i].changed; i++)
+		namew = ws_report_fn_column(&ro, e[i].name, namew);
 	if (ne && e[0].changed)
 		printf("%-*s %8s %8s %7s %8s %8s %8s\n", (int)namew, "function", "insns A", "insns B", "B-A", "bytes A",
 		       "bytes B", "changed");
 	for (size_t i = 0, ambiguous_rows = 0; i < ne && e[i].changed; i++) {
 		char ia[24] = "-", ib[24] = "-", d[24] = "", ba[24] = "-", bb[24] = "-";
-		char *shown = list_name(e[i].name, full), *pad;
+		char *pad = ws_report_fn_name(&ro, e[i].name, namew);
 		char *note = e[i].how == WS_ASM_AMBIGUOUS
 				     ? xasprintf("  (ambiguous: %zu of this name in A, %zu in B, nothing tells them apart: "
 						 "not paired)", e[i].ambiguous[0], e[i].ambiguous[1])
@@ -362,22 +353,18 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 		}
 		if (e[i].have[0] && e[i].have[1])
 			snprintf(d, sizeof(d), "%+" PRId64, (int64_t)(e[i].v[1][0] - e[i].v[0][0]));
-		/* Padded by display width: an elided name holds a three-byte "…". */
-		pad = xasprintf("%s%*s", shown, ws_text_width(shown) < namew ? (int)(namew - ws_text_width(shown)) : 0, "");
 		if (e[i].how == WS_ASM_AMBIGUOUS) {
 			/* Rust's standard library brings dozens of these: the first few say what they are. */
 			if (++ambiguous_rows <= 8)
 				printf("%s %8s %8s %7s %8s %8s %8s%s\n", pad, "", "", "", "", "", "", note);
 			else if (ambiguous_rows == 9)
 				printf("... and more ambiguous names (--json lists every function)\n");
-			free(shown);
 			free(pad);
 			free(note);
 			continue;
 		}
 		printf("%s %8s %8s %7s %8s %8s %8zu%s%s%s\n", pad, ia, ib, d, ba, bb, e[i].changed, note,
 		       e[i].other ? "  " : "", e[i].other ? e[i].other : "");
-		free(shown);
 		free(pad);
 		free(note);
 	}
