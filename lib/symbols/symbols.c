@@ -1179,7 +1179,8 @@ static char *spell_qualified(struct ws_symobj *o, Dwarf_Die *inlined, const char
 			char *fn = link ? ws_sym_demangle(link) : xstrdup(die_name(&scopes[i]) ? die_name(&scopes[i]) : "?");
 			char *lambda = NULL;
 
-			if (closure) {
+			/* The closure's own "{lambda}" still leads (no named class came between it and here). */
+			if (closure && !strncmp(out, "{lambda}", strlen("{lambda}"))) {
 				/* The call operator's parameters are the lambda's: "(int, int) const" -> "(int, int)". */
 				char *sig = params ? xstrndup(params, strrchr(params, ')') + 1 - params) : NULL;
 
@@ -1209,10 +1210,12 @@ static char *spell_qualified(struct ws_symobj *o, Dwarf_Die *inlined, const char
 			more = xasprintf("%s::%s", scope ? scope : "(anonymous namespace)", out);
 		else if (scope)
 			more = xasprintf("%s::%s", scope, out);
-		else if (i == 1 && is_closure(&scopes[i]) && (closure = true))
+		else if (i == 1 && is_closure(&scopes[i])) {
+			closure = true;
 			more = xasprintf("{lambda}::%s", out);
-		else
+		} else {
 			more = xasprintf("{unnamed type}::%s", out);
+		}
 		free(out);
 		out = more;
 	}
