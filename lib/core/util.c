@@ -610,17 +610,41 @@ char *ws_quote_name(const char *name)
 	return q;
 }
 
+/* The length of the bidi override `p` starts (U+202A-U+202E, U+2066-U+2069 in UTF-8), or 0. */
+static size_t bidi_len(const unsigned char *p)
+{
+	return p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+				(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))
+		       ? 3
+		       : 0;
+}
+
+bool ws_needs_escape(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
+		if (*p < 0x20 || *p == 0x7f || bidi_len(p))
+			return true;
+	return false;
+}
+
 char *ws_escape_ctl(const char *s)
 {
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 
+	if (!f)
+		return xstrdup("?");
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
+		if (*p < 0x20 || *p == 0x7f) {
 			fprintf(f, "\\x%02x", *p);
-		else
+		} else if (bidi_len(p)) {
+			/* E2 80 AA..AE is U+202A..U+202E, E2 81 A6..A9 U+2066..U+2069. */
+			fprintf(f, "\\u20%02x", p[1] == 0x80 ? 0x2a + (p[2] - 0xaa) : 0x66 + (p[2] - 0xa6));
+			p += 2;
+		} else {
 			fputc(*p, f);
+		}
 	}
 	fclose(f);
 	return out;

@@ -150,9 +150,14 @@ char *ws_quote_name(const char *name);
 const char *ws_not_regular(const char *path);
 
 /*
- * `s` with its control bytes (below 0x20, and DEL) written as \xNN, for a message that quotes what a file
- * or the user gave: an escape sequence must not reach the terminal. NULL reads as "". The caller frees it.
+ * `s` with its control bytes (below 0x20, and DEL) written as \xNN and its bidi overrides (U+202A-U+202E,
+ * U+2066-U+2069) as \uNNNN, for a message or a table that shows what a file or the user gave: an escape
+ * sequence (ESC ] 0; ... BEL sets the window title, CR LF forges a line) must not reach the terminal, nor an
+ * override turn "exe.png" into "gnp.exe". NULL reads as "". The caller frees it.
  */
 char *ws_escape_ctl(const char *s);
+
+/* Whether ws_escape_ctl() would change `s`. */
+bool ws_needs_escape(const char *s);
 
 #endif

@@ -987,109 +987,77 @@ static int check_comparison(struct ws_result *r, const struct ws_comparison *c, 
 }
 
 /*
- * A name from a result file goes to the terminal as it is: an escape sequence in it (ESC ] 0; ... BEL sets
- * the window title, ESC [ 31m colours, CR LF forges a line) or a bidi override (U+202E shows "gnp.exe" for
- * "exe.png") would act on the reader's terminal. So every string and key of a result file read has C0
- * controls and DEL as "\x1b", and U+202A-U+202E and U+2066-U+2069 as "\u202e", visibly and the same in
- * every file, so that names still pair across files. The escaped text, or NULL when there is nothing to
- * escape. docs/result-schema.md says so.
+ * A name from a result file goes to the terminal as it is: an escape sequence in it or a bidi override
+ * would act on the reader's terminal. So every string and key of a result file read is escaped by
+ * ws_escape_ctl(), visibly and the same in every file, so that names still pair across files.
+ * docs/result-schema.md says so.
  */
-static char *defang_text(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f;
-	bool any = false;
 
-	for (; *p && !any; p++)
-		any = *p < 0x20 || *p == 0x7f ||
-		      (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
-		      (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9);
-	if (!any)
-		return NULL;
-	f = open_memstream(&out, &len);
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\x%02x", *p);
-		} else if (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) {
-			fprintf(f, "\\u20%02x", 0x2a + (p[2] - 0xaa));
-			p += 2;
-		} else if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9) {
-			fprintf(f, "\\u20%02x", 0x66 + (p[2] - 0xa6));
-			p += 2;
-		} else {
-			fputc(*p, f);
-		}
-	}
-	fclose(f);
-	return out;
-}
-
-/* Whether any string or key under `j` has something defang_text() escapes. */
+/* Whether any string or key under `j` has something ws_escape_ctl() escapes. */
 static bool needs_defang(const json_t *j)
 {
 	const char *key;
 	json_t *v;
 	size_t i;
-	char *t;
 
-	if (json_is_string(j)) {
-		t = defang_text(json_string_value(j));
-		free(t);
-		return t != NULL;
-	}
+	if (json_is_string(j))
+		return ws_needs_escape(json_string_value(j));
 	if (json_is_array(j)) {
 		json_array_foreach((json_t *)j, i, v)
 			if (needs_defang(v))
 				return true;
 		return false;
 	}
-	if (json_is_object(j)) {
-		json_object_foreach((json_t *)j, key, v) {
-			t = defang_text(key);
-			free(t);
-			if (t || needs_defang(v))
+	if (json_is_object(j))
+		json_object_foreach((json_t *)j, key, v)
+			if (ws_needs_escape(key) || needs_defang(v))
 				return true;
-		}
-	}
 	return false;
 }
 
-/* defang_text() on every string and key under `j`, in place. */
-static void defang(json_t *j)
+/*
+ * ws_escape_ctl() on every string and key under `j`, in place. A key whose escaped spelling another key of
+ * the object already has would replace that one's value: the file is refused (the key, escaped, into
+ * *clash, which the caller frees) rather than a name lost unsaid.
+ */
+static void defang(json_t *j, char **clash)
 {
 	const char *key;
 	json_t *v;
 	size_t i;
-	char *t;
 
 	if (json_is_string(j)) {
-		if ((t = defang_text(json_string_value(j))))
+		if (ws_needs_escape(json_string_value(j))) {
+			char *t = ws_escape_ctl(json_string_value(j));
+
 			json_string_set(j, t);
-		free(t);
+			free(t);
+		}
 	} else if (json_is_array(j)) {
 		json_array_foreach(j, i, v)
-			defang(v);
+			defang(v, clash);
 	} else if (json_is_object(j)) {
 		/* Keys renamed after the walk: an object is not changed while it is iterated. */
-		const char **old = NULL;
+		char **old = NULL;
 		size_t n = 0, alloc = 0;
 
 		json_object_foreach(j, key, v) {
-			defang(v);
-			if ((t = defang_text(key))) {
+			defang(v, clash);
+			if (ws_needs_escape(key)) {
 				WS_ALLOC_GROW(old, n + 1, alloc);
-				old[n++] = key;
-				free(t);
+				old[n++] = xstrdup(key);
 			}
 		}
 		for (i = 0; i < n; i++) {
-			t = defang_text(old[i]);
+			char *t = ws_escape_ctl(old[i]);
+
+			if (json_object_get(j, t) && !*clash)
+				*clash = xstrdup(t);
 			v = json_incref(json_object_get(j, old[i]));
-			json_object_del(j, old[i]); /* frees old[i]: t is its copy */
+			json_object_del(j, old[i]);
 			json_object_set_new(j, t, v);
 			free(t);
+			free(old[i]);
 		}
 		free(old);
 	}
@@ -1100,6 +1068,7 @@ static int from_json(const json_t *root, struct ws_result *r, const char *source
 int ws_result_from_json(const json_t *root, struct ws_result *r, const char *source)
 {
 	json_t *safe;
+	char *clash = NULL;
 	int ret;
 
 	if (!needs_defang(root))
@@ -1107,7 +1076,14 @@ int ws_result_from_json(const json_t *root, struct ws_result *r, const char *sou
 	safe = json_deep_copy(root);
 	if (!safe)
 		return ws_error("%s: out of memory", source), -ENOMEM;
-	defang(safe);
+	defang(safe, &clash);
+	if (clash) {
+		ws_error("%s: two names read the same once their control characters are escaped ('%s'): rename one",
+			 source, clash);
+		free(clash);
+		json_decref(safe);
+		return -EINVAL;
+	}
 	ret = from_json(safe, r, source);
 	json_decref(safe);
 	return ret;

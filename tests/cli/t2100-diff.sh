@@ -303,6 +303,17 @@ test_expect_success 'control characters and bidi overrides in names are escaped,
 	test_grep "r.x1b\[2J" out
 '
 
+test_expect_success 'a name whose escaped spelling another name has already: refused, not one of them lost' '
+	python3 -c "
+import json
+m = {\"t\\u0007\": {\"samples\": [1, 2]}, \"t\\\\x07\": {\"samples\": [3, 4]}}
+json.dump({\"variants\": [{\"name\": \"a\", \"metrics\": m}]}, open(\"clash.json\", \"w\"))
+" &&
+	test_grep "x07" clash.json &&
+	test_expect_code 1 whyslow report clash.json >out 2>err &&
+	test_grep "two names read the same once their control characters are escaped (.t.x07.): rename one" err
+'
+
 test_expect_success 'both medians zero: the direction comes from the means' '
 	metric_file z0.json base context-switches "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]" &&
 	metric_file z1.json var context-switches "[0,0,0,0,0,0,0,0,0,0,0,3,4,5,6,7,8,9,10,11]" &&

@@ -174,6 +174,8 @@ static void test_quote_name(void **state)
 		{ "say \"it's\"", "say \"it's\"" },
 		{ "python3 -c 's = 0\nprint(s)'", "\"python3 -c 's = 0\\x0aprint(s)'\"" },
 		{ "tab\there", "'tab\\x09here'" },
+		{ "b\xe2\x80\xaegnp.exe", "'b\\u202egnp.exe'" },
+		{ "x\xe2\x81\xa6y", "'x\\u2066y'" },
 	};
 
 	(void)state;
@@ -183,6 +185,9 @@ static void test_quote_name(void **state)
 		assert_string_equal(q, cases[i].quoted);
 		free(q);
 	}
+	assert_false(ws_needs_escape("plain 'name' \xc3\xa9"));
+	assert_true(ws_needs_escape("b\xe2\x80\xaegnp.exe"));
+	assert_true(ws_needs_escape("a\x1b[31m"));
 }
 
 static void test_read_missing(void **state)
