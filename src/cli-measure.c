@@ -406,9 +406,9 @@ static void open_input(struct cli_measure *c)
 		why = strerror(errno);
 	else if (S_ISDIR(st.st_mode))
 		why = "it is a directory";
-	else if (S_ISFIFO(st.st_mode) || lseek(fd, 0, SEEK_CUR) < 0)
+	else if (lseek(fd, 0, SEEK_CUR) < 0)
 		why = "it cannot be read again from its start at each run (a pipe?); give a regular file";
-	else if (fcntl(fd, F_GETFL) < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+	else if (ws_clear_nonblock(fd) < 0)
 		why = strerror(errno);
 	if (why) {
 		fprintf(stderr, "%s: cannot read --input '%s': %s; fix the path before measuring\n", current_command(),

@@ -256,16 +256,23 @@ static int write_all(int fd, const char *p, size_t len, bool interruptible)
 	return 0;
 }
 
+int ws_clear_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? -errno : 0;
+}
+
 /* Write to a file that must not be replaced: a device (/dev/null, /dev/stdout), a FIFO, a socket. */
 static int write_in_place(const char *path, const char *p, size_t len)
 {
 	/* O_NONBLOCK: a FIFO whose reader has gone fails (ENXIO) rather than wait for ever in open(). */
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK), err, fl;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK), err;
 
 	if (fd < 0)
 		return errno == ENXIO ? -EPIPE : -errno; /* ENXIO says "No such device or address": nothing reads */
 	/* Then blocking writes, as a pipe or terminal expects of a writer. */
-	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+	if (ws_clear_nonblock(fd) < 0) {
 		err = -errno;
 		close(fd);
 		return err;

@@ -157,6 +157,9 @@ const char *ws_not_regular(const char *path);
  */
 char *ws_escape_ctl(const char *s);
 
+/* `fd` made blocking again, once opened with O_NONBLOCK so that the open could not wait; 0 or -errno. */
+int ws_clear_nonblock(int fd);
+
 /* Whether ws_escape_ctl() would change `s`. */
 bool ws_needs_escape(const char *s);
 
