@@ -54,22 +54,9 @@ const struct ws_cost *ws_cost_defaults(const char *cpu, size_t *n, const char **
 }
 
 /* What the explanation prices in cycles: the simulator's sim_costs keys (docs/result-schema.md). */
-static const char *const cost_keys[] = {
-	"branch-misses",   "L1-dcache-load-misses", "L1-icache-load-misses", "L2-load-misses",
-	"L2-icache-misses", "LLC-load-misses",      "LLC-icache-misses",     "coherence-misses",
-};
-
-/*
- * A key of a cost table: one of cost_keys, or another metric whyslow knows (a -e event counted by a PMU).
- * A typo ("branch-misess") would be a cost of nothing, silently: refused, with the keys.
- */
-static bool known_cost_key(const char *k)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(cost_keys); i++)
-		if (!strcmp(k, cost_keys[i]))
-			return true;
-	return ws_metric_info(k) != NULL;
-}
+#define COST_KEYS                                                                                              \
+	"branch-misses, L1-dcache-load-misses, L1-icache-load-misses, L2-load-misses, L2-icache-misses, "      \
+	"LLC-load-misses, LLC-icache-misses, coherence-misses"
 
 int ws_cost_load(const char *path, struct ws_cost **out, size_t *n)
 {
@@ -98,38 +85,33 @@ int ws_cost_load(const char *path, struct ws_cost **out, size_t *n)
 	}
 	*out = xcalloc(json_object_size(root) + 1, sizeof(**out));
 	json_object_foreach(root, k, v) {
-		if (!known_cost_key(k)) {
-			char *esc = ws_escape_ctl(k), *keys = xstrdup("");
+		/*
+		 * A key is one of COST_KEYS or another metric whyslow knows (a -e event counted by a PMU), all in
+		 * the metrics' registry: a typo ("branch-misess") would be a cost of nothing, silently.
+		 */
+		if (!ws_metric_info(k)) {
+			char *esc = ws_escape_ctl(k);
 
-			for (size_t i = 0; i < ARRAY_SIZE(cost_keys); i++) {
-				char *next = xasprintf("%s%s%s", keys, i ? ", " : "", cost_keys[i]);
-
-				free(keys);
-				keys = next;
-			}
 			ws_error("%s: '%s' is no metric whyslow knows: a cost table prices %s (or another metric "
-				 "'whyslow list' names)", path, esc, keys);
-			free(keys);
+				 "'whyslow list' names)", path, esc, COST_KEYS);
 			free(esc);
-			ws_cost_free(*out, *n);
-			*out = NULL;
-			*n = 0;
-			json_decref(root);
-			return -EINVAL;
+			goto fail;
 		}
 		if (!json_is_number(v) || json_number_value(v) < 0) {
 			ws_error("%s: the cost of '%s' must be a number of cycles >= 0", path, k);
-			ws_cost_free(*out, *n);
-			*out = NULL;
-			*n = 0;
-			json_decref(root);
-			return -EINVAL;
+			goto fail;
 		}
 		(*out)[*n].metric = xstrdup(k);
 		(*out)[(*n)++].cycles = json_number_value(v);
 	}
 	json_decref(root);
 	return 0;
+fail:
+	ws_cost_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	json_decref(root);
+	return -EINVAL;
 }
 
 void ws_cost_free(struct ws_cost *c, size_t n)
