@@ -856,7 +856,7 @@ static char *signed_pct_text(double pct)
 static const char *primary_untested(const struct ws_result *r, const struct ws_variant *v)
 {
 	const char *primary = r->settings.primary ? r->settings.primary : "wall-time";
-	const struct ws_comparison *p = ws_comparison_find((struct ws_result *)r, v->name, primary, NULL, NULL);
+	const struct ws_comparison *p = ws_comparison_find(r, v->name, primary, NULL, NULL);
 
 	return !p || p->verdict == WS_VERDICT_NONE ? primary : NULL;
 }
@@ -1269,7 +1269,7 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 {
 	struct ws_explanation *e;
 	const struct ws_comparison *h, *cc;
-	const char *cyc_metric, *family = NULL;
+	const char *cyc_metric, *family = NULL, *untested;
 	const struct ws_cost *costs = o->costs;
 	size_t ncosts = o->ncosts, nt = 0;
 	struct term t[16];
@@ -1309,15 +1309,14 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		}
 	}
 	h = headline(r, v, cyc_metric);
+	untested = primary_untested(r, v);
 	/* No headline because no test could run (one run each): say that, of the primary, not "not compared". */
 	if (!h) {
-		const struct ws_comparison *p = ws_comparison_find(r, v->name, r->settings.primary ? r->settings.primary
-									      : "wall-time", NULL, NULL);
+		const struct ws_comparison *p = untested ? ws_comparison_find(r, v->name, untested, NULL, NULL) : NULL;
 
-		head = verdict_text(p && p->verdict == WS_VERDICT_NONE ? p : NULL,
-				    runs_of(&b->metrics, "wall-time"), r->settings.noise, NULL);
+		head = verdict_text(p, runs_of(&b->metrics, "wall-time"), r->settings.noise, NULL);
 	} else {
-		head = verdict_text(h, runs_of(&b->metrics, h->metric), r->settings.noise, primary_untested(r, v));
+		head = verdict_text(h, runs_of(&b->metrics, h->metric), r->settings.noise, untested);
 	}
 	if (cyc_metric)
 		model_reach(r, b, v, h, cyc_metric, e);
@@ -1381,11 +1380,11 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 		/* Said once: when the headline is the cycles themselves, the verdict has said it already. */
 		if (h && !strcmp(h->metric, cyc_metric))
 			e->summary = xasprintf("%s is %s%s%s", qn, head, past ? "; " : ": ", none);
-		else if (cc && cc->gate_closed && isfinite(cc->ratio) && primary_untested(r, v))
+		else if (cc && cc->gate_closed && isfinite(cc->ratio) && untested)
 			/* Gatekept as the primary had no test at all: not "does not differ", which never ran. */
 			e->summary = xasprintf("%s is %s; %s %+.1f%% was not tested, as the primary metric %s was not "
 					       "compared: --primary %s would test it",
-					       qn, head, cyc_metric, 100 * (cc->ratio - 1), primary_untested(r, v),
+					       qn, head, cyc_metric, 100 * (cc->ratio - 1), untested,
 					       cyc_metric);
 		else if (cc && cc->gate_closed && isfinite(cc->ratio))
 			/* Gatekept, not found equal: say what it would take to test it. */
