@@ -217,7 +217,7 @@ done:
 struct list_entry {
 	json_t *json;          /* list mode with --json: the summary */
 	char *name;
-	enum ws_asm_how how;
+	enum ws_sym_how how;
 	uint64_t v[2][2];      /* [side][instructions, bytes] */
 	bool have[2];
 	char *other;           /* B's symbol when it differs from A's */
@@ -228,8 +228,8 @@ struct list_entry {
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct list_entry *a = pa, *b = pb;
-	int oa = a->how == WS_ASM_AMBIGUOUS ? 2 : a->have[0] && a->have[1] ? 0 : 1;
-	int ob = b->how == WS_ASM_AMBIGUOUS ? 2 : b->have[0] && b->have[1] ? 0 : 1;
+	int oa = a->how == WS_SYM_AMBIGUOUS ? 2 : a->have[0] && a->have[1] ? 0 : 1;
+	int ob = b->how == WS_SYM_AMBIGUOUS ? 2 : b->have[0] && b->have[1] ? 0 : 1;
 
 	/*
 	 * Changed functions first by size of change, then those in one binary only, then the names nothing
@@ -265,15 +265,15 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 		size_t k;
 
 		/* The functions of one ambiguous name are one row in the terminal: counted, not listed. */
-		if (!json && pairs[i].how == WS_ASM_AMBIGUOUS) {
+		if (!json && pairs[i].how == WS_SYM_AMBIGUOUS) {
 			const struct ws_asm_sym *sym = pairs[i].a ? pairs[i].a : pairs[i].b;
 
 			nambiguous++;
-			for (k = 0; k < ne && !(e[k].how == WS_ASM_AMBIGUOUS && !strcmp(e[k].name, sym->name)); k++)
+			for (k = 0; k < ne && !(e[k].how == WS_SYM_AMBIGUOUS && !strcmp(e[k].name, sym->name)); k++)
 				;
 			if (k == ne) {
 				e[ne].name = xstrdup(sym->name);
-				e[ne].how = WS_ASM_AMBIGUOUS;
+				e[ne].how = WS_SYM_AMBIGUOUS;
 				ne++;
 			}
 			e[k].ambiguous[pairs[i].a ? 0 : 1]++;
@@ -303,10 +303,10 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 			free(da);
 			free(db);
 		}
-		nsized += pairs[i].how == WS_ASM_BY_SIZE;
+		nsized += pairs[i].how == WS_SYM_BY_SIZE;
 		if (json)
 			e[k].json = ws_asm_report_json(sides, &r, false);
-		if (pairs[i].how == WS_ASM_AMBIGUOUS)
+		if (pairs[i].how == WS_SYM_AMBIGUOUS)
 			nambiguous++;
 		else if (!r.have[0] || !r.have[1])
 			nonly[r.have[0] ? 0 : 1]++;
@@ -337,11 +337,11 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 	for (size_t i = 0, ambiguous_rows = 0; i < ne && e[i].changed; i++) {
 		char ia[24] = "-", ib[24] = "-", d[24] = "", ba[24] = "-", bb[24] = "-";
 		char *pad = ws_report_fn_name(&ro, e[i].name, namew);
-		char *note = e[i].how == WS_ASM_AMBIGUOUS
+		char *note = e[i].how == WS_SYM_AMBIGUOUS
 				     ? xasprintf("  (ambiguous: %zu of this name in A, %zu in B, nothing tells them apart: "
 						 "not paired)", e[i].ambiguous[0], e[i].ambiguous[1])
 				     : xstrdup(!e[i].have[0] ? "  (only in B)" : !e[i].have[1] ? "  (only in A)"
-					       : e[i].how == WS_ASM_BY_SIZE ? "  (paired by size and order)" : "");
+					       : e[i].how == WS_SYM_BY_SIZE ? "  (paired by size and order)" : "");
 
 		if (e[i].have[0]) {
 			snprintf(ia, sizeof(ia), "%" PRIu64, e[i].v[0][0]);
@@ -353,7 +353,7 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 		}
 		if (e[i].have[0] && e[i].have[1])
 			snprintf(d, sizeof(d), "%+" PRId64, (int64_t)(e[i].v[1][0] - e[i].v[0][0]));
-		if (e[i].how == WS_ASM_AMBIGUOUS) {
+		if (e[i].how == WS_SYM_AMBIGUOUS) {
 			/* Rust's standard library brings dozens of these: the first few say what they are. */
 			if (++ambiguous_rows <= 8)
 				printf("%s %8s %8s %7s %8s %8s %8s%s\n", pad, "", "", "", "", "", "", note);
@@ -376,7 +376,7 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 	if (nsized)
 		printf("; %zu paired by size and order", nsized);
 	printf("\n");
-	if (ne && e[0].changed && e[0].how != WS_ASM_AMBIGUOUS) {
+	if (ne && e[0].changed && e[0].how != WS_SYM_AMBIGUOUS) {
 		char *cmd = ws_asm_command(ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin), e[0].name,
 					   NULL);
 

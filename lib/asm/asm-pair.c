@@ -25,23 +25,6 @@ static bool is_cold(const struct ws_asm_sym *s)
 	return strstr(s->symbol, ".cold") != NULL;
 }
 
-static enum ws_asm_how asm_how(enum ws_sym_how h)
-{
-	switch (h) {
-	case WS_SYM_BY_NAME:
-		return WS_ASM_BY_NAME;
-	case WS_SYM_BY_CLONE:
-		return WS_ASM_BY_CLONE;
-	case WS_SYM_BY_SIZE:
-		return WS_ASM_BY_SIZE;
-	case WS_SYM_AMBIGUOUS:
-		return WS_ASM_AMBIGUOUS;
-	case WS_SYM_ONLY:
-		break;
-	}
-	return WS_ASM_ONLY;
-}
-
 static void pairable_of(const struct sym_list *l, struct ws_sym_pairable *out)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -70,11 +53,11 @@ static size_t pair_lists(const struct sym_list *la, const struct sym_list *lb, s
 		if (mate_a[i] != SIZE_MAX)
 			used_b[mate_a[i]] = true;
 		pairs[np++] = (struct ws_asm_pair){ la->v[i], mate_a[i] == SIZE_MAX ? NULL : lb->v[mate_a[i]],
-						    asm_how(how_a[i]) };
+						    how_a[i] };
 	}
 	for (size_t j = 0; j < lb->n; j++)
 		if (!used_b[j])
-			pairs[np++] = (struct ws_asm_pair){ NULL, lb->v[j], asm_how(how_b[j]) };
+			pairs[np++] = (struct ws_asm_pair){ NULL, lb->v[j], how_b[j] };
 	free(pa);
 	free(pb);
 	free(mate_a);

@@ -3,6 +3,8 @@
 #ifndef WS_ASM_H
 #define WS_ASM_H
 
+#include "symbols/pair.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,18 +86,9 @@ char *ws_asm_base_name(const char *name);
 
 /* ---- pairing functions across two binaries ---- */
 
-/* How a pair was made, or why a function stayed alone. */
-enum ws_asm_how {
-	WS_ASM_BY_NAME,      /* the same key: the same name (or generic instance, or file) in both */
-	WS_ASM_BY_CLONE,     /* one function of a base name left on each side: "scale" and "scale.constprop.0" */
-	WS_ASM_BY_SIZE,      /* several of one name on each side, paired by size and address order, which agree */
-	WS_ASM_AMBIGUOUS,    /* one of several of one name that nothing paired: shown alone, never guessed */
-	WS_ASM_ONLY,         /* no function of that name in the other binary */
-};
-
 struct ws_asm_pair {
 	const struct ws_asm_sym *a, *b; /* borrowed from the two binaries; either may be NULL (only in one) */
-	enum ws_asm_how how;
+	enum ws_sym_how how; /* how it was paired, or why it stayed alone (symbols/pair.h) */
 };
 
 /*
@@ -105,7 +98,7 @@ struct ws_asm_pair {
  * identity (the demangled base name, split-off .cold parts apart): one on each side are a clone and its
  * original ("scale" in an -O0 build meets "scale.constprop.0" in an -O2 build); several on each side, as
  * many in each, are paired when their sizes are distinct and rank in the same address order in both
- * builds (WS_ASM_BY_SIZE); any other several stay unpaired and WS_ASM_AMBIGUOUS. Aliases (two names at one
+ * builds (WS_SYM_BY_SIZE); any other several stay unpaired and WS_SYM_AMBIGUOUS. Aliases (two names at one
  * address) are reported once, under the global, public-looking name (fewer leading underscores, then
  * shorter). *out is the caller's (free()); returns the number of pairs, in order of the A address, then
  * B-only functions in B order.

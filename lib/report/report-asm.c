@@ -56,14 +56,14 @@ const char *ws_asm_report_name(const struct ws_asm_report *r)
 }
 
 /* Why a pair is a pair, or a function alone, for the reader. */
-static const char *how_name(enum ws_asm_how how)
+static const char *how_name(enum ws_sym_how how)
 {
 	switch (how) {
-	case WS_ASM_BY_NAME: return "name";
-	case WS_ASM_BY_CLONE: return "clone";
-	case WS_ASM_BY_SIZE: return "size-and-order";
-	case WS_ASM_AMBIGUOUS: return "ambiguous";
-	case WS_ASM_ONLY: return "only";
+	case WS_SYM_BY_NAME: return "name";
+	case WS_SYM_BY_CLONE: return "clone";
+	case WS_SYM_BY_SIZE: return "size-and-order";
+	case WS_SYM_AMBIGUOUS: return "ambiguous";
+	case WS_SYM_ONLY: return "only";
 	}
 	return "?";
 }
@@ -468,13 +468,13 @@ void ws_asm_report_print(FILE *out, const struct ws_asm_side *sides, const struc
 				strcmp(sy->symbol, sy->name) ? sy->symbol : "");
 			free(shown);
 		}
-		else if (r->pair.how == WS_ASM_AMBIGUOUS)
+		else if (r->pair.how == WS_SYM_AMBIGUOUS)
 			fprintf(out, "  %s: several functions of this name in %s, and nothing (DWARF, size and order) "
 				"tells which is this one: not paired\n", sides[k].label, ws_asm_bin_path(sides[k].bin));
 		else
 			print_missing(out, &sides[k], k ? sa : sb);
 	}
-	if (r->pair.how == WS_ASM_BY_SIZE)
+	if (r->pair.how == WS_SYM_BY_SIZE)
 		fprintf(out, "  paired by size and address order: several functions have this name in each build\n");
 	fputc('\n', out);
 	print_summary(out, sides, r, full);
