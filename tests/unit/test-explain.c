@@ -294,6 +294,22 @@ static void test_clone_rows_paired(void **state)
 
 static void native(struct ws_metric_set *s, const char *name, double centre, double spread, int n);
 
+/*
+ * A baseline and variant `name` that compare warns of: 3 runs, too few; wall-time far above CPU, off-CPU; a
+ * region only the baseline entered.
+ */
+static void warned_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v, const char *name)
+{
+	pair(r, b, v, name);
+	native(&(*b)->metrics, "wall-time", 1.0, 0.01, 3);
+	native(&(*v)->metrics, "wall-time", 1.1, 0.01, 3);
+	native(&(*b)->metrics, "user-time", 0.1, 0.01, 3);
+	native(&(*v)->metrics, "user-time", 0.1, 0.01, 3);
+	native(&(*b)->metrics, "system-time", 0.1, 0.01, 3);
+	native(&(*v)->metrics, "system-time", 0.1, 0.01, 3);
+	sim(&ws_group_list_get(&(*b)->regions, "r", NULL)->metrics, "instructions", 10);
+}
+
 /* Every warning ws_compare() makes, diff recognises as one it makes again (ws_compare_made_warning). */
 static void test_compare_warnings_recognised(void **state)
 {
@@ -303,15 +319,7 @@ static void test_compare_warnings_recognised(void **state)
 
 	(void)state;
 	ws_log_set(quiet, NULL);
-	pair(&r, &b, &v, "var");
-	/* 3 runs: too few; wall-time far above CPU: off-CPU; a region only the baseline entered. */
-	native(&b->metrics, "wall-time", 1.0, 0.01, 3);
-	native(&v->metrics, "wall-time", 1.1, 0.01, 3);
-	native(&b->metrics, "user-time", 0.1, 0.01, 3);
-	native(&v->metrics, "user-time", 0.1, 0.01, 3);
-	native(&b->metrics, "system-time", 0.1, 0.01, 3);
-	native(&v->metrics, "system-time", 0.1, 0.01, 3);
-	sim(&ws_group_list_get(&b->regions, "r", NULL)->metrics, "instructions", 10);
+	warned_pair(&r, &b, &v, "var");
 	b->failed_runs = 1;
 	b->nruns = 3;
 	analyse(&r);
@@ -323,14 +331,7 @@ static void test_compare_warnings_recognised(void **state)
 	ws_result_release(&r);
 
 	/* A name that holds a single quote is quoted in double ones: still recognised (it was not). */
-	pair(&r, &b, &v, "sh -c 'x'");
-	native(&b->metrics, "wall-time", 1.0, 0.01, 3);
-	native(&v->metrics, "wall-time", 1.1, 0.01, 3);
-	native(&b->metrics, "user-time", 0.1, 0.01, 3);
-	native(&v->metrics, "user-time", 0.1, 0.01, 3);
-	native(&b->metrics, "system-time", 0.1, 0.01, 3);
-	native(&v->metrics, "system-time", 0.1, 0.01, 3);
-	sim(&ws_group_list_get(&b->regions, "r", NULL)->metrics, "instructions", 10);
+	warned_pair(&r, &b, &v, "sh -c 'x'");
 	v->failed_runs = 1;
 	v->nruns = 3;
 	analyse(&r);
