@@ -381,17 +381,11 @@ VG_REGPARM(3) void wsim_cs_ret(struct wsim_icc *ic, UWord target, UWord sp)
 
 static struct cstack *stack_of(ThreadId tid)
 {
-	if (tid >= n_stacks_alloc) {
-		UInt n = tid + 16, i;
+	Bool fresh;
 
-		stacks = VG_(realloc)("wsim.cs.threads", stacks, n * sizeof(*stacks));
-		for (i = n_stacks_alloc; i < n; i++)
-			stacks[i] = NULL;
-		n_stacks_alloc = n;
-	}
-	if (!stacks[tid])
-		stacks[tid] = VG_(calloc)("wsim.cs.thread", 1, sizeof(struct cstack));
-	return stacks[tid];
+	/* The tool is built with -fno-strict-aliasing, as Valgrind is: the table is one of pointers. */
+	return wsim_tid_entry((void ***)&stacks, &n_stacks_alloc, tid, "wsim.cs.thread", sizeof(struct cstack),
+			      &fresh);
 }
 
 /* The recursion bookkeeping in the functions follows the running thread's frames only. */

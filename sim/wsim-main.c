@@ -1569,20 +1569,15 @@ static void note_brief(const struct wsim_thread *t, ULong instr)
 
 static struct wsim_thread *thread_of(ThreadId tid)
 {
-	if (tid >= n_threads_alloc) {
-		UInt n = tid + 16, i;
+	Bool fresh;
+	struct wsim_thread *t = wsim_tid_entry((void ***)&threads, &n_threads_alloc, tid, "wsim.thread",
+					       sizeof(struct wsim_thread), &fresh);
 
-		threads = VG_(realloc)("wsim.threads", threads, n * sizeof(*threads));
-		for (i = n_threads_alloc; i < n; i++)
-			threads[i] = NULL;
-		n_threads_alloc = n;
+	if (fresh) {
+		t->core = next_core++ % wsim_cfg.cores;
+		t->serial = ++threads_seen;
 	}
-	if (!threads[tid]) {
-		threads[tid] = VG_(calloc)("wsim.thread", 1, sizeof(struct wsim_thread));
-		threads[tid]->core = next_core++ % wsim_cfg.cores;
-		threads[tid]->serial = ++threads_seen;
-	}
-	return threads[tid];
+	return t;
 }
 
 /* The running thread, if any, leaves: what it counted since it came on is added to its own counts. */

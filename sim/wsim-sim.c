@@ -75,6 +75,24 @@ void *wsim_calloc64(const HChar *cc, SizeT n)
 	return (void *)((raw + 63) & ~(UWord)63);
 }
 
+void *wsim_tid_entry(void ***tab, UInt *n_alloc, ThreadId tid, const HChar *cc, SizeT size, Bool *fresh)
+{
+	*fresh = False;
+	if (tid >= *n_alloc) {
+		UInt n = tid + 16, i;
+
+		*tab = VG_(realloc)(cc, *tab, n * sizeof(**tab));
+		for (i = *n_alloc; i < n; i++)
+			(*tab)[i] = NULL;
+		*n_alloc = n;
+	}
+	if (!(*tab)[tid]) {
+		(*tab)[tid] = VG_(calloc)(cc, 1, size);
+		*fresh = True;
+	}
+	return (*tab)[tid];
+}
+
 /*
  * A tag array on the heap, aligned to host lines: an 8-way set is then one host line, not two in three
  * cases of four, and a 16-way set two.

@@ -188,6 +188,12 @@ void wsim_sim_init(void);
 /* Zeroed memory aligned to the host's 64-byte lines (the arena aligns to 16), never freed. */
 void *wsim_calloc64(const HChar *cc, SizeT n);
 
+/*
+ * Thread `tid`'s entry of a table of per-thread objects (*tab, *n_alloc entries), the table grown as
+ * Valgrind's thread ids come: a new entry is allocated zeroed, of `size` bytes, and *fresh says so.
+ */
+void *wsim_tid_entry(void ***tab, UInt *n_alloc, ThreadId tid, const HChar *cc, SizeT size, Bool *fresh);
+
 /* The slow paths of accesses that generated code could not prove to be hits (see wsim-sim.c). */
 VG_REGPARM(1) void wsim_h_fetch(struct wsim_icc *ic);
 VG_REGPARM(2) void wsim_h_fetch_two(struct wsim_icc *ic, UWord b);
