@@ -1108,6 +1108,27 @@ static inline void take_mark(UWord e, ULong misses, ULong *marked)
 	ps.mark_target = (ULong *)(e & ~(UWord)WSIM_COND_MARK);
 }
 
+/* The loop of the two one-table predictors, inlined into predict() once for each so that `miss` is too. */
+static inline __attribute__((always_inline)) ULong predict_simple(const UWord *p, const UWord *end, ULong *marked,
+								  Bool (*miss)(Addr, Bool))
+{
+	ULong misses = 0;
+
+	for (; p < end; p++) {
+		struct wsim_icc *ic = COND_ICC(*p);
+		UInt m;
+
+		if (UNLIKELY(*p & WSIM_COND_MARK)) {
+			take_mark(*p, misses, marked);
+			continue;
+		}
+		m = miss(ic->addr, *p & 1);
+		ic->cmiss += m;
+		misses += m;
+	}
+	return misses;
+}
+
 static ULong predict(const UWord *p, const UWord *end)
 {
 	ULong misses = 0, marked = 0;
@@ -1116,32 +1137,10 @@ static ULong predict(const UWord *p, const UWord *end)
 		ps.mark_target = &unmarked;
 	switch (wsim_cfg.cond) {
 	case WSIM_COND_BIMODAL:
-		for (; p < end; p++) {
-			struct wsim_icc *ic = COND_ICC(*p);
-			UInt m;
-
-			if (UNLIKELY(*p & WSIM_COND_MARK)) {
-				take_mark(*p, misses, &marked);
-				continue;
-			}
-			m = bimodal_mispredict(ic->addr, *p & 1);
-			ic->cmiss += m;
-			misses += m;
-		}
+		misses = predict_simple(p, end, &marked, bimodal_mispredict);
 		break;
 	case WSIM_COND_GSHARE:
-		for (; p < end; p++) {
-			struct wsim_icc *ic = COND_ICC(*p);
-			UInt m;
-
-			if (UNLIKELY(*p & WSIM_COND_MARK)) {
-				take_mark(*p, misses, &marked);
-				continue;
-			}
-			m = gshare_mispredict(ic->addr, *p & 1);
-			ic->cmiss += m;
-			misses += m;
-		}
+		misses = predict_simple(p, end, &marked, gshare_mispredict);
 		break;
 	case WSIM_COND_TAGE: {
 		ULong h0 = ps.tage_h0, h1 = ps.tage_h1;
