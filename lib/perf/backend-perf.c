@@ -683,13 +683,14 @@ static bool kernel_only(const struct perf_event_attr *a)
 /*
  * Open `a` on ourselves, as the child will get it: the same PMU and permissions. When the kernel may not be
  * counted (EACCES or EPERM under perf_event_paranoid 2), retry user space only, as perf does, unless
- * `user_only_ok` is false; say so once. `a` keeps the exclude bits of the last try. Returns the fd or -errno.
+ * `user_only_ok` is false or the event counts the kernel alone (":k": user space only, it would count
+ * nothing); say so once. `a` keeps the exclude bits of the last try. Returns the fd or -errno.
  */
 static int probe_open(struct perf_priv *p, const char *name, struct perf_event_attr *a, bool user_only_ok)
 {
 	int fd = ws_perf_open(name, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 
-	if (fd >= 0 || (fd != -EACCES && fd != -EPERM) || a->exclude_kernel || !user_only_ok)
+	if (fd >= 0 || (fd != -EACCES && fd != -EPERM) || a->exclude_kernel || a->exclude_user || !user_only_ok)
 		return fd;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
@@ -893,6 +894,13 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 		a = ev->attr;
 		a.disabled = 1;
 		a.inherit = 1;
+		if (kernel_only(&a) && a.exclude_kernel) {
+			/* ":u" on an event the kernel counts opens, and reads 0 whatever the command does. */
+			free(claims[i].reason);
+			claims[i].reason = xasprintf("counted in the kernel, so user space only (:u) counts nothing: "
+						     "drop the :u");
+			continue;
+		}
 		if (p->ntypes && per_core_type(&a)) {
 			fd = probe_core_types(p, i, &a);
 		} else {
@@ -901,10 +909,11 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 			if (fd >= 0 && core_type_of(p, &a) >= 0)
 				p->cover[i] = 1u << core_type_of(p, &a);
 		}
-		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && kernel_only(&a)) {
+		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && (kernel_only(&a) || a.exclude_user)) {
 			free(claims[i].reason);
-			claims[i].reason = xasprintf("counted in the kernel, which perf_event_paranoid=%d forbids here: "
-						     "sudo sysctl -w kernel.perf_event_paranoid=1", ws_perf_paranoid());
+			claims[i].reason = xasprintf("%s in the kernel, which perf_event_paranoid=%d forbids here: "
+						     "sudo sysctl -w kernel.perf_event_paranoid=1",
+						     a.exclude_user ? "counts only" : "counted", ws_perf_paranoid());
 			continue;
 		}
 		if (fd >= 0) {

@@ -1075,7 +1075,9 @@ static int open_on_cpus(struct ws_profile *p, struct perf_event_attr *attr, int 
 
 	for (i = 0; i < p->nr_rings; i++) {
 		fd = open_fn(attr, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0 && i == 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel) {
+		/* Not for an event of the kernel alone (":k"): user space only, it would sample nothing. */
+		if (fd < 0 && i == 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel &&
+		    !attr->exclude_user) {
 			attr->exclude_kernel = 1;
 			attr->exclude_hv = 1;
 			fd = open_fn(attr, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);

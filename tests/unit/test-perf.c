@@ -326,6 +326,16 @@ static void test_member_that_does_not_fit_counts_alone(void **state)
 	fx_release(&fx);
 }
 
+/* The claim of event `name` in the fixture. */
+static const struct ws_claim *claim_of(const struct fx *fx, const char *name)
+{
+	for (size_t i = 0; i < fx->ev.n; i++)
+		if (!strcmp(fx->ev.v[i].name, name))
+			return &fx->claims[i];
+	fail_msg("no event %s", name);
+	return NULL;
+}
+
 static void test_kernel_only_events_are_not_read_as_zero(void **state)
 {
 	/* context-switches counted in user space only reads 0: unsupported, with the sysctl, instead. */
@@ -337,16 +347,20 @@ static void test_kernel_only_events_are_not_read_as_zero(void **state)
 	assert_false(fx.claims[0].claimed);
 	assert_non_null(strstr(fx.claims[0].reason, "counted in the kernel"));
 	fx_release(&fx);
-}
 
-/* The claim of event `name` in the fixture. */
-static const struct ws_claim *claim_of(const struct fx *fx, const char *name)
-{
-	for (size_t i = 0; i < fx->ev.n; i++)
-		if (!strcmp(fx->ev.v[i].name, name))
-			return &fx->claims[i];
-	fail_msg("no event %s", name);
-	return NULL;
+	/*
+	 * The same with the modifiers: context-switches:u opens and reads 0, and page-faults:k under
+	 * perf_event_paranoid 2 (user-only: EACCES while the kernel is counted) must not fall back to user space
+	 * only, where it counts nothing. Plain page-faults does fall back.
+	 */
+	fx_setup(&fx, "context-switches:u,page-faults:k,page-faults", "page-faults:k=user-only,page-faults=user-only");
+	assert_int_equal(fx.ret, 0);
+	assert_false(claim_of(&fx, "context-switches:u")->claimed);
+	assert_non_null(strstr(claim_of(&fx, "context-switches:u")->reason, "(:u) counts nothing"));
+	assert_false(claim_of(&fx, "page-faults:k")->claimed);
+	assert_non_null(strstr(claim_of(&fx, "page-faults:k")->reason, "counts only in the kernel"));
+	assert_true(claim_of(&fx, "page-faults")->claimed);
+	fx_release(&fx);
 }
 
 /* A command that runs long enough for task-clock to dwarf the start of its counters. */
