@@ -1110,11 +1110,16 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 		if (ws_perf_scale(val[0], val[1], val[2], &value, &sh)) {
 			sum[c->ev] += value;
 			counted[c->ev] = true;
-		} else if (val[1] > 0 && c->ev != p->slots && !is_topdown_metric(p, c->ev)) {
+		} else if (val[1] > 0 && c->ev != p->slots && !is_topdown_metric(p, c->ev) &&
+			   val[1] >= (uint64_t)(p->ngroups + 1) * ws_perf_mux_interval_ms() * 1000000u) {
 			/*
-			 * Enabled but never scheduled: the group did not fit; split it next time. Never the group
-			 * "slots" leads: its metric events open only with their leader, and a run in which another
-			 * perf user held the counter says nothing of the group's size.
+			 * Enabled but never scheduled, over a run long enough for every group to have had its
+			 * turn: the group did not fit; split it next time. The kernel rotates multiplexed groups
+			 * once per perf_event_mux_interval_ms, so in a shorter run the later groups wait, every
+			 * run, however small they are: splitting them then would halve every group of a quick
+			 * command, run after run, and the ratios of events counted together would be counted
+			 * apart. Never the group "slots" leads: its metric events open only with their leader,
+			 * and a run in which another perf user held the counter says nothing of the group's size.
 			 */
 			p->split[c->group] = true;
 		}

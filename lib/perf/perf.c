@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "core/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -38,6 +39,39 @@ int ws_perf_paranoid(void)
 		free(s);
 	}
 	return v;
+}
+
+static unsigned mux_ms; /* 0 until read */
+
+unsigned ws_perf_mux_interval_ms(void)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (mux_ms)
+		return mux_ms;
+	if ((d = opendir("/sys/bus/event_source/devices"))) {
+		while ((e = readdir(d))) {
+			char *path, *s;
+
+			if (e->d_name[0] == '.')
+				continue;
+			path = xasprintf("/sys/bus/event_source/devices/%s/perf_event_mux_interval_ms", e->d_name);
+			if ((s = ws_read_line(path)) && atoi(s) > 0 && (unsigned)atoi(s) > mux_ms)
+				mux_ms = (unsigned)atoi(s);
+			free(s);
+			free(path);
+		}
+		closedir(d);
+	}
+	if (!mux_ms)
+		mux_ms = 10;
+	return mux_ms;
+}
+
+void ws_perf_inject_mux_interval(unsigned ms)
+{
+	mux_ms = ms;
 }
 
 enum ws_perf_errclass ws_perf_triage(int err, const struct perf_event_attr *attr, char **reason)

@@ -41,6 +41,12 @@ enum ws_perf_errclass ws_perf_triage(int err, const struct perf_event_attr *attr
 /* /proc/sys/kernel/perf_event_paranoid, or INT32_MIN when it cannot be read. */
 int ws_perf_paranoid(void);
 
+/*
+ * How often, in ms, the kernel rotates the counter groups it multiplexes: the longest
+ * perf_event_mux_interval_ms of the PMUs in sysfs, else 10 (the longest default, HZ=100). Read once.
+ */
+unsigned ws_perf_mux_interval_ms(void);
+
 /* True when a hardware event (instructions) opens on this process: there is a usable PMU. */
 bool ws_perf_pmu_usable(void);
 
@@ -97,5 +103,8 @@ int ws_perf_hybrid_pmus(unsigned types[], const char *names[], int max);
  * and cpu_atom (type 10), as on Alder Lake, so that the per-core-type paths run with faked events.
  */
 void ws_perf_inject_hybrid(bool on);
+
+/* The test hook for ws_perf_mux_interval_ms(): answer `ms` from now on. */
+void ws_perf_inject_mux_interval(unsigned ms);
 
 #endif

@@ -235,15 +235,32 @@ static void test_multiplexing_is_scaled(void **state)
 	fx_release(&fx);
 }
 
+/* A command that runs long enough for task-clock to dwarf the start of its counters. */
+static char *busy_argv[] = { "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done", NULL };
+
 static void test_hardware_group_split(void **state)
 {
 	/*
-	 * Hardware events, faked by software counters so the group code runs without a PMU: when the first
-	 * run finds a group never scheduled, the next run splits it, and every event is counted again.
+	 * Hardware events, faked by software counters so the group code runs without a PMU: when a run long
+	 * enough for the kernel to rotate every group to the counters finds a group never scheduled, the
+	 * next run splits it, and every event is counted again. In a shorter run a group that never ran was
+	 * only waiting for its turn: nothing is split.
 	 */
 	struct fx fx;
 	char *argv[] = { "true", NULL };
 	const char *faults = "cycles=fake,instructions=fake,branches=fake,branch-misses=fake";
+	struct ws_perf_fault starved[] = {
+		{ .event = "cycles", .fake = true, .share = -1 },
+		{ .event = "instructions", .fake = true, .share = -1 },
+		{ .event = "branches", .fake = true, .share = 0 },
+		{ .event = "branch-misses", .fake = true, .share = -1 },
+	};
+	struct ws_perf_fault counted[] = {
+		{ .event = "cycles", .fake = true, .share = -1 },
+		{ .event = "instructions", .fake = true, .share = -1 },
+		{ .event = "branches", .fake = true, .share = -1 },
+		{ .event = "branch-misses", .fake = true, .share = -1 },
+	};
 	struct ws_metric *m;
 
 	(void)state;
@@ -251,40 +268,32 @@ static void test_hardware_group_split(void **state)
 	assert_int_equal(fx.ret, 0);
 	for (size_t i = 0; i < fx.ev.n; i++)
 		assert_true(fx.claims[i].claimed);
-	/* first run: branches' group reads as never scheduled */
-	{
-		struct ws_perf_fault f[] = {
-			{ .event = "cycles", .fake = true, .share = -1 },
-			{ .event = "instructions", .fake = true, .share = -1 },
-			{ .event = "branches", .fake = true, .share = 0 },
-			{ .event = "branch-misses", .fake = true, .share = -1 },
-		};
-
-		ws_perf_inject(f, 4);
-	}
+	/* a run shorter than a rotation (a minute a turn): branches' group starved, and left whole */
+	ws_perf_inject_mux_interval(60000);
+	ws_perf_inject(starved, 4);
 	run_under(&fx, 0, argv);
-	m = ws_metric_set_find(&fx.v.metrics, "branches");
-	assert_true(isnan(m->samples[0]));
-	m = ws_metric_set_find(&fx.v.metrics, "cycles");
-	assert_false(isnan(m->samples[0]));
-	assert_null(strstr(all_msgs, "split hardware groups"));
-	/* second run: counted, after the split */
-	{
-		struct ws_perf_fault f[] = {
-			{ .event = "cycles", .fake = true, .share = -1 },
-			{ .event = "instructions", .fake = true, .share = -1 },
-			{ .event = "branches", .fake = true, .share = -1 },
-			{ .event = "branch-misses", .fake = true, .share = -1 },
-		};
-
-		ws_perf_inject(f, 4);
-	}
+	assert_true(isnan(ws_metric_set_find(&fx.v.metrics, "branches")->samples[0]));
+	ws_perf_inject(counted, 4);
 	run_under(&fx, 1, argv);
+	assert_null(strstr(all_msgs, "split hardware groups"));
+	/* a run longer than a rotation (a millisecond a turn): branches' group reads as never scheduled */
+	ws_perf_inject_mux_interval(1);
+	ws_perf_inject(starved, 4);
+	run_under(&fx, 2, busy_argv);
+	m = ws_metric_set_find(&fx.v.metrics, "branches");
+	assert_true(isnan(m->samples[2]));
+	m = ws_metric_set_find(&fx.v.metrics, "cycles");
+	assert_false(isnan(m->samples[2]));
+	assert_null(strstr(all_msgs, "split hardware groups"));
+	/* next run: counted, after the split */
+	ws_perf_inject(counted, 4);
+	run_under(&fx, 3, argv);
 	assert_non_null(strstr(all_msgs, "split hardware groups"));
 	m = ws_metric_set_find(&fx.v.metrics, "branches");
-	assert_int_equal(m->n, 2);
-	assert_false(isnan(m->samples[1]));
-	assert_true(m->samples[1] > 0);
+	assert_int_equal(m->n, 4);
+	assert_false(isnan(m->samples[3]));
+	assert_true(m->samples[3] > 0);
+	ws_perf_inject_mux_interval(0);
 	fx_release(&fx);
 }
 
@@ -362,9 +371,6 @@ static void test_kernel_only_events_are_not_read_as_zero(void **state)
 	assert_true(claim_of(&fx, "page-faults")->claimed);
 	fx_release(&fx);
 }
-
-/* A command that runs long enough for task-clock to dwarf the start of its counters. */
-static char *busy_argv[] = { "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done", NULL };
 
 /*
  * A hybrid CPU whose atom PMU lacks L1-dcache-load-misses (ENOENT, as Alder Lake's cache table has it):
