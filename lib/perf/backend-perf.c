@@ -803,6 +803,14 @@ static void probe_topdown(struct perf_priv *p, struct ws_claim *claims)
 	lead = probe_open(p, events->v[p->slots].name, &a, true);
 	if (lead < 0) {
 		ws_perf_triage(-lead, &a, &reason);
+		/* The metric events open only under slots: they fail for its reason, not for lack of support. */
+		for (size_t i = 0; i < events->n; i++) {
+			if (!is_topdown_metric(p, i) || claims[i].claimed)
+				continue;
+			free(claims[i].reason);
+			claims[i].reason = xasprintf("opens only in a group that %s leads, which did not open: %s",
+						     events->v[p->slots].name, reason);
+		}
 		free(claims[p->slots].reason);
 		claims[p->slots].reason = reason;
 		return;

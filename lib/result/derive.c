@@ -2,9 +2,11 @@
 /* derive.c - metrics computed per run from others: rates, IPC, MPKI and level-1 top-down. */
 #include "result/derive.h"
 #include "result/metrics.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct ws_metric *get(const struct ws_metric_set *s, const char *name)
@@ -19,19 +21,49 @@ static double at(const struct ws_metric *m, size_t i)
 	return i < m->n ? m->samples[i] : NAN;
 }
 
+static bool topdown_inputs(const struct ws_metric_set *s, const char *const *names)
+{
+	for (int k = 0; k < 4; k++)
+		if (!get(s, names[k]))
+			return false;
+	return true;
+}
+
+/*
+ * --topdown was asked for (its raw events are in the set) and one of them could not be counted (the kernel
+ * refused "slots" under perf_event_paranoid, say): the four metrics are unsupported with that event's
+ * reason, where they would otherwise be missing from the result without a word.
+ */
+static void topdown_unsupported(struct ws_metric_set *s, const char *base_name, const char *const *names)
+{
+	char *why = NULL;
+
+	for (int k = -1; k < 4 && !why; k++) {
+		const struct ws_metric *m = ws_metric_set_find(s, k < 0 ? base_name : names[k]);
+
+		/* A copy: adding a metric below may move the set's array. */
+		if (m && (m->flags & WS_M_UNSUPPORTED) && m->reason)
+			why = xasprintf("%s: %s", m->name, m->reason);
+	}
+	for (int k = 0; why && k < 4; k++)
+		if (!ws_metric_set_find(s, ws_topdown_metrics[k]))
+			ws_metric_set_unsupported(s, ws_topdown_metrics[k], why);
+	free(why);
+}
+
 /* Level-1 top-down per run, from the raw td-* events (metrics.h), by whichever method's events are there. */
 static void topdown_derive(struct ws_metric_set *s)
 {
-	bool intel = get(s, WS_TOPDOWN_SLOTS) != NULL;
+	bool intel = ws_metric_set_find(s, WS_TOPDOWN_SLOTS) != NULL; /* asked for, counted or not */
 	const char *const *names = intel ? ws_topdown_intel_inputs : ws_topdown_zen4_inputs;
 	const struct ws_metric *base, *in[4];
 	struct ws_metric *out[4];
+	const char *base_name = intel ? WS_TOPDOWN_SLOTS : WS_TOPDOWN_ZEN4_CYCLES;
 
-	if (!get(s, intel ? WS_TOPDOWN_SLOTS : WS_TOPDOWN_ZEN4_CYCLES))
+	if (!get(s, base_name) || !topdown_inputs(s, names)) {
+		topdown_unsupported(s, base_name, names);
 		return;
-	for (int k = 0; k < 4; k++)
-		if (!get(s, names[k]))
-			return;
+	}
 	/* Create the outputs first: creating may move the set's array, so look everything up after. */
 	for (int k = 0; k < 4; k++)
 		ws_metric_set_get(s, ws_topdown_metrics[k], WS_M_DERIVED);

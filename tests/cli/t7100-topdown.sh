@@ -36,6 +36,14 @@ test_expect_success 'compare --topdown: the explanation reports level 1 for each
 	python3 -c "import json; e=json.load(open(\"c.json\"))[\"explain\"][0]; assert round(e[\"topdown\"][\"variant\"][\"topdown-retiring\"], 2) == 0.17, e"
 '
 
+test_expect_success 'Intel method, slots refused (paranoid): the four metrics unsupported with its reason, not missing' '
+	WHYSLOW_TEST_TOPDOWN=intel WHYSLOW_TEST_PERF_FAULTS="td-slots=EACCES,${FAKE_INTEL#td-slots=fake,}" \
+		"$WHYSLOW" stat -r 2 -w 0 --backend perf --topdown -e task-clock --export-json s.json -- true >out &&
+	test_grep "topdown-retiring  *td-slots: permission denied" out &&
+	test_grep "td-retiring  *opens only in a group that td-slots leads" out &&
+	python3 -c "import json; m=json.load(open(\"s.json\"))[\"variants\"][0][\"metrics\"]; assert all(m[\"topdown-\" + k][\"unsupported\"].startswith(\"td-slots: permission denied\") for k in (\"frontend-bound\", \"bad-speculation\", \"backend-bound\", \"retiring\")), m"
+'
+
 test_have_prereq PMU && test_skip_next 'a PMU is here: it may have top-down events (the fakes above test them)'
 test_expect_success 'without top-down events: one warning, and the metrics unsupported with the reason' '
 	whyslow stat -r 1 -w 0 --backend perf --topdown -e task-clock --export-json u.json -- true >out 2>err &&
