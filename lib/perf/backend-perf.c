@@ -480,8 +480,14 @@ static int perf_attach(struct ws_backend *be, pid_t pid)
 	if (!p->syms) {
 		p->syms = ws_symbols_new();
 		p->ncpus = ws_profile_online_cpus(&p->cpus);
-		p->freq = ws_profile_clip_freq(be->opts.freq > 0 ? (unsigned)be->opts.freq : o.freq);
+		p->freq = be->opts.freq > 0 ? (unsigned)be->opts.freq : o.freq;
 	}
+	/*
+	 * Every run: the kernel lowers perf_event_max_sample_rate while a session runs when its sampling
+	 * interrupts take too long ("perf: interrupt took too long", in VMs and with DWARF stacks), and then
+	 * refuses a higher frequency with EINVAL, which reads as "no PMU". Said only when it goes lower.
+	 */
+	p->freq = ws_profile_clip_freq(p->freq);
 	o.freq = p->freq;
 	o.freq_checked = true;
 	o.cpus = p->cpus;
