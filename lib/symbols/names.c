@@ -184,6 +184,90 @@ char *ws_sym_identity(const char *symbol)
 	return id;
 }
 
+/* ---- lambdas' numbers ---------------------------------------------------------------------------------- */
+
+/*
+ * Which of the braces open so far began a lambda's closure type ("{lambda(" rather than "{unnamed type#1}"
+ * or "{default arg#1}"), a bit per depth: a lambda's parameters may hold another lambda's type, whose
+ * number is its own. Deeper than 64 braces nothing counts as a lambda: such a name is compared as it is.
+ */
+struct braces {
+	uint64_t lambda;
+	unsigned depth;
+};
+
+/* Account for s[0], a character both names have. */
+static void braces_step(struct braces *b, const char *s)
+{
+	if (*s == '{') {
+		if (b->depth < 64 && !strncmp(s, "{lambda(", 8))
+			b->lambda |= UINT64_C(1) << b->depth;
+		else if (b->depth < 64)
+			b->lambda &= ~(UINT64_C(1) << b->depth);
+		b->depth++;
+	} else if (*s == '}' && b->depth) {
+		b->depth--;
+	}
+}
+
+/*
+ * The length of the lambda number "#12" at s[i], where it ends the innermost open brace, a lambda's, right
+ * after its parameters ("{lambda(long)#12}"); 0 where s[i] starts no such number.
+ */
+static size_t lambda_number(const struct braces *b, const char *s, size_t i)
+{
+	size_t n = 1;
+
+	if (s[i] != '#' || i == 0 || s[i - 1] != ')' || !b->depth || b->depth > 64 ||
+	    !(b->lambda & (UINT64_C(1) << (b->depth - 1))))
+		return 0;
+	while (isdigit((unsigned char)s[i + n]))
+		n++;
+	return n > 1 && s[i + n] == '}' ? n : 0;
+}
+
+char *ws_sym_lambda_unnumbered(const char *name)
+{
+	struct braces br = { 0 };
+	char *out = xmalloc(strlen(name) + 1);
+	size_t o = 0;
+
+	for (size_t i = 0; name[i];) {
+		size_t n = lambda_number(&br, name, i);
+
+		if (n) {
+			i += n;
+			continue;
+		}
+		braces_step(&br, name + i);
+		out[o++] = name[i++];
+	}
+	out[o] = '\0';
+	return out;
+}
+
+bool ws_sym_lambda_same(const char *a, const char *b)
+{
+	struct braces br = { 0 };
+	size_t i = 0, j = 0, n;
+
+	for (;;) {
+		if (a[i] == b[j]) {
+			if (!a[i])
+				return true;
+			braces_step(&br, a + i);
+			i++;
+			j++;
+		} else if (b[j] == '}' && (n = lambda_number(&br, a, i))) {
+			i += n;
+		} else if (a[i] == '}' && (n = lambda_number(&br, b, j))) {
+			j += n;
+		} else {
+			return false;
+		}
+	}
+}
+
 /* ---- the short form ---------------------------------------------------------------------------------- */
 
 static bool ident_char(char c)

@@ -45,6 +45,23 @@ char *ws_sym_base(const char *symbol);
 char *ws_sym_identity(const char *symbol);
 
 /*
+ * GCC numbers a function's lambdas ("f(int)::{lambda(long)#1}"), and its symbols carry the number, but
+ * DWARF does not: a lambda inlined where no symbol names it is "f(int)::{lambda(long)}" (symbols.c). These
+ * tell the two spellings of one lambda apart from two lambdas, for the pairing across builds (pair.c).
+ *
+ * ws_sym_lambda_unnumbered: `name` with every lambda's number left out, "f(int)::{lambda(long)}": what two
+ * spellings of one lambda have in common (also two lambdas with the same parameters, which only
+ * ws_sym_lambda_same() tells apart). A new string, `name` itself (copied) when it numbers no lambda.
+ *
+ * ws_sym_lambda_same: whether `a` and `b` are one name but for lambda numbers that one of them leaves out:
+ * "{lambda(long)}" is "{lambda(long)#1}" and "{lambda(long)#2}", but "{lambda(long)#1}" is not
+ * "{lambda(long)#2}", nor "{lambda(int)}", and all else (the enclosing function, " (inlined)") is the same.
+ * True for two equal names.
+ */
+char *ws_sym_lambda_unnumbered(const char *name);
+bool ws_sym_lambda_same(const char *a, const char *b);
+
+/*
  * The public function a C library implementation stands for, when `name` is one of the implementations
  * glibc chooses among by CPU features at load time (ifunc): "__memmove_avx512_unaligned_erms" and
  * "__memcpy_avx_unaligned_erms" -> "memcpy/memmove" (glibc's memcpy is its memmove), "__strlen_evex" ->

@@ -327,6 +327,39 @@ static void test_pair_by_symbol(void **state)
 	assert_int_equal(how_b[5], WS_SYM_AMBIGUOUS);
 }
 
+/* GCC's lambda numbers, which a lambda inlined where no symbol names it goes without (symbols.c). */
+static void test_lambda_numbers(void **state)
+{
+	(void)state;
+	check(ws_sym_lambda_unnumbered("ns::run(int)::{lambda(long)#1}::operator()(long) const"),
+	      "ns::run(int)::{lambda(long)}::operator()(long) const");
+	/* A lambda in a lambda, and a lambda whose parameter is another's closure type: every number goes. */
+	check(ws_sym_lambda_unnumbered("f()::{lambda(int)#2}::operator()(int) const::{lambda()#1}::operator()() const"),
+	      "f()::{lambda(int)}::operator()(int) const::{lambda()}::operator()() const");
+	check(ws_sym_lambda_unnumbered("f()::{lambda(f()::{lambda(int)#1})#12}"), "f()::{lambda(f()::{lambda(int)})}");
+	/* Other numbered braces are not lambdas, and the name of no lambda stays as it is. */
+	check(ws_sym_lambda_unnumbered("f()::{unnamed type#1}::g() const"), "f()::{unnamed type#1}::g() const");
+	check(ws_sym_lambda_unnumbered("f(int)::{default arg#1}::operator()() const"),
+	      "f(int)::{default arg#1}::operator()() const");
+	check(ws_sym_lambda_unnumbered("long ns::mixed<long>(long, unsigned long)"),
+	      "long ns::mixed<long>(long, unsigned long)");
+
+	assert_true(ws_sym_lambda_same("ns::run(int)::{lambda(long)}::operator()(long) const (inlined)",
+				       "ns::run(int)::{lambda(long)#1}::operator()(long) const (inlined)"));
+	assert_true(ws_sym_lambda_same("ns::run(int)::{lambda(long)#7}::operator()(long) const",
+				       "ns::run(int)::{lambda(long)}::operator()(long) const"));
+	assert_true(ws_sym_lambda_same("f()::{lambda()#1}::operator()() const::{lambda(int)}::operator()(int) const",
+				       "f()::{lambda()}::operator()() const::{lambda(int)#3}::operator()(int) const"));
+	assert_true(ws_sym_lambda_same("f()::{lambda(int)#1}", "f()::{lambda(int)#1}"));
+	/* Two numbers are two lambdas; other parameters, another function or another row are another lambda. */
+	assert_false(ws_sym_lambda_same("f()::{lambda(int)#1}", "f()::{lambda(int)#2}"));
+	assert_false(ws_sym_lambda_same("f()::{lambda(int)#1}", "f()::{lambda(int)#10}"));
+	assert_false(ws_sym_lambda_same("f()::{lambda(int)}", "f()::{lambda(long)#1}"));
+	assert_false(ws_sym_lambda_same("f(int)::{lambda(int)}", "f(long)::{lambda(int)#1}"));
+	assert_false(ws_sym_lambda_same("f()::{lambda(int)} (inlined)", "f()::{lambda(int)#1}"));
+	assert_false(ws_sym_lambda_same("f()::{unnamed type}::g()", "f()::{unnamed type#1}::g()"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_plt_callee),
 		cmocka_unit_test(test_unknown_row),
 		cmocka_unit_test(test_pair_by_symbol),
+		cmocka_unit_test(test_lambda_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
