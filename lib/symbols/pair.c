@@ -2,6 +2,7 @@
 /* pair.c - which function of one build is which of another, for asm-diff and the profiles' rows alike. */
 #include "symbols/pair.h"
 #include "core/util.h"
+#include "symbols/names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,111 @@ static bool pair_by_size(const struct member *g, size_t na, size_t nb, size_t *m
 	return ok;
 }
 
+/* A function with a lambda in its identity, for the last round: its identity without the lambdas' numbers. */
+struct lambda_member {
+	const struct ws_sym_pairable *s;
+	size_t index;
+	int side; /* 0: A, 1: B */
+	char *unnumbered;
+};
+
+/* Whether two members may be one lambda: one identity without the numbers, cold parts apart. */
+static bool same_lambda_group(const struct lambda_member *x, const struct lambda_member *y)
+{
+	return !strcmp(x->unnumbered, y->unnumbered) && x->s->cold == y->s->cold;
+}
+
+static int cmp_lambda_members(const void *pa, const void *pb)
+{
+	const struct lambda_member *a = pa, *b = pb;
+	int c = strcmp(a->unnumbered, b->unnumbered);
+
+	if (c)
+		return c;
+	if (a->s->cold != b->s->cold)
+		return a->s->cold ? 1 : -1;
+	return a->side - b->side;
+}
+
+/* Whether two members are one lambda's spellings, or one spelling: ws_sym_lambda_same(), cold parts apart. */
+static bool lambda_same(const struct lambda_member *x, const struct lambda_member *y)
+{
+	return x->s->cold == y->s->cold && ws_sym_lambda_same(x->s->identity, y->s->identity);
+}
+
+/* The one member of g[0..n) on side `side` that is the same lambda as `x`, or NULL when none or several are. */
+static const struct lambda_member *only_same(const struct lambda_member *g, size_t n, int side,
+					     const struct lambda_member *x)
+{
+	const struct lambda_member *found = NULL;
+
+	for (size_t k = 0; k < n; k++) {
+		if (g[k].side != side || !lambda_same(x, &g[k]))
+			continue;
+		if (found)
+			return NULL;
+		found = &g[k];
+	}
+	return found;
+}
+
+/*
+ * The last round: a lambda inlined where no symbol of its build names it has no number
+ * ("f(int)::{lambda(long)}", symbols.c), where another build's symbol gives it one
+ * ("f(int)::{lambda(long)#1}"). Among those left, two whose identities differ only so pair, as a clone and
+ * its original do, where each is the only one of its kind in the other build (counting those already
+ * paired: a number is no tie-breaker): one lambda with those parameters in that function. Where there are
+ * several ("{lambda(long)#1}" and "{lambda(long)#2}" against "{lambda(long)}"), which is which is not
+ * known: they stay unpaired, WS_SYM_AMBIGUOUS. Only here, not in the identity: two lambdas of one build
+ * must keep two names, and "{lambda(long)}" is no name of "{lambda(long)#1}" where that build has both.
+ */
+static void pair_lambdas(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,
+			 size_t *mate_a, enum ws_sym_how *how_a, enum ws_sym_how *how_b, bool *used_b)
+{
+	struct lambda_member *m = xmalloc((na + nb + 1) * sizeof(*m));
+	size_t n = 0;
+
+	for (size_t i = 0; i < na + nb; i++) {
+		const struct ws_sym_pairable *s = i < na ? &a[i] : &b[i - na];
+
+		if (strstr(s->identity, "{lambda("))
+			m[n++] = (struct lambda_member){ s, i < na ? i : i - na, i >= na,
+							 ws_sym_lambda_unnumbered(s->identity) };
+	}
+	qsort(m, n, sizeof(*m), cmp_lambda_members);
+	for (size_t g = 0, e; g < n; g = e) {
+		for (e = g + 1; e < n && same_lambda_group(&m[e], &m[g]); e++)
+			;
+		for (size_t k = g; k < e && m[k].side == 0; k++) {
+			const struct lambda_member *x = &m[k], *y;
+
+			if (mate_a[x->index] != SIZE_MAX)
+				continue;
+			/* One spelling on both sides is the identity's: the round before said all there is. */
+			y = only_same(m + g, e - g, 1, x);
+			if (y && strcmp(x->s->identity, y->s->identity) && !used_b[y->index] &&
+			    only_same(m + g, e - g, 0, y) == x) {
+				mate_a[x->index] = y->index;
+				used_b[y->index] = true;
+				how_a[x->index] = WS_SYM_BY_CLONE;
+				continue;
+			}
+			/* Several that may be this one, or this one of several that may be another: never guessed. */
+			for (size_t l = g; l < e; l++) {
+				if (m[l].side != 1 || !lambda_same(x, &m[l]) ||
+				    !strcmp(x->s->identity, m[l].s->identity))
+					continue;
+				how_a[x->index] = WS_SYM_AMBIGUOUS;
+				if (!used_b[m[l].index])
+					how_b[m[l].index] = WS_SYM_AMBIGUOUS;
+			}
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		free(m[k].unnumbered);
+	free(m);
+}
+
 void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,
 		 size_t *mate_a, enum ws_sym_how *how_a, enum ws_sym_how *how_b)
 {
@@ -216,6 +322,7 @@ void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym
 			}
 		}
 	}
+	pair_lambdas(a, na, b, nb, mate_a, how_a, how_b, used_b);
 	free(bykey);
 	free(used_b);
 	free(left);

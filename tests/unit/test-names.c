@@ -360,6 +360,76 @@ static void test_lambda_numbers(void **state)
 	assert_false(ws_sym_lambda_same("f()::{unnamed type}::g()", "f()::{unnamed type#1}::g()"));
 }
 
+/*
+ * Pairing across builds, a lambda spelled with GCC's number in one build and without it in the other
+ * (inlined where no symbol names it): one function where the other build has one lambda of that function
+ * with those parameters, either way round; never a guess among several, nor two numbers made one.
+ */
+static void test_pair_lambdas(void **state)
+{
+	static const char *const an[] = {
+		"ns::run(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"ns::two(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"ns::run(int)::{lambda(int, int)#2}::operator()(int, int) const (inlined)",
+		"ns::run(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::three(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+		"ns::four(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+		"ns::four(int)::{lambda(long)#2}::operator()(long) const (inlined)",
+		"ns::five(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+		"ns::five(int)::{lambda(long)}::operator()(long) const (inlined)",
+	};
+	static const char *const bn[] = {
+		"ns::run(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+		"ns::two(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+		"ns::two(int)::{lambda(long)#2}::operator()(long) const (inlined)",
+		"ns::run(int)::{lambda(int, int)}::operator()(int, int) const (inlined)",
+		"ns::run(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::three(int)::{lambda(long)#2}::operator()(long) const (inlined)",
+		"ns::four(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"ns::five(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+	};
+	enum { NA = sizeof(an) / sizeof(an[0]), NB = sizeof(bn) / sizeof(bn[0]) };
+	struct ws_sym_pairable a[NA], b[NB];
+	size_t mate[NA];
+	enum ws_sym_how how_a[NA], how_b[NB];
+
+	(void)state;
+	/* As the profiles' rows are: the name is the key and, for inlined code, the identity; no sizes. */
+	for (size_t i = 0; i < NA; i++)
+		a[i] = (struct ws_sym_pairable){ .key = an[i], .identity = an[i], .addr = i };
+	for (size_t j = 0; j < NB; j++)
+		b[j] = (struct ws_sym_pairable){ .key = bn[j], .identity = bn[j], .addr = j };
+	ws_sym_pair(a, NA, b, NB, mate, how_a, how_b);
+	/* One lambda of run(long) in B: the unnumbered one is it, and the other way round for (int, int). */
+	assert_int_equal(mate[0], 0);
+	assert_int_equal(how_a[0], WS_SYM_BY_CLONE);
+	assert_int_equal(mate[2], 3);
+	assert_int_equal(how_a[2], WS_SYM_BY_CLONE);
+	/* The out-of-line row keeps its own mate: " (inlined)" is another row. */
+	assert_int_equal(mate[3], 4);
+	assert_int_equal(how_a[3], WS_SYM_BY_NAME);
+	/* Two lambdas of two(int) with those parameters in B: which one it is is not known. */
+	assert_int_equal(mate[1], SIZE_MAX);
+	assert_int_equal(how_a[1], WS_SYM_AMBIGUOUS);
+	assert_int_equal(how_b[1], WS_SYM_AMBIGUOUS);
+	assert_int_equal(how_b[2], WS_SYM_AMBIGUOUS);
+	/* Two numbers are two lambdas, even where each is alone. */
+	assert_int_equal(mate[4], SIZE_MAX);
+	assert_int_equal(how_a[4], WS_SYM_ONLY);
+	assert_int_equal(how_b[5], WS_SYM_ONLY);
+	/* Two lambdas of four(int) in A against one without a number in B: neither is taken. */
+	assert_int_equal(mate[5], SIZE_MAX);
+	assert_int_equal(mate[6], SIZE_MAX);
+	assert_int_equal(how_a[5], WS_SYM_AMBIGUOUS);
+	assert_int_equal(how_a[6], WS_SYM_AMBIGUOUS);
+	assert_int_equal(how_b[6], WS_SYM_AMBIGUOUS);
+	/* five(int)'s #1 pairs by name; the unnumbered one, which may be it too, is not given it a second time. */
+	assert_int_equal(mate[7], 7);
+	assert_int_equal(how_a[7], WS_SYM_BY_NAME);
+	assert_int_equal(mate[8], SIZE_MAX);
+	assert_int_equal(how_a[8], WS_SYM_AMBIGUOUS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_row),
 		cmocka_unit_test(test_pair_by_symbol),
 		cmocka_unit_test(test_lambda_numbers),
+		cmocka_unit_test(test_pair_lambdas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
