@@ -62,6 +62,7 @@ static const char *how_name(enum ws_sym_how how)
 	case WS_SYM_BY_NAME: return "name";
 	case WS_SYM_BY_CLONE: return "clone";
 	case WS_SYM_BY_SIZE: return "size-and-order";
+	case WS_SYM_BY_LAMBDA: return "lambda";
 	case WS_SYM_AMBIGUOUS: return "ambiguous";
 	case WS_SYM_ONLY: return "only";
 	}

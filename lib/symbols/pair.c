@@ -194,9 +194,9 @@ static const struct lambda_member *only_same(const struct lambda_member *g, size
 /*
  * The last round: a lambda inlined where no symbol of its build names it has no number
  * ("f(int)::{lambda(long)}", symbols.c), where another build's symbol gives it one
- * ("f(int)::{lambda(long)#1}"). Among those left, two whose identities differ only so pair, as a clone and
- * its original do, where each is the only one of its kind in the other build (counting those already
- * paired: a number is no tie-breaker): one lambda with those parameters in that function. Where there are
+ * ("f(int)::{lambda(long)#1}"). Among those left, two whose identities differ only so pair
+ * (WS_SYM_BY_LAMBDA), as a clone and its original do, where each is the only one of its kind in the other
+ * build (counting those already paired: a number is no tie-breaker): one lambda with those parameters in that function. Where there are
  * several ("{lambda(long)#1}" and "{lambda(long)#2}" against "{lambda(long)}"), which is which is not
  * known: they stay unpaired, WS_SYM_AMBIGUOUS. Only here, not in the identity: two lambdas of one build
  * must keep two names, and "{lambda(long)}" is no name of "{lambda(long)#1}" where that build has both.
@@ -229,7 +229,7 @@ static void pair_lambdas(const struct ws_sym_pairable *a, size_t na, const struc
 			    only_same(m + g, e - g, 0, y) == x) {
 				mate_a[x->index] = y->index;
 				used_b[y->index] = true;
-				how_a[x->index] = WS_SYM_BY_CLONE;
+				how_a[x->index] = WS_SYM_BY_LAMBDA;
 				continue;
 			}
 			/* Several that may be this one, or this one of several that may be another: never guessed. */

@@ -26,9 +26,9 @@ struct ws_sym_pairable {
 /* How a function was paired, or why it stayed alone. */
 enum ws_sym_how {
 	WS_SYM_BY_NAME,   /* the same key in both */
-	WS_SYM_BY_CLONE,  /* one function of an identity left on each side: "scale" and "scale.constprop.0";
-			   * or one lambda spelled without its number and with it: "{lambda(long)}", "...#1}" */
+	WS_SYM_BY_CLONE,  /* one function of an identity left on each side: "scale" and "scale.constprop.0" */
 	WS_SYM_BY_SIZE,   /* several of one identity on each side, paired by size and address order */
+	WS_SYM_BY_LAMBDA, /* one lambda spelled without its number and with it: "{lambda(long)}", "...#1}" */
 	WS_SYM_AMBIGUOUS, /* one of several of one identity that nothing paired: never guessed */
 	WS_SYM_ONLY,      /* nothing of its identity left in the other build */
 };
@@ -40,7 +40,7 @@ enum ws_sym_how {
  * those left, per identity (cold parts apart): one on each side are a clone and its original; several on
  * each side, as many in each, pair when their sizes are distinct and rank in the same address order in both
  * builds; any other several stay WS_SYM_AMBIGUOUS. Last, a lambda inlined where no symbol names it,
- * "f(int)::{lambda(long)}" (DWARF has no number), pairs (WS_SYM_BY_CLONE) with "f(int)::{lambda(long)#1}" of
+ * "f(int)::{lambda(long)}" (DWARF has no number), pairs (WS_SYM_BY_LAMBDA) with "f(int)::{lambda(long)#1}" of
  * the other build where each is the only lambda of that function with those parameters on the other side;
  * against several (#1 and #2) both stay WS_SYM_AMBIGUOUS. mate_a[i] receives the index in b[] of a[i]'s mate or
  * SIZE_MAX, how_a[i] how it paired (or why not), how_b[j] why b[j] stayed alone (unused for paired ones).

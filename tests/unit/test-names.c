@@ -402,9 +402,9 @@ static void test_pair_lambdas(void **state)
 	ws_sym_pair(a, NA, b, NB, mate, how_a, how_b);
 	/* One lambda of run(long) in B: the unnumbered one is it, and the other way round for (int, int). */
 	assert_int_equal(mate[0], 0);
-	assert_int_equal(how_a[0], WS_SYM_BY_CLONE);
+	assert_int_equal(how_a[0], WS_SYM_BY_LAMBDA);
 	assert_int_equal(mate[2], 3);
-	assert_int_equal(how_a[2], WS_SYM_BY_CLONE);
+	assert_int_equal(how_a[2], WS_SYM_BY_LAMBDA);
 	/* The out-of-line row keeps its own mate: " (inlined)" is another row. */
 	assert_int_equal(mate[3], 4);
 	assert_int_equal(how_a[3], WS_SYM_BY_NAME);
