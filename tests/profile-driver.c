@@ -14,6 +14,8 @@
  *	--poll-ms=N        drain the rings when one is half full or every N ms (default 100; 0: only at the end)
  *	--sleep-ms=N       drain the rings every N ms, ignoring their wakeups (so that a small ring overflows)
  *	--fake-pmu         pretend hardware events exist: open cpu-clock in their place (tests the PMU paths)
+ *	--fake-hybrid      with --fake-pmu: pretend to be Alder Lake, CPU 0 a cpu_core and the others cpu_atom,
+ *	                   whose PMU lacks L1-dcache-load-misses (ENOENT there, as the kernel says)
  *	--fail=N[+]:ERRNO  make the Nth perf_event_open (and with +, every later one) fail with ERRNO
  *	-v                 debug lines from the engine on stderr
  *
@@ -22,6 +24,7 @@
  *
  *	event	cpu-clock	4000		sampled event, rate in Hz
  *	extra	L1-dcache-load-misses	(only with --functions)
+ *	skipped	cpu_atom		(only where a core PMU lacks the second event)
  *	total	SAMPLES	PERIOD	EXTRA_SAMPLES	EXTRA_PERIOD	LOST	THROTTLED	FULL_RINGS
  *	fn	SHARE	SAMPLES	EXTRA_SHARE	EXTRA_SAMPLES	NAME	OBJECT
  *	line	NAME	FILE:LINE	SAMPLES
@@ -32,6 +35,7 @@
  */
 #include "core/log.h"
 #include "core/util.h"
+#include "perf/perf.h"
 #include "perf/profile.h"
 
 #include <errno.h>
@@ -40,6 +44,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +54,7 @@
 
 static int verbose;
 static int fake_pmu;
+static int fake_hybrid;
 static long fail_at, fail_errno;
 static int fail_after;
 static long open_calls;
@@ -73,6 +79,23 @@ static int test_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group
 	if (fail_at && (open_calls == fail_at || (fail_after && open_calls > fail_at))) {
 		errno = (int)fail_errno;
 		return -1;
+	}
+	if (fake_hybrid && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE)) {
+		unsigned type = (unsigned)(a.config >> PERF_PMU_TYPE_SHIFT);
+		bool atom = cpu != 0;
+
+		/* A generic event must name its core PMU, and the one of its CPU (x86's supported_cpus). */
+		if (!type || (type == PERF_TYPE_RAW) == atom) {
+			errno = ENOENT;
+			return -1;
+		}
+		a.config &= PERF_HW_EVENT_MASK;
+		if (atom && a.type == PERF_TYPE_HW_CACHE &&
+		    a.config == (PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+				 PERF_COUNT_HW_CACHE_RESULT_MISS << 16)) {
+			errno = ENOENT;
+			return -1;
+		}
 	}
 	if (fake_pmu && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE)) {
 		/*
@@ -109,7 +132,8 @@ static int errno_by_name(const char *s)
 static int usage(void)
 {
 	fprintf(stderr, "usage: profile-driver [-F HZ] [-e EVENT] [--functions=EVENT] [--period=N] [--lines=N]\n"
-			"                      [--ring-pages=N] [--poll-ms=N] [--sleep-ms=N] [--fake-pmu] [--fail=N[+]:ERRNO]\n"
+			"                      [--ring-pages=N] [--poll-ms=N] [--sleep-ms=N] [--fake-pmu [--fake-hybrid]]\n"
+			"                      [--fail=N[+]:ERRNO]\n"
 			"                      [-g fp|dwarf|none] [-v]"
 			"                      -- CMD [ARGS...]\n");
 	return 129;
@@ -122,6 +146,8 @@ static void print_profile(const struct ws_fn_profile *fp)
 	printf("event\t%s\t%u\n", fp->event, fp->freq);
 	if (fp->extra_event)
 		printf("extra\t%s\n", fp->extra_event);
+	if (fp->extra_skipped)
+		printf("skipped\t%s\n", fp->extra_skipped);
 	printf("total\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%u\n", (unsigned long long)fp->samples,
 	       (unsigned long long)fp->period, (unsigned long long)fp->extra_samples,
 	       (unsigned long long)fp->extra_period, (unsigned long long)fp->lost,
@@ -148,7 +174,7 @@ int main(int argc, char **argv)
 		{ "lines", required_argument, NULL, 'l' },     { "fake-pmu", no_argument, NULL, 'P' },
 		{ "fail", required_argument, NULL, 'f' },      { "ring-pages", required_argument, NULL, 'R' },
 		{ "poll-ms", required_argument, NULL, 'T' },   { "sleep-ms", required_argument, NULL, 'S' },
-		{ NULL, 0, NULL, 0 },
+		{ "fake-hybrid", no_argument, NULL, 'H' },     { NULL, 0, NULL, 0 },
 	};
 	struct ws_profile_opts opts = WS_PROFILE_OPTS_INIT;
 	struct ws_profile *prof = NULL;
@@ -199,6 +225,10 @@ int main(int argc, char **argv)
 		case 'P':
 			fake_pmu = 1;
 			opts.open_fn = test_open;
+			break;
+		case 'H':
+			fake_hybrid = 1;
+			ws_perf_inject_hybrid(true);
 			break;
 		case 'f':
 			fail_at = strtol(optarg, &end, 10);

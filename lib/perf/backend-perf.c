@@ -70,6 +70,7 @@ struct perf_priv {
 	size_t ncpus;
 	unsigned freq;
 	bool warned_loss;
+	bool told_extra_skipped;    /* said once that a core type lacks --functions' second event */
 	/* Call chains: the program the next run executes, and how each program's chains are recorded. */
 	char *program;
 	struct program_cg {
@@ -640,6 +641,11 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 		ws_log(WS_LOG_WARN, "the profile of '%s' lost samples (ring buffers full): lower the rate with -F",
 		       v->name);
 		p->warned_loss = true;
+	}
+	if (fp.extra_skipped && !p->told_extra_skipped) {
+		ws_log(WS_LOG_INFO, "%s is not sampled on the CPUs of %s, whose PMU lacks it: its shares are of the "
+		       "time the command ran on the other core types", fp.extra_event, fp.extra_skipped);
+		p->told_extra_skipped = true;
 	}
 	if (fp.extra_event)
 		extra = xasprintf("%s-share", fp.extra_event);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* perf.c - perf_event_open helpers: errno triage, scaling, paranoid, hybrid PMUs and fault injection. */
 #include "perf/perf.h"
+#include "backend/runner.h"
 #include "core/log.h"
 #include "core/util.h"
 
@@ -375,6 +376,26 @@ bool ws_perf_pmu_usable(void)
 	if (fd >= 0)
 		close(fd);
 	return cached;
+}
+
+int ws_perf_hybrid_pmu_cpus(const char *name, cpu_set_t *set)
+{
+	char *path, *s;
+	int ret;
+
+	if (fake_hybrid) {
+		CPU_ZERO(set);
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if ((c == 0) == !strcmp(name, "cpu_core"))
+				CPU_SET(c, set);
+		return 0;
+	}
+	path = xasprintf("/sys/bus/event_source/devices/%s/cpus", name);
+	s = ws_read_line(path);
+	ret = s ? ws_parse_cpu_list(s, set) : -1;
+	free(s);
+	free(path);
+	return ret ? -1 : 0;
 }
 
 int ws_perf_hybrid_pmus(unsigned types[], const char *names[], int max)

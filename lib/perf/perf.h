@@ -4,6 +4,7 @@
 #define WS_PERF_H
 
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -97,6 +98,12 @@ int ws_perf_hybrid_pmus(unsigned types[], const char *names[], int max);
 
 /* The most core PMUs a hybrid CPU has: cpu_core, cpu_atom and Arrow Lake-H's cpu_lowpower. */
 #define WS_PERF_MAX_CORE_TYPES 3
+
+/*
+ * The CPUs of hybrid core PMU `name` ("cpu_atom"), from sysfs, into *set. Returns 0, or -1 where they
+ * cannot be read. Under the test hook below, cpu_core has CPU 0 and cpu_atom every other.
+ */
+int ws_perf_hybrid_pmu_cpus(const char *name, cpu_set_t *set);
 
 /*
  * The test hook for a hybrid CPU: while on, ws_perf_hybrid_pmus() answers cpu_core (type 4, PERF_TYPE_RAW)

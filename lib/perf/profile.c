@@ -262,6 +262,12 @@ struct ws_profile {
 	uint64_t chain_samples;
 
 	bool exclude_kernel; /* decided by the first event's open, kept for the second */
+	/* A hybrid CPU's core PMUs and their CPUs (on_cpu_pmu()); ntypes 0 elsewhere. */
+	unsigned types[WS_PERF_MAX_CORE_TYPES];
+	const char *type_names[WS_PERF_MAX_CORE_TYPES];
+	cpu_set_t type_cpus[WS_PERF_MAX_CORE_TYPES];
+	int ntypes;
+	const char *extra_skipped; /* the core PMU whose CPUs lack the second event, or NULL */
 	int pmu;             /* 1: a hardware first event opened; 0: cycles was unsupported; -1: not known */
 	uint64_t lost, throttled, unknown_ids, bad_records;
 	struct ws_symbols *symbols;
@@ -1061,40 +1067,85 @@ static void close_fds(struct ws_profile *p, int which)
 }
 
 /*
+ * On a hybrid CPU, a generic hardware or cache event opened on one CPU names that CPU's core PMU in its
+ * config's upper bits, as the counting backend's copies do: bare, it is cpu_core's (PERF_TYPE_RAW), which
+ * refuses a CPU of another core type, and what the kernel tries then depends on its version. Returns the
+ * PMU's name, or NULL where `a` stays as it is.
+ */
+static const char *on_cpu_pmu(const struct ws_profile *p, struct perf_event_attr *a, int cpu)
+{
+	if ((a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE) || a->config >> PERF_PMU_TYPE_SHIFT)
+		return NULL;
+	for (int t = 0; t < p->ntypes; t++) {
+		if (CPU_ISSET(cpu, &p->type_cpus[t])) {
+			a->config |= (uint64_t)p->types[t] << PERF_PMU_TYPE_SHIFT;
+			return p->type_names[t];
+		}
+	}
+	return NULL;
+}
+
+/* A hybrid CPU's core PMUs and their CPUs, for on_cpu_pmu(); none where any is unknown. */
+static void read_core_types(struct ws_profile *p)
+{
+	p->ntypes = ws_perf_hybrid_pmus(p->types, p->type_names, WS_PERF_MAX_CORE_TYPES);
+	for (int t = 0; t < p->ntypes; t++)
+		if (ws_perf_hybrid_pmu_cpus(p->type_names[t], &p->type_cpus[t]))
+			p->ntypes = 0;
+	if (p->ntypes < 2)
+		p->ntypes = 0;
+}
+
+/*
  * Open `attr` on every CPU for the profiled task, into rings[].fd or rings[].extra_fd. The first CPU decides
  * whether the kernel's part of the profile is allowed: on EACCES/EPERM the event is opened again without it,
- * as perf_event_paranoid >= 2 requires of an unprivileged user. Returns 0 or the errno of the failed open,
- * with nothing left open for this event.
+ * as perf_event_paranoid >= 2 requires of an unprivileged user. The second event (`which`) may be missing
+ * from one core type of a hybrid CPU: it is left out there (extra_fd -1, said in p->extra_skipped) where
+ * another type has it. Returns 0 or the errno of the failed open, with nothing left open for this event.
  */
 static int open_on_cpus(struct ws_profile *p, struct perf_event_attr *attr, int which, const char *name)
 {
 	ws_perf_open_fn open_fn = p->opts.open_fn ? p->opts.open_fn : sys_perf_event_open;
-	size_t i;
-	int fd, err;
+	size_t i, opened = 0;
+	int fd, err = EINVAL;
 	char level[16];
 
 	for (i = 0; i < p->nr_rings; i++) {
-		fd = open_fn(attr, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		struct perf_event_attr a = *attr;
+		const char *pmu = on_cpu_pmu(p, &a, p->rings[i].cpu);
+
+		fd = open_fn(&a, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		/* Not for an event of the kernel alone (":k"): user space only, it would sample nothing. */
 		if (fd < 0 && i == 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel &&
 		    !attr->exclude_user) {
-			attr->exclude_kernel = 1;
-			attr->exclude_hv = 1;
-			fd = open_fn(attr, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
+			attr->exclude_kernel = a.exclude_kernel = 1;
+			attr->exclude_hv = a.exclude_hv = 1;
+			fd = open_fn(&a, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
 			if (fd >= 0)
 				ws_log(WS_LOG_DEBUG, "profile: %s: user space only (kernel.perf_event_paranoid=%s)",
 				       name, paranoid_str(level, sizeof(level)));
 		}
 		if (fd < 0) {
 			err = errno ? errno : EINVAL;
-			ws_log(WS_LOG_DEBUG, "profile: %s on cpu %d: %s", name, p->rings[i].cpu, strerror(err));
+			ws_log(WS_LOG_DEBUG, "profile: %s on cpu %d%s%s: %s", name, p->rings[i].cpu, pmu ? " of " : "",
+			       pmu ? pmu : "", strerror(err));
+			if (which && pmu && errno_unsupported(err)) {
+				p->extra_skipped = pmu;
+				continue;
+			}
 			close_fds(p, which);
 			return err;
 		}
+		opened++;
 		if (which)
 			p->rings[i].extra_fd = fd;
 		else
 			p->rings[i].fd = fd;
+	}
+	if (!opened) {
+		p->extra_skipped = NULL;
+		close_fds(p, which);
+		return err;
 	}
 	p->exclude_kernel = attr->exclude_kernel;
 	return 0;
@@ -1213,7 +1264,8 @@ static int open_extra(struct ws_profile *p)
 	if (err)
 		return open_error(p, name, err);
 	for (i = 0; i < p->nr_rings; i++) {
-		if (ioctl(p->rings[i].extra_fd, PERF_EVENT_IOC_SET_OUTPUT, p->rings[i].fd)) {
+		if (p->rings[i].extra_fd >= 0 &&
+		    ioctl(p->rings[i].extra_fd, PERF_EVENT_IOC_SET_OUTPUT, p->rings[i].fd)) {
 			err = errno;
 			ws_log(WS_LOG_ERROR, "cannot sample %s: cannot share the ring of cpu %d: %s", name,
 			       p->rings[i].cpu, strerror(err));
@@ -1287,6 +1339,9 @@ static int read_ids(struct ws_profile *p, int which)
 	for (i = 0; i < p->nr_rings; i++) {
 		int fd = which ? p->rings[i].extra_fd : p->rings[i].fd;
 
+		/* A CPU the second event is not on (open_on_cpus()): id 0, which the kernel gives no event. */
+		if (fd < 0)
+			continue;
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &p->ids[which][i])) {
 			int err = errno;
 
@@ -1338,6 +1393,7 @@ int ws_profile_open(struct ws_profile **out, pid_t pid, const struct ws_profile_
 	}
 	free(cpus);
 
+	read_core_types(p);
 	ret = open_main(p);
 	if (!ret)
 		ret = map_rings(p);
@@ -1913,6 +1969,7 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 
 	out->event = xstrdup(p->event);
 	out->extra_event = p->extra_event ? xstrdup(p->extra_event) : NULL;
+	out->extra_skipped = p->extra_skipped ? xstrdup(p->extra_skipped) : NULL;
 	out->call_graph = p->opts.call_graph;
 	out->chain_samples = p->chain_samples;
 	out->freq = p->freq;
@@ -2045,5 +2102,6 @@ void ws_fn_profile_release(struct ws_fn_profile *fp)
 	free(fp->stacks);
 	free(fp->event);
 	free(fp->extra_event);
+	free(fp->extra_skipped);
 	memset(fp, 0, sizeof(*fp));
 }

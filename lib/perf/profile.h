@@ -174,6 +174,11 @@ struct ws_fn_stack {
 struct ws_fn_profile {
 	char *event;          /* the event sampled: "cycles" or "cpu-clock" (after fallback) */
 	char *extra_event;    /* the second event, or NULL */
+	/*
+	 * On a hybrid CPU, the core PMU whose CPUs lack the second event (Alder Lake's cpu_atom has no L1d read
+	 * miss), so that it was sampled on the others only: its shares are of the time there. Else NULL.
+	 */
+	char *extra_skipped;
 	unsigned freq;        /* the effective rate, after clipping */
 	uint64_t samples;     /* first-event samples, all of them in fns[] */
 	uint64_t period;      /* the sum of their periods */

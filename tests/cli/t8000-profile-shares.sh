@@ -98,4 +98,13 @@ test_expect_success 'a second event per function: fixed period (fake PMU)' '
 	check_ratio out7 4 5 4
 '
 
+# A hybrid CPU (faked: CPU 0 a cpu_core, the others cpu_atom, which lacks the L1d read miss): each CPU's
+# events name its core PMU, and the second event is sampled where its PMU has it, not refused everywhere.
+test_expect_success 'hybrid: the second event left out of the core type that lacks it (fake PMU)' '
+	taskset -c 0 "$D" --fake-pmu --fake-hybrid --functions=L1-dcache-load-misses -- "$E/ratio" -t 0.6 >out8 &&
+	test_grep "^event	cycles	4000$" out8 &&
+	test_grep "^skipped	cpu_atom$" out8 &&
+	check_ratio out8 4 5 4
+'
+
 test_done
