@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c - the whyslow program: dispatch to the subcommand named by the first argument. */
 #include "builtin.h"
+#include "cli-measure.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "parse-options.h"
@@ -71,6 +72,12 @@ void record_invocation(struct ws_result *r)
 static void log_to_stderr(enum ws_log_level level, const char *msg, void *data)
 {
 	(void)data;
+	/*
+	 * A message in the middle of the runs (a run that failed, a note on how callers are recorded) would
+	 * otherwise continue the progress line on the terminal, after its text and without a newline.
+	 */
+	if (level != WS_LOG_DEBUG || verbose_level)
+		cli_progress_done();
 	switch (level) {
 	case WS_LOG_ERROR:
 		fprintf(stderr, "whyslow: error: %s\n", msg);
