@@ -13,6 +13,23 @@ static void range(FILE *f, const char *what, int lo, int hi, bool *any)
 	*any = true;
 }
 
+/*
+ * How many times the program was simulated: its simulated metrics' samples. Not v->nruns, which with
+ * --backend auto counts the native runs (10 of them, say, beside the 3 simulated ones).
+ */
+static size_t simulated_runs(const struct ws_variant *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->metrics.n; i++) {
+		const struct ws_metric *m = &v->metrics.v[i];
+
+		if ((m->flags & WS_M_SIMULATED) && !(m->flags & WS_M_UNSUPPORTED) && m->n > n)
+			n = m->n;
+	}
+	return n ? n : v->nruns;
+}
+
 void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, bool color, int indent)
 {
 	const char *b = color ? C_BOLD : "", *d = color ? C_DIM : "", *z = color ? C_RESET : "";
@@ -21,9 +38,10 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 	 * medians: a threaded program's coherence misses vary from run to run, so the two would seem to disagree.
 	 */
 	char which[48] = "";
+	size_t runs = simulated_runs(v);
 
-	if (v->nruns > 1)
-		snprintf(which, sizeof(which), ", first of %zu runs", v->nruns);
+	if (runs > 1)
+		snprintf(which, sizeof(which), ", first of %zu runs", runs);
 	if (v->ncores > 1) {
 		fprintf(f, "\n%*s%scores%s%s%s (simulated%s, one thread each, round-robin beyond the count)\n", indent, "",
 			b, label ? " of " : "", label ? label : "", z, which);

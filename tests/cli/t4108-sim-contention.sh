@@ -112,6 +112,16 @@ test_expect_success 'more threads than --sim-cores: false sharing, each thread i
 	test_grep "contention (simulated, first of 2 runs" out
 '
 
+# With --sim-native-time (or --backend auto without a PMU) the program also runs natively: the blocks
+# name the simulated runs, not the native ones.
+test_expect_success 'beside native runs, the blocks count the simulated runs they are the first of' '
+	whyslow stat --backend sim --sim-native-time -r 4 --sim-runs 2 --sim-cores 2 "$WS_BUILD/tests/slots" 2000000 >out 2>err &&
+	test_grep "(4 runs, " out &&
+	test_grep "cores (simulated, first of 2 runs" out &&
+	test_grep "contention (simulated, first of 2 runs" out &&
+	test_grep -v "first of 4 runs" out
+'
+
 test_expect_success 'functions on a contended line: named as their rows are, no versions, no ???' '
 	whyslow stat --backend sim --exact --export-json m.json "$WS_BUILD/examples/threads/waiting" quick >out &&
 	python3 -c "import json, sys; f = json.load(open(sys.argv[1]))[\"variants\"][0][\"contention\"][0][\"functions\"]; assert \"pthread_mutex_lock\" in f and len(set(f)) == len(f) and not [n for n in f if \"@\" in n or \"???\" in n], f" m.json &&
