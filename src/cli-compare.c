@@ -201,6 +201,27 @@ static int gate(const struct cli_compare *c, struct ws_result *r, const struct w
 	return tripped ? WS_EXIT_GATE : WS_EXIT_OK;
 }
 
+int cli_compare_planned(const struct ws_result *r, void *data)
+{
+	const struct cli_compare *c = data;
+	const struct ws_variant *b = NULL;
+	const struct ws_metric *m;
+
+	for (size_t i = 0; i < r->nvariants && !b; i++)
+		if (r->variants[i].baseline)
+			b = &r->variants[i];
+	m = c->primary && b ? ws_metric_set_find(&b->metrics, c->primary) : NULL;
+	/* A metric not there yet is one derived after the runs: cli_compare_finish() tells. */
+	if (!m || !(m->flags & WS_M_UNSUPPORTED))
+		return 0;
+	/* The reason a backend gave, where one did; the engine's stand-in says nothing this line would not. */
+	fprintf(stderr, "%s: --%s '%s' cannot be measured here (%s): nothing was run; pick another metric\n",
+		current_command(), c->metric ? "metric" : "primary", c->primary,
+		m->reason && strcmp(m->reason, "not supported here") ? m->reason
+								      : "no backend of this session counts it");
+	return -EINVAL;
+}
+
 int cli_compare_finish(struct cli_compare *c, struct ws_result *r, bool functions)
 {
 	struct ws_compare_opts co = {

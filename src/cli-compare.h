@@ -74,6 +74,13 @@ void cli_compare_release(struct cli_compare *c);
 void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r);
 
 /*
+ * ws_measure_opts.planned for compare: a --primary (or --metric) that no backend of the plan can count is
+ * said in one line, and the session ends before its first run, rather than after them all with nothing to
+ * judge. `data` is the struct cli_compare.
+ */
+int cli_compare_planned(const struct ws_result *r, void *data);
+
+/*
  * Compare, explain, print the terminal report, write the exports, apply the gate. Returns the exit
  * status: 0, 1 (an export failed), 3 (the gate tripped).
  */

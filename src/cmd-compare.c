@@ -580,19 +580,27 @@ int compare_main(int argc, char **argv, ws_supply_fn supply, void *supply_data, 
 	cli_measure_finish(&c, &mo, true);
 	cli_export_estimate(&c, &mo, progs.n);
 	cli_compare_check(&cc, c.export_json, NULL, 0);
-	if (cc.primary && !ws_metric_info(cc.primary)) {
-		/* Not the registry's: then it must be one of -e's events, or it is found missing only after the runs. */
+	if (cc.primary) {
 		bool given = false;
 
 		for (size_t i = 0; i < c.ev.n; i++)
 			given |= !strcmp(c.ev.v[i].name, cc.primary);
-		if (!given)
+		/* Not the registry's: then it must be one of -e's events, or it is found missing only after the runs. */
+		if (!given && !ws_metric_info(cc.primary))
 			usage_error("--%s '%s' is neither a metric whyslow knows nor one of the -e events; "
 				    "'whyslow list' shows the names",
 				    cc.metric ? "metric" : "primary", cc.primary);
+		/*
+		 * The registry's, outside the default set or -e's list (L1-dcache-stores, task-clock beside -e
+		 * wall-time): the verdict is about it, so it is measured, rather than found missing after the runs.
+		 */
+		if (!given && ws_event_list_parse(&c.ev, cc.primary) < 0)
+			exit(WS_EXIT_USAGE);
 	}
 	/* --runs auto decides with what the report will judge: the primary, alpha, the band, test and CI. */
 	mo.precision_metric = cc.primary;
+	mo.planned = cli_compare_planned;
+	mo.planned_data = &cc;
 	mo.alpha = cc.alpha;
 	mo.noise = cc.noise / 100;
 	mo.paired = cc.paired;

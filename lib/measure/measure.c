@@ -1374,6 +1374,8 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 			ws_metric_set_unsupported(&res->variants[i].metrics, o->events->v[e].name,
 						  claims[e].reason ? claims[e].reason : "not supported here");
 	}
+	if (!ret && o->planned)
+		ret = o->planned(res, o->planned_data);
 	if (ret < 0)
 		goto out;
 	for (size_t k = 0; k < s.nphases; k++) {

@@ -102,6 +102,13 @@ struct ws_measure_opts {
 	size_t layouts;
 	ws_progress_fn progress;
 	void *progress_data;
+	/*
+	 * Called once the backends are chosen, before any hook or run, with `res` holding every variant and,
+	 * marked unsupported with the reason, what nothing here can count: a negative errno (its message
+	 * said) ends the session there, with nothing run. NULL: no such check.
+	 */
+	int (*planned)(const struct ws_result *res, void *data);
+	void *planned_data;
 };
 
 /*

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t0430-messages.sh - what a session that ended short says: interrupted during the native runs of --backend
-# auto, the simulated metrics are there, unsupported with the reason; --runs auto at its budget says so.
+# auto, the simulated metrics are there, unsupported with the reason; --runs auto at its budget says so; a
+# --primary nothing can count is said before the first run.
 . "$WS_SRC/tests/cli/lib.sh"
 
 # Wait up to 60 s for a file to appear.
@@ -37,6 +38,32 @@ test_expect_success '--runs auto that spends its budget says the target was not 
 		--export-json s.json -- sh -c ":" >out 2>err &&
 	test_grep "warning: --runs auto stopped at 3 rounds (--max-runs) before the CI reached" out &&
 	jq -e "[.warnings[] | select(startswith(\"--runs auto stopped at 3 rounds\"))] | length == 1" s.json
+'
+
+# A primary that no backend of the session counts was found only after every run, which were then lost:
+# neither reported nor saved. The plan knows it before the first run.
+test_have_prereq PERF_SW || test_skip_next 'needs perf software events (perf_event_open)'
+test_expect_success 'a --primary or --metric that nothing here counts is refused before the first run' '
+	test_expect_code 1 "$WHYSLOW" compare -r 3 --backend perf --primary estimated-cycles --shell \
+		--export-json p.json "touch ran; sleep 0.2" "sleep 0.3" >out 2>err &&
+	test_grep "^whyslow compare: --primary .estimated-cycles. cannot be measured here (no backend of this session counts it): nothing was run; pick another metric$" err &&
+	test_expect_code 1 "$WHYSLOW" compare -r 3 --backend perf --metric estimated-cycles --fail-if-slower 5 \
+		--shell "touch ran" "sleep 0.3" >out 2>err &&
+	test_grep "^whyslow compare: --metric .estimated-cycles. cannot be measured" err &&
+	test ! -e ran && test ! -e p.json && test ! -s out
+'
+
+test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
+test_expect_success 'under the simulator alone, --primary wall-time is refused with the reason, nothing run' '
+	test_expect_code 1 "$WHYSLOW" compare --backend sim --exact --primary wall-time --shell "touch ran" "true" 2>err &&
+	test_grep "primary .wall-time. cannot be measured here (not measured under the simulator (add --sim-native-time)): nothing was run" err &&
+	test ! -e ran
+'
+
+test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
+test_expect_success 'a --primary outside the default metrics is measured, as though -e named it' '
+	"$WHYSLOW" compare --backend sim --exact --primary L1-dcache-stores --export-json st.json true "sleep 0" >out &&
+	jq -e ".settings.primary == \"L1-dcache-stores\" and (.variants[0].metrics[\"L1-dcache-stores\"].samples | length) == 1" st.json
 '
 
 test_done
