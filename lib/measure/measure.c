@@ -1368,11 +1368,41 @@ int ws_measure(struct ws_result *res, const struct ws_program *progs, size_t npr
 		ret = cpu_features(&s);
 	/* Everything requested that nothing can count is reported as unsupported, with the reason. */
 	for (size_t e = 0; e < o->events->n; e++) {
+		const struct ws_metric_info *mi = ws_metric_info(o->events->v[e].name);
+
 		if (claims[e].claimed)
 			continue;
+		/* No backend of the plan said why: a metric of the simulator's alone, under --backend perf. */
+		if (!claims[e].reason && mi && mi->sources == WS_SRC_SIM)
+			claims[e].reason = xstrdup("counted only by the simulator (--backend sim)");
 		for (size_t i = 0; i < nprogs; i++)
 			ws_metric_set_unsupported(&res->variants[i].metrics, o->events->v[e].name,
 						  claims[e].reason ? claims[e].reason : "not supported here");
+	}
+	/*
+	 * Nothing asked for that any backend here counts (-e wall-time under the simulator alone, -e
+	 * estimated-cycles under perf): the runs would measure nothing, so none is made. A derived metric
+	 * counts through its parts, which are in the list.
+	 */
+	if (!ret && !o->supply) {
+		const struct ws_event *none = NULL;
+		const char *why = NULL;
+		bool any = false;
+
+		for (size_t e = 0; e < o->events->n && !any; e++) {
+			if (o->events->v[e].kind == WS_EVENT_DERIVED)
+				continue;
+			any = claims[e].claimed;
+			if (!none) {
+				none = &o->events->v[e];
+				why = claims[e].reason;
+			}
+		}
+		if (!any && none) {
+			ws_error("none of the metrics asked for can be measured here (%s: %s): nothing was run; ask for "
+				 "others (-e, 'whyslow list') or another --backend", none->name, why ? why : "not supported here");
+			ret = -EINVAL;
+		}
 	}
 	if (!ret && o->planned)
 		ret = o->planned(res, o->planned_data);

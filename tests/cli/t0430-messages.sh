@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t0430-messages.sh - what a session that ended short says: interrupted during the native runs of --backend
 # auto, the simulated metrics are there, unsupported with the reason; --runs auto at its budget says so; a
-# --primary nothing can count is said before the first run.
+# --primary nothing can count, or a list of events none of which can be, is said before the first run.
 . "$WS_SRC/tests/cli/lib.sh"
 
 # Wait up to 60 s for a file to appear.
@@ -46,7 +46,7 @@ test_have_prereq PERF_SW || test_skip_next 'needs perf software events (perf_eve
 test_expect_success 'a --primary or --metric that nothing here counts is refused before the first run' '
 	test_expect_code 1 "$WHYSLOW" compare -r 3 --backend perf --primary estimated-cycles --shell \
 		--export-json p.json "touch ran; sleep 0.2" "sleep 0.3" >out 2>err &&
-	test_grep "^whyslow compare: --primary .estimated-cycles. cannot be measured here (no backend of this session counts it): nothing was run; pick another metric$" err &&
+	test_grep "^whyslow compare: --primary .estimated-cycles. cannot be measured here (counted only by the simulator (--backend sim)): nothing was run; pick another metric$" err &&
 	test_expect_code 1 "$WHYSLOW" compare -r 3 --backend perf --metric estimated-cycles --fail-if-slower 5 \
 		--shell "touch ran" "sleep 0.3" >out 2>err &&
 	test_grep "^whyslow compare: --metric .estimated-cycles. cannot be measured" err &&
@@ -64,6 +64,34 @@ test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
 test_expect_success 'a --primary outside the default metrics is measured, as though -e named it' '
 	"$WHYSLOW" compare --backend sim --exact --primary L1-dcache-stores --export-json st.json true "sleep 0" >out &&
 	jq -e ".settings.primary == \"L1-dcache-stores\" and (.variants[0].metrics[\"L1-dcache-stores\"].samples | length) == 1" st.json
+'
+
+# Every event asked for unsupported: the runs would measure nothing. compare ran them all and exited 1
+# without a word; stat printed an empty table, exit 0, and wrote no --export-json.
+test_have_prereq PERF_SW || test_skip_next 'needs perf software events (perf_event_open)'
+test_expect_success 'events none of which can be measured here are refused before the first run, in one line' '
+	test_expect_code 1 "$WHYSLOW" compare -r 3 --backend perf -e estimated-cycles --shell "touch ran" "sleep 0.2" \
+		>out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "^whyslow: error: none of the metrics asked for can be measured here (estimated-cycles: counted only by the simulator (--backend sim)): nothing was run; ask for others (-e, .whyslow list.) or another --backend$" err &&
+	test_expect_code 1 "$WHYSLOW" stat -r 3 --backend perf -e estimated-cycles,L2-misses --export-json n.json \
+		--shell "touch ran" >out 2>err &&
+	test_grep "none of the metrics asked for can be measured here (estimated-cycles: " err &&
+	test ! -e ran && test ! -e n.json && test ! -s out
+'
+
+test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
+test_expect_success 'under the simulator alone, -e wall-time is refused with the reason, nothing run' '
+	test_expect_code 1 "$WHYSLOW" stat --backend sim -e wall-time,task-clock --shell "touch ran" >out 2>err &&
+	test_grep "can be measured here (wall-time: not measured under the simulator (add --sim-native-time)): nothing was run" err &&
+	test ! -e ran && test ! -s out
+'
+
+# Where some can be, the others are in the table as ever, each with its reason.
+test_have_prereq PERF_SW || test_skip_next 'needs perf software events (perf_event_open)'
+test_expect_success 'a simulator metric beside measurable ones, under perf: unsupported with the reason' '
+	"$WHYSLOW" stat -r 2 --backend perf -e task-clock,estimated-cycles --export-json m.json -- true >out &&
+	jq -e ".variants[0].metrics[\"estimated-cycles\"].unsupported == \"counted only by the simulator (--backend sim)\"" m.json
 '
 
 test_done
