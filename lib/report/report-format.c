@@ -14,25 +14,31 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * A count with its thousands grouped, as "708,175,219" or, not whole (a mean, the median of an even number
+ * of runs), "3,524.60": in the columns of a table, beside whole counts, a "7.082e+08" or a "234315.67"
+ * read as another kind of number. From a million on the fraction of a count says nothing and is rounded.
+ */
 static char *format_count(char *buf, size_t n, double v)
 {
 	char digits[64], *out = buf;
-	size_t len, lead;
+	size_t len, whole, lead;
 	double a = fabs(v);
 
-	if (a >= 1e18 || a != floor(a)) {
-		snprintf(buf, n, a >= 1e6 ? "%.4g" : "%.2f", v);
+	if (a >= 1e18) {
+		snprintf(buf, n, "%.4g", v);
 		return buf;
 	}
-	snprintf(digits, sizeof(digits), "%.0f", a);
+	snprintf(digits, sizeof(digits), "%.*f", a != floor(a) && a < 1e6 ? 2 : 0, a);
 	len = strlen(digits);
-	lead = len % 3 ? len % 3 : 3;
+	whole = strcspn(digits, ".");
+	lead = whole % 3 ? whole % 3 : 3;
 	if (v < 0 && n > 1) {
 		*out++ = '-';
 		n--;
 	}
 	for (size_t i = 0; i < len && n > 1; i++) {
-		if (i && (i - lead) % 3 == 0 && i >= lead && n > 2) {
+		if (i && i < whole && (i - lead) % 3 == 0 && i >= lead && n > 2) {
 			*out++ = ',';
 			n--;
 		}
