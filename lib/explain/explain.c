@@ -1321,10 +1321,13 @@ static void explain_variant(struct ws_result *r, const struct ws_variant *b, con
 	if (cyc_metric)
 		model_reach(r, b, v, h, cyc_metric, e);
 	if (!cyc_metric) {
-		/* The simulator was in the plan but the session stopped first: say that, not to ask for it. */
+		/*
+		 * The simulator was in the plan but the session stopped first: say that, not to ask for it. Not
+		 * "before the simulated runs": under --backend sim it is one of them that failed.
+		 */
 		if (r->partial && r->machine.backend && strstr(r->machine.backend, "sim"))
 			e->summary = xasprintf("%s is %s; no cycle counts to explain it with (the session stopped "
-					       "before the simulated runs: %s)",
+					       "before its simulated runs were done: %s)",
 					       qn, head, r->partial_reason ? r->partial_reason : "stopped early");
 		/* The simulator ran, scoped to regions: what is missing is a region, not a backend. */
 		else if (r->settings.sim_scope && r->machine.backend && strstr(r->machine.backend, "sim"))

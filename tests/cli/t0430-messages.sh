@@ -29,7 +29,7 @@ test_expect_success 'Ctrl-C during the native runs of auto: the simulated metric
 	jq -e ".variants[0].metrics[\"wall-time\"].samples | length > 0" i.json &&
 	test_grep "not measured: instructions (interrupted before the runs that count it)" out &&
 	test_grep -v "backend auto)" out &&
-	test_grep "the session stopped before the simulated runs: interrupted" out
+	test_grep "the session stopped before its simulated runs were done: interrupted" out
 '
 
 test_have_prereq PERF_SW || test_skip_next 'needs perf software events (perf_event_open)'
@@ -38,6 +38,13 @@ test_expect_success '--runs auto that spends its budget says the target was not 
 		--export-json s.json -- sh -c ":" >out 2>err &&
 	test_grep "warning: --runs auto stopped at 3 rounds (--max-runs) before the CI reached" out &&
 	jq -e "[.warnings[] | select(startswith(\"--runs auto stopped at 3 rounds\"))] | length == 1" s.json
+'
+
+test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
+test_expect_success 'a variant whose simulated run failed: the summary does not say the simulator never ran' '
+	test_expect_code 1 "$WHYSLOW" compare --backend sim --exact -n ok -n bad true false >out 2>err &&
+	test_grep "exited with status 1 under the simulator" err &&
+	test_grep "why: .bad. .*no cycle counts to explain it with (the session stopped before its simulated runs were done: a run failed)" out
 '
 
 # A primary that no backend of the session counts was found only after every run, which were then lost:
