@@ -236,8 +236,12 @@ void cli_check_output(const char *opt, const char *path)
 		check_fifo(opt, path);
 	err = ws_check_writable(path, export_estimate);
 	if (err) {
-		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path before measuring\n", current_command(),
-			opt, path, strerror(-err));
+		/* report, diff and merge measure nothing: "before measuring" would promise a measurement. */
+		bool measures = !strcmp(current_command(), "whyslow stat") ||
+				!strcmp(current_command(), "whyslow compare");
+
+		fprintf(stderr, "%s: cannot write %s '%s': %s; fix the path%s\n", current_command(), opt, path,
+			strerror(-err), measures ? " before measuring" : "");
 		exit(1);
 	}
 }
