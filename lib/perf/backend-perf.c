@@ -25,7 +25,8 @@
  * child's exec, not in our spawn code). Each event is read on its own fd with TOTAL_TIME_ENABLED/RUNNING, because the kernel refuses
  * PERF_FORMAT_GROUP reads together with inherit. Hardware events are opened in groups no larger than the
  * PMU's counters, so that each group is scheduled whole and the ratios inside it are consistent; a group
- * the kernel never managed to schedule is split in two for the next run.
+ * the kernel never managed to schedule, in a run where it rotated the groups long enough for each to have
+ * had its turn, is split in two for the next run (perf_collect()).
  */
 
 struct counter {
@@ -1084,7 +1085,20 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 	unsigned *opened = p->opened;
 	int ret = 0;
 
-	(void)o;
+	/*
+	 * A group enabled but never scheduled did not fit, and is split for the next run, only where the run
+	 * shows that the kernel rotated the groups (one ran part of the time) for long enough that every group
+	 * had its turn. The kernel rotates a task's groups once per perf_event_mux_interval_ms while that task
+	 * runs, and a child inherits its parent's order: in a quick command, or in each of many quick processes
+	 * (a shell script, make), the later groups wait every time, however small. Splitting them then would
+	 * halve every group of such a command, run after run, and events meant to be counted together would be
+	 * counted apart. An inherited counter's enabled time adds up its tasks', so the run's wall time bounds
+	 * it too; and a run in which another perf user held a counter says nothing of the group's size either.
+	 */
+	double turns_ns = (double)(p->ngroups + 1) * ws_perf_mux_interval_ms() * 1e6;
+	double wall_ns = o ? o->wall * 1e9 : 0;
+	bool rotated = false, *starved = xcalloc((size_t)p->ngroups + 1, sizeof(*starved));
+
 	if (p->nsums < n + 1) {
 		p->nsums = n + 1;
 		p->sum = sum = xrealloc(p->sum, p->nsums * sizeof(*sum));
@@ -1127,25 +1141,22 @@ static int perf_collect(struct ws_backend *be, const struct ws_run_outcome *o, s
 				enabled[c->ev] = (double)val[1];
 			continue;
 		}
+		if (val[2] > 0 && val[2] < val[1] && c->attr.type != PERF_TYPE_SOFTWARE)
+			rotated = true;
 		if (ws_perf_scale(val[0], val[1], val[2], &value, &sh)) {
 			sum[c->ev] += value;
 			counted[c->ev] = true;
 		} else if (val[1] > 0 && c->ev != p->slots && !is_topdown_metric(p, c->ev) &&
-			   val[1] >= (uint64_t)(p->ngroups + 1) * ws_perf_mux_interval_ms() * 1000000u) {
-			/*
-			 * Enabled but never scheduled, over a run long enough for every group to have had its
-			 * turn: the group did not fit; split it next time. The kernel rotates multiplexed groups
-			 * once per perf_event_mux_interval_ms, so in a shorter run the later groups wait, every
-			 * run, however small they are: splitting them then would halve every group of a quick
-			 * command, run after run, and the ratios of events counted together would be counted
-			 * apart. Never the group "slots" leads: its metric events open only with their leader,
-			 * and a run in which another perf user held the counter says nothing of the group's size.
-			 */
-			p->split[c->group] = true;
+			   (double)val[1] >= turns_ns && wall_ns >= turns_ns) {
+			/* Never the group "slots" leads: its metric events open only with their leader. */
+			starved[c->group] = true;
 		}
 		share[c->ev] = sh;
 		enabled[c->ev] = 1.0;
 	}
+	for (int g = 0; rotated && g < p->ngroups; g++)
+		p->split[g] |= starved[g];
+	free(starved);
 	close_all(p);
 	if (!ret && be->opts.regions && p->outdir)
 		ret = collect_regions(p, v, run);

@@ -55,7 +55,8 @@ unsigned ws_perf_mux_interval_ms(void)
 		while ((e = readdir(d))) {
 			char *path, *s;
 
-			if (e->d_name[0] == '.')
+			/* The core PMUs only (x86's, hybrid ones, ARM's): an uncore PMU may rotate far slower. */
+			if (strcmp(e->d_name, "cpu") && strncmp(e->d_name, "cpu_", 4) && strncmp(e->d_name, "armv", 4))
 				continue;
 			path = xasprintf("/sys/bus/event_source/devices/%s/perf_event_mux_interval_ms", e->d_name);
 			if ((s = ws_read_line(path)) && atoi(s) > 0 && (unsigned)atoi(s) > mux_ms)

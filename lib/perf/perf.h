@@ -43,8 +43,8 @@ enum ws_perf_errclass ws_perf_triage(int err, const struct perf_event_attr *attr
 int ws_perf_paranoid(void);
 
 /*
- * How often, in ms, the kernel rotates the counter groups it multiplexes: the longest
- * perf_event_mux_interval_ms of the PMUs in sysfs, else 10 (the longest default, HZ=100). Read once.
+ * How often, in ms, the kernel rotates the counter groups it multiplexes on the cores: the longest
+ * perf_event_mux_interval_ms of the core PMUs in sysfs, else 10 (the longest default, HZ=100). Read once.
  */
 unsigned ws_perf_mux_interval_ms(void);
 

@@ -58,6 +58,7 @@ static int teardown(void **state)
 	(void)state;
 	ws_perf_inject(NULL, 0);
 	ws_perf_inject_hybrid(false);
+	ws_perf_inject_mux_interval(0);
 	unsetenv("WHYSLOW_TEST_HYBRID");
 	return 0;
 }
@@ -241,15 +242,22 @@ static char *busy_argv[] = { "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i
 static void test_hardware_group_split(void **state)
 {
 	/*
-	 * Hardware events, faked by software counters so the group code runs without a PMU: when a run long
-	 * enough for the kernel to rotate every group to the counters finds a group never scheduled, the
-	 * next run splits it, and every event is counted again. In a shorter run a group that never ran was
-	 * only waiting for its turn: nothing is split.
+	 * Hardware events, faked by software counters so the group code runs without a PMU: when a run shows
+	 * the kernel rotating the groups (one ran part of the time) for long enough that every group had its
+	 * turn, a group never scheduled did not fit: the next run splits it, and every event is counted again.
+	 * In a shorter run, or one where nothing rotated (each of many quick processes starting its groups in
+	 * the same order), a group that never ran was only waiting for its turn: nothing is split.
 	 */
 	struct fx fx;
 	char *argv[] = { "true", NULL };
 	const char *faults = "cycles=fake,instructions=fake,branches=fake,branch-misses=fake";
-	struct ws_perf_fault starved[] = {
+	struct ws_perf_fault rotated[] = {
+		{ .event = "cycles", .fake = true, .share = 0.5 },
+		{ .event = "instructions", .fake = true, .share = 0.5 },
+		{ .event = "branches", .fake = true, .share = 0 },
+		{ .event = "branch-misses", .fake = true, .share = -1 },
+	};
+	struct ws_perf_fault unrotated[] = {
 		{ .event = "cycles", .fake = true, .share = -1 },
 		{ .event = "instructions", .fake = true, .share = -1 },
 		{ .event = "branches", .fake = true, .share = 0 },
@@ -268,32 +276,35 @@ static void test_hardware_group_split(void **state)
 	assert_int_equal(fx.ret, 0);
 	for (size_t i = 0; i < fx.ev.n; i++)
 		assert_true(fx.claims[i].claimed);
-	/* a run shorter than a rotation (a minute a turn): branches' group starved, and left whole */
+	/* a run shorter than a turn of the groups (a minute a turn): branches' group starved, and left whole */
 	ws_perf_inject_mux_interval(60000);
-	ws_perf_inject(starved, 4);
-	run_under(&fx, 0, argv);
+	ws_perf_inject(rotated, 4);
+	run_under(&fx, 0, busy_argv);
 	assert_true(isnan(ws_metric_set_find(&fx.v.metrics, "branches")->samples[0]));
-	ws_perf_inject(counted, 4);
-	run_under(&fx, 1, argv);
-	assert_null(strstr(all_msgs, "split hardware groups"));
-	/* a run longer than a rotation (a millisecond a turn): branches' group reads as never scheduled */
+	/* long enough (a millisecond a turn), but nothing rotated: left whole too */
 	ws_perf_inject_mux_interval(1);
-	ws_perf_inject(starved, 4);
-	run_under(&fx, 2, busy_argv);
+	ws_perf_inject(unrotated, 4);
+	run_under(&fx, 1, busy_argv);
+	assert_true(isnan(ws_metric_set_find(&fx.v.metrics, "branches")->samples[1]));
+	ws_perf_inject(counted, 4);
+	run_under(&fx, 2, argv);
+	assert_null(strstr(all_msgs, "split hardware groups"));
+	/* long enough, and the groups rotated: branches' group reads as never scheduled */
+	ws_perf_inject(rotated, 4);
+	run_under(&fx, 3, busy_argv);
 	m = ws_metric_set_find(&fx.v.metrics, "branches");
-	assert_true(isnan(m->samples[2]));
+	assert_true(isnan(m->samples[3]));
 	m = ws_metric_set_find(&fx.v.metrics, "cycles");
-	assert_false(isnan(m->samples[2]));
+	assert_false(isnan(m->samples[3]));
 	assert_null(strstr(all_msgs, "split hardware groups"));
 	/* next run: counted, after the split */
 	ws_perf_inject(counted, 4);
-	run_under(&fx, 3, argv);
+	run_under(&fx, 4, argv);
 	assert_non_null(strstr(all_msgs, "split hardware groups"));
 	m = ws_metric_set_find(&fx.v.metrics, "branches");
-	assert_int_equal(m->n, 4);
-	assert_false(isnan(m->samples[3]));
-	assert_true(m->samples[3] > 0);
-	ws_perf_inject_mux_interval(0);
+	assert_int_equal(m->n, 5);
+	assert_false(isnan(m->samples[4]));
+	assert_true(m->samples[4] > 0);
 	fx_release(&fx);
 }
 
