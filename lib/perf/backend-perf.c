@@ -930,7 +930,9 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 			if (fd >= 0 && core_type_of(p, &a) >= 0)
 				p->cover[i] = 1u << core_type_of(p, &a);
 		}
-		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && (kernel_only(&a) || a.exclude_user)) {
+		/* Where paranoid is not what forbids it (SELinux, seccomp), ws_perf_triage() below says what does. */
+		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && (kernel_only(&a) || a.exclude_user) &&
+		    ws_perf_paranoid() >= 2) {
 			free(claims[i].reason);
 			claims[i].reason = xasprintf("%s in the kernel, which perf_event_paranoid=%d forbids here: "
 						     "sudo sysctl -w kernel.perf_event_paranoid=1",

@@ -30,11 +30,17 @@ bool ws_perf_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *val
 	return true;
 }
 
+static bool any_user_only(void);
+
 int ws_perf_paranoid(void)
 {
-	char *s = ws_read_line("/proc/sys/kernel/perf_event_paranoid");
+	char *s;
 	int v = INT32_MIN;
 
+	/* An injected user-only fault stands for perf_event_paranoid=2: the messages must say it, here too. */
+	if (any_user_only())
+		return 2;
+	s = ws_read_line("/proc/sys/kernel/perf_event_paranoid");
 	if (s) {
 		v = atoi(s);
 		free(s);
@@ -155,6 +161,14 @@ struct fault {
 static struct fault *faults;
 static size_t nfaults;
 static bool fake_hybrid;
+
+static bool any_user_only(void)
+{
+	for (size_t i = 0; i < nfaults; i++)
+		if (faults[i].user_only)
+			return true;
+	return false;
+}
 
 static bool same_pmu(const char *a, const char *b)
 {

@@ -67,7 +67,8 @@ int ws_perf_read(const char *name, int fd, uint64_t v[3]);
  *   fake             the event opens as a software task-clock counter instead, so that the paths only a
  *                    PMU reaches (hardware groups, splitting, scaling) run on a machine without one;
  *   ingroup          EINVAL, but only when the event joins a group (a group the PMU cannot fit);
- *   user_only        EACCES unless attr.exclude_kernel is set, as under perf_event_paranoid=2.
+ *   user_only        EACCES unless attr.exclude_kernel is set, as under perf_event_paranoid=2 (which
+ *                    ws_perf_paranoid() then reads, whatever this machine's setting).
  * A fault with `pmu` set applies only to the event's copy on that core PMU of a hybrid CPU (the extended
  * type in config, or the event's own type); its open_errno and eintr come before the event's own faults.
  * Several faults may name the same event; they combine. ws_perf_inject(NULL, 0) clears.
