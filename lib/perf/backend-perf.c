@@ -686,13 +686,6 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 	return 0;
 }
 
-/* Software events the kernel counts with its own registers: with exclude_kernel they always read 0. */
-static bool kernel_only(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE &&
-	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
-}
-
 /*
  * Open `a` on ourselves, as the child will get it: the same PMU and permissions. When the kernel may not be
  * counted (EACCES or EPERM under perf_event_paranoid 2), retry user space only, as perf does, unless
@@ -915,7 +908,7 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 		a = ev->attr;
 		a.disabled = 1;
 		a.inherit = 1;
-		if (kernel_only(&a) && a.exclude_kernel) {
+		if (ws_perf_kernel_only(&a) && a.exclude_kernel) {
 			/* ":u" on an event the kernel counts opens, and reads 0 whatever the command does. */
 			free(claims[i].reason);
 			claims[i].reason = xasprintf("counted in the kernel, so user space only (:u) counts nothing: "
@@ -926,13 +919,13 @@ static int perf_setup(struct ws_backend *be, const struct ws_event_list *events,
 			fd = probe_core_types(p, i, &a);
 		} else {
 			/* Events the scheduler counts, in the kernel: user space only would read 0, a lie. */
-			fd = probe_open(p, ev->name, &a, !kernel_only(&a));
+			fd = probe_open(p, ev->name, &a, !ws_perf_kernel_only(&a));
 			if (fd >= 0 && core_type_of(p, &a) >= 0)
 				p->cover[i] = 1u << core_type_of(p, &a);
 		}
 		/* Where paranoid is not what forbids it (SELinux, seccomp), ws_perf_triage() below says what does. */
-		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && (kernel_only(&a) || a.exclude_user) &&
-		    ws_perf_paranoid() >= 2) {
+		if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !a.exclude_kernel &&
+		    (ws_perf_kernel_only(&a) || a.exclude_user) && ws_perf_paranoid() >= 2) {
 			free(claims[i].reason);
 			claims[i].reason = xasprintf("%s in the kernel, which perf_event_paranoid=%d forbids here: "
 						     "sudo sysctl -w kernel.perf_event_paranoid=1",

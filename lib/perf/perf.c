@@ -30,6 +30,12 @@ bool ws_perf_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *val
 	return true;
 }
 
+bool ws_perf_kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
 static bool any_user_only(void);
 
 int ws_perf_paranoid(void)

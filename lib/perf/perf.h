@@ -39,6 +39,12 @@ enum ws_perf_errclass {
  */
 enum ws_perf_errclass ws_perf_triage(int err, const struct perf_event_attr *attr, char **reason);
 
+/*
+ * Whether `a` is a software event the kernel counts with its own registers (context-switches,
+ * cpu-migrations): with exclude_kernel it always reads 0, whatever the command does.
+ */
+bool ws_perf_kernel_only(const struct perf_event_attr *a);
+
 /* /proc/sys/kernel/perf_event_paranoid, or INT32_MIN when it cannot be read. */
 int ws_perf_paranoid(void);
 

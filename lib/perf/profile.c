@@ -108,6 +108,10 @@ static int event_resolve(const char *name, struct perf_event_attr *attr)
 	attr->config = pa.config;
 	attr->config1 = pa.config1;
 	attr->config2 = pa.config2;
+	/* Its :u or :k, added to what the caller excludes (the kernel, where the profile may not see it). */
+	attr->exclude_user |= pa.exclude_user;
+	attr->exclude_kernel |= pa.exclude_kernel;
+	attr->exclude_hv |= pa.exclude_hv;
 	return 0;
 }
 
@@ -1115,9 +1119,12 @@ static int open_on_cpus(struct ws_profile *p, struct perf_event_attr *attr, int 
 		const char *pmu = on_cpu_pmu(p, &a, p->rings[i].cpu);
 
 		fd = open_fn(&a, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
-		/* Not for an event of the kernel alone (":k"): user space only, it would sample nothing. */
+		/*
+		 * Not for an event of the kernel alone (":k") or one the kernel counts (context-switches):
+		 * user space only, it would sample nothing.
+		 */
 		if (fd < 0 && i == 0 && (errno == EACCES || errno == EPERM) && !attr->exclude_kernel &&
-		    !attr->exclude_user) {
+		    !attr->exclude_user && !ws_perf_kernel_only(attr)) {
 			attr->exclude_kernel = a.exclude_kernel = 1;
 			attr->exclude_hv = a.exclude_hv = 1;
 			fd = open_fn(&a, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -1254,6 +1261,15 @@ static int open_extra(struct ws_profile *p)
 	base_attr(&attr, p->exclude_kernel);
 	if (event_resolve(name, &attr))
 		return ws_profile_event_check(name);
+	if (attr.exclude_kernel && (attr.exclude_user || ws_perf_kernel_only(&attr))) {
+		char level[16];
+
+		/* The first event could not see the kernel (paranoid): this one, seen only there, would read 0. */
+		ws_log(WS_LOG_ERROR, "cannot sample %s: it counts in the kernel, which kernel.perf_event_paranoid=%s "
+		       "keeps from this profile; run `sysctl -w kernel.perf_event_paranoid=1` as root, or give "
+		       "whyslow CAP_PERFMON", name, paranoid_str(level, sizeof(level)));
+		return -EACCES;
+	}
 	if (p->opts.extra_period) {
 		attr.sample_period = p->opts.extra_period;
 	} else {

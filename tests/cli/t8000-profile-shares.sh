@@ -98,8 +98,20 @@ test_expect_success 'a second event per function: fixed period (fake PMU)' '
 	check_ratio out7 4 5 4
 '
 
+# A modifier of the second event is kept: cycles:k (a fake, cpu-clock:k) samples the kernel alone, which
+# 300,000 one-byte reads and writes keep busy.
+test_expect_success 'a second event with :k samples only the kernel (fake PMU)' '
+	"$D" --fake-pmu --functions=cycles:k -- dd if=/dev/zero of=/dev/null bs=1 count=300000 >out9 2>/dev/null &&
+	test_grep "^extra	cycles:k$" out9 &&
+	awk -F "	" "\$1 == \"total\" && \$4 < 10 { print \"too few kernel samples\"; bad = 1 }
+		\$1 == \"fn\" && \$5 > 0 && \$7 != \"[kernel.kallsyms]\" { print \"user row: \" \$0; bad = 1 }
+		END { exit bad }" out9
+'
+
 # A hybrid CPU (faked: CPU 0 a cpu_core, the others cpu_atom, which lacks the L1d read miss): each CPU's
 # events name its core PMU, and the second event is sampled where its PMU has it, not refused everywhere.
+test "$(nproc --all)" -ge 2 && taskset -c 0 true 2>/dev/null ||
+	test_skip_next "the fake puts cpu_atom on CPUs other than 0: needs two CPUs, and CPU 0 allowed"
 test_expect_success 'hybrid: the second event left out of the core type that lacks it (fake PMU)' '
 	taskset -c 0 "$D" --fake-pmu --fake-hybrid --functions=L1-dcache-load-misses -- "$E/ratio" -t 0.6 >out8 &&
 	test_grep "^event	cycles	4000$" out8 &&

@@ -30,6 +30,14 @@ test_expect_success 'a second event that fails under a working first event (fake
 	test_grep "cannot sample branch-misses: unsupported on this machine.*PMU does not count it" err
 '
 
+# The first open refused as perf_event_paranoid=2 refuses the kernel: the profile falls back to user space
+# only, where an event the kernel counts would read 0.
+test_expect_success 'a second event counted in the kernel, under a profile of user space only: refused (fake PMU)' '
+	test_expect_code 1 "$D" --fake-pmu --fail=1:EACCES --functions=context-switches -- /bin/true >out 2>err &&
+	test_line_count = 1 err &&
+	test_grep "cannot sample context-switches: it counts in the kernel, which kernel.perf_event_paranoid=" err
+'
+
 test_expect_success 'an unknown event name is a usage error with suggestions' '
 	test_expect_code 129 "$D" --functions=branch-mises -- /bin/true 2>err &&
 	test_line_count = 1 err &&
