@@ -36,12 +36,26 @@ static void sim(struct ws_metric_set *s, const char *name, double v)
 		ws_metric_push(m, v, -1);
 }
 
+/* sim() of `metric` in the baseline `b` and the variant `v`: `base` and `var`. */
+static void sim_both(struct ws_variant *b, struct ws_variant *v, const char *metric, double base, double var)
+{
+	sim(&b->metrics, metric, base);
+	sim(&v->metrics, metric, var);
+}
+
 static void add_costs(struct ws_result *r)
 {
 	r->machine.costs = xcalloc(2, sizeof(struct ws_cost));
 	r->machine.costs[0] = (struct ws_cost){ xstrdup("branch-misses"), 20 };
 	r->machine.costs[1] = (struct ws_cost){ xstrdup("L1-dcache-load-misses"), 20 };
 	r->machine.ncosts = 2;
+}
+
+/* One more cost, after add_costs()'s two: a metric the test needs blamed in cycles. */
+static void add_cost(struct ws_result *r, const char *metric, double cycles)
+{
+	r->machine.costs = xrealloc(r->machine.costs, (r->machine.ncosts + 1) * sizeof(struct ws_cost));
+	r->machine.costs[r->machine.ncosts++] = (struct ws_cost){ xstrdup(metric), cycles };
 }
 
 /* A result with the baseline "base" and one variant `name`, both still empty. */
@@ -55,14 +69,33 @@ static void pair(struct ws_result *r, struct ws_variant **b, struct ws_variant *
 	*v = &r->variants[1];
 }
 
-static void analyse(struct ws_result *r)
+/*
+ * pair() with add_costs()'s costs, the baseline estimated at `b_cycles` and `b_instructions`, the variant at
+ * `v_cycles` and `v_instructions`: the simulator's two counts that every decomposition starts from.
+ */
+static void estimated_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v, const char *name,
+			   double b_cycles, double b_instructions, double v_cycles, double v_instructions)
 {
-	struct ws_compare_opts co = { .alpha = 0.05, .noise = 0.01, .seed = 1 };
-	struct ws_explain_opts eo = { .seed = 1 };
+	pair(r, b, v, name);
+	add_costs(r);
+	sim_both(*b, *v, "estimated-cycles", b_cycles, v_cycles);
+	sim_both(*b, *v, "instructions", b_instructions, v_instructions);
+}
+
+/* Summarise, compare and explain `r` with the options given; NULL takes the defaults that analyse() uses. */
+static void analyse_with(struct ws_result *r, const struct ws_compare_opts *co, const struct ws_explain_opts *eo)
+{
+	static const struct ws_compare_opts default_co = { .alpha = 0.05, .noise = 0.01, .seed = 1 };
+	static const struct ws_explain_opts default_eo = { .seed = 1 };
 
 	ws_result_summarize(r);
-	assert_int_equal(ws_compare(r, &co), 0);
-	assert_int_equal(ws_explain(r, &eo), 0);
+	assert_int_equal(ws_compare(r, co ? co : &default_co), 0);
+	assert_int_equal(ws_explain(r, eo ? eo : &default_eo), 0);
+}
+
+static void analyse(struct ws_result *r)
+{
+	analyse_with(r, NULL, NULL);
 }
 
 static const struct ws_cause *cause(const struct ws_explanation *e, const char *metric)
@@ -85,16 +118,9 @@ static void test_simulated_decomposition(void **state)
 	double sum = 0;
 
 	(void)state;
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 600);
-	sim(&b->metrics, "branch-misses", 10);
-	sim(&b->metrics, "L1-dcache-load-misses", 10);
-	sim(&v->metrics, "estimated-cycles", 1300);
-	sim(&v->metrics, "instructions", 700);
-	sim(&v->metrics, "branch-misses", 20);
-	sim(&v->metrics, "L1-dcache-load-misses", 10);
+	estimated_pair(&r, &b, &v, "var", 1000, 600, 1300, 700);
+	sim_both(b, v, "branch-misses", 10, 20);
+	sim_both(b, v, "L1-dcache-load-misses", 10, 10);
 	/* where: a function holding 90% of the extra instructions */
 	sim(&ws_group_list_get(&b->functions, "hot", NULL)->metrics, "instructions", 300);
 	sim(&ws_group_list_get(&v->functions, "hot", NULL)->metrics, "instructions", 390);
@@ -135,12 +161,7 @@ static void test_fewer_instructions_advice(void **state)
 	const struct ws_cause *c;
 
 	(void)state;
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 1000);
-	sim(&v->metrics, "estimated-cycles", 600);
-	sim(&v->metrics, "instructions", 600);
+	estimated_pair(&r, &b, &v, "var", 1000, 1000, 600, 600);
 	sim(&ws_group_list_get(&b->functions, "hot", NULL)->metrics, "instructions", 900);
 	sim(&ws_group_list_get(&v->functions, "hot", NULL)->metrics, "instructions", 500);
 	analyse(&r);
@@ -154,14 +175,8 @@ static void test_fewer_instructions_advice(void **state)
 	ws_result_release(&r);
 
 	/* The same for fewer mispredictions: no advice to make a branch predictable that now is. */
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 600);
-	sim(&b->metrics, "branch-misses", 20);
-	sim(&v->metrics, "estimated-cycles", 800);
-	sim(&v->metrics, "instructions", 600);
-	sim(&v->metrics, "branch-misses", 10);
+	estimated_pair(&r, &b, &v, "var", 1000, 600, 800, 600);
+	sim_both(b, v, "branch-misses", 20, 10);
 	analyse(&r);
 	c = cause(&r.explain[0], "branch-misses");
 	assert_non_null(c);
@@ -184,14 +199,8 @@ static void test_gone_function_holds_the_drop(void **state)
 	const struct ws_cause *c;
 
 	(void)state;
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 1000);
-	sim(&b->metrics, "branch-misses", 10);
-	sim(&v->metrics, "estimated-cycles", 600);
-	sim(&v->metrics, "instructions", 600);
-	sim(&v->metrics, "branch-misses", 10);
+	estimated_pair(&r, &b, &v, "var", 1000, 1000, 600, 600);
+	sim_both(b, v, "branch-misses", 10, 10);
 	sim(&ws_group_list_get(&b->functions, "fill<map>", NULL)->metrics, "instructions", 700);
 	sim(&ws_group_list_get(&v->functions, "fill<umap>", NULL)->metrics, "instructions", 296);
 	sim(&ws_group_list_get(&b->functions, "malloc", NULL)->metrics, "instructions", 100);
@@ -205,12 +214,7 @@ static void test_gone_function_holds_the_drop(void **state)
 	ws_result_release(&r);
 
 	/* Spread thin: no function holds 5% of the drop, none is named. */
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 1000);
-	sim(&v->metrics, "estimated-cycles", 600);
-	sim(&v->metrics, "instructions", 600);
+	estimated_pair(&r, &b, &v, "var", 1000, 1000, 600, 600);
 	sim(&ws_group_list_get(&b->functions, "f", NULL)->metrics, "instructions", 100);
 	sim(&ws_group_list_get(&v->functions, "f", NULL)->metrics, "instructions", 90);
 	analyse(&r);
@@ -233,12 +237,7 @@ static struct ws_group *fn_row(struct ws_variant *v, const char *name, const cha
 /* A variant 100 instructions (and estimated cycles) above its baseline's 1000. */
 static void instruction_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v)
 {
-	pair(r, b, v, "var");
-	add_costs(r);
-	sim(&(*b)->metrics, "estimated-cycles", 1000);
-	sim(&(*b)->metrics, "instructions", 1000);
-	sim(&(*v)->metrics, "estimated-cycles", 1100);
-	sim(&(*v)->metrics, "instructions", 1100);
+	estimated_pair(r, b, v, "var", 1000, 1000, 1100, 1100);
 }
 
 /*
@@ -293,6 +292,8 @@ static void test_clone_rows_paired(void **state)
 }
 
 static void native(struct ws_metric_set *s, const char *name, double centre, double spread, int n);
+static void native_both(struct ws_variant *b, struct ws_variant *v, const char *metric, double base, double var,
+			double spread, int n);
 
 /*
  * A baseline and variant `name` that compare warns of: 3 runs, too few; wall-time far above CPU, off-CPU; a
@@ -301,13 +302,23 @@ static void native(struct ws_metric_set *s, const char *name, double centre, dou
 static void warned_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v, const char *name)
 {
 	pair(r, b, v, name);
-	native(&(*b)->metrics, "wall-time", 1.0, 0.01, 3);
-	native(&(*v)->metrics, "wall-time", 1.1, 0.01, 3);
-	native(&(*b)->metrics, "user-time", 0.1, 0.01, 3);
-	native(&(*v)->metrics, "user-time", 0.1, 0.01, 3);
-	native(&(*b)->metrics, "system-time", 0.1, 0.01, 3);
-	native(&(*v)->metrics, "system-time", 0.1, 0.01, 3);
+	native_both(*b, *v, "wall-time", 1.0, 1.1, 0.01, 3);
+	native_both(*b, *v, "user-time", 0.1, 0.1, 0.01, 3);
+	native_both(*b, *v, "system-time", 0.1, 0.1, 0.01, 3);
 	sim(&ws_group_list_get(&(*b)->regions, "r", NULL)->metrics, "instructions", 10);
+}
+
+/* Prints r's warnings and checks that diff recognises each as compare's; how many of them hold `needle`. */
+static size_t recognised_warnings(const struct ws_result *r, const char *needle)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nwarnings; i++) {
+		print_message("%s\n", r->warnings[i]);
+		assert_true(ws_compare_made_warning(r->warnings[i]));
+		n += needle && strstr(r->warnings[i], needle);
+	}
+	return n;
 }
 
 /* Every warning ws_compare() makes, diff recognises as one it makes again (ws_compare_made_warning). */
@@ -324,10 +335,7 @@ static void test_compare_warnings_recognised(void **state)
 	b->nruns = 3;
 	analyse(&r);
 	assert_true(r.nwarnings >= 4);
-	for (size_t i = 0; i < r.nwarnings; i++) {
-		print_message("%s\n", r.warnings[i]);
-		assert_true(ws_compare_made_warning(r.warnings[i]));
-	}
+	recognised_warnings(&r, NULL);
 	ws_result_release(&r);
 
 	/* A name that holds a single quote is quoted in double ones: still recognised (it was not). */
@@ -335,16 +343,7 @@ static void test_compare_warnings_recognised(void **state)
 	v->failed_runs = 1;
 	v->nruns = 3;
 	analyse(&r);
-	{
-		size_t quoted = 0;
-
-		for (size_t i = 0; i < r.nwarnings; i++) {
-			print_message("%s\n", r.warnings[i]);
-			assert_true(ws_compare_made_warning(r.warnings[i]));
-			quoted += strstr(r.warnings[i], "\"sh -c 'x'\"") != NULL;
-		}
-		assert_true(quoted >= 3);
-	}
+	assert_true(recognised_warnings(&r, "\"sh -c 'x'\"") >= 3);
 	ws_result_release(&r);
 
 	/* Noisy: outliers among 10 runs, the first of them. */
@@ -391,12 +390,7 @@ static void test_unmodelled_stall_is_unexplained(void **state)
 	const struct ws_explanation *e;
 
 	(void)state;
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 1000);
-	sim(&v->metrics, "estimated-cycles", 1500);
-	sim(&v->metrics, "instructions", 1100);
+	estimated_pair(&r, &b, &v, "var", 1000, 1000, 1500, 1100);
 	analyse(&r);
 	e = &r.explain[0];
 	assert_string_equal(e->causes[0].metric, "instructions");
@@ -412,12 +406,7 @@ static void test_identical_blames_nothing(void **state)
 	struct ws_variant *b, *v;
 
 	(void)state;
-	pair(&r, &b, &v, "same");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 900);
-	sim(&v->metrics, "estimated-cycles", 1000);
-	sim(&v->metrics, "instructions", 900);
+	estimated_pair(&r, &b, &v, "same", 1000, 900, 1000, 900);
 	analyse(&r);
 	assert_int_equal(r.explain[0].ncauses, 0);
 	assert_non_null(strstr(r.explain[0].summary, "nothing to blame"));
@@ -436,6 +425,33 @@ static void noisy_n(struct ws_metric_set *s, const char *name, double mean, doub
 static void noisy(struct ws_metric_set *s, const char *name, double mean, double cv, struct ws_rng *rng)
 {
 	noisy_n(s, name, mean, cv, rng, 20);
+}
+
+/* noisy_n() of `metric` around `base` in the baseline, then around `var` in the variant: `rng` drawn in that order. */
+static void noisy_both_n(struct ws_variant *b, struct ws_variant *v, const char *metric, double base, double var,
+			 double cv, struct ws_rng *rng, int n)
+{
+	noisy_n(&b->metrics, metric, base, cv, rng, n);
+	noisy_n(&v->metrics, metric, var, cv, rng, n);
+}
+
+static void noisy_both(struct ws_variant *b, struct ws_variant *v, const char *metric, double base, double var,
+		       double cv, struct ws_rng *rng)
+{
+	noisy_both_n(b, v, metric, base, var, cv, rng, 20);
+}
+
+/*
+ * pair() with add_costs()'s costs, timed: wall-time around `b_wall` and `v_wall` seconds, spread by `cv`, drawn
+ * from `rng` seeded with `seed`; the caller may go on drawing from it.
+ */
+static void timed_pair(struct ws_result *r, struct ws_variant **b, struct ws_variant **v, const char *name,
+		       struct ws_rng *rng, uint64_t seed, double b_wall, double v_wall, double cv)
+{
+	ws_rng_seed(rng, seed);
+	pair(r, b, v, name);
+	add_costs(r);
+	noisy_both(*b, *v, "wall-time", b_wall, v_wall, cv, rng);
 }
 
 static void test_measured_cycles_with_noise(void **state)
@@ -480,8 +496,7 @@ static void test_no_cycles_says_so(void **state)
 	(void)state;
 	ws_rng_seed(&rng, 3);
 	pair(&r, &b, &v, "var");
-	noisy(&b->metrics, "wall-time", 1.0, 0.01, &rng);
-	noisy(&v->metrics, "wall-time", 1.5, 0.01, &rng);
+	noisy_both(b, v, "wall-time", 1.0, 1.5, 0.01, &rng);
 	analyse(&r);
 	assert_non_null(strstr(r.explain[0].summary, "slower by"));
 	assert_non_null(strstr(r.explain[0].summary, "no cycle counts"));
@@ -497,8 +512,7 @@ static void test_inconclusive_names_runs(void **state)
 	(void)state;
 	ws_rng_seed(&rng, 5);
 	pair(&r, &b, &v, "var");
-	noisy(&b->metrics, "wall-time", 1.0, 0.10, &rng);
-	noisy(&v->metrics, "wall-time", 1.04, 0.10, &rng);
+	noisy_both(b, v, "wall-time", 1.0, 1.04, 0.10, &rng);
 	analyse(&r);
 	print_message("%s\n", r.explain[0].summary);
 	assert_non_null(strstr(r.explain[0].summary, "inconclusive"));
@@ -511,8 +525,7 @@ static void test_inconclusive_names_runs(void **state)
 	 */
 	ws_rng_seed(&rng, 5);
 	pair(&r, &b, &v, "var");
-	noisy(&b->metrics, "wall-time", 1.0, 0.03, &rng);
-	noisy(&v->metrics, "wall-time", 1.0, 0.03, &rng);
+	noisy_both(b, v, "wall-time", 1.0, 1.0, 0.03, &rng);
 	analyse(&r);
 	print_message("%s\n", r.explain[0].summary);
 	{
@@ -601,6 +614,14 @@ static void native(struct ws_metric_set *s, const char *name, double centre, dou
 		ws_metric_push(m, centre * (1 + spread * ((i * 7 % 10) / 10.0 - 0.45)), -1);
 }
 
+/* native() of `metric` around `base` in the baseline `b` and around `var` in the variant `v`. */
+static void native_both(struct ws_variant *b, struct ws_variant *v, const char *metric, double base, double var,
+			double spread, int n)
+{
+	native(&b->metrics, metric, base, spread, n);
+	native(&v->metrics, metric, var, spread, n);
+}
+
 /*
  * Every verdict on every kind of backend, read as text: the summary is one sentence that begins
  * "'v' is " and goes on with one of the verdict's phrases, never "is no ..." or a doubled word.
@@ -634,19 +655,15 @@ static void test_every_verdict_reads(void **state)
 			char prefix[64];
 
 			pair(&r, &b, &v, "v");
-			native(&b->metrics, "wall-time", 1.0, verdicts[i].spread, verdicts[i].runs);
-			native(&v->metrics, "wall-time", verdicts[i].ratio, verdicts[i].spread, verdicts[i].runs);
+			native_both(b, v, "wall-time", 1.0, verdicts[i].ratio, verdicts[i].spread, verdicts[i].runs);
 			if (k == 1) {
-				native(&b->metrics, "cycles", 1e9, verdicts[i].spread, verdicts[i].runs);
-				native(&v->metrics, "cycles", 1e9 * verdicts[i].ratio, verdicts[i].spread, verdicts[i].runs);
-				native(&b->metrics, "instructions", 1e9, 0, verdicts[i].runs);
-				native(&v->metrics, "instructions", 1e9, 0, verdicts[i].runs);
+				native_both(b, v, "cycles", 1e9, 1e9 * verdicts[i].ratio, verdicts[i].spread,
+					    verdicts[i].runs);
+				native_both(b, v, "instructions", 1e9, 1e9, 0, verdicts[i].runs);
 			} else if (k == 2) {
 				add_costs(&r);
-				sim(&b->metrics, "estimated-cycles", 1000);
-				sim(&v->metrics, "estimated-cycles", i == 3 ? 1000 : 1000 * verdicts[i].ratio);
-				sim(&b->metrics, "instructions", 1000);
-				sim(&v->metrics, "instructions", i == 3 ? 1000 : 1000 * verdicts[i].ratio);
+				sim_both(b, v, "estimated-cycles", 1000, i == 3 ? 1000 : 1000 * verdicts[i].ratio);
+				sim_both(b, v, "instructions", 1000, i == 3 ? 1000 : 1000 * verdicts[i].ratio);
 			}
 			analyse(&r);
 			assert_int_equal(r.nexplain, 1);
@@ -677,12 +694,7 @@ static void test_exact_verdicts_read(void **state)
 	struct ws_variant *b, *v;
 
 	(void)state;
-	pair(&r, &b, &v, "v");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1000);
-	sim(&v->metrics, "estimated-cycles", 1000);
-	sim(&b->metrics, "instructions", 1000);
-	sim(&v->metrics, "instructions", 1000);
+	estimated_pair(&r, &b, &v, "v", 1000, 1000, 1000, 1000);
 	analyse(&r);
 	/* The simulator's estimate is the primary: the verdict is about it, and says so once. */
 	assert_string_equal(r.explain[0].summary, "'v' is unchanged in estimated-cycles (exact): nothing to blame");
@@ -697,42 +709,26 @@ static void test_exact_verdicts_read(void **state)
 static void test_exact_small_difference_has_digits(void **state)
 {
 	struct ws_compare_opts co = { .alpha = 0.05, .noise = 0, .seed = 1 };
-	struct ws_explain_opts eo = { .seed = 1 };
 	struct ws_result r;
 	struct ws_variant *b, *v;
 
 	(void)state;
-	pair(&r, &b, &v, "v");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1e8);
-	sim(&v->metrics, "estimated-cycles", 1e8 * 1.00013);
-	sim(&b->metrics, "instructions", 1e8);
-	sim(&v->metrics, "instructions", 1e8 * 1.00013);
+	estimated_pair(&r, &b, &v, "v", 1e8, 1e8, 1e8 * 1.00013, 1e8 * 1.00013);
 	analyse(&r);
 	print_message("%s\n", r.explain[0].summary);
 	assert_string_equal(r.explain[0].summary, "'v' is the same within the noise threshold: +0.01% in "
 						  "estimated-cycles (exact), inside ±1%: nothing to blame (--noise 0 "
 						  "decomposes any difference)");
 	ws_result_release(&r);
-	pair(&r, &b, &v, "v");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1e8);
-	sim(&v->metrics, "estimated-cycles", 1e8 * 1.00013);
-	sim(&b->metrics, "instructions", 1e8);
-	sim(&v->metrics, "instructions", 1e8 * 1.00013);
-	ws_result_summarize(&r);
-	assert_int_equal(ws_compare(&r, &co), 0);
-	assert_int_equal(ws_explain(&r, &eo), 0);
+	estimated_pair(&r, &b, &v, "v", 1e8, 1e8, 1e8 * 1.00013, 1e8 * 1.00013);
+	analyse_with(&r, &co, NULL);
 	print_message("%s\n", r.explain[0].summary);
 	assert_non_null(strstr(r.explain[0].summary, "'v' is slower by 0.01% in estimated-cycles (exact)"));
 	ws_result_release(&r);
 	pair(&r, &b, &v, "v");
 	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 1e9);
-	sim(&v->metrics, "estimated-cycles", 1e9 + 100);
-	ws_result_summarize(&r);
-	assert_int_equal(ws_compare(&r, &co), 0);
-	assert_int_equal(ws_explain(&r, &eo), 0);
+	sim_both(b, v, "estimated-cycles", 1e9, 1e9 + 100);
+	analyse_with(&r, &co, NULL);
 	print_message("%s\n", r.explain[0].summary);
 	assert_non_null(strstr(r.explain[0].summary, "'v' is slower by less than 0.0001% in estimated-cycles (exact)"));
 	ws_result_release(&r);
@@ -762,15 +758,9 @@ static void timed_and_estimated(struct ws_result *r, struct ws_variant **b, stru
 {
 	struct ws_rng rng;
 
-	ws_rng_seed(&rng, 17);
-	pair(r, b, v, name);
-	add_costs(r);
-	noisy(&(*b)->metrics, "wall-time", 0.30, cv, &rng);
-	noisy(&(*v)->metrics, "wall-time", wall, cv, &rng);
-	sim(&(*b)->metrics, "estimated-cycles", 1e9);
-	sim(&(*v)->metrics, "estimated-cycles", cycles);
-	sim(&(*b)->metrics, "instructions", 1e9);
-	sim(&(*v)->metrics, "instructions", instructions);
+	timed_pair(r, b, v, name, &rng, 17, 0.30, wall, cv);
+	sim_both(*b, *v, "estimated-cycles", 1e9, cycles);
+	sim_both(*b, *v, "instructions", 1e9, instructions);
 }
 
 /*
@@ -823,7 +813,6 @@ static void test_library_function_followed_to_the_program(void **state)
 	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6", *prog = "/nonexistent/bin/prog";
 	char *bins[] = { (char *)prog, (char *)prog, NULL };
 	struct ws_explain_opts eo = { .seed = 1, .binaries = bins };
-	struct ws_compare_opts co = { .alpha = 0.05, .noise = 0.01, .seed = 1 };
 	struct ws_result r;
 	struct ws_variant *b, *v;
 	const struct ws_cause *c;
@@ -849,9 +838,7 @@ static void test_library_function_followed_to_the_program(void **state)
 		sim(&g->inclusive, "instructions", 155 + 0.8 * extra);
 		call(x, "lc_drop", "main", prog, 155 + 0.8 * extra);
 	}
-	ws_result_summarize(&r);
-	assert_int_equal(ws_compare(&r, &co), 0);
-	assert_int_equal(ws_explain(&r, &eo), 0);
+	analyse_with(&r, NULL, &eo);
 	c = cause(&r.explain[0], "instructions");
 	assert_non_null(c);
 	assert_string_equal(c->where[0], "_int_free (100%): +100 instructions, 80% called from lc_drop (through free; from main)");
@@ -868,9 +855,7 @@ static void test_library_function_followed_to_the_program(void **state)
 	sim(&g->inclusive, "instructions", 300);
 	call(v, "_int_free", "free", libc, 300);
 	eo.own = (char *[]){ (char *)"*libc.so*", NULL };
-	ws_result_summarize(&r);
-	assert_int_equal(ws_compare(&r, &co), 0);
-	assert_int_equal(ws_explain(&r, &eo), 0);
+	analyse_with(&r, NULL, &eo);
 	assert_string_equal(cause(&r.explain[0], "instructions")->where[0], "_int_free (100%)");
 	ws_result_release(&r);
 
@@ -883,9 +868,7 @@ static void test_library_function_followed_to_the_program(void **state)
 	sim(&ws_group_list_get(&v->functions, "[unknown] liblzma.so.5", "/lib/liblzma.so.5")->metrics, "instructions",
 	    1000);
 	eo.own = NULL;
-	ws_result_summarize(&r);
-	assert_int_equal(ws_compare(&r, &co), 0);
-	assert_int_equal(ws_explain(&r, &eo), 0);
+	analyse_with(&r, NULL, &eo);
 	c = cause(&r.explain[0], "instructions");
 	assert_non_null(strstr(c->next_step, "extra instructions run in [unknown] liblzma.so.5: find which"));
 	assert_non_null(strstr(c->next_step, "; --callers names its callers"));
@@ -901,9 +884,7 @@ static void test_library_function_followed_to_the_program(void **state)
 		    "instructions", 800 + 90 * k);
 		sim(&ws_group_list_get(&x->functions, "lc_pack", prog)->metrics, "instructions", 100 + 10 * k);
 	}
-	ws_result_summarize(&r);
-	assert_int_equal(ws_compare(&r, &co), 0);
-	assert_int_equal(ws_explain(&r, &eo), 0);
+	analyse_with(&r, NULL, &eo);
 	c = cause(&r.explain[0], "instructions");
 	assert_non_null(strstr(c->next_step, "; --callers names its callers; then compare lc_pack's code between the "
 					      "builds: whyslow asm-diff"));
@@ -917,9 +898,7 @@ static void test_library_function_followed_to_the_program(void **state)
 	for (int k = 0; k < 2; k++)
 		sim(&ws_group_list_get(&(k ? v : b)->functions, "[unknown] prog+0x1139", prog)->metrics, "instructions",
 		    100 + 100 * k);
-	ws_result_summarize(&r);
-	assert_int_equal(ws_compare(&r, &co), 0);
-	assert_int_equal(ws_explain(&r, &eo), 0);
+	analyse_with(&r, NULL, &eo);
 	c = cause(&r.explain[0], "instructions");
 	assert_non_null(strstr(c->next_step, "concentrated in [unknown] prog+0x1139"));
 	assert_null(strstr(c->next_step, "asm-diff"));
@@ -939,9 +918,7 @@ static void test_library_function_followed_to_the_program(void **state)
 		sim(&ws_group_list_get(&x->functions, "memcmp@plt", prog)->metrics, "instructions", 100 + 60 * k);
 		sim(&ws_group_list_get(&x->functions, "lc_cmp", prog)->metrics, "instructions", 500 + 40 * k);
 	}
-	ws_result_summarize(&r);
-	assert_int_equal(ws_compare(&r, &co), 0);
-	assert_int_equal(ws_explain(&r, &eo), 0);
+	analyse_with(&r, NULL, &eo);
 	c = cause(&r.explain[0], "instructions");
 	assert_string_equal(c->where[0], "memcmp@plt (60%)");
 	assert_non_null(strstr(c->next_step, "asm-diff"));
@@ -965,19 +942,11 @@ static void test_unreproduced_slowdown_points_outside(void **state)
 	struct ws_rng rng;
 
 	(void)state;
-	ws_rng_seed(&rng, 11);
-	pair(&r, &b, &v, "shared");
-	add_costs(&r);
-	noisy(&b->metrics, "wall-time", 7.5e-3, 0.05, &rng);
-	noisy(&v->metrics, "wall-time", 14.7e-3, 0.05, &rng);
-	noisy(&b->metrics, "task-clock", 8.3e6, 0.05, &rng);
-	noisy(&v->metrics, "task-clock", 19.5e6, 0.05, &rng);
-	sim(&b->metrics, "estimated-cycles", 200871631);
-	sim(&v->metrics, "estimated-cycles", 200870783);
-	sim(&b->metrics, "instructions", 180000000);
-	sim(&v->metrics, "instructions", 180000000 - 248);
-	sim(&b->metrics, "L1-dcache-load-misses", 1000);
-	sim(&v->metrics, "L1-dcache-load-misses", 970);
+	timed_pair(&r, &b, &v, "shared", &rng, 11, 7.5e-3, 14.7e-3, 0.05);
+	noisy_both(b, v, "task-clock", 8.3e6, 19.5e6, 0.05, &rng);
+	sim_both(b, v, "estimated-cycles", 200871631, 200870783);
+	sim_both(b, v, "instructions", 180000000, 180000000 - 248);
+	sim_both(b, v, "L1-dcache-load-misses", 1000, 970);
 	analyse(&r);
 	e = &r.explain[0];
 	assert_string_equal(e->reach_metric, "wall-time");
@@ -1004,19 +973,11 @@ static void test_waiting_is_not_blamed_on_caches(void **state)
 	struct ws_rng rng;
 
 	(void)state;
-	ws_rng_seed(&rng, 12);
-	pair(&r, &b, &v, "waits");
-	add_costs(&r);
-	noisy(&b->metrics, "wall-time", 10e-3, 0.03, &rng);
-	noisy(&v->metrics, "wall-time", 20e-3, 0.03, &rng);
-	noisy(&b->metrics, "task-clock", 9e6, 0.03, &rng);
-	noisy(&v->metrics, "task-clock", 9.1e6, 0.03, &rng);
-	noisy(&b->metrics, "context-switches", 5, 0.2, &rng);
-	noisy(&v->metrics, "context-switches", 400, 0.2, &rng);
-	sim(&b->metrics, "estimated-cycles", 30000000);
-	sim(&v->metrics, "estimated-cycles", 30000000);
-	sim(&b->metrics, "instructions", 25000000);
-	sim(&v->metrics, "instructions", 25000000);
+	timed_pair(&r, &b, &v, "waits", &rng, 12, 10e-3, 20e-3, 0.03);
+	noisy_both(b, v, "task-clock", 9e6, 9.1e6, 0.03, &rng);
+	noisy_both(b, v, "context-switches", 5, 400, 0.2, &rng);
+	sim_both(b, v, "estimated-cycles", 30000000, 30000000);
+	sim_both(b, v, "instructions", 25000000, 25000000);
 	analyse(&r);
 	e = &r.explain[0];
 	assert_non_null(strstr(e->summary, "reproduces ~0% of this slowdown"));
@@ -1039,16 +1000,9 @@ static void test_immaterial_cause_is_kept_not_blamed(void **state)
 	const struct ws_explanation *e;
 
 	(void)state;
-	pair(&r, &b, &v, "var");
-	add_costs(&r);
-	sim(&b->metrics, "estimated-cycles", 100000);
-	sim(&v->metrics, "estimated-cycles", 101000);
-	sim(&b->metrics, "instructions", 80000);
-	sim(&v->metrics, "instructions", 80990);
-	sim(&b->metrics, "branch-misses", 1000);
-	sim(&v->metrics, "branch-misses", 1000.5);
-	sim(&b->metrics, "L1-dcache-load-misses", 10);
-	sim(&v->metrics, "L1-dcache-load-misses", 10);
+	estimated_pair(&r, &b, &v, "var", 100000, 80000, 101000, 80990);
+	sim_both(b, v, "branch-misses", 1000, 1000.5);
+	sim_both(b, v, "L1-dcache-load-misses", 10, 10);
 	analyse(&r);
 	e = &r.explain[0];
 	assert_true(isnan(e->reproduced));
@@ -1073,20 +1027,11 @@ static void test_inconclusive_native_bounds_materiality(void **state)
 	struct ws_rng rng;
 
 	(void)state;
-	ws_rng_seed(&rng, 13);
-	pair(&r, &b, &v, "false");
-	add_costs(&r);
-	r.machine.costs = xrealloc(r.machine.costs, 3 * sizeof(struct ws_cost));
-	r.machine.costs[2] = (struct ws_cost){ xstrdup("LLC-load-misses"), 100 };
-	r.machine.ncosts = 3;
-	noisy(&b->metrics, "wall-time", 48e-3, 0.4, &rng);
-	noisy(&v->metrics, "wall-time", 50e-3, 0.4, &rng);
-	sim(&b->metrics, "estimated-cycles", 40000351);
-	sim(&v->metrics, "estimated-cycles", 40000000);
-	sim(&b->metrics, "instructions", 30000000);
-	sim(&v->metrics, "instructions", 29999949);
-	sim(&b->metrics, "LLC-load-misses", 595);
-	sim(&v->metrics, "LLC-load-misses", 592);
+	timed_pair(&r, &b, &v, "false", &rng, 13, 48e-3, 50e-3, 0.4);
+	add_cost(&r, "LLC-load-misses", 100);
+	sim_both(b, v, "estimated-cycles", 40000351, 40000000);
+	sim_both(b, v, "instructions", 30000000, 29999949);
+	sim_both(b, v, "LLC-load-misses", 595, 592);
 	analyse(&r);
 	e = &r.explain[0];
 	assert_non_null(strstr(e->summary, "inconclusive"));
@@ -1122,11 +1067,7 @@ static void test_gatekept_estimate_says_untested(void **state)
 	struct ws_rng rng;
 
 	(void)state;
-	ws_rng_seed(&rng, 14);
-	pair(&r, &b, &v, "v");
-	add_costs(&r);
-	noisy(&b->metrics, "wall-time", 0.11, 0.9, &rng);
-	noisy(&v->metrics, "wall-time", 0.12, 0.9, &rng);
+	timed_pair(&r, &b, &v, "v", &rng, 14, 0.11, 0.12, 0.9);
 	sim3(&b->metrics, "estimated-cycles", 400e6, 423e6, 450e6);
 	sim3(&v->metrics, "estimated-cycles", 440e6, 470e6, 500e6);
 	analyse(&r);
@@ -1151,11 +1092,7 @@ static void test_far_apart_simulated_ranges_compare(void **state)
 	struct ws_rng rng;
 
 	(void)state;
-	ws_rng_seed(&rng, 15);
-	pair(&r, &b, &v, "utf8");
-	add_costs(&r);
-	noisy(&b->metrics, "wall-time", 0.37, 0.05, &rng);
-	noisy(&v->metrics, "wall-time", 0.60, 0.05, &rng);
+	timed_pair(&r, &b, &v, "utf8", &rng, 15, 0.37, 0.60, 0.05);
 	sim3(&b->metrics, "estimated-cycles", 423020711, 423339583, 423920241);
 	sim3(&v->metrics, "estimated-cycles", 796746506, 797257833, 797365586);
 	sim3(&b->metrics, "instructions", 314318533, 314318907, 314321664);
@@ -1174,6 +1111,20 @@ static void test_far_apart_simulated_ranges_compare(void **state)
 	assert_non_null(strstr(e->summary, "main cause is instructions"));
 	assert_true(cause(e, "instructions")->material);
 	ws_result_release(&r);
+}
+
+/*
+ * The simulator's estimated cycles, instructions and coherence misses, three runs that wobble, of two threads'
+ * counters: in `contending` on one cache line, in `apart` on two.
+ */
+static void sharing_counts(struct ws_variant *contending, struct ws_variant *apart)
+{
+	sim3(&apart->metrics, "estimated-cycles", 240000000, 240000200, 240000400);
+	sim3(&contending->metrics, "estimated-cycles", 325422000, 325422600, 325423000);
+	sim3(&apart->metrics, "instructions", 240000000, 240000000, 240000000);
+	sim3(&contending->metrics, "instructions", 240000000, 240000000, 240000000);
+	sim3(&apart->metrics, "coherence-misses", 2, 2, 2);
+	sim3(&contending->metrics, "coherence-misses", 854220, 854226, 854230);
 }
 
 /* A contention line of `n` threads on `shared`, in w, in `x`'s report, for the caller to fill in. */
@@ -1201,22 +1152,10 @@ static struct ws_contention *contended(struct ws_result *r, size_t n)
 	struct ws_variant *b, *v;
 	struct ws_rng rng;
 
-	ws_rng_seed(&rng, 16);
-	pair(r, &b, &v, "false");
-	add_costs(r);
-	r->machine.costs = xrealloc(r->machine.costs, 3 * sizeof(struct ws_cost));
-	r->machine.costs[2] = (struct ws_cost){ xstrdup("coherence-misses"), 100 };
-	r->machine.ncosts = 3;
-	noisy(&b->metrics, "wall-time", 7.5e-3, 0.05, &rng);
-	noisy(&v->metrics, "wall-time", 14.7e-3, 0.05, &rng);
-	noisy(&b->metrics, "task-clock", 8.3e6, 0.05, &rng);
-	noisy(&v->metrics, "task-clock", 19.5e6, 0.05, &rng);
-	sim3(&b->metrics, "estimated-cycles", 240000000, 240000200, 240000400);
-	sim3(&v->metrics, "estimated-cycles", 325422000, 325422600, 325423000);
-	sim3(&b->metrics, "instructions", 240000000, 240000000, 240000000);
-	sim3(&v->metrics, "instructions", 240000000, 240000000, 240000000);
-	sim3(&b->metrics, "coherence-misses", 2, 2, 2);
-	sim3(&v->metrics, "coherence-misses", 854220, 854226, 854230);
+	timed_pair(r, &b, &v, "false", &rng, 16, 7.5e-3, 14.7e-3, 0.05);
+	add_cost(r, "coherence-misses", 100);
+	noisy_both(b, v, "task-clock", 8.3e6, 19.5e6, 0.05, &rng);
+	sharing_counts(v, b);
 	return contention_on(v, n);
 }
 
@@ -1269,15 +1208,11 @@ static void test_sharing_verdicts_worded(void **state)
 }
 
 /*
- * False sharing with cores in the simulator: coherence misses carry the estimate, and the contention
- * report names the variable and each thread's bytes. The native slowdown is larger than the estimate's,
- * so the summary says how much is reproduced, then names the false sharing as the main part of it.
+ * `shared`, falsely shared by threads 2 and 3 (bytes 0-7 and 8-15) in w: the contention report of
+ * examples/threads, on a line of two threads.
  */
-/* `shared`, falsely shared by threads 2 and 3 (bytes 0-7 and 8-15) in w: the contention report of examples/threads. */
-static void add_false_sharing(struct ws_variant *v)
+static void false_sharing(struct ws_contention *c)
 {
-	struct ws_contention *c = contention_on(v, 2);
-
 	c->verdict = WS_SHARING_FALSE;
 	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
 	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
@@ -1293,16 +1228,9 @@ static void test_false_sharing_gone_named_from_baseline(void **state)
 	(void)state;
 	pair(&r, &b, &v, "padded");
 	add_costs(&r);
-	r.machine.costs = xrealloc(r.machine.costs, 3 * sizeof(struct ws_cost));
-	r.machine.costs[2] = (struct ws_cost){ xstrdup("coherence-misses"), 100 };
-	r.machine.ncosts = 3;
-	sim3(&b->metrics, "estimated-cycles", 325422000, 325422600, 325423000);
-	sim3(&v->metrics, "estimated-cycles", 240000000, 240000200, 240000400);
-	sim3(&b->metrics, "instructions", 240000000, 240000000, 240000000);
-	sim3(&v->metrics, "instructions", 240000000, 240000000, 240000000);
-	sim3(&b->metrics, "coherence-misses", 854220, 854226, 854230);
-	sim3(&v->metrics, "coherence-misses", 2, 2, 2);
-	add_false_sharing(b);
+	add_cost(&r, "coherence-misses", 100);
+	sharing_counts(b, v);
+	false_sharing(contention_on(b, 2));
 	analyse(&r);
 	e = &r.explain[0];
 	print_message("%s\n", e->summary);
@@ -1313,22 +1241,23 @@ static void test_false_sharing_gone_named_from_baseline(void **state)
 	ws_result_release(&r);
 }
 
+/*
+ * False sharing with cores in the simulator: coherence misses carry the estimate, and the contention
+ * report names the variable and each thread's bytes. The native slowdown is larger than the estimate's,
+ * so the summary says how much is reproduced, then names the false sharing as the main part of it.
+ */
 static void test_false_sharing_named_from_contention(void **state)
 {
 	struct ws_result r;
 	struct ws_variant *b, *v;
 	const struct ws_explanation *e;
-	struct ws_contention *c;
 
 	(void)state;
-	c = contended(&r, 2);
+	false_sharing(contended(&r, 2));
 	b = &r.variants[0];
 	v = &r.variants[1];
 	sim3(&b->metrics, "L1-dcache-load-misses", 800, 800, 800);
 	sim3(&v->metrics, "L1-dcache-load-misses", 830, 830, 830);
-	c->verdict = WS_SHARING_FALSE;
-	c->threads[0] = (struct ws_contention_thread){ 2, 1, 2e7, 2e7, 427113, 0, 7, 0, 7 };
-	c->threads[1] = (struct ws_contention_thread){ 3, 2, 2e7, 2e7, 427113, 8, 15, 8, 15 };
 	analyse(&r);
 	e = &r.explain[0];
 	assert_true(e->reproduced > 0.3 && e->reproduced < 0.5);
@@ -1361,26 +1290,16 @@ static void test_cpu_time_with_wall_time_is_not_waiting(void **state)
 	ws_rng_seed(&rng, 13);
 	pair(&r, &b, &v, "list");
 	add_costs(&r);
-	noisy_n(&b->metrics, "wall-time", 17.2e-3, 0.02, &rng, 5);
-	noisy_n(&v->metrics, "wall-time", 24.8e-3, 0.02, &rng, 5);
-	noisy_n(&b->metrics, "task-clock", 16.3e6, 0.02, &rng, 5);
-	noisy_n(&v->metrics, "task-clock", 24.0e6, 0.02, &rng, 5);
-	noisy_n(&b->metrics, "user-time", 12.7e-3, 0.3, &rng, 5);
-	noisy_n(&v->metrics, "user-time", 10.0e-3, 0.3, &rng, 5);
-	noisy_n(&b->metrics, "system-time", 4.2e-3, 0.05, &rng, 5);
-	noisy_n(&v->metrics, "system-time", 15.1e-3, 0.05, &rng, 5);
-	noisy_n(&b->metrics, "page-faults", 822, 1e-4, &rng, 5);
-	noisy_n(&v->metrics, "page-faults", 3759, 1e-4, &rng, 5);
-	noisy_n(&b->metrics, "max-rss", 8e6, 0.01, &rng, 5);
-	noisy_n(&v->metrics, "max-rss", 19e6, 0.01, &rng, 5);
-	noisy_n(&b->metrics, "context-switches", 2, 0.5, &rng, 5);
-	noisy_n(&v->metrics, "context-switches", 2, 0.5, &rng, 5);
-	noisy_n(&b->metrics, "cpu-migrations", 1, 0.5, &rng, 5);
-	noisy_n(&v->metrics, "cpu-migrations", 1, 0.5, &rng, 5);
-	sim(&b->metrics, "estimated-cycles", 92652909);
-	sim(&v->metrics, "estimated-cycles", 104650000);
-	sim(&b->metrics, "instructions", 70328245);
-	sim(&v->metrics, "instructions", 82040000);
+	noisy_both_n(b, v, "wall-time", 17.2e-3, 24.8e-3, 0.02, &rng, 5);
+	noisy_both_n(b, v, "task-clock", 16.3e6, 24.0e6, 0.02, &rng, 5);
+	noisy_both_n(b, v, "user-time", 12.7e-3, 10.0e-3, 0.3, &rng, 5);
+	noisy_both_n(b, v, "system-time", 4.2e-3, 15.1e-3, 0.05, &rng, 5);
+	noisy_both_n(b, v, "page-faults", 822, 3759, 1e-4, &rng, 5);
+	noisy_both_n(b, v, "max-rss", 8e6, 19e6, 0.01, &rng, 5);
+	noisy_both_n(b, v, "context-switches", 2, 2, 0.5, &rng, 5);
+	noisy_both_n(b, v, "cpu-migrations", 1, 1, 0.5, &rng, 5);
+	sim_both(b, v, "estimated-cycles", 92652909, 104650000);
+	sim_both(b, v, "instructions", 70328245, 82040000);
 	analyse(&r);
 	e = &r.explain[0];
 	assert_non_null(strstr(e->summary, "of this slowdown"));
@@ -1426,8 +1345,7 @@ static void test_zero_medians_compare_means(void **state)
 		ws_metric_push(ws_metric_set_get(&b->metrics, "user-time", 0), b2[i], -1);
 		ws_metric_push(ws_metric_set_get(&v->metrics, "user-time", 0), v2[i], -1);
 	}
-	native(&b->metrics, "wall-time", 6e-3, 0.05, 5);
-	native(&v->metrics, "wall-time", 19e-3, 0.05, 5);
+	native_both(b, v, "wall-time", 6e-3, 19e-3, 0.05, 5);
 	analyse(&r);
 	c = cell_of(&r, "system-time");
 	assert_int_equal(c->estimate, WS_ESTIMATE_MEAN_RATIO);
