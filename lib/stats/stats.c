@@ -203,6 +203,19 @@ static double median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
+/* `f`, which reads a sorted sample, of a sorted copy of `x`: NAN for no values. */
+static double of_sorted_copy(double (*f)(const double *s, size_t n), const double *x, size_t n)
+{
+	double *s, m;
+
+	if (!n)
+		return NAN;
+	s = sorted_copy(x, n);
+	m = f(s, n);
+	free(s);
+	return m;
+}
+
 static void select_kth(double *v, size_t lo, size_t hi, size_t k);
 
 double ws_median_sorted(const double *s, size_t n)
@@ -212,14 +225,7 @@ double ws_median_sorted(const double *s, size_t n)
 
 double ws_median(const double *x, size_t n)
 {
-	double *s, m;
-
-	if (!n)
-		return NAN;
-	s = sorted_copy(x, n);
-	m = median_sorted(s, n);
-	free(s);
-	return m;
+	return of_sorted_copy(median_sorted, x, n);
 }
 
 double ws_mad_sorted(const double *s, size_t n)
@@ -249,14 +255,7 @@ double ws_mad_sorted(const double *s, size_t n)
 
 double ws_mad(const double *x, size_t n)
 {
-	double *s, m;
-
-	if (!n)
-		return NAN;
-	s = sorted_copy(x, n);
-	m = ws_mad_sorted(s, n);
-	free(s);
-	return m;
+	return of_sorted_copy(ws_mad_sorted, x, n);
 }
 
 int ws_median_ci_sorted(const double *s, size_t n, double conf, double *lo, double *hi)
@@ -347,6 +346,19 @@ size_t ws_outliers(const double *x, size_t n, bool *flags)
 double ws_phi(double z)
 {
 	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/*
+ * The normal approximation's two-sided p of a rank statistic `dev` away from its null mean, with null
+ * variance var (> 0), and its z. One function for the tests and for the intervals that invert them
+ * (normal_k), so that the two agree to the last bit.
+ */
+static double normal_p(double dev, double var, bool continuity, double *z)
+{
+	if (continuity)
+		dev -= 0.5 * ((dev > 0) - (dev < 0));
+	*z = dev / sqrt(var);
+	return fmin(1.0, 2.0 * ws_phi(-fabs(*z)));
 }
 
 /*
@@ -480,26 +492,18 @@ static double mwu_exact_p(size_t m, size_t n, double u1)
 	return fmin(1.0, p);
 }
 
+/* The null mean of U for sizes m and n. */
+static double mwu_mean(size_t m, size_t n)
+{
+	return (double)m * (double)n / 2;
+}
+
 /* The null variance of U for sizes m and n with the tie term sum(t^3 - t) of the pooled sample. */
 static double mwu_variance(size_t m, size_t n, double tie_term)
 {
 	double n1 = (double)m, n2 = (double)n, N = n1 + n2;
 
 	return n1 * n2 / 12 * ((N + 1) - tie_term / (N * (N - 1)));
-}
-
-/*
- * The normal approximation's two-sided p of U1, and its z. One function for the test and for the Moses CI
- * that inverts it (ws_hodges_lehmann), so that the two agree to the last bit. var must be > 0.
- */
-static double mwu_normal_p(double u1, size_t m, size_t n, double var, bool continuity, double *z)
-{
-	double d = u1 - (double)m * (double)n / 2;
-
-	if (continuity)
-		d -= 0.5 * ((d > 0) - (d < 0));
-	*z = d / sqrt(var);
-	return fmin(1.0, 2.0 * ws_phi(-fabs(*z)));
 }
 
 static int mann_whitney(const double *x, size_t nx, const double *y, size_t ny, bool continuity,
@@ -524,7 +528,7 @@ static int mann_whitney(const double *x, size_t nx, const double *y, size_t ny, 
 		out->p = 1.0;
 		return 0;
 	}
-	out->p = mwu_normal_p(out->u1, nx, ny, var, continuity, &out->z);
+	out->p = normal_p(out->u1 - mwu_mean(nx, ny), var, continuity, &out->z);
 	return 0;
 }
 
@@ -583,14 +587,12 @@ static double wsr_variance(size_t n, double tie_term)
 	return nn * (nn + 1) * (2 * nn + 1) / 24 - tie_term / 48;
 }
 
-/* The normal approximation's two-sided p of W+, continuity corrected; shared with the Tukey interval. */
-static double wsr_normal_p(double w, size_t n, double var, double *z)
+/* The null mean of W+ for n nonzero differences. */
+static double wsr_mean(size_t n)
 {
-	double nn = (double)n, dev = w - nn * (nn + 1) / 4;
+	double nn = (double)n;
 
-	dev -= 0.5 * ((dev > 0) - (dev < 0));
-	*z = dev / sqrt(var);
-	return fmin(1.0, 2.0 * ws_phi(-fabs(*z)));
+	return nn * (nn + 1) / 4;
 }
 
 int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out)
@@ -639,7 +641,7 @@ int ws_wilcoxon_signed_rank(const double *d, size_t n, struct ws_wsr *out)
 		out->p = 1.0;
 		return 0;
 	}
-	out->p = wsr_normal_p(w, m, var, &out->z);
+	out->p = normal_p(w - wsr_mean(m), var, true, &out->z);
 	return 0;
 }
 
@@ -846,6 +848,30 @@ int ws_bootstrap_ratio(const double *x, size_t nx, const double *y, size_t ny, e
 
 /* --- Hodges-Lehmann shift of log values, Moses CI --- */
 
+/*
+ * An interval's k under the normal approximation, by the test's own arithmetic (normal_p, continuity
+ * corrected): the first value in [0, hi] of a statistic with null mean `mean` and variance `var` (> 0) that
+ * the two-sided test at level alpha does not reject, found by bisection, as p grows with it up to the mean.
+ * *coverage is 1 - p(k - 1) when k > 0.
+ */
+static size_t normal_k(double mean, double var, size_t hi, double alpha, double *coverage)
+{
+	size_t lo = 0;
+	double z;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (normal_p((double)mid - mean, var, true, &z) < alpha)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo)
+		*coverage = 1.0 - normal_p((double)(lo - 1) - mean, var, true, &z);
+	return lo;
+}
+
 /* Windows that small are finished by gathering them: a sweep of every row costs more than the window. */
 #define KTH_GATHER 64
 
@@ -1040,23 +1066,11 @@ static size_t moses_k(size_t m, size_t n, bool exact, double tie_term, double al
 		}
 		free(c);
 	} else {
-		double var = mwu_variance(m, n, tie_term), z;
-		size_t lo = 0, hi = (m * n + 1) / 2;
+		double var = mwu_variance(m, n, tie_term);
 
 		if (!(var > 0))
 			return 0;
-		/* p grows with u up to m n / 2: bisect for the first u it does not reject, in [lo, hi]. */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (mwu_normal_p((double)mid, m, n, var, true, &z) < alpha)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		k = lo;
-		if (k)
-			*coverage = 1.0 - mwu_normal_p((double)(k - 1), m, n, var, true, &z);
+		k = normal_k(mwu_mean(m, n), var, (m * n + 1) / 2, alpha, coverage);
 	}
 	return k;
 }
@@ -1133,22 +1147,11 @@ static size_t tukey_k(size_t n, bool exact, double tie_term, double alpha, doubl
 		}
 		free(c);
 	} else {
-		double var = wsr_variance(n, tie_term), z;
-		size_t lo = 0, hi = (M + 1) / 2;
+		double var = wsr_variance(n, tie_term);
 
 		if (!(var > 0))
 			return 0;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (wsr_normal_p((double)mid, n, var, &z) < alpha)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		k = lo;
-		if (k)
-			*coverage = 1.0 - wsr_normal_p((double)(k - 1), n, var, &z);
+		k = normal_k(wsr_mean(n), var, (M + 1) / 2, alpha, coverage);
 	}
 	return k;
 }
