@@ -25,20 +25,7 @@ cd "$(dirname "$0")/.." || exit 1
 runs=5
 rounds=3000
 freq=4000
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-r) runs=$2; shift 2 ;;
-	-n) rounds=$2; shift 2 ;;
-	-F) freq=$2; shift 2 ;;
-	*) echo "usage: bench/callers-unwind.sh [-r RUNS] [-n ROUNDS] [-F HZ]" >&2; exit 129 ;;
-	esac
-done
-
-ratio=$BUILD/examples/profile/ratio
-driver=$BUILD/tests/profile-driver
-for f in "$ratio" "$driver"; do
-	[ -x "$f" ] || { echo "callers-unwind: $f is not built; run make first" >&2; exit 1; }
-done
+ratio_setup callers-unwind "$@"
 perf=$(command -v perf 2>/dev/null || true)
 if [ -z "$perf" ] || ! "$perf" record -q -F "$freq" --call-graph dwarf -o /dev/null -- true >/dev/null 2>&1; then
 	echo "callers-unwind: skipped: perf record --call-graph dwarf does not work here (linux-perf)"
@@ -49,9 +36,8 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 ways="whyslow whyslow-dwarf perf perf-dwarf"
 
-# run WAY: one run; appends "WAY COMMAND_MICROSECONDS SAMPLES" to $tmp/results.
-run() {
-	t0=$(date +%s%N)
+# way WAY: the command of one run.
+way() {
 	case "$1" in
 	whyslow) "$driver" -F "$freq" -g none -- "$ratio" -n "$rounds" >"$tmp/out" 2>"$tmp/err" ;;
 	whyslow-dwarf) "$driver" -F "$freq" -g dwarf -- "$ratio" -n "$rounds" >"$tmp/out" 2>"$tmp/err" ;;
@@ -61,32 +47,20 @@ run() {
 			2>"$tmp/err" >/dev/null &&
 		"$perf" report -i "$tmp/perf.data" --stdio -g >"$tmp/out" 2>>"$tmp/err" ;;
 	esac
-	rc=$?
-	t1=$(date +%s%N)
-	if [ $rc != 0 ]; then
-		echo "callers-unwind: the $1 run failed:" >&2
-		cat "$tmp/err" >&2
-		exit 1
-	fi
+}
+
+# run WAY: one run; appends "WAY COMMAND_MICROSECONDS SAMPLES" to $tmp/results.
+run() {
+	clocked callers-unwind "$1"
 	case "$1" in
 	whyslow*) samples=$(sed -n 's/^total	\([0-9]*\)	.*/\1/p' "$tmp/out") ;;
 	# perf report rounds its count ("1K"): count the samples, outside the timed part.
 	perf*) samples=$("$perf" script -i "$tmp/perf.data" -F period 2>/dev/null | grep -c .) ;;
 	esac
-	echo "$1 $(( (t1 - t0) / 1000 )) ${samples:-0}" >>"$tmp/results"
+	echo "$1 $usec ${samples:-0}" >>"$tmp/results"
 }
 
-for w in $ways; do
-	run "$w"
-done
-: >"$tmp/results"
-i=0
-while [ $i -lt "$runs" ]; do
-	for w in $(rotate "$i" $ways); do
-		run "$w"
-	done
-	i=$((i + 1))
-done
+interleave "$runs" "$ways" "$tmp/results"
 
 echo "callers-unwind: ratio -n $rounds, $runs runs per way interleaved, sampling at $freq Hz"
 echo "machine: $(nproc) CPUs, $(uname -r), load average $(cut -d " " -f 1-3 /proc/loadavg), perf: $("$perf" --version)"

@@ -16,6 +16,68 @@ rotate() {
 	echo "$@"
 }
 
+# interleave RUNS WAYS FILE...: one warm-up run of each of WAYS (page cache, CPU frequency), not counted: the
+# FILEs it appended to are emptied after it; then RUNS rounds of every way, each round's order from rotate.
+# A run is the caller's own function, `run WAY`.
+interleave() {
+	_il_runs=$1
+	_il_ways=$2
+	shift 2
+	for _il_w in $_il_ways; do
+		run "$_il_w"
+	done
+	for _il_f in "$@"; do
+		: >"$_il_f"
+	done
+	_il_i=0
+	while [ "$_il_i" -lt "$_il_runs" ]; do
+		# shellcheck disable=SC2086 # the ways' words
+		for _il_w in $(rotate "$_il_i" $_il_ways); do
+			run "$_il_w"
+		done
+		_il_i=$((_il_i + 1))
+	done
+}
+
+# clocked NAME WAY: one run of WAY by the caller's own function, `way WAY`, which leaves the run's standard
+# error in $tmp/err; sets usec to its wall time in microseconds. If it fails, exits 1 after saying so and
+# printing $tmp/err.
+clocked() {
+	_ck_t0=$(date +%s%N)
+	way "$2"
+	_ck_rc=$?
+	_ck_t1=$(date +%s%N)
+	if [ "$_ck_rc" != 0 ]; then
+		echo "$1: the $2 run failed:" >&2
+		cat "$tmp/err" >&2
+		exit 1
+	fi
+	# shellcheck disable=SC2034 # usec is the caller's
+	usec=$(( (_ck_t1 - _ck_t0) / 1000 ))
+}
+
+# ratio_setup NAME [-r RUNS] [-n ROUNDS] [-F HZ]: the start of the benchmarks that sample examples/profile/ratio.
+# Sets runs, rounds and freq from the options (the caller sets their defaults first), exiting 129 with NAME's
+# usage on any other word; sets ratio and driver (tests/profile-driver) in $BUILD, exiting 1 if one is not built.
+ratio_setup() {
+	_rs_name=$1
+	shift
+	# shellcheck disable=SC2034 # runs, rounds and freq are the caller's
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-r) runs=$2; shift 2 ;;
+		-n) rounds=$2; shift 2 ;;
+		-F) freq=$2; shift 2 ;;
+		*) echo "usage: bench/$_rs_name.sh [-r RUNS] [-n ROUNDS] [-F HZ]" >&2; exit 129 ;;
+		esac
+	done
+	ratio=$BUILD/examples/profile/ratio
+	driver=$BUILD/tests/profile-driver
+	for _rs_f in "$ratio" "$driver"; do
+		[ -x "$_rs_f" ] || { echo "$_rs_name: $_rs_f is not built; run make first" >&2; exit 1; }
+	done
+}
+
 # need_time NAME: exits 0 with a "skipped" line unless GNU time is installed (/usr/bin/time, package 'time').
 need_time() {
 	if [ ! -x /usr/bin/time ]; then

@@ -26,20 +26,7 @@ cd "$(dirname "$0")/.." || exit 1
 runs=10
 rounds=4000
 freq=4000
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-r) runs=$2; shift 2 ;;
-	-n) rounds=$2; shift 2 ;;
-	-F) freq=$2; shift 2 ;;
-	*) echo "usage: bench/profile-overhead.sh [-r RUNS] [-n ROUNDS] [-F HZ]" >&2; exit 129 ;;
-	esac
-done
-
-ratio=$BUILD/examples/profile/ratio
-driver=$BUILD/tests/profile-driver
-for f in "$ratio" "$driver"; do
-	[ -x "$f" ] || { echo "profile-overhead: $f is not built; run make first" >&2; exit 1; }
-done
+ratio_setup profile-overhead "$@"
 perf=$(command -v perf 2>/dev/null || true)
 if [ -n "$perf" ] && ! "$perf" record -q -F "$freq" -o /dev/null -- true >/dev/null 2>&1; then
 	echo "profile-overhead: perf record does not work here; measuring without the peer" >&2
@@ -52,44 +39,28 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 ways="plain whyslow"
 [ -n "$perf" ] && ways="$ways perf"
 
-# run WAY: one run; appends "WAY PROGRAM_SECONDS COMMAND_MICROSECONDS PROGRAM_CPU_SECONDS" to $tmp/results.
-run() {
-	t0=$(date +%s%N)
+# way WAY: the command of one run.
+way() {
 	case "$1" in
 	plain) "$ratio" -n "$rounds" -v 2>"$tmp/err" ;;
 	whyslow) "$driver" -F "$freq" -- "$ratio" -n "$rounds" -v >"$tmp/out" 2>"$tmp/err" ;;
 	perf) "$perf" record -q -F "$freq" -o "$tmp/perf.data" -- "$ratio" -n "$rounds" -v 2>"$tmp/err" ;;
 	esac
-	rc=$?
-	t1=$(date +%s%N)
-	if [ $rc != 0 ]; then
-		echo "profile-overhead: the $1 run failed:" >&2
-		cat "$tmp/err" >&2
-		exit 1
-	fi
+}
+
+# run WAY: one run; appends "WAY PROGRAM_SECONDS COMMAND_MICROSECONDS PROGRAM_CPU_SECONDS" to $tmp/results.
+run() {
+	clocked profile-overhead "$1"
 	prog=$(sed -n 's/^ratio: [0-9]* rounds in \([0-9.]*\) s, cpu \([0-9.]*\) s$/\1 \2/p' "$tmp/err")
 	set -- "$1" $prog
-	echo "$1 $2 $(( (t1 - t0) / 1000 )) $3" >>"$tmp/results"
+	echo "$1 $2 $usec $3" >>"$tmp/results"
 	if [ "$1" = whyslow ]; then
 		sed -n 's/^event	\([^	]*\)	.*/\1/p' "$tmp/out" >"$tmp/event"
 		sed -n 's/^total	\([0-9]*\)	.*/\1/p' "$tmp/out" >>"$tmp/samples"
 	fi
 }
 
-# One warm-up of each (page cache, CPU frequency), not counted.
-for w in $ways; do
-	run "$w"
-done
-: >"$tmp/results"
-: >"$tmp/samples"
-
-i=0
-while [ $i -lt "$runs" ]; do
-	for w in $(rotate "$i" $ways); do
-		run "$w"
-	done
-	i=$((i + 1))
-done
+interleave "$runs" "$ways" "$tmp/results" "$tmp/samples"
 
 echo "profile-overhead: ratio -n $rounds, $runs runs per way interleaved, sampling at $freq Hz" \
 	"($(cat "$tmp/event") here; median $(sort -n "$tmp/samples" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }') samples per whyslow run)"
