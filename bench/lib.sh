@@ -99,6 +99,29 @@ need_wsim() {
 	fi
 }
 
+# sim_setup NAME PROG...: the start of the simulator's benchmarks, which time runs with GNU time: exits 0 with
+# a "skipped" line unless GNU time, valgrind, the wsim tool and every PROG are there (need_time, need_wsim);
+# then sets tmp to a scratch directory, removed on exit.
+sim_setup() {
+	_ss_name=$1
+	shift
+	need_time "$_ss_name"
+	for _ss_prog in "$@"; do
+		need_wsim "$_ss_name" "$_ss_prog"
+	done
+	tmp=$(mktemp -d) || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+}
+
+# timed FAILURE CMD...: runs CMD under GNU time, its output thrown away, and leaves "ELAPSED USER SYSTEM"
+# seconds in $tmp/time; if CMD fails, exits 1 after printing FAILURE and CMD's standard error.
+timed() {
+	_timed_failure=$1
+	shift
+	/usr/bin/time -o "$tmp/time" -f "%e %U %S" "$@" >/dev/null 2>"$tmp/err" ||
+		{ echo "$_timed_failure" >&2; cat "$tmp/err" >&2; exit 1; }
+}
+
 # awk_median: an awk function median(arr, n) over arr[1..n] (sorted in place), to put before a program.
 awk_median='
 	function median(arr, n,    i, j, t) {

@@ -24,10 +24,7 @@ R="$BUILD/examples/r1cs-synth"
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 
-need_wsim sim-jobs "$R/r1cs-synth-vec"
-need_time sim-jobs
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+sim_setup sim-jobs "$R/r1cs-synth-vec"
 
 set -- compare --backend sim --regions --functions --seed 2026
 for v in vec-pool vec smallvec1 smallvec2 smallvec4; do
@@ -37,8 +34,7 @@ echo "sim-jobs: make demo's simulations ($n constraints), $rounds rounds each of
 r=1
 while [ "$r" -le "$rounds" ]; do
 	for j in $(rotate "$r" 1 "$jobs"); do
-		/usr/bin/time -o "$tmp/time" -f "%e %U %S" "$BUILD/whyslow" "$@" -j "$j" --export-json "$tmp/j$j.json" \
-			>/dev/null 2>"$tmp/err" || { echo "sim-jobs: -j $j failed" >&2; cat "$tmp/err" >&2; exit 1; }
+		timed "sim-jobs: -j $j failed" "$BUILD/whyslow" "$@" -j "$j" --export-json "$tmp/j$j.json"
 		awk -v r="$r" '{ printf "%s %s %.2f\n", r, $1, $2 + $3 }' "$tmp/time" >>"$tmp/t$j"
 	done
 	r=$((r + 1))

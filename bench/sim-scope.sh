@@ -21,10 +21,7 @@ W="$BUILD/whyslow"
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 
-need_wsim sim-scope "$BUILD/examples/micro/scope"
-need_time sim-scope
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+sim_setup sim-scope "$BUILD/examples/micro/scope"
 
 progs="scope regions boundaries r1cs"
 cmd_of() {
@@ -46,8 +43,7 @@ run() {
 	esac
 	p=$1 w=$2 r=$3
 	shift 3
-	VALGRIND_LIB="$BUILD/sim/vglib" /usr/bin/time -o "$tmp/time" -f "%e %U %S" "$@" >/dev/null 2>"$tmp/err" ||
-		{ echo "sim-scope: a run failed: $*" >&2; cat "$tmp/err" >&2; exit 1; }
+	timed "sim-scope: a run failed: $*" env VALGRIND_LIB="$BUILD/sim/vglib" "$@"
 	awk -v r="$r" '{ printf "%s %.3f %.3f\n", r, $1, $2 + $3 }' "$tmp/time" >>"$tmp/$p.$w.times"
 }
 

@@ -20,16 +20,11 @@ vglib="$BUILD/sim/vglib"
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 
-need_time sim-threads
-need_wsim sim-threads "$BUILD/examples/threads/sharing"
-need_wsim sim-threads "$BUILD/examples/micro/workload"
+sim_setup sim-threads "$BUILD/examples/threads/sharing" "$BUILD/examples/micro/workload"
 if [ -n "${BEFORE:-}" ] && [ ! -x "$BEFORE/sim/wsim-amd64-linux" ]; then
 	echo "sim-threads: BEFORE=$BEFORE holds no built wsim; left out"
 	BEFORE=
 fi
-
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 # run TOOL PROG ARGS...: appends "elapsed cpu" to $tmp/TOOL.
 run() {
@@ -41,9 +36,8 @@ run() {
 	cachegrind) set -- valgrind -q --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$tmp/cg" "$@" ;;
 	before) set -- env VALGRIND_LIB="$BEFORE/sim/vglib" valgrind -q --tool=wsim --ws-out="$tmp/out" "$@" ;;
 	esac
-	/usr/bin/time -f "%e %U %S" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
-		{ echo "sim-threads: a run failed: $*" >&2; cat "$tmp/err" >&2; exit 1; }
-	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$tmp/t" >>"$tmp/$tool"
+	timed "sim-threads: a run failed: $*" "$@"
+	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$tmp/time" >>"$tmp/$tool"
 }
 
 median_of() {
