@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "core/util.h"
 #include "symbols/names.h"
 #include "symbols/pair.h"
 
@@ -19,150 +20,189 @@ static void check(char *got, const char *want)
 	free(got);
 }
 
+/* An input and what a name function makes of it. */
+struct name_case {
+	const char *in, *want;
+};
+
+/* check() of `f` on each of the n cases, in order. */
+static void check_each(char *(*f)(const char *), const struct name_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		check(f(cases[i].in), cases[i].want);
+}
+
 static void test_demangle(void **state)
 {
+	static const struct name_case cases[] = {
+		/* C++: parameters kept, clone notes as c++filt prints them. */
+		{ "_Z3fooi", "foo(int)" },
+		{ "_Z3fooi.isra.0", "foo(int) [clone .isra.0]" },
+		{ "_ZNKSt8functionIFvvEEclEv", "std::function<void ()>::operator()() const" },
+		/* Rust legacy: the hash is not part of the name; a clone suffix still is. */
+		{ "_ZN2lc3add17hcdad90f58844b940E", "lc::add" },
+		{ "_ZN2lc3add17hcdad90f58844b940E.cold", "lc::add [clone .cold]" },
+		{ "_ZN5alloc7raw_vec19RawVec$LT$T$C$A$GT$7reserve17h0123456789abcdefE",
+		  "alloc::raw_vec::RawVec<T,A>::reserve" },
+		/* ThinLTO's per-build hash is dropped, for Rust and C++ alike. */
+		{ "_ZN4core3fmt5write17h0123456789abcdefE.llvm.1234567", "core::fmt::write" },
+		{ "_Z3fooi.llvm.42", "foo(int)" },
+		/* Rust v0: crate disambiguators left out, generic arguments kept. */
+		{ "_RNvCs15kBYyAo9fc_7mycrate7example", "mycrate::example" },
+		{ "_RINvCs1234_7mycrate4fillhEB2_", "mycrate::fill::<u8>" },
+		/* Not mangled: as it is, including C clone names and names an Ada demangler would rewrite. */
+		{ "main", "main" },
+		{ "scale.constprop.0", "scale.constprop.0" },
+		{ "my__func", "my__func" },
+		{ "_Zbogus", "_Zbogus" },
+		/*
+		 * A symbol version, as glibc's own table spells its functions, is no part of the name; a stub's
+		 * @plt is.
+		 */
+		{ "__libc_start_main@@GLIBC_2.34", "__libc_start_main" },
+		{ "memcpy@GLIBC_2.2.5", "memcpy" },
+		{ "_ZNSt6chrono3_V212system_clock3nowEv@@GLIBCXX_3.4.19", "std::chrono::_V2::system_clock::now()" },
+		{ "memcpy@plt", "memcpy@plt" },
+	};
+
 	(void)state;
-	/* C++: parameters kept, clone notes as c++filt prints them. */
-	check(ws_sym_demangle("_Z3fooi"), "foo(int)");
-	check(ws_sym_demangle("_Z3fooi.isra.0"), "foo(int) [clone .isra.0]");
-	check(ws_sym_demangle("_ZNKSt8functionIFvvEEclEv"), "std::function<void ()>::operator()() const");
-	/* Rust legacy: the hash is not part of the name; a clone suffix still is. */
-	check(ws_sym_demangle("_ZN2lc3add17hcdad90f58844b940E"), "lc::add");
-	check(ws_sym_demangle("_ZN2lc3add17hcdad90f58844b940E.cold"), "lc::add [clone .cold]");
-	check(ws_sym_demangle("_ZN5alloc7raw_vec19RawVec$LT$T$C$A$GT$7reserve17h0123456789abcdefE"),
-	      "alloc::raw_vec::RawVec<T,A>::reserve");
-	/* ThinLTO's per-build hash is dropped, for Rust and C++ alike. */
-	check(ws_sym_demangle("_ZN4core3fmt5write17h0123456789abcdefE.llvm.1234567"), "core::fmt::write");
-	check(ws_sym_demangle("_Z3fooi.llvm.42"), "foo(int)");
-	/* Rust v0: crate disambiguators left out, generic arguments kept. */
-	check(ws_sym_demangle("_RNvCs15kBYyAo9fc_7mycrate7example"), "mycrate::example");
-	check(ws_sym_demangle("_RINvCs1234_7mycrate4fillhEB2_"), "mycrate::fill::<u8>");
-	/* Not mangled: as it is, including C clone names and names an Ada demangler would rewrite. */
-	check(ws_sym_demangle("main"), "main");
-	check(ws_sym_demangle("scale.constprop.0"), "scale.constprop.0");
-	check(ws_sym_demangle("my__func"), "my__func");
-	check(ws_sym_demangle("_Zbogus"), "_Zbogus");
-	/* A symbol version, as glibc's own table spells its functions, is no part of the name; a stub's @plt is. */
-	check(ws_sym_demangle("__libc_start_main@@GLIBC_2.34"), "__libc_start_main");
-	check(ws_sym_demangle("memcpy@GLIBC_2.2.5"), "memcpy");
-	check(ws_sym_demangle("_ZNSt6chrono3_V212system_clock3nowEv@@GLIBCXX_3.4.19"),
-	      "std::chrono::_V2::system_clock::now()");
-	check(ws_sym_demangle("memcpy@plt"), "memcpy@plt");
+	check_each(ws_sym_demangle, cases, ARRAY_SIZE(cases));
 	assert_true(ws_sym_is_mangled("_Z3fooi"));
 	assert_false(ws_sym_is_mangled("foo"));
 }
 
 static void test_identity(void **state)
 {
+	static const struct name_case identities[] = {
+		/* Two builds' hashes, one identity. */
+		{ "_ZN2lc3add17hcdad90f58844b940E", "lc::add" },
+		{ "_ZN2lc3add17h1a2b3c4d5e6f7081E", "lc::add" },
+		{ "_Z3fooi.constprop.0.isra.0", "foo(int)" },
+		{ "scale.constprop.0", "scale" },
+	}, bases[] = {
+		{ "f.constprop.0.isra.0", "f" },
+		{ "f.cold", "f" },
+		{ "f.llvm.123", "f" },
+		{ "f.2", "f.2" },
+		{ ".cold", ".cold" },
+	};
+
 	(void)state;
-	/* Two builds' hashes, one identity. */
-	check(ws_sym_identity("_ZN2lc3add17hcdad90f58844b940E"), "lc::add");
-	check(ws_sym_identity("_ZN2lc3add17h1a2b3c4d5e6f7081E"), "lc::add");
-	check(ws_sym_identity("_Z3fooi.constprop.0.isra.0"), "foo(int)");
-	check(ws_sym_identity("scale.constprop.0"), "scale");
-	check(ws_sym_base("f.constprop.0.isra.0"), "f");
-	check(ws_sym_base("f.cold"), "f");
-	check(ws_sym_base("f.llvm.123"), "f");
-	check(ws_sym_base("f.2"), "f.2");
-	check(ws_sym_base(".cold"), ".cold");
+	check_each(ws_sym_identity, identities, ARRAY_SIZE(identities));
+	check_each(ws_sym_base, bases, ARRAY_SIZE(bases));
 }
 
 static void test_short(void **state)
 {
+	static const struct name_case cases[] = {
+		{ "foo(int)", "foo" },
+		{ "foo(int) [clone .isra.0]", "foo" },
+		{ "std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > >::insert("
+		  "std::pair<int const, int> const&)",
+		  "std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > >::insert" },
+		{ "std::function<void ()>::operator()() const", "std::function<void ()>::operator()" },
+		{ "main::{lambda(int)#1}::operator()(int) const", "main::{lambda(int)#1}::operator()" },
+		{ "(anonymous namespace)::foo()", "(anonymous namespace)::foo" },
+		{ "operator new(unsigned long)", "operator new" },
+		{ "Foo::operator<(Foo const&)", "Foo::operator<" },
+		{ "operator<<(std::ostream&, Foo const&)", "operator<<" },
+		/* Templates print their return type first. */
+		{ "unsigned long sum<int>(int const*, unsigned long)", "sum<int>" },
+		{ "void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int*, int const&)",
+		  "std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>" },
+		/* Rust and C: nothing to take away. */
+		{ "<&T as core::fmt::Debug>::fmt", "<&T as core::fmt::Debug>::fmt" },
+		{ "smallvec::SmallVec<A>::insert", "smallvec::SmallVec<A>::insert" },
+		{ "r1cs_lc_add", "r1cs_lc_add" },
+	};
+
 	(void)state;
-	check(ws_sym_short("foo(int)"), "foo");
-	check(ws_sym_short("foo(int) [clone .isra.0]"), "foo");
-	check(ws_sym_short("std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > >::insert("
-			   "std::pair<int const, int> const&)"),
-	      "std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > >::insert");
-	check(ws_sym_short("std::function<void ()>::operator()() const"), "std::function<void ()>::operator()");
-	check(ws_sym_short("main::{lambda(int)#1}::operator()(int) const"), "main::{lambda(int)#1}::operator()");
-	check(ws_sym_short("(anonymous namespace)::foo()"), "(anonymous namespace)::foo");
-	check(ws_sym_short("operator new(unsigned long)"), "operator new");
-	check(ws_sym_short("Foo::operator<(Foo const&)"), "Foo::operator<");
-	check(ws_sym_short("operator<<(std::ostream&, Foo const&)"), "operator<<");
-	/* Templates print their return type first. */
-	check(ws_sym_short("unsigned long sum<int>(int const*, unsigned long)"), "sum<int>");
-	check(ws_sym_short("void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int*, int const&)"),
-	      "std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>");
-	/* Rust and C: nothing to take away. */
-	check(ws_sym_short("<&T as core::fmt::Debug>::fmt"), "<&T as core::fmt::Debug>::fmt");
-	check(ws_sym_short("smallvec::SmallVec<A>::insert"), "smallvec::SmallVec<A>::insert");
-	check(ws_sym_short("r1cs_lc_add"), "r1cs_lc_add");
+	check_each(ws_sym_short, cases, ARRAY_SIZE(cases));
 }
 
 static void test_display(void **state)
 {
-	const char *map = "std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, int> >, "
-			  "std::less<int>, std::allocator<std::pair<int const, int> > >::_M_erase(std::_Rb_tree_node<"
-			  "std::pair<int const, int> >*)";
+	static const char map[] = "std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, "
+				  "int> >, std::less<int>, std::allocator<std::pair<int const, int> > >::_M_erase("
+				  "std::_Rb_tree_node<std::pair<int const, int> >*)";
+	static const struct {
+		const char *name;
+		size_t width;
+		const char *want;
+	} cases[] = {
+		/* Short names are left alone. */
+		{ "foo(int)", 60, "foo(int)" },
+		{ map, 0, map },
+		{ map, 60, "std::_Rb_tree<…>::_M_erase(std::_Rb_tree_node<…>*)" },
+		{ map, 30, "std::_Rb_tree<…>::_M_erase(…)" },
+		/* Notes stay whole, after the name. */
+		{ "std::_Rb_tree<int, std::pair<int const, int> >::_M_lower_bound(std::_Rb_tree_node<int>*) (inlined)", 46,
+		  "std::_Rb_tree<…>::_M_lower_bound(…) (inlined)" },
+		{ "foo(std::vector<int, std::allocator<int> >) [clone .isra.0]", 40,
+		  "foo(std::vector<…>) [clone .isra.0]" },
+		/* Several clone notes become one before the name gives way: the name keeps its room. */
+		{ "kern::scaled_sum(std::vector<long, std::allocator<long> > const&, int, int) "
+		  "[clone .constprop.0] [clone .isra.0]", 40,
+		  "…aled_sum(…) [clone .constprop.0.isra.0]" },
+		{ "kern::scaled_sum(std::vector<long, std::allocator<long> > const&, int, int) "
+		  "[clone .constprop.0] [clone .isra.0]", 60,
+		  "kern::scaled_sum(…) [clone .constprop.0.isra.0]" },
+		/* A C clone keeps its suffix and the start of its name: the middle of the identifier gives way. */
+		{ "accumulate_weighted_samples_for_channel.constprop.0.isra.0", 40,
+		  "accumulate…or_channel.constprop.0.isra.0" },
+		{ "accumulate_weighted_samples_for_channel_of_the_mixer", 40,
+		  "accumulate_weighted…channel_of_the_mixer" },
+		/* A cut that lands on an elision: one "…", not two. */
+		{ "<alloc::vec::Vec<T> as alloc::vec::spec_from_iter::SpecFromIter<T,I>>::from_iter", 34,
+		  "…> as SpecFromIter<…>>::from_iter" },
+		/*
+		 * A stub's "@plt" and a disassembler's offset are notes too: the parameter list before them
+		 * still goes.
+		 */
+		{ "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::"
+		  "_M_construct(unsigned long, char)@plt", 60,
+		  "std::__cxx11::basic_string<…>::_M_construct(…)@plt" },
+		{ "std::map<int, long, std::less<int>, std::allocator<std::pair<int const, long> > >::"
+		  "find(int const&)+0x1a", 40,
+		  "std::map<…>::find(int const&)+0x1a" },
+		{ "memcmp@plt", 60, "memcmp@plt" },
+		/* A leading qualified path stays, its arguments go. */
+		{ "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop", 52,
+		  "<alloc::vec::Vec<…> as core::ops::drop::Drop>::drop" },
+		{ "mycrate::fill::<alloc::vec::Vec<u8>>", 20, "mycrate::fill::<…>" },
+		/* Operators are not brackets. */
+		{ "bool std::operator< <int, std::allocator<int> >(std::vector<int> const&, std::vector<int> const&)", 60,
+		  "bool std::operator< <int, std::allocator<…> >(…)" },
+		/* An operator template's own arguments go too where keeping them would cut the operator's name. */
+		{ "bool std::operator< <char, std::char_traits<char>, std::allocator<char> >(std::__cxx11::"
+		  "basic_string<char, std::char_traits<char>, std::allocator<char> > const&, char const*)", 40,
+		  "bool std::operator< <…>(…)" },
+		{ "std::basic_ostream<char, std::char_traits<char> >& std::operator<< <std::char_traits<char> >"
+		  "(std::basic_ostream<char, std::char_traits<char> >&, char const*)", 48,
+		  "std::basic_ostream<…>& std::operator<< <…>(…)" },
+		/* A Rust qualified path's types and traits by their last segment, before the name would be cut. */
+		{ "<core::hash::sip::Hasher<S> as core::hash::Hasher>::finish (inlined)", 40,
+		  "<Hasher<…> as Hasher>::finish (inlined)" },
+		{ "<&mut W as core::fmt::Write>::write_str", 30, "<&mut W as Write>::write_str" },
+		/* An impl block is a path too, not arguments. */
+		{ "core::fmt::num::imp::<impl core::fmt::Display for u64>::fmt", 50,
+		  "core::fmt::num::imp::<impl Display for u64>::fmt" },
+		{ "core::fmt::num::imp::<impl core::fmt::Display for u64>::fmt", 40,
+		  "…::num::imp::<impl Display for u64>::fmt" },
+		/* Then a return type goes, before the name would be cut. */
+		{ "bool std::operator< <char>(std::__cxx11::basic_string<char> const&, char const*)", 24,
+		  "std::operator< <…>(…)" },
+		{ "__gnu_cxx::__normal_iterator<unsigned int*, std::vector<unsigned int, std::allocator<unsigned "
+		  "int> > > std::__unguarded_partition_pivot<__gnu_cxx::__normal_iterator<unsigned int*, "
+		  "std::vector<unsigned int> >, __gnu_cxx::__ops::_Iter_less_iter>(__gnu_cxx::__normal_"
+		  "iterator<unsigned int*, std::vector<unsigned int> >, __gnu_cxx::__ops::_Iter_less_iter) "
+		  "(inlined)", 50,
+		  "std::__unguarded_partition_pivot<…>(…) (inlined)" },
+	};
 
 	(void)state;
-	/* Short names are left alone. */
-	check(ws_sym_display("foo(int)", 60), "foo(int)");
-	check(ws_sym_display(map, 0), map);
-	check(ws_sym_display(map, 60), "std::_Rb_tree<…>::_M_erase(std::_Rb_tree_node<…>*)");
-	check(ws_sym_display(map, 30), "std::_Rb_tree<…>::_M_erase(…)");
-	/* Notes stay whole, after the name. */
-	check(ws_sym_display("std::_Rb_tree<int, std::pair<int const, int> >::_M_lower_bound(std::_Rb_tree_node<int>*) (inlined)", 46),
-	      "std::_Rb_tree<…>::_M_lower_bound(…) (inlined)");
-	check(ws_sym_display("foo(std::vector<int, std::allocator<int> >) [clone .isra.0]", 40),
-	      "foo(std::vector<…>) [clone .isra.0]");
-	/* Several clone notes become one before the name gives way: the name keeps its room. */
-	check(ws_sym_display("kern::scaled_sum(std::vector<long, std::allocator<long> > const&, int, int) "
-			     "[clone .constprop.0] [clone .isra.0]", 40),
-	      "…aled_sum(…) [clone .constprop.0.isra.0]");
-	check(ws_sym_display("kern::scaled_sum(std::vector<long, std::allocator<long> > const&, int, int) "
-			     "[clone .constprop.0] [clone .isra.0]", 60),
-	      "kern::scaled_sum(…) [clone .constprop.0.isra.0]");
-	/* A C clone keeps its suffix and the start of its name: the middle of the identifier gives way. */
-	check(ws_sym_display("accumulate_weighted_samples_for_channel.constprop.0.isra.0", 40),
-	      "accumulate…or_channel.constprop.0.isra.0");
-	check(ws_sym_display("accumulate_weighted_samples_for_channel_of_the_mixer", 40),
-	      "accumulate_weighted…channel_of_the_mixer");
-	/* A cut that lands on an elision: one "…", not two. */
-	check(ws_sym_display("<alloc::vec::Vec<T> as alloc::vec::spec_from_iter::SpecFromIter<T,I>>::from_iter", 34),
-	      "…> as SpecFromIter<…>>::from_iter");
-	/* A stub's "@plt" and a disassembler's offset are notes too: the parameter list before them still goes. */
-	check(ws_sym_display("std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::"
-			     "_M_construct(unsigned long, char)@plt", 60),
-	      "std::__cxx11::basic_string<…>::_M_construct(…)@plt");
-	check(ws_sym_display("std::map<int, long, std::less<int>, std::allocator<std::pair<int const, long> > >::"
-			     "find(int const&)+0x1a", 40),
-	      "std::map<…>::find(int const&)+0x1a");
-	check(ws_sym_display("memcmp@plt", 60), "memcmp@plt");
-	/* A leading qualified path stays, its arguments go. */
-	check(ws_sym_display("<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop", 52),
-	      "<alloc::vec::Vec<…> as core::ops::drop::Drop>::drop");
-	check(ws_sym_display("mycrate::fill::<alloc::vec::Vec<u8>>", 20), "mycrate::fill::<…>");
-	/* Operators are not brackets. */
-	check(ws_sym_display("bool std::operator< <int, std::allocator<int> >(std::vector<int> const&, std::vector<int> const&)", 60),
-	      "bool std::operator< <int, std::allocator<…> >(…)");
-	/* An operator template's own arguments go too where keeping them would cut the operator's name. */
-	check(ws_sym_display("bool std::operator< <char, std::char_traits<char>, std::allocator<char> >(std::__cxx11::"
-			     "basic_string<char, std::char_traits<char>, std::allocator<char> > const&, char const*)", 40),
-	      "bool std::operator< <…>(…)");
-	check(ws_sym_display("std::basic_ostream<char, std::char_traits<char> >& std::operator<< <std::char_traits<char> >"
-			     "(std::basic_ostream<char, std::char_traits<char> >&, char const*)", 48),
-	      "std::basic_ostream<…>& std::operator<< <…>(…)");
-	/* A Rust qualified path's types and traits by their last segment, before the name would be cut. */
-	check(ws_sym_display("<core::hash::sip::Hasher<S> as core::hash::Hasher>::finish (inlined)", 40),
-	      "<Hasher<…> as Hasher>::finish (inlined)");
-	check(ws_sym_display("<&mut W as core::fmt::Write>::write_str", 30), "<&mut W as Write>::write_str");
-	/* An impl block is a path too, not arguments. */
-	check(ws_sym_display("core::fmt::num::imp::<impl core::fmt::Display for u64>::fmt", 50),
-	      "core::fmt::num::imp::<impl Display for u64>::fmt");
-	check(ws_sym_display("core::fmt::num::imp::<impl core::fmt::Display for u64>::fmt", 40),
-	      "…::num::imp::<impl Display for u64>::fmt");
-	/* Then a return type goes, before the name would be cut. */
-	check(ws_sym_display("bool std::operator< <char>(std::__cxx11::basic_string<char> const&, char const*)", 24),
-	      "std::operator< <…>(…)");
-	check(ws_sym_display("__gnu_cxx::__normal_iterator<unsigned int*, std::vector<unsigned int, std::allocator<unsigned "
-			     "int> > > std::__unguarded_partition_pivot<__gnu_cxx::__normal_iterator<unsigned int*, "
-			     "std::vector<unsigned int> >, __gnu_cxx::__ops::_Iter_less_iter>(__gnu_cxx::__normal_"
-			     "iterator<unsigned int*, std::vector<unsigned int> >, __gnu_cxx::__ops::_Iter_less_iter) "
-			     "(inlined)", 50),
-	      "std::__unguarded_partition_pivot<…>(…) (inlined)");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		check(ws_sym_display(cases[i].name, cases[i].width), cases[i].want);
 	{
 		char *d = ws_sym_display(map, 12);
 
