@@ -86,9 +86,28 @@ static void test_write_atomic(void **state)
 	free(dir);
 }
 
+/*
+ * Writes `text` atomically through the symbolic link `link`: the link stays a link and `target`, the file it
+ * points to, holds the text. Removes both.
+ */
+static void write_through_link(const char *link, const char *target, const char *text)
+{
+	struct stat st;
+	char *buf = NULL;
+
+	assert_int_equal(ws_write_atomic(link, text, strlen(text)), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(ws_read_file(target, &buf, NULL), 0);
+	assert_string_equal(buf, text);
+	free(buf);
+	unlink(link);
+	unlink(target);
+}
+
 static void test_write_special_files(void **state)
 {
-	char *dir = tmpdir(), *target, *link, *fifo, *buf = NULL, c = 0;
+	char *dir = tmpdir(), *target, *link, *fifo, c = 0;
 	struct stat st;
 	int rd;
 
@@ -115,25 +134,11 @@ static void test_write_special_files(void **state)
 	link = xasprintf("%s/link.json", dir);
 	assert_int_equal(ws_write_atomic(target, "old", 3), 0);
 	assert_int_equal(symlink(target, link), 0);
-	assert_int_equal(ws_write_atomic(link, "new", 3), 0);
-	assert_int_equal(lstat(link, &st), 0);
-	assert_true(S_ISLNK(st.st_mode));
-	assert_int_equal(ws_read_file(target, &buf, NULL), 0);
-	assert_string_equal(buf, "new");
-	free(buf);
-	unlink(link);
-	unlink(target);
+	write_through_link(link, target, "new");
 	/* A dangling link names the file to make: the file is made, and the link stays. */
 	assert_int_equal(symlink("target.json", link), 0);
 	assert_int_equal(ws_check_writable(link, 4096), 0);
-	assert_int_equal(ws_write_atomic(link, "made", 4), 0);
-	assert_int_equal(lstat(link, &st), 0);
-	assert_true(S_ISLNK(st.st_mode));
-	assert_int_equal(ws_read_file(target, &buf, NULL), 0);
-	assert_string_equal(buf, "made");
-	free(buf);
-	unlink(link);
-	unlink(target);
+	write_through_link(link, target, "made");
 	rmdir(dir);
 	free(link);
 	free(target);
