@@ -13,9 +13,10 @@
  *	-g fp|dwarf|none   record call chains (default none)
  *	--poll-ms=N        drain the rings when one is half full or every N ms (default 100; 0: only at the end)
  *	--sleep-ms=N       drain the rings every N ms, ignoring their wakeups (so that a small ring overflows)
- *	--fake-pmu         pretend hardware events exist: open cpu-clock in their place (tests the PMU paths)
+ *	--fake-pmu         pretend hardware and raw events exist: open cpu-clock in their place (tests the PMU paths)
  *	--fake-hybrid      with --fake-pmu: pretend to be Alder Lake, CPU 0 a cpu_core and the others cpu_atom,
- *	                   whose PMU lacks L1-dcache-load-misses (ENOENT there, as the kernel says)
+ *	                   whose PMU lacks L1-dcache-load-misses and refuses cpu_core's raw events (ENOENT there,
+ *	                   as the kernel says)
  *	--fail=N[+]:ERRNO  make the Nth perf_event_open (and with +, every later one) fail with ERRNO
  *	-v                 debug lines from the engine on stderr
  *
@@ -80,6 +81,11 @@ static int test_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group
 		errno = (int)fail_errno;
 		return -1;
 	}
+	/* A raw event is cpu_core's (PERF_TYPE_RAW): x86 refuses it on another type's CPU. */
+	if (fake_hybrid && a.type == PERF_TYPE_RAW && cpu != 0) {
+		errno = ENOENT;
+		return -1;
+	}
 	if (fake_hybrid && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE)) {
 		unsigned type = (unsigned)(a.config >> PERF_PMU_TYPE_SHIFT);
 		bool atom = cpu != 0;
@@ -97,7 +103,7 @@ static int test_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group
 			return -1;
 		}
 	}
-	if (fake_pmu && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE)) {
+	if (fake_pmu && (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_HW_CACHE || a.type == PERF_TYPE_RAW)) {
 		/*
 		 * A hardware event becomes cpu-clock with the same sampling settings. A period in events becomes
 		 * a period in nanoseconds times 100, so that a test's period of 1000 samples every 100 us.

@@ -644,8 +644,8 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 		p->warned_loss = true;
 	}
 	if (fp.extra_skipped && !p->told_extra_skipped) {
-		ws_log(WS_LOG_INFO, "%s is not sampled on the CPUs of %s, whose PMU lacks it: its shares are of the "
-		       "time the command ran on the other core types", fp.extra_event, fp.extra_skipped);
+		ws_log(WS_LOG_INFO, "%s is not sampled on the CPUs of %s, which do not count it: its shares are of "
+		       "the time the command ran on the other core types", fp.extra_event, fp.extra_skipped);
 		p->told_extra_skipped = true;
 	}
 	if (fp.extra_event)

@@ -271,7 +271,7 @@ struct ws_profile {
 	const char *type_names[WS_PERF_MAX_CORE_TYPES];
 	cpu_set_t type_cpus[WS_PERF_MAX_CORE_TYPES];
 	int ntypes;
-	const char *extra_skipped; /* the core PMU whose CPUs lack the second event, or NULL */
+	unsigned extra_skipped;  /* the core types (bit t: types[t]) whose CPUs the second event is not on */
 	int pmu;             /* 1: a hardware first event opened; 0: cycles was unsupported; -1: not known */
 	uint64_t lost, throttled, unknown_ids, bad_records;
 	struct ws_symbols *symbols;
@@ -1071,22 +1071,32 @@ static void close_fds(struct ws_profile *p, int which)
 }
 
 /*
- * On a hybrid CPU, a generic hardware or cache event opened on one CPU names that CPU's core PMU in its
- * config's upper bits, as the counting backend's copies do: bare, it is cpu_core's (PERF_TYPE_RAW), which
- * refuses a CPU of another core type, and what the kernel tries then depends on its version. Returns the
- * PMU's name, or NULL where `a` stays as it is.
+ * On a hybrid CPU, the core type of CPU `cpu` (its index in p->types), or -1 elsewhere. A generic hardware
+ * or cache event opened there names that type's PMU in its config's upper bits, as the counting backend's
+ * copies do: bare, it is cpu_core's (PERF_TYPE_RAW), which refuses a CPU of another core type, and what
+ * the kernel tries then depends on its version. An event of one core PMU's own (a raw rNNNN is cpu_core's,
+ * a libpfm4 adl_grt:: event cpu_atom's) stays as it is, and *elsewhere says whether `cpu` is of another
+ * type, where the kernel refuses it (ENOENT) whatever the event.
  */
-static const char *on_cpu_pmu(const struct ws_profile *p, struct perf_event_attr *a, int cpu)
+static int on_cpu_pmu(const struct ws_profile *p, struct perf_event_attr *a, int cpu, bool *elsewhere)
 {
-	if ((a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE) || a->config >> PERF_PMU_TYPE_SHIFT)
-		return NULL;
-	for (int t = 0; t < p->ntypes; t++) {
-		if (CPU_ISSET(cpu, &p->type_cpus[t])) {
-			a->config |= (uint64_t)p->types[t] << PERF_PMU_TYPE_SHIFT;
-			return p->type_names[t];
-		}
+	int here = -1;
+
+	*elsewhere = false;
+	for (int t = 0; t < p->ntypes && here < 0; t++)
+		if (CPU_ISSET(cpu, &p->type_cpus[t]))
+			here = t;
+	if (here < 0)
+		return -1;
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) {
+		if (!(a->config >> PERF_PMU_TYPE_SHIFT))
+			a->config |= (uint64_t)p->types[here] << PERF_PMU_TYPE_SHIFT;
+		return here;
 	}
-	return NULL;
+	for (int t = 0; t < p->ntypes; t++)
+		if (a->type == p->types[t] && t != here)
+			*elsewhere = true;
+	return here;
 }
 
 /* A hybrid CPU's core PMUs and their CPUs, for on_cpu_pmu(); none where any is unknown. */
@@ -1104,8 +1114,8 @@ static void read_core_types(struct ws_profile *p)
  * Open `attr` on every CPU for the profiled task, into rings[].fd or rings[].extra_fd. The first CPU decides
  * whether the kernel's part of the profile is allowed: on EACCES/EPERM the event is opened again without it,
  * as perf_event_paranoid >= 2 requires of an unprivileged user. The second event (`which`) may be missing
- * from one core type of a hybrid CPU: it is left out there (extra_fd -1, said in p->extra_skipped) where
- * another type has it. Returns 0 or the errno of the failed open, with nothing left open for this event.
+ * from a core type of a hybrid CPU, or be another type's own: it is left out of that type's CPUs (extra_fd
+ * -1, said in p->extra_skipped) where another type has it. Returns 0 or the errno of the failed open, with nothing left open for this event.
  */
 static int open_on_cpus(struct ws_profile *p, struct perf_event_attr *attr, int which, const char *name)
 {
@@ -1116,8 +1126,14 @@ static int open_on_cpus(struct ws_profile *p, struct perf_event_attr *attr, int 
 
 	for (i = 0; i < p->nr_rings; i++) {
 		struct perf_event_attr a = *attr;
-		const char *pmu = on_cpu_pmu(p, &a, p->rings[i].cpu);
+		bool elsewhere;
+		int t = on_cpu_pmu(p, &a, p->rings[i].cpu, &elsewhere);
+		const char *pmu = t >= 0 ? p->type_names[t] : NULL;
 
+		if (which && elsewhere) {
+			p->extra_skipped |= 1u << t;
+			continue;
+		}
 		fd = open_fn(&a, p->pid, p->rings[i].cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		/*
 		 * Not for an event of the kernel alone (":k") or one the kernel counts (context-switches):
@@ -1137,7 +1153,7 @@ static int open_on_cpus(struct ws_profile *p, struct perf_event_attr *attr, int 
 			ws_log(WS_LOG_DEBUG, "profile: %s on cpu %d%s%s: %s", name, p->rings[i].cpu, pmu ? " of " : "",
 			       pmu ? pmu : "", strerror(err));
 			if (which && pmu && errno_unsupported(err)) {
-				p->extra_skipped = pmu;
+				p->extra_skipped |= 1u << t;
 				continue;
 			}
 			close_fds(p, which);
@@ -1150,7 +1166,7 @@ static int open_on_cpus(struct ws_profile *p, struct perf_event_attr *attr, int 
 			p->rings[i].fd = fd;
 	}
 	if (!opened) {
-		p->extra_skipped = NULL;
+		p->extra_skipped = 0;
 		close_fds(p, which);
 		return err;
 	}
@@ -1985,7 +2001,17 @@ int ws_profile_finish(struct ws_profile *p, struct ws_fn_profile *out)
 
 	out->event = xstrdup(p->event);
 	out->extra_event = p->extra_event ? xstrdup(p->extra_event) : NULL;
-	out->extra_skipped = p->extra_skipped ? xstrdup(p->extra_skipped) : NULL;
+	out->extra_skipped = NULL;
+	for (int k = 0; k < p->ntypes; k++) {
+		char *l;
+
+		if (!(p->extra_skipped & 1u << k))
+			continue;
+		l = xasprintf("%s%s%s", out->extra_skipped ? out->extra_skipped : "", out->extra_skipped ? " and " : "",
+			      p->type_names[k]);
+		free(out->extra_skipped);
+		out->extra_skipped = l;
+	}
 	out->call_graph = p->opts.call_graph;
 	out->chain_samples = p->chain_samples;
 	out->freq = p->freq;

@@ -175,8 +175,9 @@ struct ws_fn_profile {
 	char *event;          /* the event sampled: "cycles" or "cpu-clock" (after fallback) */
 	char *extra_event;    /* the second event, or NULL */
 	/*
-	 * On a hybrid CPU, the core PMU whose CPUs lack the second event (Alder Lake's cpu_atom has no L1d read
-	 * miss), so that it was sampled on the others only: its shares are of the time there. Else NULL.
+	 * On a hybrid CPU, the core PMUs whose CPUs lack the second event (Alder Lake's cpu_atom has no L1d
+	 * read miss), or whose CPUs another core PMU's own event cannot count ("cpu_atom", "cpu_atom and
+	 * cpu_lowpower"), so that it was sampled on the others only: its shares are of the time there. Else NULL.
 	 */
 	char *extra_skipped;
 	unsigned freq;        /* the effective rate, after clipping */

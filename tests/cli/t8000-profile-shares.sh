@@ -116,7 +116,11 @@ test_expect_success 'hybrid: the second event left out of the core type that lac
 	taskset -c 0 "$D" --fake-pmu --fake-hybrid --functions=L1-dcache-load-misses -- "$E/ratio" -t 0.6 >out8 &&
 	test_grep "^event	cycles	4000$" out8 &&
 	test_grep "^skipped	cpu_atom$" out8 &&
-	check_ratio out8 4 5 4
+	check_ratio out8 4 5 4 &&
+	# a raw event is cpu_core'"'"'s own: never opened on cpu_atom'"'"'s CPUs
+	taskset -c 0 "$D" --fake-pmu --fake-hybrid --functions=r00c0 -- "$E/ratio" -t 0.6 >out10 &&
+	test_grep "^skipped	cpu_atom$" out10 &&
+	check_ratio out10 4 5 4
 '
 
 test_done
