@@ -18,6 +18,8 @@
  *	                   whose PMU lacks L1-dcache-load-misses and refuses cpu_core's raw events (ENOENT there,
  *	                   as the kernel says)
  *	--fail=N[+]:ERRNO  make the Nth perf_event_open (and with +, every later one) fail with ERRNO
+ *	--max-rate-drop=HZ the kernel lowers its sampling limit to HZ at the first open above it, which it
+ *	                   refuses with EINVAL (as after "perf: interrupt took too long")
  *	-v                 debug lines from the engine on stderr
  *
  * It does what the runner will: fork, hold the child before exec on a pipe, open the profile, release the
@@ -56,6 +58,7 @@
 static int verbose;
 static int fake_pmu;
 static int fake_hybrid;
+static long drop_to;
 static long fail_at, fail_errno;
 static int fail_after;
 static long open_calls;
@@ -77,6 +80,11 @@ static int test_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group
 	int fd;
 
 	open_calls++;
+	if (drop_to && a.freq && a.sample_freq > (unsigned long)drop_to) {
+		ws_profile_inject_max_rate((unsigned)drop_to);
+		errno = EINVAL;
+		return -1;
+	}
 	if (fail_at && (open_calls == fail_at || (fail_after && open_calls > fail_at))) {
 		errno = (int)fail_errno;
 		return -1;
@@ -139,7 +147,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: profile-driver [-F HZ] [-e EVENT] [--functions=EVENT] [--period=N] [--lines=N]\n"
 			"                      [--ring-pages=N] [--poll-ms=N] [--sleep-ms=N] [--fake-pmu [--fake-hybrid]]\n"
-			"                      [--fail=N[+]:ERRNO]\n"
+			"                      [--fail=N[+]:ERRNO] [--max-rate-drop=HZ]\n"
 			"                      [-g fp|dwarf|none] [-v]"
 			"                      -- CMD [ARGS...]\n");
 	return 129;
@@ -180,7 +188,8 @@ int main(int argc, char **argv)
 		{ "lines", required_argument, NULL, 'l' },     { "fake-pmu", no_argument, NULL, 'P' },
 		{ "fail", required_argument, NULL, 'f' },      { "ring-pages", required_argument, NULL, 'R' },
 		{ "poll-ms", required_argument, NULL, 'T' },   { "sleep-ms", required_argument, NULL, 'S' },
-		{ "fake-hybrid", no_argument, NULL, 'H' },     { NULL, 0, NULL, 0 },
+		{ "fake-hybrid", no_argument, NULL, 'H' },     { "max-rate-drop", required_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct ws_profile_opts opts = WS_PROFILE_OPTS_INIT;
 	struct ws_profile *prof = NULL;
@@ -230,6 +239,12 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			fake_pmu = 1;
+			opts.open_fn = test_open;
+			break;
+		case 'D':
+			drop_to = strtol(optarg, &end, 10);
+			if (drop_to <= 0 || *end)
+				return usage();
 			opts.open_fn = test_open;
 			break;
 		case 'H':

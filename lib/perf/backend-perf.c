@@ -643,6 +643,9 @@ static int collect_profile(struct perf_priv *p, struct ws_variant *v, size_t run
 		       v->name);
 		p->warned_loss = true;
 	}
+	/* The rate the profile ended up at: lowered at an open, it is not said again at the next run's. */
+	if (fp.freq && fp.freq < p->freq)
+		p->freq = fp.freq;
 	if (fp.extra_skipped && !p->told_extra_skipped) {
 		ws_log(WS_LOG_INFO, "%s is not sampled on the CPUs of %s, which do not count it: its shares are of "
 		       "the time the command ran on the other core types", fp.extra_event, fp.extra_skipped);

@@ -986,10 +986,17 @@ size_t ws_profile_online_cpus(int **out)
 	return n;
 }
 
+static unsigned injected_max_rate; /* ws_profile_inject_max_rate(); 0: the kernel's */
+
+void ws_profile_inject_max_rate(unsigned hz)
+{
+	injected_max_rate = hz;
+}
+
 unsigned ws_profile_clip_freq(unsigned freq)
 {
-	char *s = ws_read_line("/proc/sys/kernel/perf_event_max_sample_rate");
-	long max = s ? strtol(s, NULL, 10) : 0;
+	char *s = injected_max_rate ? NULL : ws_read_line("/proc/sys/kernel/perf_event_max_sample_rate");
+	long max = injected_max_rate ? (long)injected_max_rate : s ? strtol(s, NULL, 10) : 0;
 
 	free(s);
 	if (max > 0 && freq > (unsigned long)max) {
@@ -1245,6 +1252,19 @@ static int open_main(struct ws_profile *p)
 		attr.watermark = 1;
 		call_graph_attr(p, &attr);
 		err = open_on_cpus(p, &attr, 0, names[k]);
+		/*
+		 * The kernel lowers its sampling limit when sampling interrupts take too long, and refuses a
+		 * higher frequency with EINVAL: where it did so since the limit was read, retry at the new one.
+		 */
+		if (err == EINVAL && attr.freq) {
+			unsigned lower = ws_profile_clip_freq(p->freq);
+
+			if (lower < p->freq) {
+				p->freq = lower;
+				attr.sample_freq = lower;
+				err = open_on_cpus(p, &attr, 0, names[k]);
+			}
+		}
 		if (!err) {
 			p->event = xstrdup(names[k]);
 			if (attr.type != PERF_TYPE_SOFTWARE)

@@ -232,6 +232,9 @@ int ws_profile_open(struct ws_profile **out, pid_t pid, const struct ws_profile_
  */
 unsigned ws_profile_clip_freq(unsigned freq);
 
+/* The test hook for the kernel's sampling limit: ws_profile_clip_freq() reads `hz` (0: the kernel's again). */
+void ws_profile_inject_max_rate(unsigned hz);
+
 /*
  * The online CPUs (sysfs, else 0..n-1 from sysconf) into *cpus, which the caller frees; returns how many
  * (at least one). What ws_profile_open() reads unless given `cpus`.

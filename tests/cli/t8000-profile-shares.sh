@@ -82,6 +82,15 @@ test_expect_success '-F sets the rate; above the kernel maximum it is lowered, w
 	test_grep "sampling at $max Hz.*perf_event_max_sample_rate" err5
 '
 
+# The kernel lowers its limit when sampling interrupts take too long, between the profile's read of it
+# and its open, which the kernel then refuses with EINVAL: the open is tried again at the new limit.
+test_expect_success 'a sampling limit lowered at the open: sampled at the new limit, said once' '
+	"$D" -e cpu-clock -F 50000 --max-rate-drop=20000 -- "$E/ratio" -t 0.2 >out11 2>err11 &&
+	test_grep "^event	cpu-clock	20000$" out11 &&
+	grep "sampling at 20000 Hz" err11 >lowered &&
+	test_line_count = 1 lowered
+'
+
 # A fake PMU (the driver opens cpu-clock where a hardware event is asked for) runs the code paths that only
 # a real PMU reaches here: cycles as the first event, a second event sharing its rings and told apart by id.
 test_expect_success 'a second event per function: frequency mode (fake PMU)' '
