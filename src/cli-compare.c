@@ -211,12 +211,30 @@ int cli_compare_planned(const struct ws_result *r, void *data)
 		if (r->variants[i].baseline)
 			b = &r->variants[i];
 	m = c->primary && b ? ws_metric_set_find(&b->metrics, c->primary) : NULL;
-	/* A metric not there yet is one derived after the runs: cli_compare_finish() tells. */
+	/* A ratio is derived after the runs (ipc): it cannot be where one of its parts cannot. */
+	if (!m && c->primary && b) {
+		size_t nd;
+		const struct ws_derived *d = ws_derived_all(&nd);
+
+		for (size_t i = 0; i < nd && !m; i++) {
+			const struct ws_metric *num, *den;
+
+			if (strcmp(d[i].name, c->primary))
+				continue;
+			num = ws_metric_set_find(&b->metrics, d[i].num);
+			den = ws_metric_set_find(&b->metrics, d[i].den);
+			m = num && (num->flags & WS_M_UNSUPPORTED)   ? num
+			    : den && (den->flags & WS_M_UNSUPPORTED) ? den
+								     : NULL;
+		}
+	}
+	/* Else a metric not there yet is one the runs may still give: cli_compare_finish() tells. */
 	if (!m || !(m->flags & WS_M_UNSUPPORTED))
 		return 0;
 	/* The reason a backend gave, where one did; the engine's stand-in says nothing this line would not. */
-	fprintf(stderr, "%s: --%s '%s' cannot be measured here (%s): nothing was run; pick another metric\n",
+	fprintf(stderr, "%s: --%s '%s' cannot be measured here (%s%s%s): nothing was run; pick another metric\n",
 		current_command(), c->metric ? "metric" : "primary", c->primary,
+		strcmp(m->name, c->primary) ? m->name : "", strcmp(m->name, c->primary) ? ": " : "",
 		m->reason && strcmp(m->reason, "not supported here") ? m->reason
 								      : "no backend of this session counts it");
 	return -EINVAL;

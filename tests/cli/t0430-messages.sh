@@ -60,6 +60,15 @@ test_expect_success 'a --primary or --metric that nothing here counts is refused
 	test ! -e ran && test ! -e p.json && test ! -s out
 '
 
+# A ratio is derived after the runs, from parts the plan already knows: one that cannot be counted says so.
+test_have_prereq PERF_SW || test_skip_next 'needs perf software events (perf_event_open)'
+test_have_prereq PMU && test_skip_next 'a PMU is here: instructions and cycles count'
+test_expect_success 'a --primary ratio whose part nothing here counts is refused before the first run, naming the part' '
+	test_expect_code 1 "$WHYSLOW" compare -r 3 --backend perf --primary ipc --shell "touch ran-ipc" "true" 2>err &&
+	test_grep "^whyslow compare: --primary .ipc. cannot be measured here (instructions: not supported on this machine" err &&
+	test ! -e ran-ipc
+'
+
 test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
 test_expect_success 'under the simulator alone, --primary wall-time is refused with the reason, nothing run' '
 	test_expect_code 1 "$WHYSLOW" compare --backend sim --exact --primary wall-time --shell "touch ran" "true" 2>err &&
