@@ -118,6 +118,15 @@ struct want {
 	enum ws_sym_match kind;
 	const struct ws_asm_sym **matched; /* the functions asked for, to take their clones along */
 	size_t nmatched;
+	/*
+	 * The template keys (ws_sym_template_key()) of the functions asked for, and whether each side has one
+	 * of them: a side that has none takes the instances of their templates, one of which the pairing may
+	 * make the mate of the instance asked for (fill<std::map> in A, fill<std::unordered_map> in B).
+	 */
+	char **keys;
+	size_t nkeys;
+	bool side_matched[2];
+	int side; /* the side being collected */
 };
 
 static bool wanted(const struct ws_asm_sym *s, const void *arg)
@@ -136,6 +145,15 @@ static bool wanted(const struct ws_asm_sym *s, const void *arg)
 		if (!strcmp(s->base, w->matched[i]->base) &&
 		    (!s->dwarf || !w->matched[i]->dwarf || !strcmp(s->dwarf, w->matched[i]->dwarf)))
 			return true;
+	if (w->nkeys && !w->side_matched[w->side] && !s->unnamed) {
+		char *k = ws_sym_template_key(s->base);
+		bool hit = false;
+
+		for (size_t i = 0; k && i < w->nkeys && !hit; i++)
+			hit = !strcmp(k, w->keys[i]);
+		free(k);
+		return hit;
+	}
 	return false;
 }
 
@@ -192,15 +210,27 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 		for (size_t i = 0; bins[side] && i < bins[side]->nsyms; i++) {
 			const struct ws_asm_sym *s = &bins[side]->syms[i];
 
+			char *key;
+
 			if (match_sym(s, pattern) != w.kind || (s->unnamed && w.kind != WS_SYM_MATCH_EXACT))
 				continue;
 			WS_ALLOC_GROW(matched, nm + 1, am);
 			matched[nm++] = s;
+			w.side_matched[side] = true;
+			if ((key = ws_sym_template_key(s->base))) {
+				w.keys = xrealloc(w.keys, (w.nkeys + 1) * sizeof(*w.keys));
+				w.keys[w.nkeys++] = key;
+			}
 		}
 	w.matched = matched;
 	w.nmatched = nm;
+	w.side = 0;
 	collect(a, &la, wanted, &w);
+	w.side = 1;
 	collect(b, &lb, wanted, &w);
+	for (size_t i = 0; i < w.nkeys; i++)
+		free(w.keys[i]);
+	free(w.keys);
 	if (la.n || lb.n)
 		n = pair_lists(&la, &lb, out);
 	free(matched);

@@ -729,7 +729,7 @@ static void pair_variant(const struct ws_variant *base, struct ws_variant *v)
 		char *old;
 
 		/* Paired under another name: the variant's row takes the baseline's, and keeps its own. */
-		if (how_b[i] != WS_SYM_BY_CLONE && how_b[i] != WS_SYM_BY_LAMBDA)
+		if (how_b[i] != WS_SYM_BY_CLONE && how_b[i] != WS_SYM_BY_LAMBDA && how_b[i] != WS_SYM_BY_TEMPLATE)
 			continue;
 		g = &vl->v[mate[i]];
 		/* The pairing's keys point at the names: the old one is freed once nothing reads it. */

@@ -63,6 +63,7 @@ static const char *how_name(enum ws_sym_how how)
 	case WS_SYM_BY_CLONE: return "clone";
 	case WS_SYM_BY_SIZE: return "size-and-order";
 	case WS_SYM_BY_LAMBDA: return "lambda";
+	case WS_SYM_BY_TEMPLATE: return "template";
 	case WS_SYM_AMBIGUOUS: return "ambiguous";
 	case WS_SYM_ONLY: return "only";
 	}

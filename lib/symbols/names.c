@@ -479,6 +479,30 @@ static char *elide_templates(const char *s, bool ops)
 	return b.s;
 }
 
+char *ws_sym_template_key(const char *name)
+{
+	static const char inl[] = " (inlined)";
+	size_t len = strlen(name);
+	bool inlined = len > strlen(inl) && !strcmp(name + len - strlen(inl), inl);
+	char *base = xstrndup(name, inlined ? len - strlen(inl) : len), *s = ws_sym_short(base), *k;
+
+	free(base);
+	k = elide_templates(s, true);
+	if (!strcmp(s, k)) {
+		free(s);
+		free(k);
+		return NULL;
+	}
+	free(s);
+	if (inlined) {
+		char *t = xasprintf("%s%s", k, inl);
+
+		free(k);
+		k = t;
+	}
+	return k;
+}
+
 /*
  * The paths inside a Rust qualified path ("<core::hash::sip::Hasher<…> as core::hash::Hasher>::finish") or
  * impl block ("<impl core::fmt::Display for u64>") by their last segment ("<Hasher<…> as Hasher>"): what

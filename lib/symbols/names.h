@@ -62,6 +62,15 @@ char *ws_sym_lambda_unnumbered(const char *name);
 bool ws_sym_lambda_same(const char *a, const char *b);
 
 /*
+ * What the instances of one function template (or generic) have in common: `name` without its return
+ * type, parameters and clone notes, and with every template or generic argument list elided, as
+ * "app::fill<…>" for "long app::fill<std::map<long, long> >(std::map<long, long>&, int)" and for its
+ * instance with std::unordered_map; " (inlined)" kept, so that an inlined row and an out-of-line one
+ * differ. NULL for a name without template arguments. A new string.
+ */
+char *ws_sym_template_key(const char *name);
+
+/*
  * The public function a C library implementation stands for, when `name` is one of the implementations
  * glibc chooses among by CPU features at load time (ifunc): "__memmove_avx512_unaligned_erms" and
  * "__memcpy_avx_unaligned_erms" -> "memcpy/memmove" (glibc's memcpy is its memmove), "__strlen_evex" ->

@@ -248,6 +248,63 @@ static void pair_lambdas(const struct ws_sym_pairable *a, size_t na, const struc
 	free(m);
 }
 
+/* A function of a template, for the last round: its name without the template's arguments. */
+struct template_member {
+	const struct ws_sym_pairable *s;
+	size_t index;
+	int side; /* 0: A, 1: B */
+	char *key;
+};
+
+static int cmp_template_members(const void *pa, const void *pb)
+{
+	const struct template_member *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	if (c)
+		return c;
+	if (a->s->cold != b->s->cold)
+		return a->s->cold ? 1 : -1;
+	return a->side - b->side;
+}
+
+/*
+ * The last round: where a template (or a generic function, in Rust's v0 names) has one instance in each
+ * build, the two are one function of the program, whatever their arguments. A variant that changes a type
+ * (a std::map made a std::unordered_map, a Vec a SmallVec) changes the instances of the functions that use
+ * it, and those are what the comparison is about: unpaired, each would be one "gone" and one "new" row,
+ * their difference nowhere. Counted among every function, paired or not: where a build has two instances
+ * (fill<map> and fill<set>), which one the other build's stands for is not known, and nothing is paired.
+ */
+static void pair_templates(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b,
+			   size_t nb, size_t *mate_a, enum ws_sym_how *how_a, const bool *used_b)
+{
+	struct template_member *m = xmalloc((na + nb + 1) * sizeof(*m));
+	size_t n = 0;
+
+	for (size_t i = 0; i < na + nb; i++) {
+		const struct ws_sym_pairable *s = i < na ? &a[i] : &b[i - na];
+		char *key = ws_sym_template_key(s->identity);
+
+		if (key)
+			m[n++] = (struct template_member){ s, i < na ? i : i - na, i >= na, key };
+	}
+	qsort(m, n, sizeof(*m), cmp_template_members);
+	for (size_t g = 0, e; g < n; g = e) {
+		for (e = g + 1; e < n && !strcmp(m[e].key, m[g].key) && m[e].s->cold == m[g].s->cold; e++)
+			;
+		if (e - g != 2 || m[g].side != 0 || m[g + 1].side != 1)
+			continue;
+		if (mate_a[m[g].index] != SIZE_MAX || used_b[m[g + 1].index])
+			continue;
+		mate_a[m[g].index] = m[g + 1].index;
+		how_a[m[g].index] = WS_SYM_BY_TEMPLATE;
+	}
+	for (size_t k = 0; k < n; k++)
+		free(m[k].key);
+	free(m);
+}
+
 void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,
 		 size_t *mate_a, enum ws_sym_how *how_a, enum ws_sym_how *how_b)
 {
@@ -323,6 +380,7 @@ void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym
 		}
 	}
 	pair_lambdas(a, na, b, nb, mate_a, how_a, how_b, used_b);
+	pair_templates(a, na, b, nb, mate_a, how_a, used_b);
 	free(bykey);
 	free(used_b);
 	free(left);

@@ -29,6 +29,7 @@ enum ws_sym_how {
 	WS_SYM_BY_CLONE,  /* one function of an identity left on each side: "scale" and "scale.constprop.0" */
 	WS_SYM_BY_SIZE,   /* several of one identity on each side, paired by size and address order */
 	WS_SYM_BY_LAMBDA, /* one lambda spelled without its number and with it: "{lambda(long)}", "...#1}" */
+	WS_SYM_BY_TEMPLATE, /* the one instance of a template in each build, with other arguments: fill<map>, fill<set> */
 	WS_SYM_AMBIGUOUS, /* one of several of one identity that nothing paired: never guessed */
 	WS_SYM_ONLY,      /* nothing of its identity left in the other build */
 };
@@ -42,7 +43,10 @@ enum ws_sym_how {
  * builds; any other several stay WS_SYM_AMBIGUOUS. Last, a lambda inlined where no symbol names it,
  * "f(int)::{lambda(long)}" (DWARF has no number), pairs (WS_SYM_BY_LAMBDA) with "f(int)::{lambda(long)#1}" of
  * the other build where each is the only lambda of that function with those parameters on the other side;
- * against several (#1 and #2) both stay WS_SYM_AMBIGUOUS. mate_a[i] receives the index in b[] of a[i]'s mate or
+ * against several (#1 and #2) both stay WS_SYM_AMBIGUOUS. Last of all, a template's (or generic's) only
+ * instance in each build, both left, pair (WS_SYM_BY_TEMPLATE) though their arguments differ: the variant
+ * that changed a type (std::map to std::unordered_map, Vec to SmallVec) changed the instances of the
+ * functions that use it, which are the functions it asks about. mate_a[i] receives the index in b[] of a[i]'s mate or
  * SIZE_MAX, how_a[i] how it paired (or why not), how_b[j] why b[j] stayed alone (unused for paired ones).
  */
 void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,

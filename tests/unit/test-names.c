@@ -470,6 +470,75 @@ static void test_pair_lambdas(void **state)
 	assert_int_equal(how_a[8], WS_SYM_AMBIGUOUS);
 }
 
+/* What the instances of one template have in common, and what is no template. */
+static void test_template_key(void **state)
+{
+	static const struct {
+		const char *name, *key;
+	} cases[] = {
+		{ "long app::fill<std::map<long, long> >(std::map<long, long>&, int)", "app::fill<…>" },
+		{ "long app::fill<std::unordered_map<long, long> >(std::unordered_map<long, long>&, int)", "app::fill<…>" },
+		{ "void std::__introsort_loop<long*, long>(long*, long*, long) [clone .isra.0]",
+		  "std::__introsort_loop<…>" },
+		{ "std::vector<int>::push_back(int const&) (inlined)", "std::vector<…>::push_back (inlined)" },
+		{ "r1cs::lc::add::<alloc::vec::Vec<u8>>", "r1cs::lc::add::<…>" },
+		{ "names::Table::insert(int, int)", NULL },
+		{ "operator<(A const&, A const&)", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *k = ws_sym_template_key(cases[i].name);
+
+		if (cases[i].key)
+			assert_string_equal(k, cases[i].key);
+		else
+			assert_null(k);
+		free(k);
+	}
+}
+
+/*
+ * A template's only instance in each build pairs with the other's (the variant changed a type); where a
+ * build has two, or one is inlined and the other not, nothing is guessed.
+ */
+static void test_pair_templates(void **state)
+{
+	static const char *const an[] = {
+		"long app::fill<std::map<long, long> >(std::map<long, long>&, int)",
+		"void app::sort<int>(int*, int)",
+		"void app::sort<long>(long*, int)",
+		"app::step<int>(int) (inlined)",
+		"app::plain(int)",
+	};
+	static const char *const bn[] = {
+		"long app::fill<std::unordered_map<long, long> >(std::unordered_map<long, long>&, int)",
+		"void app::sort<short>(short*, int)",
+		"app::step<long>(long)",
+		"app::plain(int)",
+	};
+	enum { NA = sizeof(an) / sizeof(an[0]), NB = sizeof(bn) / sizeof(bn[0]) };
+	struct ws_sym_pairable a[NA], b[NB];
+	size_t mate[NA];
+	enum ws_sym_how how_a[NA], how_b[NB];
+
+	(void)state;
+	for (size_t i = 0; i < NA; i++)
+		a[i] = (struct ws_sym_pairable){ .key = an[i], .identity = an[i], .addr = i };
+	for (size_t j = 0; j < NB; j++)
+		b[j] = (struct ws_sym_pairable){ .key = bn[j], .identity = bn[j], .addr = j };
+	ws_sym_pair(a, NA, b, NB, mate, how_a, how_b);
+	assert_int_equal(mate[0], 0);
+	assert_int_equal(how_a[0], WS_SYM_BY_TEMPLATE);
+	/* two instances of sort in A: which one B's stands for is not known */
+	assert_int_equal(mate[1], SIZE_MAX);
+	assert_int_equal(mate[2], SIZE_MAX);
+	/* an inlined instance and an out-of-line one are two rows */
+	assert_int_equal(mate[3], SIZE_MAX);
+	assert_int_equal(mate[4], 3);
+	assert_int_equal(how_a[4], WS_SYM_BY_NAME);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +554,8 @@ int main(void)
 		cmocka_unit_test(test_pair_by_symbol),
 		cmocka_unit_test(test_lambda_numbers),
 		cmocka_unit_test(test_pair_lambdas),
+		cmocka_unit_test(test_template_key),
+		cmocka_unit_test(test_pair_templates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
