@@ -93,6 +93,7 @@ struct ws_symobj {
 	char **closures;       /* demangled symbols that name a C++ closure type, read when first needed */
 	size_t nr_closures;
 	bool closures_read;
+	struct memo closure_names; /* closure type (DIE offset) -> closure_name(), where known */
 	struct memo unnamed;   /* start of a frame without a symbol -> its name, "[unknown]+0x1f2a0" */
 	struct addr_sym *by_addr; /* sized symbols by start, for lookups without libdwfl's scan (quick_lookup) */
 	size_t nr_by_addr;
@@ -197,6 +198,9 @@ static void symobj_free(struct ws_symobj *o)
 	for (size_t i = 0; i < o->nr_closures; i++)
 		free(o->closures[i]);
 	free(o->closures);
+	for (size_t i = 0; i < o->closure_names.cap; i++)
+		free(o->closure_names.v[i].val);
+	free(o->closure_names.v);
 	ws_elf_slots_free(o->plt, o->nr_plt);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
@@ -868,8 +872,159 @@ static char *demangler_types(const char *s)
 	return out;
 }
 
+/*
+ * Spellings of names, types and functions from DWARF call one another (a template argument is a type, a
+ * closure type is named after its function, whose parameters are types): `depth` bounds the recursion
+ * that a pathological unit could make endless.
+ */
+#define SPELL_DEPTH 16
+
+static bool is_closure(Dwarf_Die *die);
+static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth);
+static char *closure_name(struct ws_symobj *o, Dwarf_Die *closure, int depth);
+static char *spell_function(struct ws_symobj *o, Dwarf_Die *fn, bool with_ret, int depth);
+
+/*
+ * "<lambda(long int)>" -> "{lambda(long int)}" in place, throughout `s`: GCC's spelling of a closure type in
+ * a name put the demangler's way where the type itself is not known (so without the number).
+ */
+static void closure_braces(char *s)
+{
+	for (char *p = strstr(s, "<lambda("); p; p = strstr(p + 1, "<lambda(")) {
+		char *q = p + strlen("<lambda");
+		int parens = 0;
+
+		for (; *q; q++)
+			if (*q == '(')
+				parens++;
+			else if (*q == ')' && --parens == 0)
+				break;
+		if (*q && q[1] == '>') {
+			*p = '{';
+			q[1] = '}';
+		}
+	}
+}
+
+/* The template parameters of `die` in order, a pack's members in its place, into tp[] (at most `max`). */
+static size_t template_params(Dwarf_Die *die, Dwarf_Die *tp, size_t max)
+{
+	Dwarf_Die child, member;
+	size_t n = 0;
+
+	if (dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_template_type_parameter || tag == DW_TAG_template_value_parameter ||
+		    tag == DW_TAG_GNU_template_template_param) {
+			if (n < max)
+				tp[n] = child;
+			n++;
+		} else if (tag == DW_TAG_GNU_template_parameter_pack && dwarf_child(&child, &member) == 0) {
+			do {
+				if (n < max)
+					tp[n] = member;
+				n++;
+			} while (dwarf_siblingof(&member, &member) == 0);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/*
+ * The DWARF name `name` of `die` (a function or a class) as the demangler spells it within a symbol: base
+ * types its way (demangler_types()), and a closure type among the template arguments as its symbols spell
+ * it. GCC writes "apply<lam::work(int)::<lambda(long int)> >"; the demangler "apply<lam::work(int)::
+ * {lambda(long)#1}>". So an argument that holds a closure is spelled from the type DWARF gives for it (the
+ * DIE's template parameters, in order) as type_spelling() spells a parameter, which knows the number where
+ * a symbol gives it; where DWARF does not say, GCC's "<lambda(long int)>" becomes "{lambda(long)}" in
+ * place. The other arguments are GCC's text: they already read as the demangler's. A new string.
+ */
+static char *cxx_name(struct ws_symobj *o, Dwarf_Die *die, const char *name, int depth)
+{
+	Dwarf_Die tp[32];
+	size_t len = strlen(name), ntp, nargs = 0, open = 0;
+	char *s, *out, *list, **args = NULL;
+	size_t alloc = 0;
+	int nest = 0;
+
+	if (!strstr(name, "<lambda(") || len < 2 || name[len - 1] != '>' || depth > SPELL_DEPTH)
+		goto text;
+	/* The argument list is the last "<...>" (a name such as "operator< <T>" has another '<' before it). */
+	for (size_t i = len; i-- > 0;) {
+		if (strchr(">)}", name[i]))
+			nest++;
+		else if (strchr("<({", name[i]) && --nest == 0) {
+			open = i;
+			break;
+		}
+	}
+	if (nest != 0 || name[open] != '<')
+		goto text;
+	/* Its arguments at depth 0, without the space GCC puts before a '>' that closes after another. */
+	for (size_t i = open + 1, start = i; i < len; i++) {
+		if (strchr("<({", name[i]))
+			nest++;
+		else if (i < len - 1 && strchr(">)}", name[i]))
+			nest--;
+		else if ((name[i] == ',' && nest == 0) || i == len - 1) {
+			size_t end = i;
+
+			while (end > start && name[end - 1] == ' ')
+				end--;
+			WS_ALLOC_GROW(args, nargs + 1, alloc);
+			args[nargs++] = xstrndup(name + start, end - start);
+			for (start = i + 1; name[start] == ' '; start++)
+				i++;
+		}
+	}
+	ntp = template_params(die, tp, ARRAY_SIZE(tp));
+	for (size_t k = 0; k < nargs; k++) {
+		Dwarf_Attribute attr;
+		Dwarf_Die type;
+		char *t = NULL;
+
+		if (!strstr(args[k], "<lambda("))
+			continue;
+		if (ntp == nargs && ntp <= ARRAY_SIZE(tp) && dwarf_tag(&tp[k]) == DW_TAG_template_type_parameter &&
+		    dwarf_formref_die(dwarf_attr(&tp[k], DW_AT_type, &attr), &type))
+			t = type_spelling(o, &type, depth + 1);
+		if (t && !strstr(t, "<lambda(")) {
+			free(args[k]);
+			args[k] = t;
+		} else {
+			free(t);
+			closure_braces(args[k]);
+		}
+	}
+	list = xstrdup("");
+	for (size_t k = 0; k < nargs; k++) {
+		char *more = xasprintf("%s%s%s", list, k ? ", " : "", args[k]);
+
+		free(list);
+		list = more;
+	}
+	/* The demangler's own spacing: "> >" only where an argument ends in '>'. */
+	s = xasprintf("%.*s<%s%s>", (int)open, name, list, *list && list[strlen(list) - 1] == '>' ? " " : "");
+	free(list);
+	for (size_t k = 0; k < nargs; k++)
+		free(args[k]);
+	free(args);
+	out = demangler_types(s);
+	free(s);
+	return out;
+text:
+	s = xstrdup(name);
+	closure_braces(s);
+	out = demangler_types(s);
+	free(s);
+	return out;
+}
+
 /* The namespaces and types around `die`, "ns::Box<long, 8>::", or NULL inside a function (a local type). */
-static char *scope_prefix(Dwarf_Die *die)
+static char *scope_prefix(struct ws_symobj *o, Dwarf_Die *die, int depth)
 {
 	Dwarf_Die *scopes = NULL;
 	int n = dwarf_getscopes_die(die, &scopes);
@@ -878,7 +1033,7 @@ static char *scope_prefix(Dwarf_Die *die)
 	for (int i = n - 1; i >= 1; i--) {
 		int tag = dwarf_tag(&scopes[i]);
 		const char *name = dwarf_diename(&scopes[i]);
-		char *more;
+		char *more, *spelt;
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine ||
 		    ((tag == DW_TAG_class_type || tag == DW_TAG_structure_type || tag == DW_TAG_union_type) && !name)) {
@@ -889,7 +1044,9 @@ static char *scope_prefix(Dwarf_Die *die)
 		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
 		    tag != DW_TAG_union_type)
 			continue;
-		more = xasprintf("%s%s::", out, name ? name : "(anonymous namespace)");
+		spelt = name ? cxx_name(o, &scopes[i], name, depth + 1) : xstrdup("(anonymous namespace)");
+		more = xasprintf("%s%s::", out, spelt);
+		free(spelt);
 		free(out);
 		out = more;
 	}
@@ -899,10 +1056,11 @@ static char *scope_prefix(Dwarf_Die *die)
 
 /*
  * A type as the demangler spells it in a parameter list: "std::vector<long, std::allocator<long> > const&",
- * "char const*", typedefs resolved as the mangling resolves them. NULL for what this does not spell (function
- * pointers, arrays, local and unnamed types): the caller then says nothing rather than something wrong.
+ * "char const*", typedefs resolved as the mangling resolves them, a lambda's closure type as closure_name()
+ * spells it. NULL for what this does not spell (function pointers, arrays, other local and unnamed types):
+ * the caller then says nothing rather than something wrong.
  */
-static char *type_spelling(Dwarf_Die *type, int depth)
+static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die inner;
@@ -910,20 +1068,20 @@ static char *type_spelling(Dwarf_Die *type, int depth)
 	const char *name = dwarf_diename(type);
 	char *in, *out, *prefix;
 
-	if (depth > 16)
+	if (depth > SPELL_DEPTH)
 		return NULL;
 	switch (dwarf_tag(type)) {
 	case DW_TAG_base_type:
 	case DW_TAG_unspecified_type:
 		return name ? demangler_types(name) : NULL;
 	case DW_TAG_typedef:
-		return has_inner ? type_spelling(&inner, depth + 1) : NULL;
+		return has_inner ? type_spelling(o, &inner, depth + 1) : NULL;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
-		in = has_inner ? type_spelling(&inner, depth + 1) : xstrdup("void");
+		in = has_inner ? type_spelling(o, &inner, depth + 1) : xstrdup("void");
 		if (!in)
 			return NULL;
 		switch (dwarf_tag(type)) {
@@ -939,9 +1097,13 @@ static char *type_spelling(Dwarf_Die *type, int depth)
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 	case DW_TAG_enumeration_type:
-		if (!name || !(prefix = scope_prefix(type)))
+		if (!name && dwarf_tag(type) != DW_TAG_enumeration_type && is_closure(type))
+			return closure_name(o, type, depth + 1);
+		if (!name)
 			return NULL;
-		in = demangler_types(name);
+		if (!(prefix = scope_prefix(o, type, depth + 1)))
+			return NULL;
+		in = cxx_name(o, type, name, depth + 1);
 		out = xasprintf("%s%s", prefix, in);
 		free(in);
 		free(prefix);
@@ -979,7 +1141,7 @@ static void drop_cv(Dwarf_Die *type)
  * template instance the return type with its space, "long ", into *ret (else ""). False when a type is
  * not one type_spelling() spells.
  */
-static bool signature(Dwarf_Die *decl, char **ret, char **params)
+static bool signature(struct ws_symobj *o, Dwarf_Die *decl, char **ret, char **params, int depth)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die child, type;
@@ -1015,7 +1177,7 @@ static bool signature(Dwarf_Die *decl, char **ret, char **params)
 					continue;
 				}
 				drop_cv(&type);
-				if (!(t = type_spelling(&type, 0))) {
+				if (!(t = type_spelling(o, &type, depth + 1))) {
 					ok = false;
 					break;
 				}
@@ -1030,8 +1192,9 @@ static bool signature(Dwarf_Die *decl, char **ret, char **params)
 	}
 	*ret = NULL;
 	if (ok && is_template) {
-		char *r = dwarf_formref_die(dwarf_attr_integrate(decl, DW_AT_type, &attr), &type) ? type_spelling(&type, 0)
-												    : xstrdup("void");
+		char *r = dwarf_formref_die(dwarf_attr_integrate(decl, DW_AT_type, &attr), &type)
+				  ? type_spelling(o, &type, depth + 1)
+				  : xstrdup("void");
 
 		ok = r != NULL;
 		*ret = r ? xasprintf("%s ", r) : NULL;
@@ -1138,67 +1301,153 @@ static char *closure_spelling(struct ws_symobj *o, const char *fn, const char *p
 }
 
 /*
- * The name of an inlined function that has no linkage name (a static C++ function, a template instance
- * inlined everywhere, GCC's lambdas), as the demangler prints the symbol it would have, so that it is one
- * name with the function's own row where another build calls it: its DWARF name under the namespaces and
- * types that hold its abstract definition, with the parameter list, a const member's "const" and a
- * template instance's return type spelled from DWARF's types, "long ns::mixed<long>(long, unsigned long)",
- * and GCC's spelling of types in template arguments put the demangler's way ("long int" -> "long").
- * Where DWARF has a type this does not spell, the name is without the parameters ("names::mix"). A type
- * local to a function is under that function's demangled name; a lambda's closure type is spelled as the
- * demangler spells it where a symbol names that lambda ("{lambda(int, int)#1}"), else with its parameters
- * but no number ("{lambda(int, int)}": GCC counts a function's lambdas, DWARF does not say which this is);
+ * The function `fn` (a subprogram DIE) as the scope of what is local to it, "lam::work(int)": its symbol's
+ * name where it has a linkage name, else spelled from DWARF, without a return type (the demangler prints
+ * none for a function that only scopes a local name).
+ */
+static char *local_scope(struct ws_symobj *o, Dwarf_Die *fn, int depth)
+{
+	const char *link = die_linkage_name(fn);
+
+	if (link)
+		return ws_sym_demangle(link);
+	return spell_function(o, fn, false, depth + 1);
+}
+
+/* The subprogram that `die` is local to, through lexical blocks, into *fn; false where it is not in one. */
+static bool enclosing_function(Dwarf_Die *die, Dwarf_Die *fn)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	bool found = false;
+
+	for (int i = 1; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_lexical_block)
+			continue;
+		if (tag == DW_TAG_subprogram) {
+			*fn = scopes[i];
+			found = true;
+		}
+		break;
+	}
+	free(scopes);
+	return found;
+}
+
+/*
+ * The lambda part of closure type `closure`'s name, local to function `fn` (demangled): "{lambda(long)#1}"
+ * where a symbol of `o` names it (closure_spelling()), else "{lambda(long)}" with its call operator's
+ * parameters and no number; NULL when neither is known (a generic lambda, whose DWARF has no "auto").
+ */
+static char *closure_part(struct ws_symobj *o, Dwarf_Die *closure, const char *fn, int depth)
+{
+	Dwarf_Die child, op;
+	char *ret = NULL, *params = NULL, *sig = NULL, *out;
+	const char *name;
+	bool found = false;
+
+	if (dwarf_child(closure, &child) == 0) {
+		do {
+			if (dwarf_tag(&child) == DW_TAG_subprogram && (name = dwarf_diename(&child)) &&
+			    !strcmp(name, "operator()")) {
+				op = child;
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	/* A generic lambda's operator() is a template ("operator()<int>"), its parameters the deduced types. */
+	if (found && !template_params(&op, NULL, 0) && signature(o, &op, &ret, &params, depth + 1))
+		sig = xstrndup(params, (size_t)(strrchr(params, ')') + 1 - params));
+	free(ret);
+	free(params);
+	out = closure_spelling(o, fn, sig);
+	if (!out && sig)
+		out = xasprintf("{lambda%s}", sig);
+	free(sig);
+	return out;
+}
+
+/*
+ * Closure type `closure` as the demangler spells it, "lam::work(int)::{lambda(long)#1}"; NULL if unknown.
+ * Kept once known: one closure is the template argument and a parameter of every instance it is passed
+ * to, and closure_spelling() reads all the object's closure symbols each time.
+ */
+static char *closure_name(struct ws_symobj *o, Dwarf_Die *closure, int depth)
+{
+	uint64_t key = dwarf_dieoffset(closure);
+	struct memo_slot *sl = memo_slot(&o->closure_names, key);
+	Dwarf_Die fn;
+	char *scope, *part, *out;
+
+	if (sl->used)
+		return xstrdup(sl->val);
+	if (depth > SPELL_DEPTH || !enclosing_function(closure, &fn))
+		return NULL;
+	scope = local_scope(o, &fn, depth);
+	part = closure_part(o, closure, scope, depth);
+	out = part ? xasprintf("%s::%s", scope, part) : NULL;
+	free(part);
+	free(scope);
+	if (out) {
+		/* Looked up again: spelling the scope may have spelled other closures and grown the table. */
+		sl = memo_slot(&o->closure_names, key);
+		sl->used = true;
+		sl->val = xstrdup(out);
+		o->closure_names.nr++;
+	}
+	return out;
+}
+
+/*
+ * Function `fn` (a subprogram DIE: an abstract origin, a definition or a declaration) as the demangler
+ * prints the symbol it would have, for an inlined function that has no linkage name (a static C++
+ * function, a template instance inlined everywhere, GCC's lambdas), so that it is one name with the
+ * function's own row where another build calls it: its DWARF name (cxx_name()) under the namespaces and
+ * types that hold its declaration, with the parameter list, a const member's "const" and, where
+ * `with_ret`, a template instance's return type spelled from DWARF's types, "long ns::mixed<long>(long,
+ * unsigned long)". Where DWARF has a type this does not spell, the name is without the parameters
+ * ("names::mix"). A type local to a function is under that function's demangled name; a lambda's closure
+ * type is spelled as the demangler spells it where a symbol names that lambda ("{lambda(int, int)#1}"),
+ * else with its parameters but no number ("{lambda(int, int)}": GCC counts a function's lambdas, DWARF does
+ * not say which this is), in the function's name and in its template arguments and parameters alike;
  * another unnamed class is "{unnamed type}" (never an anonymous namespace, which it is not). C functions
  * are their plain name.
  */
-static char *spell_qualified(struct ws_symobj *o, Dwarf_Die *inlined, const char *name)
+static char *spell_function(struct ws_symobj *o, Dwarf_Die *fn, bool with_ret, int depth)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Die origin, *scopes = NULL;
-	char *out = demangler_types(name), *ret = NULL, *params = NULL, *full;
-	bool closure = false;
+	Dwarf_Die decl = *fn, *scopes = NULL;
+	const char *name;
+	char *out, *ret = NULL, *params = NULL, *full;
 	int n;
 
-	if (!dwarf_formref_die(dwarf_attr(inlined, DW_AT_abstract_origin, &attr), &origin))
+	/* The declaration the definition specifies, where a class member's scope and parameters are. */
+	if (dwarf_attr(&decl, DW_AT_abstract_origin, &attr))
+		dwarf_formref_die(&attr, &decl);
+	if (dwarf_attr(&decl, DW_AT_specification, &attr))
+		dwarf_formref_die(&attr, &decl);
+	name = die_name(&decl);
+	out = cxx_name(o, &decl, name ? name : "?", depth);
+	if (depth > SPELL_DEPTH)
 		return out;
-	/* The declaration the definition specifies, where a class member's scope is. */
-	if (dwarf_attr(&origin, DW_AT_specification, &attr))
-		dwarf_formref_die(&attr, &origin);
 	/* Only C++'s symbols demangle with their parameters: C's and Rust's names stay as their symbols are. */
-	if (is_cxx_unit(&origin))
-		signature(&origin, &ret, &params);
-	n = dwarf_getscopes_die(&origin, &scopes);
+	if (is_cxx_unit(&decl))
+		signature(o, &decl, &ret, &params, depth);
+	n = dwarf_getscopes_die(&decl, &scopes);
 	for (int i = 1; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 		const char *scope = dwarf_diename(&scopes[i]);
-		char *more;
+		char *more, *spelt;
+		Dwarf_Die holder;
 
 		if (tag == DW_TAG_subprogram) {
 			/* A function-local type: the function's full name is all the scope there is. */
-			const char *link = die_linkage_name(&scopes[i]);
-			char *fn = link ? ws_sym_demangle(link) : xstrdup(die_name(&scopes[i]) ? die_name(&scopes[i]) : "?");
-			char *lambda = NULL;
-
-			/* The closure's own "{lambda}" still leads (no named class came between it and here). */
-			if (closure && !strncmp(out, "{lambda}", strlen("{lambda}"))) {
-				/* The call operator's parameters are the lambda's: "(int, int) const" -> "(int, int)". */
-				char *sig = params ? xstrndup(params, strrchr(params, ')') + 1 - params) : NULL;
-
-				lambda = closure_spelling(o, fn, sig);
-				if (!lambda && sig)
-					lambda = xasprintf("{lambda%s}", sig);
-				free(sig);
-			}
-			if (lambda) {
-				/* "{lambda}::operator()" -> "{lambda(int, int)#1}::operator()" */
-				const char *rest = out + strlen("{lambda}");
-
-				more = xasprintf("%s::%s%s", fn, lambda, rest);
-			} else {
-				more = xasprintf("%s::%s", fn, out);
-			}
-			free(lambda);
-			free(fn);
+			spelt = local_scope(o, &scopes[i], depth);
+			more = xasprintf("%s::%s", spelt, out);
+			free(spelt);
 			free(out);
 			out = more;
 			break;
@@ -1206,12 +1455,25 @@ static char *spell_qualified(struct ws_symobj *o, Dwarf_Die *inlined, const char
 		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
 		    tag != DW_TAG_union_type)
 			continue;
-		if (tag == DW_TAG_namespace)
+		if (tag == DW_TAG_namespace) {
 			more = xasprintf("%s::%s", scope ? scope : "(anonymous namespace)", out);
-		else if (scope)
-			more = xasprintf("%s::%s", scope, out);
-		else if (i == 1 && is_closure(&scopes[i])) {
-			closure = true;
+		} else if (scope) {
+			spelt = cxx_name(o, &scopes[i], scope, depth + 1);
+			more = xasprintf("%s::%s", spelt, out);
+			free(spelt);
+		} else if (is_closure(&scopes[i]) && enclosing_function(&scopes[i], &holder)) {
+			/* "f(int)::{lambda(int, int)#1}::operator()": the closure's function is all the scope left. */
+			char *part;
+
+			spelt = local_scope(o, &holder, depth);
+			part = closure_part(o, &scopes[i], spelt, depth);
+			more = xasprintf("%s::%s::%s", spelt, part ? part : "{lambda}", out);
+			free(part);
+			free(spelt);
+			free(out);
+			out = more;
+			break;
+		} else if (is_closure(&scopes[i])) {
 			more = xasprintf("{lambda}::%s", out);
 		} else {
 			more = xasprintf("{unnamed type}::%s", out);
@@ -1220,11 +1482,22 @@ static char *spell_qualified(struct ws_symobj *o, Dwarf_Die *inlined, const char
 		out = more;
 	}
 	free(scopes);
-	full = params ? xasprintf("%s%s%s", ret, out, params) : xstrdup(out);
+	full = params ? xasprintf("%s%s%s", with_ret ? ret : "", out, params) : xstrdup(out);
 	free(ret);
 	free(params);
 	free(out);
 	return full;
+}
+
+/* spell_function() of the function that `inlined` (an inlined subroutine named `name`) is an instance of. */
+static char *spell_qualified(struct ws_symobj *o, Dwarf_Die *inlined, const char *name)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+
+	if (!dwarf_formref_die(dwarf_attr(inlined, DW_AT_abstract_origin, &attr), &origin))
+		return demangler_types(name);
+	return spell_function(o, &origin, true, 0);
 }
 
 /*
