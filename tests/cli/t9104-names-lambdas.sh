@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t9104-names-lambdas.sh - a lambda inlined in two builds, "{lambda(long)#1}" where a symbol of its build names it and
-# "{lambda(long)}" where none does, is one row in compare and diff, under the baseline's name.
+# "{lambda(long)}" where none does, is one row in compare and diff, under the baseline's name; so too a template
+# instance over its closure type, inlined, spelled as its symbol is where it is out of line.
 . "$WS_SRC/tests/cli/lib.sh"
 
 if [ -z "${WS_NAMES_CPP:-}" ] || [ ! -x "$WS_NAMES_CPP/names-lambda-b" ]; then
@@ -9,14 +10,18 @@ if [ -z "${WS_NAMES_CPP:-}" ] || [ ! -x "$WS_NAMES_CPP/names-lambda-b" ]; then
 fi
 A="$WS_NAMES_CPP/names-lambda-a"
 B="$WS_NAMES_CPP/names-lambda-b"
+C="$WS_NAMES_CPP/names-lambda-c"
 NUMBERED="lam::work(int)::{lambda(long)#1}::operator()(long) const (inlined)"
 BARE="lam::work(int)::{lambda(long)}::operator()(long) const (inlined)"
 
 # Another compiler may inline otherwise: then there is nothing here to test.
-nm -C "$A" >syms-a 2>/dev/null && nm -C "$B" >syms-b 2>/dev/null
-if ! grep -q "lam::apply<lam::work(int)::{lambda(long)#1}>" syms-a || grep -q "lambda" syms-b; then
-	test_skip_all "this compiler inlines otherwise than GCC 12 (apply<{lambda(long)#1}> out of line in A only)"
+nm -C "$A" >syms-a 2>/dev/null && nm -C "$B" >syms-b 2>/dev/null && nm -C "$C" >syms-c 2>/dev/null
+if ! grep -q "lam::apply<lam::work(int)::{lambda(long)#1}>" syms-a || grep -q "lambda" syms-b ||
+	grep -q "apply" syms-c || ! grep -q "lam::work(int)::{lambda(long)#1}::operator()(long) const$" syms-c; then
+	test_skip_all "this compiler inlines otherwise than GCC 12 (apply<{lambda(long)#1}> out of line in A only, the lambda in C)"
 fi
+# The instance of apply() over the lambda as the demangler spells its symbol in A, where it is out of line.
+APPLY=$(sed -n 's/^[0-9a-f]* [tTwW] \(.*lam::apply<.*\)$/\1/p' syms-a)
 
 test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
 test_expect_success 'sim: compare makes one row of the two spellings, under the baseline'"'"'s name, and compares it' '
@@ -62,6 +67,55 @@ test_expect_success 'sim: diff of two separate results makes one row of them too
 	numbered, bare = sys.argv[2], sys.argv[3]
 	assert numbered in a and numbered in b and bare not in b, sorted(b)
 	assert b[numbered]["own_name"] == bare, b[numbered]
+	EOF
+'
+
+test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
+test_expect_success 'sim: apply() over the closure, inlined, is named as its symbol, numbered where a symbol numbers the lambda' '
+	whyslow stat --backend sim --exact --functions --export-json sb.json -- "$B" 2000 >out 2>err &&
+	whyslow stat --backend sim --exact --functions --export-json sc.json -- "$C" 2000 >out 2>err &&
+	python3 - sb.json sc.json "$APPLY" <<-\EOF
+	import json, sys
+	b, c = ([f["name"] for f in json.load(open(p))["variants"][0]["functions"]] for p in sys.argv[1:3])
+	numbered = sys.argv[3] + " (inlined)"
+	assert not [n for n in b + c if "<lambda" in n], b + c
+	# C: the symbol of the lambda, its operator(), gives the number, in the template argument and the parameter
+	assert numbered in c, c
+	# B: no symbol names the lambda: the same name but for the number, as the row of its operator() is
+	assert numbered.replace("#1}", "}") in b, b
+	EOF
+'
+
+test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
+test_expect_success 'sim: apply() out of line in A and inlined in C: one name, so the explanation sees it move' '
+	whyslow compare --backend sim --exact --callers --export-json ac.json \
+		-n a "$A 2000" -n c "$C 2000" >out 2>err &&
+	python3 - ac.json "$APPLY" <<-\EOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	a, c = ({f["name"]: f for f in v["functions"]} for v in r["variants"])
+	own = sys.argv[2]
+	assert own in a and not a[own].get("inlined"), sorted(a)
+	assert own + " (inlined)" in c and c[own + " (inlined)"]["inlined"], sorted(c)
+	where = [w for e in r["explain"] for cause in e["causes"] for w in cause["where"]]
+	assert [w for w in where if w.endswith(own + " is inlined in c, called in a")], where
+	EOF
+'
+
+test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
+test_expect_success 'sim: apply() inlined in B and C, its lambda numbered in C only, is one row under B'"'"'s name' '
+	whyslow compare --backend sim --exact --functions --export-json bc.json \
+		-n b "$B 2000" -n c "$C 2000" >out 2>err &&
+	python3 - bc.json "$APPLY" <<-\EOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	b, c = ({f["name"]: f for f in v["functions"]} for v in r["variants"])
+	numbered = sys.argv[2] + " (inlined)"
+	bare = numbered.replace("#1}", "}")
+	assert bare in b and bare in c and numbered not in c, sorted(c)
+	assert c[bare]["own_name"] == numbered, c[bare]
+	cells = [x for x in r["comparisons"] if x.get("function") == bare and x["metric"] == "instructions"]
+	assert cells, "no comparison of the paired row"
 	EOF
 '
 
