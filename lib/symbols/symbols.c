@@ -1337,33 +1337,71 @@ static bool enclosing_function(Dwarf_Die *die, Dwarf_Die *fn)
 }
 
 /*
- * The lambda part of closure type `closure`'s name, local to function `fn` (demangled): "{lambda(long)#1}"
- * where a symbol of `o` names it (closure_spelling()), else "{lambda(long)}" with its call operator's
- * parameters and no number; NULL when neither is known (a generic lambda, whose DWARF has no "auto").
+ * The parameters of closure type `closure`'s call operator, "(long)", as closure_spelling() takes them; NULL
+ * where DWARF does not say (a generic lambda: its operator() is a template, "operator()<int>", whose
+ * parameters are the deduced types, not its "auto").
  */
-static char *closure_part(struct ws_symobj *o, Dwarf_Die *closure, const char *fn, int depth)
+static char *closure_params(struct ws_symobj *o, Dwarf_Die *closure, int depth)
 {
-	Dwarf_Die child, op;
-	char *ret = NULL, *params = NULL, *sig = NULL, *out;
+	Dwarf_Die child;
+	char *ret = NULL, *params = NULL, *sig = NULL;
 	const char *name;
-	bool found = false;
 
-	if (dwarf_child(closure, &child) == 0) {
-		do {
-			if (dwarf_tag(&child) == DW_TAG_subprogram && (name = dwarf_diename(&child)) &&
-			    !strcmp(name, "operator()")) {
-				op = child;
-				found = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	/* A generic lambda's operator() is a template ("operator()<int>"), its parameters the deduced types. */
-	if (found && !template_params(&op, NULL, 0) && signature(o, &op, &ret, &params, depth + 1))
-		sig = xstrndup(params, (size_t)(strrchr(params, ')') + 1 - params));
-	free(ret);
-	free(params);
-	out = closure_spelling(o, fn, sig);
+	if (dwarf_child(closure, &child) != 0)
+		return NULL;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_subprogram && (name = dwarf_diename(&child)) &&
+		    !strcmp(name, "operator()")) {
+			if (!template_params(&child, NULL, 0) && signature(o, &child, &ret, &params, depth + 1))
+				sig = xstrndup(params, (size_t)(strrchr(params, ')') + 1 - params));
+			free(ret);
+			free(params);
+			return sig;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return NULL;
+}
+
+/*
+ * How many closure types `die` (a function, or a lexical block in it) holds whose call operators take
+ * `params` (any, where NULL), up to 2: its own lambdas, not those of the lambdas inside them.
+ */
+static int count_closures(struct ws_symobj *o, Dwarf_Die *die, const char *params, int depth)
+{
+	Dwarf_Die child;
+	int n = 0;
+
+	if (dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_lexical_block) {
+			n += count_closures(o, &child, params, depth);
+		} else if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type) && !dwarf_diename(&child) &&
+			   is_closure(&child)) {
+			char *p = params ? closure_params(o, &child, depth) : NULL;
+
+			n += !params || (p && !strcmp(p, params));
+			free(p);
+		}
+	} while (n < 2 && dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/*
+ * The lambda part of closure type `closure`'s name, local to function `fn` (its DIE `fn_die`, demangled
+ * `fn`): "{lambda(long)#1}" where a symbol of `o` names it (closure_spelling()), else "{lambda(long)}" with
+ * its call operator's parameters and no number; NULL when neither is known. A symbol's number is taken
+ * only where DWARF has no other lambda of `fn` with those parameters: GCC numbers all of a function's
+ * lambdas, and the one a symbol names may be another, inlined everywhere, that no symbol names.
+ */
+static char *closure_part(struct ws_symobj *o, Dwarf_Die *closure, Dwarf_Die *fn_die, const char *fn, int depth)
+{
+	char *sig = closure_params(o, closure, depth), *out = NULL;
+
+	if (count_closures(o, fn_die, sig, depth) == 1)
+		out = closure_spelling(o, fn, sig);
 	if (!out && sig)
 		out = xasprintf("{lambda%s}", sig);
 	free(sig);
@@ -1387,7 +1425,7 @@ static char *closure_name(struct ws_symobj *o, Dwarf_Die *closure, int depth)
 	if (depth > SPELL_DEPTH || !enclosing_function(closure, &fn))
 		return NULL;
 	scope = local_scope(o, &fn, depth);
-	part = closure_part(o, closure, scope, depth);
+	part = closure_part(o, closure, &fn, scope, depth);
 	out = part ? xasprintf("%s::%s", scope, part) : NULL;
 	free(part);
 	free(scope);
@@ -1466,7 +1504,7 @@ static char *spell_function(struct ws_symobj *o, Dwarf_Die *fn, bool with_ret, i
 			char *part;
 
 			spelt = local_scope(o, &holder, depth);
-			part = closure_part(o, &scopes[i], spelt, depth);
+			part = closure_part(o, &scopes[i], &holder, spelt, depth);
 			more = xasprintf("%s::%s::%s", spelt, part ? part : "{lambda}", out);
 			free(part);
 			free(spelt);

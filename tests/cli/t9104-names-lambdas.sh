@@ -119,4 +119,34 @@ test_expect_success 'sim: apply() inlined in B and C, its lambda numbered in C o
 	EOF
 '
 
+# twins.cpp: a symbol at -O2 numbers one of two lambdas with the same parameters, and only that one.
+T0="$WS_NAMES_CPP/names-twins-O0"
+T2="$WS_NAMES_CPP/names-twins-O2"
+nm -C "$T0" | sed 's/^[0-9a-f]* [a-zA-Z] //' >syms-t0 && nm -C "$T2" | sed 's/^[0-9a-f]* [a-zA-Z] //' >syms-t2
+if [ "$(grep -c "^tw::work(int)::{lambda(long)#[0-9]*}::operator()(long) const$" syms-t0)" != 2 ] ||
+	[ "$(grep -c "lambda" syms-t2)" != 1 ] || grep -q "apply" syms-t2; then
+	test_skip_next "this compiler inlines twins.cpp otherwise than GCC 12 (one lambda out of line at -O2)"
+elif ! test_have_prereq SIM; then
+	test_skip_next "the simulator is not built or valgrind is missing"
+fi
+test_expect_success 'sim: the number a symbol gives one lambda is not given to its twin, inlined' '
+	whyslow stat --backend sim --exact --functions --export-json st.json -- "$T2" 2000 >out 2>err &&
+	python3 - st.json syms-t0 syms-t2 <<-\EOF
+	import json, re, sys
+	names = [f["name"] for f in json.load(open(sys.argv[1]))["variants"][0]["functions"]]
+	syms0, syms2 = (open(p).read().splitlines() for p in sys.argv[2:4])
+	inl = [n[:-len(" (inlined)")] for n in names if n.endswith(" (inlined)") and "tw::" in n]
+	ops = [n for n in syms0 if n.startswith("tw::work(int)::{lambda(long)#")]
+	cold = [n for n in ops if n not in syms2]
+	assert len(cold) == 1, (ops, syms2)
+	apply = [n for n in syms0 if "tw::apply<" in n]
+	assert len(apply) == 1 and cold[0].split("::operator()")[0] in apply[0], apply
+	# DWARF has two lambdas with those parameters: no symbol tells which is which, so no number
+	unnumbered = lambda n: re.sub(r"(\{lambda\([^{}]*\))#[0-9]+\}", r"\1}", n)
+	for want in (cold[0], apply[0]):
+	    assert unnumbered(want) in inl, (unnumbered(want), inl)
+	assert not [n for n in inl if "{lambda(long)#" in n], inl
+	EOF
+'
+
 test_done
