@@ -875,11 +875,14 @@ static char *demangler_types(const char *s)
 /*
  * Spellings of names, types and functions from DWARF call one another (a template argument is a type, a
  * closure type is named after its function, whose parameters are types): `depth` bounds the recursion
- * that a pathological unit could make endless.
+ * that a pathological unit could make endless. Each nested template argument takes a few levels (the
+ * type, its scopes, its name), and the standard library's nest deep: "std::map<std::__cxx11::
+ * basic_string<char, std::char_traits<char>, ...> >, ...>".
  */
-#define SPELL_DEPTH 16
+#define SPELL_DEPTH 64
 
 static bool is_closure(Dwarf_Die *die);
+static bool is_cxx_unit(Dwarf_Die *die);
 static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth);
 static char *closure_name(struct ws_symobj *o, Dwarf_Die *closure, int depth);
 static char *spell_function(struct ws_symobj *o, Dwarf_Die *fn, bool with_ret, int depth);
@@ -934,13 +937,15 @@ static size_t template_params(Dwarf_Die *die, Dwarf_Die *tp, size_t max)
 }
 
 /*
- * The DWARF name `name` of `die` (a function or a class) as the demangler spells it within a symbol: base
- * types its way (demangler_types()), and a closure type among the template arguments as its symbols spell
- * it. GCC writes "apply<lam::work(int)::<lambda(long int)> >"; the demangler "apply<lam::work(int)::
- * {lambda(long)#1}>". So an argument that holds a closure is spelled from the type DWARF gives for it (the
- * DIE's template parameters, in order) as type_spelling() spells a parameter, which knows the number where
- * a symbol gives it; where DWARF does not say, GCC's "<lambda(long int)>" becomes "{lambda(long)}" in
- * place. The other arguments are GCC's text: they already read as the demangler's. A new string.
+ * The DWARF name `name` of `die` (a function or a class) as the demangler spells it within a symbol. GCC
+ * spells its template arguments its own way: "apply<lam::work(int)::<lambda(long int)> >" where the
+ * demangler has "apply<lam::work(int)::{lambda(long)#1}>", "total<ns::Seq<long int> >" (a default
+ * argument left out) where it has "total<ns::Seq<long, ns::Step<long> > >", "const char*" for "char
+ * const*". So each type argument is spelled from the type DWARF gives for it (the DIE's template
+ * parameters, in order) as type_spelling() spells a parameter, which knows a lambda's number where a
+ * symbol gives it. Where DWARF does not say (another kind of type, a value, a count that differs), the
+ * argument is GCC's text with base types the demangler's way (demangler_types()) and a closure's
+ * "<lambda(long int)>" as "{lambda(long)}". A new string.
  */
 static char *cxx_name(struct ws_symobj *o, Dwarf_Die *die, const char *name, int depth)
 {
@@ -950,7 +955,8 @@ static char *cxx_name(struct ws_symobj *o, Dwarf_Die *die, const char *name, int
 	size_t alloc = 0;
 	int nest = 0;
 
-	if (!strstr(name, "<lambda(") || len < 2 || name[len - 1] != '>' || depth > SPELL_DEPTH)
+	/* C++ only: Rust's generic arguments are Rust types ("&i64"), which type_spelling() does not spell. */
+	if (len < 2 || name[len - 1] != '>' || depth > SPELL_DEPTH || !is_cxx_unit(die))
 		goto text;
 	/* The argument list is the last "<...>" (a name such as "operator< <T>" has another '<' before it). */
 	for (size_t i = len; i-- > 0;) {
@@ -986,8 +992,6 @@ static char *cxx_name(struct ws_symobj *o, Dwarf_Die *die, const char *name, int
 		Dwarf_Die type;
 		char *t = NULL;
 
-		if (!strstr(args[k], "<lambda("))
-			continue;
 		if (ntp == nargs && ntp <= ARRAY_SIZE(tp) && dwarf_tag(&tp[k]) == DW_TAG_template_type_parameter &&
 		    dwarf_formref_die(dwarf_attr(&tp[k], DW_AT_type, &attr), &type))
 			t = type_spelling(o, &type, depth + 1);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t9103-names-inlined.sh - code inlined everywhere, so named from DWARF alone: the name its symbol has where it is
-# out of line (parameters, const, a template's return type, "long" for DWARF's "long int"), lambdas told apart.
+# out of line (parameters, const, a template's return type, "long" for DWARF's "long int", template arguments in
+# full), lambdas told apart.
 . "$WS_SRC/tests/cli/lib.sh"
 
 if [ -z "${WS_NAMES_CPP:-}" ] || [ ! -x "$WS_NAMES_CPP/names-inline-O2" ]; then
@@ -14,7 +15,8 @@ test_expect_success 'the fixtures: out of line at -O0, only ns::run and Box::tot
 	nm -C "$O0" >syms0 &&
 	test_grep "long ns::mixed<long>(long, unsigned long)$" syms0 &&
 	test_grep "ns::run(int)::{lambda(long)#1}::operator()(long) const$" syms0 &&
-	! nm -C "$O2" | grep "mixed\|lambda\|twice"
+	test_grep "long ns::total<ns::Seq<long, ns::Step<long> > >(ns::Seq<long, ns::Step<long> > const&)$" syms0 &&
+	! nm -C "$O2" | grep "mixed\|lambda\|twice\|ns::total"
 '
 
 test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
@@ -27,7 +29,9 @@ test_expect_success 'sim: inlined code under the name its symbol has at -O0; two
 	inl = [n[:-len(" (inlined)")] for n in names if n.endswith(" (inlined)") and "ns::" in n]
 	assert not [n for n in names if "long int" in n or "{lambda}" in n], names
 	for want in ("long ns::mixed<long>(long, unsigned long)", "int ns::mixed<int>(int, unsigned long)",
-	             "ns::Box<long, 8>::twice(int) const"):
+	             "ns::Box<long, 8>::twice(int) const",
+	             # GCC names it "total<ns::Seq<long int> >", without the default argument of Seq
+	             "long ns::total<ns::Seq<long, ns::Step<long> > >(ns::Seq<long, ns::Step<long> > const&)"):
 	    assert want in inl, (want, inl)
 	    assert want + "\n" in syms, want
 	# the lambdas: the symbol's spelling but for GCC's number, which DWARF does not give
