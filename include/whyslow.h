@@ -53,7 +53,8 @@ extern int ws_markers_active;
 /*
  * Begin / end the region called `name`, a NUL-terminated string of 1 to 4096 bytes that is read during the
  * call and not kept (copied on first use). An end without a matching begin in this thread is counted as
- * "unmatched" and otherwise ignored, as is a region still open when its thread or the program ends.
+ * "unmatched" and otherwise ignored, as is a region still open when its thread or the program ends (the
+ * simulator, --backend sim, ends a region still open at exit there and counts it).
  * Thread-safe; async-signal-unsafe (the first marker of a thread allocates). errno is preserved.
  */
 void ws_region_begin(const char *name);

@@ -423,6 +423,20 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 		ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep or locks "
 			       "is invisible to the counters",
 			       qn, wall->sum.median, user->sum.median + sys->sum.median);
+	/*
+	 * A region no run both began and ended is a marker mistake (a misspelt end, a return past the end), and
+	 * its row of dashes alone does not say so.
+	 */
+	for (size_t i = 0; i < v->regions.n; i++) {
+		const struct ws_metric *e = ws_metric_set_find(&v->regions.v[i].metrics, "entries");
+
+		if (e && e->sum.n && e->sum.max == 0)
+			ws_result_warn(r, "region '%s' was never closed in %s: each of its markers was unmatched (an end "
+				       "without a begin, or a begin whose thread or program ended first), so nothing is "
+				       "counted for it; check that its WS_REGION_BEGIN and WS_REGION_END name the same "
+				       "region",
+				       v->regions.v[i].name, qn);
+	}
 	for (size_t i = 0; i < v->metrics.n; i++) {
 		const struct ws_metric *m = &v->metrics.v[i];
 
@@ -454,7 +468,7 @@ static const char *const made_warnings[] = {
 
 bool ws_compare_made_warning(const char *w)
 {
-	/* warn_regions()'s two begin so; no other warning does. */
+	/* warn_regions()'s two and warn_variant()'s region one begin so; no other warning does. */
 	if (!strncmp(w, "region '", 8))
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(made_warnings); i++)

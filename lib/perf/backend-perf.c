@@ -407,7 +407,12 @@ static int collect_regions(struct perf_priv *p, struct ws_variant *v, size_t run
 		struct ws_group *g = ws_group_list_get(&v->regions, rd->name, NULL);
 
 		ws_group_push(&p->fills, &v->regions, g, "entries", 0, run, (double)rd->entries, -1);
-		ws_group_push(&p->fills, &v->regions, g, "wall-time", 0, run, rd->wall_seconds, -1);
+		/*
+		 * A region that no thread both began and ended (an end without a begin, or one left open at
+		 * exit) timed nothing: its events read as not counted, and so must its wall time, not 0 s.
+		 */
+		ws_group_push(&p->fills, &v->regions, g, "wall-time", 0, run, rd->entries ? rd->wall_seconds : NAN,
+			      -1);
 		for (size_t e = 0; e < set.nr_events; e++) {
 			const struct ws_region_count *c = &rd->counts[e];
 			double share = c->time_enabled ? (double)c->time_running / (double)c->time_enabled : 0;

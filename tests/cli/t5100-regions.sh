@@ -39,6 +39,25 @@ test_expect_success 'compare --regions flags a region entered a different number
 	test_grep "^ region inner" out
 '
 
+test_expect_success 'a region never closed (or ended unbegun) reads as not counted, with a warning' '
+	whyslow compare -r 3 -w 0 --regions -e task-clock -n plain -n unmatched --export-json u.json \
+		"$MARKED" "$MARKED -u" >out &&
+	test_grep "region .stray. was never closed in .unmatched.: each of its markers was unmatched" out &&
+	test_grep "region .open. was never closed in .unmatched." out &&
+	test_grep -v "region .main. was never closed" out &&
+	python3 - u.json <<-\EOF
+	import json, sys
+	v = json.load(open(sys.argv[1]))["variants"][1]
+	for name in ("stray", "open"):
+	    m = v["regions"][name]["metrics"]
+	    assert m["entries"]["samples"] == [0, 0, 0], (name, m["entries"])
+	    # not a measured 0 s: nothing was timed, as nothing was counted
+	    for metric in ("wall-time", "task-clock"):
+	        assert m[metric]["samples"] == [None] * 3, (name, metric, m[metric]["samples"])
+	assert all(s > 0 for s in v["regions"]["main"]["metrics"]["wall-time"]["samples"])
+	EOF
+'
+
 test_expect_success 'region files do not pile up in the temporary directory' '
 	mkdir tmp &&
 	TMPDIR=$PWD/tmp "$WHYSLOW" stat -r 2 -w 0 --regions -e task-clock -- "$MARKED" >out &&
