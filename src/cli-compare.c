@@ -130,6 +130,23 @@ void cli_compare_pick_baseline(struct cli_compare *c, struct ws_result *r)
 		r->variants[i].baseline = b ? &r->variants[i] == b : i == 0;
 }
 
+/*
+ * Decimals for the gate's message: one, or as many as it takes for `worse_pct` not to print as the limit it
+ * exceeds or below it (+0.02% against a 0.01% gate must not read "worse by 0.0%, more than the 0.01%").
+ */
+static int gate_decimals(double worse_pct, double limit_pct)
+{
+	char buf[64];
+	int d;
+
+	for (d = 1; d < 6; d++) {
+		snprintf(buf, sizeof(buf), "%.*f", d, worse_pct);
+		if (strtod(buf, NULL) > limit_pct)
+			break;
+	}
+	return d;
+}
+
 static int gate(const struct cli_compare *c, struct ws_result *r, const struct ws_compare_opts *co)
 {
 	/* The primary, tested at the full alpha: --metric made it so, else the default one. */
@@ -169,9 +186,11 @@ static int gate(const struct cli_compare *c, struct ws_result *r, const struct w
 		if ((cmp->verdict == WS_VERDICT_SLOWER ||
 		     ((cmp->verdict == WS_VERDICT_CHANGED || cmp->verdict == WS_VERDICT_NOISE) && worse > 1)) &&
 		    worse > 1 + c->fail_if_slower / 100) {
-			fprintf(stderr, "%s: '%s' is worse than '%s' by %.1f%% in %s (%+.1f%%), more than the %g%% allowed\n",
-				current_command(), v->name, b->name, 100 * (worse - 1), metric, 100 * (cmp->ratio - 1),
-				c->fail_if_slower);
+			int d = gate_decimals(100 * (worse - 1), c->fail_if_slower);
+
+			fprintf(stderr, "%s: '%s' is worse than '%s' by %.*f%% in %s (%+.*f%%), more than the %g%% allowed\n",
+				current_command(), v->name, b->name, d, 100 * (worse - 1), metric, d,
+				100 * (cmp->ratio - 1), c->fail_if_slower);
 			tripped = true;
 		}
 	}

@@ -223,6 +223,14 @@ test_expect_success 'a significant slowdown whose CI reaches into the noise band
 	whyslow diff --fail-if-slower 8 nb.json nv.json >out 2>err
 '
 
+test_expect_success 'a gate tripped by less than 0.1% prints the amount with the digits that show it' '
+	printf "{\"variants\":[{\"name\":\"base\",\"metrics\":{\"estimated-cycles\":{\"samples\":[1000000,1000000,1000000],\"simulated\":true}}}]}\n" >g0.json &&
+	printf "{\"variants\":[{\"name\":\"var\",\"metrics\":{\"estimated-cycles\":{\"samples\":[1000200,1000200,1000200],\"simulated\":true}}}]}\n" >g1.json &&
+	test_expect_code 3 whyslow diff --fail-if-slower 0.01 g0.json g1.json >out 2>err &&
+	test_grep "worse than .base. by 0.02% in estimated-cycles (+0.02%), more than the 0.01% allowed" err &&
+	whyslow diff --fail-if-slower 0.03 g0.json g1.json >out 2>err
+'
+
 test_expect_success 'a count new in the variant shows its value: no ratio to a baseline of 0 can' '
 	printf "{\"variants\":[{\"name\":\"base\",\"metrics\":{\"coherence-misses\":{\"samples\":[0,0,0],\"simulated\":true}}}]}\n" >z0.json &&
 	printf "{\"variants\":[{\"name\":\"var\",\"metrics\":{\"coherence-misses\":{\"samples\":[95096,95096,95096],\"simulated\":true}}}]}\n" >z1.json &&
