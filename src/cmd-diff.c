@@ -30,25 +30,42 @@ static bool same(const char *a, const char *b)
 static int fingerprint_check(const struct ws_result *first, const struct ws_result *r, const char *fa,
 			     const char *fb, bool strict)
 {
+	/*
+	 * `none`: what a missing value reads as. An unknown CPU is "?", but a missing preset is known: no
+	 * simulator ran (`by_backend`), which is the backend's difference where that differs too.
+	 */
 	struct {
-		const char *what, *a, *b;
+		const char *what, *a, *b, *none;
+		bool by_backend;
 	} f[] = {
-		{ "CPU", first->machine.cpu, r->machine.cpu },
-		{ "kernel", first->machine.kernel, r->machine.kernel },
-		{ "backend", first->machine.backend, r->machine.backend },
-		{ "simulator preset", first->machine.sim_preset, r->machine.sim_preset },
+		{ "CPU", first->machine.cpu, r->machine.cpu, "'?'", false },
+		{ "kernel", first->machine.kernel, r->machine.kernel, "'?'", false },
+		{ "backend", first->machine.backend, r->machine.backend, "'?'", false },
+		{ "simulator preset", first->machine.sim_preset, r->machine.sim_preset, "none (no simulator)", true },
 	};
+	bool backend_differs = !same(first->machine.backend, r->machine.backend);
 
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
+		char *a, *b;
+
 		if (same(f[i].a, f[i].b))
 			continue;
+		/* A simulator on one side only is the backend line's difference: said once, there. */
+		if (f[i].by_backend && backend_differs && (!f[i].a || !f[i].b))
+			continue;
+		a = f[i].a ? xasprintf("'%s'", f[i].a) : xstrdup(f[i].none);
+		b = f[i].b ? xasprintf("'%s'", f[i].b) : xstrdup(f[i].none);
 		if (strict) {
-			fprintf(stderr, "whyslow diff: %s differs: '%s' in %s, '%s' in %s; refusing with --strict\n",
-				f[i].what, f[i].a ? f[i].a : "?", fa, f[i].b ? f[i].b : "?", fb);
+			fprintf(stderr, "whyslow diff: %s differs: %s in %s, %s in %s; refusing with --strict\n",
+				f[i].what, a, fa, b, fb);
+			free(a);
+			free(b);
 			return -1;
 		}
-		ws_log(WS_LOG_WARN, "%s differs: '%s' in %s, '%s' in %s; the comparison mixes machines", f[i].what,
-		       f[i].a ? f[i].a : "?", fa, f[i].b ? f[i].b : "?", fb);
+		ws_log(WS_LOG_WARN, "%s differs: %s in %s, %s in %s; the comparison mixes machines", f[i].what, a,
+		       fa, b, fb);
+		free(a);
+		free(b);
 	}
 	return 0;
 }

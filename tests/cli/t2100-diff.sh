@@ -127,6 +127,18 @@ test_expect_success 'different machines: a warning, or a refusal with --strict' 
 	test_grep "refusing with --strict" err
 '
 
+test_expect_success 'a result without a simulator: its preset is none, and said once with the backend' '
+	printf "{\"machine\":{\"backend\":\"perf\"},\"variants\":[{\"name\":\"a\",\"metrics\":{\"t\":{\"samples\":[1,2,3,4]}}}]}\n" >np.json &&
+	printf "{\"machine\":{\"backend\":\"sim\",\"sim_preset\":\"zen4\"},\"variants\":[{\"name\":\"b\",\"metrics\":{\"t\":{\"samples\":[1,2,3,4]}}}]}\n" >sp.json &&
+	printf "{\"machine\":{\"backend\":\"perf\",\"sim_preset\":\"zen4\"},\"variants\":[{\"name\":\"c\",\"metrics\":{\"t\":{\"samples\":[1,2,3,4]}}}]}\n" >pp.json &&
+	whyslow diff np.json sp.json >out 2>err &&
+	test_grep "backend differs: .perf. in np.json, .sim. in sp.json" err &&
+	test_grep -v "preset" err &&
+	whyslow diff np.json pp.json >out 2>err &&
+	test_grep "simulator preset differs: none (no simulator) in np.json, .zen4. in pp.json" err &&
+	test_grep -v "[?]" err
+'
+
 test_expect_success 'an export over one of the results being read, or two exports into one file, are refused' '
 	sample_file in1.json a "[2,1,3,5]" &&
 	sample_file in2.json b "[12,11,13,15]" &&
