@@ -41,6 +41,7 @@ test_expect_success 'sim: compare makes one row of the two spellings, under the 
 	EOF
 '
 
+test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
 test_expect_success 'sim: the other way round, the unnumbered spelling is the baseline'"'"'s' '
 	whyslow compare --backend sim --exact --functions --export-json c.json \
 		-n b "$B 2000" -n a "$A 2000" >out 2>err &&
@@ -55,6 +56,7 @@ test_expect_success 'sim: the other way round, the unnumbered spelling is the ba
 	EOF
 '
 
+test_have_prereq SIM || test_skip_next "the simulator is not built or valgrind is missing"
 test_expect_success 'sim: diff of two separate results makes one row of them too' '
 	whyslow stat --backend sim --exact --functions --export-json sa.json -- "$A" 2000 >out 2>err &&
 	whyslow stat --backend sim --exact --functions --export-json sb.json -- "$B" 2000 >out 2>err &&
