@@ -479,13 +479,54 @@ static char *elide_templates(const char *s, bool ops)
 	return b.s;
 }
 
+/*
+ * How many parameters the trailing parameter list of `name` (its clone notes and qualifiers already cut
+ * off, `len` bytes) holds, or -1 where it has none (a Rust name).
+ */
+static int param_count(const char *name, size_t len)
+{
+	size_t p = params_start(name, len);
+	int n = 1;
+
+	if (p == SIZE_MAX)
+		return -1;
+	if (len == p + 2)
+		return 0; /* "()" */
+	for (size_t i = p + 1; i < len - 1; i++) {
+		if (operator_at(name, i)) {
+			i += 8 + operator_token(name + i + 8) - 1;
+			continue;
+		}
+		if (strchr("<([{", name[i])) {
+			size_t c = closing(name, i);
+
+			if (c == SIZE_MAX || c >= len - 1)
+				return -1;
+			i = c;
+		} else if (name[i] == ',') {
+			n++;
+		}
+	}
+	return n;
+}
+
 char *ws_sym_template_key(const char *name)
 {
 	static const char inl[] = " (inlined)";
-	size_t len = strlen(name);
+	size_t len = strlen(name), cut;
 	bool inlined = len > strlen(inl) && !strcmp(name + len - strlen(inl), inl);
-	char *base = xstrndup(name, inlined ? len - strlen(inl) : len), *s = ws_sym_short(base), *k;
+	char *base = xstrndup(name, inlined ? len - strlen(inl) : len), *s = ws_sym_short(base), *k, *t;
+	int params;
 
+	/* The parameters, as ws_sym_short() finds them: past the clone notes and the qualifiers. */
+	for (cut = strlen(base); cut > 9 && base[cut - 1] == ']';) {
+		char *c = strstr(base, " [clone ");
+
+		if (!c || (size_t)(c - base) >= cut)
+			break;
+		cut = (size_t)(c - base);
+	}
+	params = param_count(base, strip_qualifiers(base, cut));
 	free(base);
 	k = elide_templates(s, true);
 	if (!strcmp(s, k)) {
@@ -494,13 +535,13 @@ char *ws_sym_template_key(const char *name)
 		return NULL;
 	}
 	free(s);
-	if (inlined) {
-		char *t = xasprintf("%s%s", k, inl);
-
-		free(k);
-		k = t;
-	}
-	return k;
+	/*
+	 * The number of parameters stays in: overloads of one template ("fill(M&, int)" and "fill(M&, int,
+	 * int)", std::operator< for pairs and for strings) are other functions, whose instances must not pair.
+	 */
+	t = params >= 0 ? xasprintf("%s(%d)%s", k, params, inlined ? inl : "") : xasprintf("%s%s", k, inlined ? inl : "");
+	free(k);
+	return t;
 }
 
 /*

@@ -63,10 +63,10 @@ bool ws_sym_lambda_same(const char *a, const char *b);
 
 /*
  * What the instances of one function template (or generic) have in common: `name` without its return
- * type, parameters and clone notes, and with every template or generic argument list elided, as
- * "app::fill<…>" for "long app::fill<std::map<long, long> >(std::map<long, long>&, int)" and for its
- * instance with std::unordered_map; " (inlined)" kept, so that an inlined row and an out-of-line one
- * differ. NULL for a name without template arguments. A new string.
+ * type, clone notes and parameters but for their number, and with every template or generic argument list
+ * elided, as "app::fill<…>(2)" for "long app::fill<std::map<long, long> >(std::map<long, long>&, int)" and
+ * for its instance with std::unordered_map; " (inlined)" kept, so that an inlined row and an out-of-line
+ * one differ. NULL for a name without template arguments. A new string.
  */
 char *ws_sym_template_key(const char *name);
 

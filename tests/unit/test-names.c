@@ -476,11 +476,17 @@ static void test_template_key(void **state)
 	static const struct {
 		const char *name, *key;
 	} cases[] = {
-		{ "long app::fill<std::map<long, long> >(std::map<long, long>&, int)", "app::fill<…>" },
-		{ "long app::fill<std::unordered_map<long, long> >(std::unordered_map<long, long>&, int)", "app::fill<…>" },
+		{ "long app::fill<std::map<long, long> >(std::map<long, long>&, int)", "app::fill<…>(2)" },
+		{ "long app::fill<std::unordered_map<long, long> >(std::unordered_map<long, long>&, int)",
+		  "app::fill<…>(2)" },
+		{ "long app::fill<std::set<long> >(std::set<long>&, int, int)", "app::fill<…>(3)" },
 		{ "void std::__introsort_loop<long*, long>(long*, long*, long) [clone .isra.0]",
-		  "std::__introsort_loop<…>" },
-		{ "std::vector<int>::push_back(int const&) (inlined)", "std::vector<…>::push_back (inlined)" },
+		  "std::__introsort_loop<…>(3)" },
+		{ "std::vector<int>::push_back(int const&) (inlined)", "std::vector<…>::push_back(1) (inlined)" },
+		{ "std::vector<int>::size() const", "std::vector<…>::size(0)" },
+		{ "bool std::operator< <int, long>(std::pair<int, long> const&, std::pair<int, long> const&)",
+		  "std::operator< <…>(2)" },
+		{ "void f<std::function<void (int, int)> >(std::function<void (int, int)>)", "f<…>(1)" },
 		{ "r1cs::lc::add::<alloc::vec::Vec<u8>>", "r1cs::lc::add::<…>" },
 		{ "names::Table::insert(int, int)", NULL },
 		{ "operator<(A const&, A const&)", NULL },
@@ -510,12 +516,14 @@ static void test_pair_templates(void **state)
 		"void app::sort<long>(long*, int)",
 		"app::step<int>(int) (inlined)",
 		"app::plain(int)",
+		"long app::fold<std::map<long, long> >(std::map<long, long>&, int)",
 	};
 	static const char *const bn[] = {
 		"long app::fill<std::unordered_map<long, long> >(std::unordered_map<long, long>&, int)",
 		"void app::sort<short>(short*, int)",
 		"app::step<long>(long)",
 		"app::plain(int)",
+		"long app::fold<std::set<long> >(std::set<long>&, int, int)",
 	};
 	enum { NA = sizeof(an) / sizeof(an[0]), NB = sizeof(bn) / sizeof(bn[0]) };
 	struct ws_sym_pairable a[NA], b[NB];
@@ -537,6 +545,8 @@ static void test_pair_templates(void **state)
 	assert_int_equal(mate[3], SIZE_MAX);
 	assert_int_equal(mate[4], 3);
 	assert_int_equal(how_a[4], WS_SYM_BY_NAME);
+	/* another overload of fold (three parameters): another function */
+	assert_int_equal(mate[5], SIZE_MAX);
 }
 
 int main(void)
