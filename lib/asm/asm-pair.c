@@ -119,9 +119,10 @@ struct want {
 	const struct ws_asm_sym **matched; /* the functions asked for, to take their clones along */
 	size_t nmatched;
 	/*
-	 * The template keys (ws_sym_template_key()) of the functions asked for, and whether each side has one
-	 * of them: a side that has none takes the instances of their templates, one of which the pairing may
-	 * make the mate of the instance asked for (fill<std::map> in A, fill<std::unordered_map> in B).
+	 * The template keys (ws_sym_template_key()) of the functions asked for whose template has one instance
+	 * in each binary, and whether each side has a function asked for: a side that has none takes that
+	 * instance, which the pairing makes the mate of the one asked for (fill<std::map> in A,
+	 * fill<std::unordered_map> in B).
 	 */
 	char **keys;
 	size_t nkeys;
@@ -155,6 +156,32 @@ static bool wanted(const struct ws_asm_sym *s, const void *arg)
 		return hit;
 	}
 	return false;
+}
+
+/*
+ * How many functions of `bin` (by address, .cold parts aside) are instances of the template `key`
+ * (ws_sym_template_key()): the pairing takes a template's instances for one function only where each
+ * binary has one, and so must the functions a --function brings along.
+ */
+static size_t key_instances(const struct ws_asm_bin *bin, const char *key)
+{
+	size_t n = 0;
+	uint64_t last = 0;
+
+	for (size_t i = 0; bin && i < bin->nsyms; i++) {
+		const struct ws_asm_sym *s = &bin->syms[i];
+		char *k;
+
+		if (s->unnamed || is_cold(s) || (n && s->addr == last))
+			continue;
+		k = ws_sym_template_key(s->base);
+		if (k && !strcmp(k, key)) {
+			n++;
+			last = s->addr;
+		}
+		free(k);
+	}
+	return n;
 }
 
 static bool exact_anywhere(const struct ws_asm_bin *bin, const char *pattern)
@@ -217,9 +244,11 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 			WS_ALLOC_GROW(matched, nm + 1, am);
 			matched[nm++] = s;
 			w.side_matched[side] = true;
-			if ((key = ws_sym_template_key(s->base))) {
+			if ((key = ws_sym_template_key(s->base)) && key_instances(a, key) == 1 && key_instances(b, key) == 1) {
 				w.keys = xrealloc(w.keys, (w.nkeys + 1) * sizeof(*w.keys));
 				w.keys[w.nkeys++] = key;
+			} else {
+				free(key);
 			}
 		}
 	w.matched = matched;

@@ -44,7 +44,9 @@ enum ws_sym_how {
  * "f(int)::{lambda(long)}" (DWARF has no number), pairs (WS_SYM_BY_LAMBDA) with "f(int)::{lambda(long)#1}" of
  * the other build where each is the only lambda of that function with those parameters on the other side;
  * against several (#1 and #2) both stay WS_SYM_AMBIGUOUS. Last of all, a template's (or generic's) only
- * instance in each build, both left, pair (WS_SYM_BY_TEMPLATE) though their arguments differ: the variant
+ * instance in each of a[] and b[] (ws_sym_template_key(): with as many parameters), both left, pair
+ * (WS_SYM_BY_TEMPLATE) though their arguments differ (the profiles' rows are what ran or was sampled, so
+ * there an instance is the only one that did): the variant
  * that changed a type (std::map to std::unordered_map, Vec to SmallVec) changed the instances of the
  * functions that use it, which are the functions it asks about. mate_a[i] receives the index in b[] of a[i]'s mate or
  * SIZE_MAX, how_a[i] how it paired (or why not), how_b[j] why b[j] stayed alone (unused for paired ones).

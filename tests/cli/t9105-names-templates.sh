@@ -49,4 +49,38 @@ test_expect_success 'asm-diff pairs them too, and says how, asked by a glob or b
 	done
 '
 
+# Two instances of the template in one build: which one the other build's stands for is not known, and
+# asking for the one instance of the other build brings neither along.
+command -v g++ >/dev/null 2>&1 || test_skip_next "no g++ to build two instances of one template"
+test_expect_success 'asm-diff: a template with two instances in one build pairs neither with the other build'"'"'s one' '
+	cat >two.cpp <<-\EOF &&
+	#include <map>
+	#include <unordered_map>
+	namespace app {
+	template <typename M> __attribute__((noinline)) long fill(M &m, int n) { for (int i = 0; i < n; i++) m[i] += i; return (long)m.size(); }
+	}
+	int main(int argc, char **argv)
+	{
+	#ifdef ONE
+		std::unordered_map<long, long> h;
+		return (int)app::fill(h, argc);
+	#else
+		std::map<long, long> a;
+		std::map<int, int> b;
+		return (int)(app::fill(a, argc) + app::fill(b, argc));
+	#endif
+	}
+	EOF
+	g++ -O2 -o two two.cpp && g++ -O2 -DONE -o one two.cpp &&
+	F1=$(nm -C one | sed -n "s/^[0-9a-f]* [tTwW] \(.*app::fill<.*\)$/\1/p") &&
+	test -n "$F1" &&
+	whyslow asm-diff --json --function "$F1" ./two ./one >two.json 2>err &&
+	python3 - two.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	fns = d["functions"] if isinstance(d, dict) and "functions" in d else d
+	assert len(fns) == 1 and fns[0].get("paired_by") != "template", fns
+	EOF
+'
+
 test_done
