@@ -93,7 +93,9 @@ struct ws_symobj {
 	char **closures;       /* demangled symbols that name a C++ closure type, read when first needed */
 	size_t nr_closures;
 	bool closures_read;
-	struct memo closure_names; /* closure type (DIE offset) -> closure_name(), where known */
+	struct memo closure_names; /* closure type (DIE offset) -> closure_name(), NULL where not known */
+	struct memo types;     /* type (DIE offset) -> type_spelling(), NULL where it spells none */
+	bool spell_cut;        /* a spelling from DWARF stopped at SPELL_DEPTH since this was last cleared */
 	struct memo unnamed;   /* start of a frame without a symbol -> its name, "[unknown]+0x1f2a0" */
 	struct addr_sym *by_addr; /* sized symbols by start, for lookups without libdwfl's scan (quick_lookup) */
 	size_t nr_by_addr;
@@ -201,6 +203,9 @@ static void symobj_free(struct ws_symobj *o)
 	for (size_t i = 0; i < o->closure_names.cap; i++)
 		free(o->closure_names.v[i].val);
 	free(o->closure_names.v);
+	for (size_t i = 0; i < o->types.cap; i++)
+		free(o->types.v[i].val);
+	free(o->types.v);
 	ws_elf_slots_free(o->plt, o->nr_plt);
 	if (o->dwfl)
 		dwfl_end(o->dwfl);
@@ -878,6 +883,9 @@ static char *demangler_types(const char *s)
  * that a pathological unit could make endless. Each nested template argument takes a few levels (the
  * type, its scopes, its name), and the standard library's nest deep: "std::map<std::__cxx11::
  * basic_string<char, std::char_traits<char>, ...> >, ...>".
+ *
+ * A spelling cut short there depends on the depth it was asked at; any other depends on the DIE alone. So
+ * each cut sets o->spell_cut, and the memos of types and closures keep only what was spelled without one.
  */
 #define SPELL_DEPTH 64
 
@@ -956,8 +964,12 @@ static char *cxx_name(struct ws_symobj *o, Dwarf_Die *die, const char *name, int
 	int nest = 0;
 
 	/* C++ only: Rust's generic arguments are Rust types ("&i64"), which type_spelling() does not spell. */
-	if (len < 2 || name[len - 1] != '>' || depth > SPELL_DEPTH || !is_cxx_unit(die))
+	if (len < 2 || name[len - 1] != '>' || !is_cxx_unit(die))
 		goto text;
+	if (depth > SPELL_DEPTH) {
+		o->spell_cut = true;
+		goto text;
+	}
 	/* The argument list is the last "<...>" (a name such as "operator< <T>" has another '<' before it). */
 	for (size_t i = len; i-- > 0;) {
 		if (strchr(">)}", name[i]))
@@ -1064,7 +1076,7 @@ static char *scope_prefix(struct ws_symobj *o, Dwarf_Die *die, int depth)
  * spells it. NULL for what this does not spell (function pointers, arrays, other local and unnamed types):
  * the caller then says nothing rather than something wrong.
  */
-static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth)
+static char *spell_type(struct ws_symobj *o, Dwarf_Die *type, int depth)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die inner;
@@ -1072,8 +1084,6 @@ static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth)
 	const char *name = dwarf_diename(type);
 	char *in, *out, *prefix;
 
-	if (depth > SPELL_DEPTH)
-		return NULL;
 	switch (dwarf_tag(type)) {
 	case DW_TAG_base_type:
 	case DW_TAG_unspecified_type:
@@ -1115,6 +1125,38 @@ static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth)
 	default:
 		return NULL;
 	}
+}
+
+/*
+ * spell_type(), kept per type DIE. The unit's types are shared by all its functions, and a class's scopes
+ * come from dwarf_getscopes_die(), which walks the unit from its root: spelling "std::map<...>" afresh for
+ * every instance that names it took two thirds of the time to name the inlines of a large C++ unit.
+ */
+static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth)
+{
+	uint64_t key = dwarf_dieoffset(type);
+	struct memo_slot *sl;
+	bool cut = o->spell_cut;
+	char *out;
+
+	if (depth > SPELL_DEPTH) {
+		o->spell_cut = true;
+		return NULL;
+	}
+	sl = memo_slot(&o->types, key);
+	if (sl->used)
+		return sl->val ? xstrdup(sl->val) : NULL;
+	o->spell_cut = false;
+	out = spell_type(o, type, depth);
+	if (!o->spell_cut) {
+		/* Looked up again: the spelling may have spelled other types and grown the table. */
+		sl = memo_slot(&o->types, key);
+		sl->used = true;
+		sl->val = out ? xstrdup(out) : NULL;
+		o->types.nr++;
+	}
+	o->spell_cut |= cut;
+	return out;
 }
 
 /* Whether `die` is in a C++ compilation unit: C's names are plain, Rust's demangled ones have no parameters. */
@@ -1318,24 +1360,37 @@ static char *local_scope(struct ws_symobj *o, Dwarf_Die *fn, int depth)
 	return spell_function(o, fn, false, depth + 1);
 }
 
-/* The subprogram that `die` is local to, through lexical blocks, into *fn; false where it is not in one. */
-static bool enclosing_function(Dwarf_Die *die, Dwarf_Die *fn)
+/*
+ * The subprogram that scopes[at] is local to, through lexical blocks, into *fn, from the scopes around it
+ * (scopes[at + 1 ..], as dwarf_getscopes_die() gives them); false where it is not in one.
+ */
+static bool function_in_scopes(Dwarf_Die *scopes, int n, int at, Dwarf_Die *fn)
 {
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes_die(die, &scopes);
-	bool found = false;
-
-	for (int i = 1; i < n; i++) {
+	for (int i = at + 1; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
 		if (tag == DW_TAG_lexical_block)
 			continue;
 		if (tag == DW_TAG_subprogram) {
 			*fn = scopes[i];
-			found = true;
+			return true;
 		}
 		break;
 	}
+	return false;
+}
+
+/*
+ * The subprogram that `die` is local to, through lexical blocks, into *fn; false where it is not in one.
+ * dwarf_getscopes_die() walks the unit from its root: a caller that has the scopes already uses
+ * function_in_scopes().
+ */
+static bool enclosing_function(Dwarf_Die *die, Dwarf_Die *fn)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	bool found = function_in_scopes(scopes, n, 0, fn);
+
 	free(scopes);
 	return found;
 }
@@ -1414,32 +1469,40 @@ static char *closure_part(struct ws_symobj *o, Dwarf_Die *closure, Dwarf_Die *fn
 
 /*
  * Closure type `closure` as the demangler spells it, "lam::work(int)::{lambda(long)#1}"; NULL if unknown.
- * Kept once known: one closure is the template argument and a parameter of every instance it is passed
- * to, and closure_spelling() reads all the object's closure symbols each time.
+ * Kept, known or not (unless SPELL_DEPTH cut it short): one closure is the template argument and a
+ * parameter of every instance it is passed to, closure_spelling() reads all the object's closure symbols
+ * each time, and enclosing_function() walks the unit.
  */
 static char *closure_name(struct ws_symobj *o, Dwarf_Die *closure, int depth)
 {
 	uint64_t key = dwarf_dieoffset(closure);
 	struct memo_slot *sl = memo_slot(&o->closure_names, key);
+	bool cut = o->spell_cut;
 	Dwarf_Die fn;
-	char *scope, *part, *out;
+	char *scope, *part, *out = NULL;
 
 	if (sl->used)
-		return xstrdup(sl->val);
-	if (depth > SPELL_DEPTH || !enclosing_function(closure, &fn))
+		return sl->val ? xstrdup(sl->val) : NULL;
+	if (depth > SPELL_DEPTH) {
+		o->spell_cut = true;
 		return NULL;
-	scope = local_scope(o, &fn, depth);
-	part = closure_part(o, closure, &fn, scope, depth);
-	out = part ? xasprintf("%s::%s", scope, part) : NULL;
-	free(part);
-	free(scope);
-	if (out) {
+	}
+	o->spell_cut = false;
+	if (enclosing_function(closure, &fn)) {
+		scope = local_scope(o, &fn, depth);
+		part = closure_part(o, closure, &fn, scope, depth);
+		out = part ? xasprintf("%s::%s", scope, part) : NULL;
+		free(part);
+		free(scope);
+	}
+	if (!o->spell_cut) {
 		/* Looked up again: spelling the scope may have spelled other closures and grown the table. */
 		sl = memo_slot(&o->closure_names, key);
 		sl->used = true;
-		sl->val = xstrdup(out);
+		sl->val = out ? xstrdup(out) : NULL;
 		o->closure_names.nr++;
 	}
+	o->spell_cut |= cut;
 	return out;
 }
 
@@ -1473,8 +1536,10 @@ static char *spell_function(struct ws_symobj *o, Dwarf_Die *fn, bool with_ret, i
 		dwarf_formref_die(&attr, &decl);
 	name = die_name(&decl);
 	out = cxx_name(o, &decl, name ? name : "?", depth);
-	if (depth > SPELL_DEPTH)
+	if (depth > SPELL_DEPTH) {
+		o->spell_cut = true;
 		return out;
+	}
 	/* Only C++'s symbols demangle with their parameters: C's and Rust's names stay as their symbols are. */
 	if (is_cxx_unit(&decl))
 		signature(o, &decl, &ret, &params, depth);
@@ -1503,7 +1568,7 @@ static char *spell_function(struct ws_symobj *o, Dwarf_Die *fn, bool with_ret, i
 			spelt = cxx_name(o, &scopes[i], scope, depth + 1);
 			more = xasprintf("%s::%s", spelt, out);
 			free(spelt);
-		} else if (is_closure(&scopes[i]) && enclosing_function(&scopes[i], &holder)) {
+		} else if (is_closure(&scopes[i]) && function_in_scopes(scopes, n, i, &holder)) {
 			/* "f(int)::{lambda(int, int)#1}::operator()": the closure's function is all the scope left. */
 			char *part;
 
