@@ -895,10 +895,7 @@ static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth);
 static char *closure_name(struct ws_symobj *o, Dwarf_Die *closure, int depth);
 static char *spell_function(struct ws_symobj *o, Dwarf_Die *fn, bool with_ret, int depth);
 
-/*
- * "<lambda(long int)>" -> "{lambda(long int)}" in place, throughout `s`: GCC's spelling of a closure type in
- * a name put the demangler's way where the type itself is not known (so without the number).
- */
+/* "<lambda(long int)>" -> "{lambda(long int)}" in place, throughout `s`. */
 static void closure_braces(char *s)
 {
 	for (char *p = strstr(s, "<lambda("); p; p = strstr(p + 1, "<lambda(")) {
@@ -915,6 +912,90 @@ static void closure_braces(char *s)
 			q[1] = '}';
 		}
 	}
+}
+
+/*
+ * A generic lambda's "auto:7" as "auto:1" throughout `s`, inside each "{lambda(...)}": GCC counts the
+ * parameters it invents for `auto` across the unit, the demangler counts a lambda's own from 1, in the
+ * order they appear (closure_params() numbers them so too). A new string.
+ */
+static char *renumber_autos(const char *s)
+{
+	struct {
+		int depth;        /* the parentheses open outside this lambda's */
+		unsigned long seen[16]; /* GCC's numbers, in order: the demangler's is the index + 1 */
+		size_t n;
+	} st[8];
+	size_t ns = 0, len = 0, alloc = 0;
+	int depth = 0;
+	char *out = NULL;
+
+	for (const char *p = s; *p;) {
+		const char *from = p;
+		char num[32];
+
+		if (!strncmp(p, "{lambda(", strlen("{lambda("))) {
+			if (ns == ARRAY_SIZE(st)) {
+				/* Lambdas in lambdas' parameters, nested this deep: left as GCC spelt them. */
+				free(out);
+				return xstrdup(s);
+			}
+			st[ns].depth = depth;
+			st[ns].n = 0;
+			ns++;
+			depth++;
+			p += strlen("{lambda(");
+		} else if (!strncmp(p, "auto:", 5) && p[5] >= '0' && p[5] <= '9' &&
+			   (p == s || !(p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
+					((p[-1] | 0x20) >= 'a' && (p[-1] | 0x20) <= 'z')))) {
+			char *end;
+			unsigned long v = strtoul(p + 5, &end, 10);
+			size_t k = 0;
+
+			p = end;
+			if (ns) {
+				while (k < st[ns - 1].n && st[ns - 1].seen[k] != v)
+					k++;
+				if (k == st[ns - 1].n && k < ARRAY_SIZE(st[0].seen))
+					st[ns - 1].seen[st[ns - 1].n++] = v;
+				if (k < st[ns - 1].n) {
+					snprintf(num, sizeof(num), "auto:%zu", k + 1);
+					WS_ALLOC_GROW(out, len + strlen(num) + 1, alloc);
+					memcpy(out + len, num, strlen(num));
+					len += strlen(num);
+					continue;
+				}
+			}
+		} else {
+			if (*p == '(')
+				depth++;
+			else if (*p == ')' && --depth >= 0 && ns && depth == st[ns - 1].depth)
+				ns--;
+			p++;
+		}
+		WS_ALLOC_GROW(out, len + (size_t)(p - from) + 1, alloc);
+		memcpy(out + len, from, (size_t)(p - from));
+		len += (size_t)(p - from);
+	}
+	if (!out)
+		return xstrdup("");
+	out[len] = '\0';
+	return out;
+}
+
+/*
+ * GCC's spelling of closure types in a name, "<lambda(long int)>", "<lambda(auto:7)>", put the demangler's
+ * way where the type itself is not known (so without the number): "{lambda(long int)}", "{lambda(auto:1)}".
+ * A new string.
+ */
+static char *closure_text(const char *name)
+{
+	char *s = xstrdup(name), *out;
+
+	closure_braces(s);
+	out = renumber_autos(s);
+	free(s);
+	return out;
 }
 
 /* The template parameters of `die` in order, a pack's members in its place, into tp[] (at most `max`). */
@@ -1012,7 +1093,9 @@ static char *cxx_name(struct ws_symobj *o, Dwarf_Die *die, const char *name, int
 			args[k] = t;
 		} else {
 			free(t);
-			closure_braces(args[k]);
+			t = closure_text(args[k]);
+			free(args[k]);
+			args[k] = t;
 		}
 	}
 	list = xstrdup("");
@@ -1032,8 +1115,7 @@ static char *cxx_name(struct ws_symobj *o, Dwarf_Die *die, const char *name, int
 	free(s);
 	return out;
 text:
-	s = xstrdup(name);
-	closure_braces(s);
+	s = closure_text(name);
 	out = demangler_types(s);
 	free(s);
 	return out;
@@ -1396,11 +1478,284 @@ static bool enclosing_function(Dwarf_Die *die, Dwarf_Die *fn)
 }
 
 /*
- * The parameters of closure type `closure`'s call operator, "(long)", as closure_spelling() takes them; NULL
- * where DWARF does not say (a generic lambda: its operator() is a template, "operator()<int>", whose
- * parameters are the deduced types, not its "auto").
+ * Whether `a` and `b` are one type: one DIE, or one base type, or the same qualifiers and pointers around
+ * one, typedefs seen through (as the mangling sees through them).
  */
-static char *closure_params(struct ws_symobj *o, Dwarf_Die *closure, int depth)
+static bool same_type(Dwarf_Die *a, Dwarf_Die *b, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die ia = *a, ib = *b;
+	bool ha, hb;
+	const char *na, *nb;
+
+	while (dwarf_tag(&ia) == DW_TAG_typedef && dwarf_formref_die(dwarf_attr(&ia, DW_AT_type, &attr), &ia))
+		;
+	while (dwarf_tag(&ib) == DW_TAG_typedef && dwarf_formref_die(dwarf_attr(&ib, DW_AT_type, &attr), &ib))
+		;
+	a = &ia;
+	b = &ib;
+	if (dwarf_dieoffset(a) == dwarf_dieoffset(b))
+		return true;
+	if (dwarf_tag(a) != dwarf_tag(b) || depth > SPELL_DEPTH)
+		return false;
+	switch (dwarf_tag(a)) {
+	case DW_TAG_base_type:
+		return (na = dwarf_diename(a)) && (nb = dwarf_diename(b)) && !strcmp(na, nb);
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type: {
+		Dwarf_Die inner_a, inner_b;
+
+		ha = dwarf_formref_die(dwarf_attr(a, DW_AT_type, &attr), &inner_a) != NULL;
+		hb = dwarf_formref_die(dwarf_attr(b, DW_AT_type, &attr), &inner_b) != NULL;
+		return ha && hb ? same_type(&inner_a, &inner_b, depth + 1) : ha == hb;
+	}
+	default:
+		return false;
+	}
+}
+
+/*
+ * Parameter type `type` of a generic lambda's call operator spelled as the lambda declares it, with `name`
+ * ("auto:1") for the type `deduced` that its `auto` became, as the demangler spells it: "auto:1 const&" for
+ * the "long const&" of a "const auto&" given a long. A deduced reference is a forwarding reference given an
+ * lvalue ("auto&&" becomes "long&", and so does the parameter): "auto:1&&". NULL where `deduced` is not in
+ * `type`.
+ */
+static char *auto_spelling(Dwarf_Die *type, Dwarf_Die *deduced, const char *name, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die inner;
+	char *in, *out;
+
+	if (same_type(type, deduced, 0))
+		return xasprintf("%s%s", name,
+				 dwarf_tag(deduced) == DW_TAG_reference_type || dwarf_tag(deduced) == DW_TAG_rvalue_reference_type
+					 ? "&&"
+					 : "");
+	if (depth > SPELL_DEPTH || !dwarf_formref_die(dwarf_attr(type, DW_AT_type, &attr), &inner))
+		return NULL;
+	switch (dwarf_tag(type)) {
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		break;
+	default:
+		return NULL;
+	}
+	if (!(in = auto_spelling(&inner, deduced, name, depth + 1)))
+		return NULL;
+	switch (dwarf_tag(type)) {
+	case DW_TAG_const_type: out = xasprintf("%s const", in); break;
+	case DW_TAG_volatile_type: out = xasprintf("%s volatile", in); break;
+	case DW_TAG_pointer_type: out = xasprintf("%s*", in); break;
+	case DW_TAG_reference_type: out = xasprintf("%s&", in); break;
+	default: out = xasprintf("%s&&", in); break;
+	}
+	free(in);
+	return out;
+}
+
+/* At most this many spellings of one generic lambda's parameters are told apart. */
+#define GENERIC_MAX 8
+
+/* One instance of a generic lambda's call operator, and the spellings of its parameters found so far. */
+struct generic {
+	Dwarf_Die param[16];   /* the parameters' types, without their own const */
+	char *concrete[16];    /* each spelled as it is (type_spelling()), or NULL */
+	Dwarf_Die deduced[16]; /* what the invented parameters auto:1, auto:2... became, in order */
+	size_t nparams, nautos;
+	char *found[GENERIC_MAX];
+	size_t nfound;
+	bool more; /* more than GENERIC_MAX */
+};
+
+/*
+ * Every way to spell the parameters from the i-th on, the invented parameters from auto:next on still to
+ * place, into g->found: a parameter is either the next `auto` (the invented parameters come in the order of
+ * the parameters that declare them, one each) or its own type. `so_far` is the list before the i-th.
+ */
+static void generic_spellings(struct generic *g, size_t i, size_t next, const char *so_far)
+{
+	char name[32], *a, *more;
+
+	if (g->nfound == GENERIC_MAX) {
+		g->more = true;
+		return;
+	}
+	if (i == g->nparams) {
+		if (next == g->nautos)
+			g->found[g->nfound++] = xasprintf("(%s)", so_far);
+		return;
+	}
+	if (g->nparams - i < g->nautos - next)
+		return;
+	if (next < g->nautos) {
+		snprintf(name, sizeof(name), "auto:%zu", next + 1);
+		if ((a = auto_spelling(&g->param[i], &g->deduced[next], name, 0))) {
+			more = xasprintf("%s%s%s", so_far, i ? ", " : "", a);
+			generic_spellings(g, i + 1, next + 1, more);
+			free(more);
+			free(a);
+		}
+	}
+	if (g->concrete[i]) {
+		more = xasprintf("%s%s%s", so_far, i ? ", " : "", g->concrete[i]);
+		generic_spellings(g, i + 1, next, more);
+		free(more);
+	}
+}
+
+/*
+ * The spellings of the parameters of `op`, an instance of a generic lambda's call operator ("operator()<int,
+ * long int>"), that fit its deduced parameter types, into g->found. False where `op` is not one this
+ * spells: a lambda with its own template parameters, a pack ("auto..."), a type type_spelling() does not
+ * spell where it is not an `auto`.
+ */
+static bool generic_instance(struct ws_symobj *o, Dwarf_Die *op, struct generic *g, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die child;
+	const char *autos[16];
+	bool ok = true;
+
+	memset(g, 0, sizeof(*g));
+	if (dwarf_child(op, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name = dwarf_diename(&child);
+		bool artificial = false, seen = false;
+
+		if (tag == DW_TAG_template_type_parameter) {
+			/* GCC names them "auto:7", counting across the unit, and lists them twice. */
+			if (!name || strncmp(name, "auto:", 5)) {
+				ok = false;
+				break;
+			}
+			for (size_t k = 0; k < g->nautos && !seen; k++)
+				seen = !strcmp(autos[k], name);
+			if (seen)
+				continue;
+			if (g->nautos == ARRAY_SIZE(g->deduced) ||
+			    !dwarf_formref_die(dwarf_attr(&child, DW_AT_type, &attr), &g->deduced[g->nautos])) {
+				ok = false;
+				break;
+			}
+			autos[g->nautos++] = name;
+		} else if (tag == DW_TAG_template_value_parameter || tag == DW_TAG_GNU_template_parameter_pack ||
+			   tag == DW_TAG_GNU_template_template_param || tag == DW_TAG_unspecified_parameters) {
+			ok = false;
+			break;
+		} else if (tag == DW_TAG_formal_parameter) {
+			dwarf_formflag(dwarf_attr(&child, DW_AT_artificial, &attr), &artificial);
+			if (artificial)
+				continue;
+			if (g->nparams == ARRAY_SIZE(g->param) ||
+			    !dwarf_formref_die(dwarf_attr(&child, DW_AT_type, &attr), &g->param[g->nparams])) {
+				ok = false;
+				break;
+			}
+			drop_cv(&g->param[g->nparams]);
+			g->concrete[g->nparams] = type_spelling(o, &g->param[g->nparams], depth + 1);
+			g->nparams++;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	if (ok && g->nautos)
+		generic_spellings(g, 0, 0, "");
+	for (size_t k = 0; k < g->nparams; k++)
+		free(g->concrete[k]);
+	return ok && g->nautos;
+}
+
+/*
+ * A generic lambda's parameters as the demangler spells them in its closure type's name, "(auto:1,
+ * auto:2&)", from the instances of its call operator in `closure` (DWARF has only those, with the deduced
+ * types: "operator()<int, long int>(int, long int&)"); NULL where it has none this spells. Where a
+ * parameter's own type is what an `auto` became too, DWARF does not say which it is: the spellings that
+ * every instance fits are kept, then the one a symbol of `o` gives a lambda of `fn` (demangled, or NULL),
+ * else the first, which takes the earliest parameters that can be `auto` for `auto`.
+ */
+static char *generic_params(struct ws_symobj *o, Dwarf_Die *closure, const char *fn, int depth)
+{
+	Dwarf_Die child;
+	struct generic g;
+	char *keep[GENERIC_MAX], *out = NULL;
+	size_t nkeep = 0, named = 0;
+	bool any = false;
+	const char *name;
+
+	if (dwarf_child(closure, &child) != 0)
+		return NULL;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_subprogram || !(name = dwarf_diename(&child)) ||
+		    strncmp(name, "operator()<", strlen("operator()<")))
+			continue;
+		if (!generic_instance(o, &child, &g, depth) || g.more) {
+			for (size_t k = 0; k < g.nfound; k++)
+				free(g.found[k]);
+			continue;
+		}
+		if (!any) {
+			/* The first instance: all its spellings. */
+			memcpy(keep, g.found, g.nfound * sizeof(*keep));
+			nkeep = g.nfound;
+			any = true;
+			continue;
+		}
+		/* Another: only the spellings it fits too. */
+		for (size_t k = 0; k < nkeep;) {
+			bool fits = false;
+
+			for (size_t m = 0; m < g.nfound && !fits; m++)
+				fits = !strcmp(keep[k], g.found[m]);
+			if (fits) {
+				k++;
+				continue;
+			}
+			free(keep[k]);
+			memmove(keep + k, keep + k + 1, (nkeep - k - 1) * sizeof(*keep));
+			nkeep--;
+		}
+		for (size_t k = 0; k < g.nfound; k++)
+			free(g.found[k]);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	if (!nkeep)
+		return NULL;
+	if (nkeep > 1 && fn) {
+		if (!o->closures_read)
+			read_closures(o);
+		for (size_t k = 0; k < nkeep; k++) {
+			char *want = xasprintf("%s::{lambda%s#", fn, keep[k]);
+			bool found = false;
+
+			for (size_t i = 0; i < o->nr_closures && !found; i++)
+				found = strstr(o->closures[i], want) != NULL;
+			free(want);
+			if (found && !named++)
+				out = keep[k];
+		}
+		if (named != 1)
+			out = NULL;
+	}
+	if (!out)
+		out = keep[0];
+	for (size_t k = 0; k < nkeep; k++)
+		if (keep[k] != out)
+			free(keep[k]);
+	return out;
+}
+
+/*
+ * The parameters of closure type `closure`'s call operator, "(long)", as closure_spelling() takes them, a
+ * generic lambda's as generic_params() spells them, "(auto:1, auto:2&)"; NULL where DWARF does not say.
+ * `fn` is the lambda's function, demangled, or NULL.
+ */
+static char *closure_params(struct ws_symobj *o, Dwarf_Die *closure, const char *fn, int depth)
 {
 	Dwarf_Die child;
 	char *ret = NULL, *params = NULL, *sig = NULL;
@@ -1418,14 +1773,16 @@ static char *closure_params(struct ws_symobj *o, Dwarf_Die *closure, int depth)
 			return sig;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return NULL;
+	/* A generic lambda's operator() is a template: DWARF has its instances, "operator()<int>", instead. */
+	return generic_params(o, closure, fn, depth + 1);
 }
 
 /*
  * How many closure types `die` (a function, or a lexical block in it) holds whose call operators take
- * `params` (any, where NULL), up to 2: its own lambdas, not those of the lambdas inside them.
+ * `params` (any, where NULL), up to 2: its own lambdas, not those of the lambdas inside them. `fn` is the
+ * function demangled, as closure_params() takes it.
  */
-static int count_closures(struct ws_symobj *o, Dwarf_Die *die, const char *params, int depth)
+static int count_closures(struct ws_symobj *o, Dwarf_Die *die, const char *fn, const char *params, int depth)
 {
 	Dwarf_Die child;
 	int n = 0;
@@ -1436,10 +1793,10 @@ static int count_closures(struct ws_symobj *o, Dwarf_Die *die, const char *param
 		int tag = dwarf_tag(&child);
 
 		if (tag == DW_TAG_lexical_block) {
-			n += count_closures(o, &child, params, depth);
+			n += count_closures(o, &child, fn, params, depth);
 		} else if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type) && !dwarf_diename(&child) &&
 			   is_closure(&child)) {
-			char *p = params ? closure_params(o, &child, depth) : NULL;
+			char *p = params ? closure_params(o, &child, fn, depth) : NULL;
 
 			n += !params || (p && !strcmp(p, params));
 			free(p);
@@ -1457,9 +1814,9 @@ static int count_closures(struct ws_symobj *o, Dwarf_Die *die, const char *param
  */
 static char *closure_part(struct ws_symobj *o, Dwarf_Die *closure, Dwarf_Die *fn_die, const char *fn, int depth)
 {
-	char *sig = closure_params(o, closure, depth), *out = NULL;
+	char *sig = closure_params(o, closure, fn, depth), *out = NULL;
 
-	if (count_closures(o, fn_die, sig, depth) == 1)
+	if (count_closures(o, fn_die, fn, sig, depth) == 1)
 		out = closure_spelling(o, fn, sig);
 	if (!out && sig)
 		out = xasprintf("{lambda%s}", sig);
