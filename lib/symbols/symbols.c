@@ -1152,6 +1152,22 @@ static char *scope_prefix(struct ws_symobj *o, Dwarf_Die *die, int depth)
 	return out;
 }
 
+/* `in` (freed) under the const, volatile, pointer or reference that DWARF tag `tag` adds, as the demangler puts it. */
+static char *wrap_type(int tag, char *in)
+{
+	char *out;
+
+	switch (tag) {
+	case DW_TAG_const_type: out = xasprintf("%s const", in); break;
+	case DW_TAG_volatile_type: out = xasprintf("%s volatile", in); break;
+	case DW_TAG_pointer_type: out = xasprintf("%s*", in); break;
+	case DW_TAG_reference_type: out = xasprintf("%s&", in); break;
+	default: out = xasprintf("%s&&", in); break;
+	}
+	free(in);
+	return out;
+}
+
 /*
  * A type as the demangler spells it in a parameter list: "std::vector<long, std::allocator<long> > const&",
  * "char const*", typedefs resolved as the mangling resolves them, a lambda's closure type as closure_name()
@@ -1178,17 +1194,7 @@ static char *spell_type(struct ws_symobj *o, Dwarf_Die *type, int depth)
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
 		in = has_inner ? type_spelling(o, &inner, depth + 1) : xstrdup("void");
-		if (!in)
-			return NULL;
-		switch (dwarf_tag(type)) {
-		case DW_TAG_const_type: out = xasprintf("%s const", in); break;
-		case DW_TAG_volatile_type: out = xasprintf("%s volatile", in); break;
-		case DW_TAG_pointer_type: out = xasprintf("%s*", in); break;
-		case DW_TAG_reference_type: out = xasprintf("%s&", in); break;
-		default: out = xasprintf("%s&&", in); break;
-		}
-		free(in);
-		return out;
+		return in ? wrap_type(dwarf_tag(type), in) : NULL;
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
@@ -1528,7 +1534,7 @@ static char *auto_spelling(Dwarf_Die *type, Dwarf_Die *deduced, const char *name
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die inner;
-	char *in, *out;
+	char *in;
 
 	if (same_type(type, deduced, 0))
 		return xasprintf("%s%s", name,
@@ -1547,17 +1553,8 @@ static char *auto_spelling(Dwarf_Die *type, Dwarf_Die *deduced, const char *name
 	default:
 		return NULL;
 	}
-	if (!(in = auto_spelling(&inner, deduced, name, depth + 1)))
-		return NULL;
-	switch (dwarf_tag(type)) {
-	case DW_TAG_const_type: out = xasprintf("%s const", in); break;
-	case DW_TAG_volatile_type: out = xasprintf("%s volatile", in); break;
-	case DW_TAG_pointer_type: out = xasprintf("%s*", in); break;
-	case DW_TAG_reference_type: out = xasprintf("%s&", in); break;
-	default: out = xasprintf("%s&&", in); break;
-	}
-	free(in);
-	return out;
+	in = auto_spelling(&inner, deduced, name, depth + 1);
+	return in ? wrap_type(dwarf_tag(type), in) : NULL;
 }
 
 /* At most this many spellings of one generic lambda's parameters are told apart. */

@@ -396,6 +396,26 @@ static void test_lambda_numbers(void **state)
 }
 
 /*
+ * ws_sym_pair() of two builds' names as the profiles' rows are: the name is the key and, for inlined code,
+ * the identity; no sizes.
+ */
+static void pair_rows(const char *const *an, size_t na, const char *const *bn, size_t nb, size_t *mate,
+		      enum ws_sym_how *how_a, enum ws_sym_how *how_b)
+{
+	struct ws_sym_pairable *a = calloc(na + 1, sizeof(*a)), *b = calloc(nb + 1, sizeof(*b));
+
+	assert_non_null(a);
+	assert_non_null(b);
+	for (size_t i = 0; i < na; i++)
+		a[i] = (struct ws_sym_pairable){ .key = an[i], .identity = an[i], .addr = i };
+	for (size_t j = 0; j < nb; j++)
+		b[j] = (struct ws_sym_pairable){ .key = bn[j], .identity = bn[j], .addr = j };
+	ws_sym_pair(a, na, b, nb, mate, how_a, how_b);
+	free(a);
+	free(b);
+}
+
+/*
  * Pairing across builds, a lambda spelled with GCC's number in one build and without it in the other
  * (inlined where no symbol names it): one function where the other build has one lambda of that function
  * with those parameters, either way round; never a guess among several, nor two numbers made one.
@@ -424,17 +444,11 @@ static void test_pair_lambdas(void **state)
 		"ns::five(int)::{lambda(long)#1}::operator()(long) const (inlined)",
 	};
 	enum { NA = sizeof(an) / sizeof(an[0]), NB = sizeof(bn) / sizeof(bn[0]) };
-	struct ws_sym_pairable a[NA], b[NB];
 	size_t mate[NA];
 	enum ws_sym_how how_a[NA], how_b[NB];
 
 	(void)state;
-	/* As the profiles' rows are: the name is the key and, for inlined code, the identity; no sizes. */
-	for (size_t i = 0; i < NA; i++)
-		a[i] = (struct ws_sym_pairable){ .key = an[i], .identity = an[i], .addr = i };
-	for (size_t j = 0; j < NB; j++)
-		b[j] = (struct ws_sym_pairable){ .key = bn[j], .identity = bn[j], .addr = j };
-	ws_sym_pair(a, NA, b, NB, mate, how_a, how_b);
+	pair_rows(an, NA, bn, NB, mate, how_a, how_b);
 	/* One lambda of run(long) in B: the unnumbered one is it, and the other way round for (int, int). */
 	assert_int_equal(mate[0], 0);
 	assert_int_equal(how_a[0], WS_SYM_BY_LAMBDA);
@@ -511,16 +525,11 @@ static void test_pair_templates(void **state)
 		"long app::fold<std::set<long> >(std::set<long>&, int, int)",
 	};
 	enum { NA = sizeof(an) / sizeof(an[0]), NB = sizeof(bn) / sizeof(bn[0]) };
-	struct ws_sym_pairable a[NA], b[NB];
 	size_t mate[NA];
 	enum ws_sym_how how_a[NA], how_b[NB];
 
 	(void)state;
-	for (size_t i = 0; i < NA; i++)
-		a[i] = (struct ws_sym_pairable){ .key = an[i], .identity = an[i], .addr = i };
-	for (size_t j = 0; j < NB; j++)
-		b[j] = (struct ws_sym_pairable){ .key = bn[j], .identity = bn[j], .addr = j };
-	ws_sym_pair(a, NA, b, NB, mate, how_a, how_b);
+	pair_rows(an, NA, bn, NB, mate, how_a, how_b);
 	assert_int_equal(mate[0], 0);
 	assert_int_equal(how_a[0], WS_SYM_BY_TEMPLATE);
 	/* two instances of sort in A: which one B's stands for is not known */
