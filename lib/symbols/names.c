@@ -115,7 +115,7 @@ static char *demangle_raw(const char *s)
 /*
  * A symbol version, "@GLIBC_2.2.5" or "@@GLIBC_2.34", cut off in place: glibc's own symbol table spells
  * the functions it versions with it, where the dynamic table and every other reader (the simulator's rows,
- * perf report) name them plainly. "@plt" is ours, a stub's (ws_sym_display), and stays.
+ * perf report) name them plainly. "@plt" is ours, a PLT entry's (ws_sym_display), and stays.
  */
 static void drop_version(char *sym)
 {

@@ -61,8 +61,8 @@ static void test_demangle(void **state)
 		{ "my__func", "my__func" },
 		{ "_Zbogus", "_Zbogus" },
 		/*
-		 * A symbol version, as glibc's own table spells its functions, is no part of the name; a stub's
-		 * @plt is.
+		 * A symbol version, as glibc's own table spells its functions, is no part of the name; the
+		 * "@plt" of a PLT entry is.
 		 */
 		{ "__libc_start_main@@GLIBC_2.34", "__libc_start_main" },
 		{ "memcpy@GLIBC_2.2.5", "memcpy" },
@@ -161,7 +161,7 @@ static void test_display(void **state)
 		{ "<alloc::vec::Vec<T> as alloc::vec::spec_from_iter::SpecFromIter<T,I>>::from_iter", 34,
 		  "…> as SpecFromIter<…>>::from_iter" },
 		/*
-		 * A stub's "@plt" and a disassembler's offset are notes too: the parameter list before them
+		 * A PLT entry's "@plt" and a disassembler's offset are notes too: the parameter list before them
 		 * still goes.
 		 */
 		{ "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >::"
