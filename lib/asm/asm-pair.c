@@ -158,30 +158,53 @@ static bool wanted(const struct ws_asm_sym *s, const void *arg)
 	return false;
 }
 
-/*
- * How many functions of `bin` (by address, .cold parts aside) are instances of the template `key`
- * (ws_sym_template_key()): the pairing takes a template's instances for one function only where each
- * binary has one, and so must the functions a --function brings along.
- */
-static size_t key_instances(const struct ws_asm_bin *bin, const char *key)
+static int cmp_str(const void *a, const void *b)
 {
-	size_t n = 0;
-	uint64_t last = 0;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-	for (size_t i = 0; bin && i < bin->nsyms; i++) {
-		const struct ws_asm_sym *s = &bin->syms[i];
-		char *k;
+/*
+ * Of the template keys (ws_sym_template_key()) of the functions asked for, keep those with one instance
+ * in each binary (by address, .cold parts aside): the pairing takes a template's instances for one
+ * function only there, and so must the functions a --function brings along. Each symbol's key is made
+ * once per binary, whatever the number of keys (a glob may ask for many).
+ */
+static void keep_single_instances(struct want *w, const struct ws_asm_bin *const bins[2])
+{
+	size_t *count[2], kept = 0;
 
-		if (s->unnamed || is_cold(s) || (n && s->addr == last))
-			continue;
-		k = ws_sym_template_key(s->base);
-		if (k && !strcmp(k, key)) {
-			n++;
-			last = s->addr;
+	qsort(w->keys, w->nkeys, sizeof(*w->keys), cmp_str);
+	for (int side = 0; side < 2; side++) {
+		uint64_t last = 0;
+		bool any = false;
+
+		count[side] = xcalloc(w->nkeys + 1, sizeof(size_t));
+		for (size_t i = 0; bins[side] && i < bins[side]->nsyms; i++) {
+			const struct ws_asm_sym *s = &bins[side]->syms[i];
+			char *k, **hit;
+
+			if (s->unnamed || is_cold(s) || (any && s->addr == last))
+				continue;
+			k = ws_sym_template_key(s->base);
+			hit = k ? bsearch(&k, w->keys, w->nkeys, sizeof(*w->keys), cmp_str) : NULL;
+			if (hit) {
+				count[side][hit - w->keys]++;
+				last = s->addr;
+				any = true;
+			}
+			free(k);
 		}
-		free(k);
 	}
-	return n;
+	for (size_t i = 0; i < w->nkeys; i++) {
+		/* The same key twice (two instances asked for) counts two instances already. */
+		if (count[0][i] == 1 && count[1][i] == 1 && (!kept || strcmp(w->keys[kept - 1], w->keys[i])))
+			w->keys[kept++] = w->keys[i];
+		else
+			free(w->keys[i]);
+	}
+	w->nkeys = kept;
+	free(count[0]);
+	free(count[1]);
 }
 
 static bool exact_anywhere(const struct ws_asm_bin *bin, const char *pattern)
@@ -236,7 +259,6 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 	for (int side = 0; side < 2; side++)
 		for (size_t i = 0; bins[side] && i < bins[side]->nsyms; i++) {
 			const struct ws_asm_sym *s = &bins[side]->syms[i];
-
 			char *key;
 
 			if (match_sym(s, pattern) != w.kind || (s->unnamed && w.kind != WS_SYM_MATCH_EXACT))
@@ -244,13 +266,14 @@ size_t ws_asm_pair_named(const struct ws_asm_bin *a, const struct ws_asm_bin *b,
 			WS_ALLOC_GROW(matched, nm + 1, am);
 			matched[nm++] = s;
 			w.side_matched[side] = true;
-			if ((key = ws_sym_template_key(s->base)) && key_instances(a, key) == 1 && key_instances(b, key) == 1) {
+			if ((key = ws_sym_template_key(s->base))) {
 				w.keys = xrealloc(w.keys, (w.nkeys + 1) * sizeof(*w.keys));
 				w.keys[w.nkeys++] = key;
-			} else {
-				free(key);
 			}
 		}
+	/* Only a side that matched nothing takes instances along (wanted()): else no key is needed. */
+	if (w.side_matched[0] != w.side_matched[1])
+		keep_single_instances(&w, bins);
 	w.matched = matched;
 	w.nmatched = nm;
 	w.side = 0;
