@@ -173,6 +173,8 @@ static void keep_single_instances(struct want *w, const struct ws_asm_bin *const
 {
 	size_t *count[2], kept = 0;
 
+	if (!w->nkeys)	/* qsort() and bsearch() take no null array, even empty */
+		return;
 	qsort(w->keys, w->nkeys, sizeof(*w->keys), cmp_str);
 	for (int side = 0; side < 2; side++) {
 		uint64_t last = 0;
