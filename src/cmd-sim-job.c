@@ -65,7 +65,8 @@ static int take_files(const char *dir, struct piece *p)
 		p->nfiles++;
 	}
 	closedir(d);
-	qsort(p->files, p->nfiles, sizeof(*p->files), by_name);
+	if (p->nfiles > 1)	/* an empty directory leaves p->files null, which qsort() may not take */
+		qsort(p->files, p->nfiles, sizeof(*p->files), by_name);
 	return 0;
 }
 
