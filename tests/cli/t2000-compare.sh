@@ -65,7 +65,7 @@ test_expect_success '-L expands {VAR} into programs named after the values' '
 
 test_expect_success 'several -L give the cartesian product, and -n may use {VAR}' '
 	whyslow compare -r 1 -w 0 -e wall-time --export-json p.json -L a x,y -L b 1,2 -n "run-{a}{b}" "echo {a} {b}" >out &&
-	python3 - p.json <<-\EOF
+	python3 - p.json <<-\EOF &&
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	# hyperfine'"'"'s order: the first parameter varies fastest

@@ -51,7 +51,7 @@ test_expect_success 'sim: the same names as perf, symbol for symbol' '
 
 test_expect_success 'list mode: each monomorphization paired with its own, by DWARF, none with another' '
 	whyslow asm-diff --json "$A" "$B" >list.json &&
-	python3 - list.json <<-\EOF
+	python3 - list.json <<-\EOF &&
 	import json, sys
 	fns = json.load(open(sys.argv[1]))["functions"]
 	fill = {f["name"]: f for f in fns if f["name"].startswith("mono::fill")}
