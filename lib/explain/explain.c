@@ -1131,7 +1131,7 @@ static char *reach_text(const struct ws_explanation *e, const char *cyc_metric)
 
 static bool spans_overlap(int alo, int ahi, int blo, int bhi)
 {
-	return alo >= 0 && blo >= 0 && alo <= bhi && blo <= ahi;
+	return alo != WS_NO_SPAN && blo != WS_NO_SPAN && alo <= bhi && blo <= ahi;
 }
 
 /*
@@ -1163,24 +1163,30 @@ static char *contention_text(const struct ws_variant *v)
 				a = x, b = y;
 		}
 	}
-	if (c->verdict == WS_SHARING_ONE_WRITER && b)
-		who = xasprintf(" (bytes %d-%d written by thread %u, read by thread %u)", a->write_lo, a->write_hi,
-				a->thread, b->thread);
-	else if (b)
-		who = xasprintf(" (bytes %d-%d written by thread %u, bytes %d-%d written by thread %u)", a->write_lo,
-				a->write_hi, a->thread, b->write_lo, b->write_hi, b->thread);
-	else {
+	if (c->verdict == WS_SHARING_ONE_WRITER && b) {
+		char *s = ws_span_text(a->write_lo, a->write_hi);
+
+		who = xasprintf(" (%s written by thread %u, read by thread %u)", s, a->thread, b->thread);
+		free(s);
+	} else if (b) {
+		char *sa = ws_span_text(a->write_lo, a->write_hi), *sb = ws_span_text(b->write_lo, b->write_hi);
+
+		who = xasprintf(" (%s written by thread %u, %s written by thread %u)", sa, a->thread, sb, b->thread);
+		free(sa);
+		free(sb);
+	} else {
 		char *list = xstrdup("");
 		size_t shown = 0;
 
 		for (size_t i = 0; i < c->nthreads && shown < 2; i++) {
 			const struct ws_contention_thread *t = &c->threads[i];
-			char *next;
+			char *next, *s;
 
-			if (t->write_lo < 0)
+			if (t->write_lo == WS_NO_SPAN)
 				continue;
-			next = xasprintf("%s%sbytes %d-%d written by thread %u", list, shown ? ", " : "", t->write_lo,
-					 t->write_hi, t->thread);
+			s = ws_span_text(t->write_lo, t->write_hi);
+			next = xasprintf("%s%s%s written by thread %u", list, shown ? ", " : "", s, t->thread);
+			free(s);
 			free(list);
 			list = next;
 			shown++;

@@ -3,13 +3,18 @@
 #include "report/report-internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* "bytes 0-7" of a range, or NULL-ish "" when the thread made no such access. */
 static void range(FILE *f, const char *what, int lo, int hi, bool *any)
 {
-	if (lo < 0)
+	char *s;
+
+	if (lo == WS_NO_SPAN)
 		return;
-	fprintf(f, "%s%s bytes %d-%d", *any ? ", " : "", what, lo, hi);
+	s = ws_span_text(lo, hi);
+	fprintf(f, "%s%s %s", *any ? ", " : "", what, s);
+	free(s);
 	*any = true;
 }
 
@@ -78,9 +83,13 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 		for (size_t k = 0; k < c->nfunctions; k++)
 			fprintf(f, "%s%s", k ? ", " : ", in ", c->functions[k]);
 		fputc('\n', f);
+		bool before = false;
+
 		for (size_t k = 0; k < c->nthreads; k++) {
 			const struct ws_contention_thread *t = &c->threads[k];
 			bool any = false;
+
+			before |= (t->read_lo != WS_NO_SPAN && t->read_lo < 0) || (t->write_lo != WS_NO_SPAN && t->write_lo < 0);
 
 			fprintf(f, "%*s    thread %u (core %d): ", indent, "", t->thread, t->core);
 			range(f, "writes", t->write_lo, t->write_hi, &any);
@@ -88,6 +97,9 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 			fprintf(f, "%s; %.0f coherence miss%s\n", c->from_variable ? " of it" : " of the line",
 				t->coherence_misses, t->coherence_misses == 1 ? "" : "es");
 		}
+		if (before)
+			fprintf(f, "%*s    %sbytes below 0 lie on the line before %s, outside it%s\n", indent, "",
+				d, c->variable, z);
 		if (c->verdict == WS_SHARING_FALSE)
 			fprintf(f, "%*s    %sthe threads use different bytes of one line: pad or align them onto lines of "
 				"their own%s\n", indent, "", d, z);

@@ -134,7 +134,7 @@ static json_t *metrics_to_json(const struct ws_metric_set *set)
 
 static json_t *jrange(int lo, int hi)
 {
-	return lo < 0 ? json_null() : json_pack("[i,i]", lo, hi);
+	return lo == WS_NO_SPAN ? json_null() : json_pack("[i,i]", lo, hi);
 }
 
 static json_t *contention_to_json(const struct ws_variant *v)
@@ -695,7 +695,7 @@ static void stacks_from_json(const json_t *so, struct ws_variant *v)
 
 static void range_from_json(const json_t *r, int *lo, int *hi)
 {
-	*lo = *hi = -1;
+	*lo = *hi = WS_NO_SPAN;
 	if (json_is_array(r) && json_array_size(r) == 2 && json_is_integer(json_array_get(r, 0)) &&
 	    json_is_integer(json_array_get(r, 1))) {
 		*lo = (int)json_integer_value(json_array_get(r, 0));

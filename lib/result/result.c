@@ -837,6 +837,11 @@ const char *ws_sharing_name(enum ws_sharing s)
 	return (size_t)s < sizeof(sharing_names) / sizeof(*sharing_names) ? sharing_names[s] : "unknown";
 }
 
+char *ws_span_text(int lo, int hi)
+{
+	return lo < 0 ? xasprintf("bytes %d to %d", lo, hi) : xasprintf("bytes %d-%d", lo, hi);
+}
+
 enum ws_sharing ws_sharing_from_name(const char *name)
 {
 	for (size_t i = 0; name && i < sizeof(sharing_names) / sizeof(*sharing_names); i++)

@@ -3,6 +3,7 @@
 #ifndef WS_RESULT_H
 #define WS_RESULT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -178,8 +179,17 @@ struct ws_contention_thread {
 	unsigned thread;         /* the simulator's thread number: 1 is the main thread */
 	int core;                /* its virtual core */
 	double reads, writes, coherence_misses;
-	int read_lo, read_hi, write_lo, write_hi; /* -1 when it made no such access */
+	/*
+	 * WS_NO_SPAN when it made no such access. Offsets from the variable can be negative: the line's bytes
+	 * before it, another variable's (a flag main reads, followed by the counters the threads share).
+	 */
+	int read_lo, read_hi, write_lo, write_hi;
 };
+
+#define WS_NO_SPAN INT_MIN
+
+/* "bytes 8-15", or "bytes -8 to -1" where they precede the variable (a hyphen would read "-8--1"). */
+char *ws_span_text(int lo, int hi);
 
 /* What the threads that take part in a contended line do there (docs/result-schema.md, `verdict`). */
 enum ws_sharing {

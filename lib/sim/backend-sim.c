@@ -362,10 +362,10 @@ static void keep_contention(struct sim_priv *p, struct ws_variant *v, const stru
 			t->reads = (double)x->reads;
 			t->writes = (double)x->writes;
 			t->coherence_misses = (double)x->misses;
-			t->read_lo = x->read_lo < 0 ? -1 : (int)(x->read_lo + shift);
-			t->read_hi = x->read_lo < 0 ? -1 : (int)(x->read_hi + shift);
-			t->write_lo = x->write_lo < 0 ? -1 : (int)(x->write_lo + shift);
-			t->write_hi = x->write_lo < 0 ? -1 : (int)(x->write_hi + shift);
+			t->read_lo = x->read_lo < 0 ? WS_NO_SPAN : (int)(x->read_lo + shift);
+			t->read_hi = x->read_lo < 0 ? WS_NO_SPAN : (int)(x->read_hi + shift);
+			t->write_lo = x->write_lo < 0 ? WS_NO_SPAN : (int)(x->write_lo + shift);
+			t->write_hi = x->write_lo < 0 ? WS_NO_SPAN : (int)(x->write_hi + shift);
 		}
 		c->verdict = ws_sim_line_verdict(l);
 	}

@@ -82,7 +82,8 @@ test_expect_success 'the line is named by the bytes the threads write, not by th
 	test "$(nm flagged | sed -n "s/^\([0-9a-f]*\) [BbDd] flag\$/\1/p" | cut -c 1-14)" = \
 		"$(nm flagged | sed -n "s/^\([0-9a-f]*\) [BbDd] counters\$/\1/p" | cut -c 1-14)" &&
 	whyslow stat --backend sim --exact --export-json fl.json ./flagged >out &&
-	python3 - fl.json <<-\EOF
+	python3 - fl.json $(nm flagged | sed -n "s/^\([0-9a-f]*\) [BbDd] flag\$/\1/p") \
+		$(nm flagged | sed -n "s/^\([0-9a-f]*\) [BbDd] counters\$/\1/p") <<-\EOF &&
 	import json, sys
 	c = json.load(open(sys.argv[1]))["variants"][0]["contention"][0]
 	assert c["variable"] == "counters" and c["bytes_from"] == "variable", c
@@ -91,7 +92,17 @@ test_expect_success 'the line is named by the bytes the threads write, not by th
 	spans = sorted(tuple(t["write_bytes"]) for t in c["threads"] if t["write_bytes"])
 	assert spans and set(spans) <= {(0, 7), (8, 15)}, spans
 	assert c["verdict"] == "false-sharing", c
+	# main read flag, before counters on the line, and the counters: a span from below 0, not null ("no
+	# such access"). Where its reads fell before the line was watched it is not listed.
+	flag = int(sys.argv[2], 16) - int(sys.argv[3], 16)
+	main = [t for t in c["threads"] if t["thread"] == 1]
+	assert all(t["read_bytes"] and t["read_bytes"][0] == flag < 0 for t in main), (main, flag)
 	EOF
+	! test_grep ":  of it" out &&
+	if test_grep "thread 1 (core [0-9]*): reads bytes -[0-9]* to" out
+	then
+		test_grep "bytes below 0 lie on the line before counters, outside it" out
+	fi
 '
 
 # Four threads count in adjacent slots of one line on two virtual cores: two threads per core.

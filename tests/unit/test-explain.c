@@ -1174,7 +1174,7 @@ static void test_sharing_verdicts_worded(void **state)
 	c = contended(&r, 2);
 	c->verdict = WS_SHARING_ONE_WRITER;
 	c->threads[0] = (struct ws_contention_thread){ 3, 2, 3e5, 3e5, 0, 8, 15, 8, 15 };
-	c->threads[1] = (struct ws_contention_thread){ 1, 0, 2, 0, 2, 0, 15, -1, -1 };
+	c->threads[1] = (struct ws_contention_thread){ 1, 0, 2, 0, 2, 0, 15, WS_NO_SPAN, WS_NO_SPAN };
 	analyse(&r);
 	k = cause(&r.explain[0], "coherence-misses");
 	assert_non_null(strstr(r.explain[0].summary, "one writer and its readers on `shared` (bytes 8-15 written "
