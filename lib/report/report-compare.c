@@ -461,7 +461,7 @@ void ws_report_compare(FILE *f, const struct ws_result *r, const struct ws_repor
 		functions_table(f, r, base, o);
 	/* The simulator's threads: the variants' contended lines, the baseline's only when it has some. */
 	for (size_t i = 0; i < r->nvariants; i++)
-		ws_report_threads(f, &r->variants[i], r->variants[i].name, o->color, 1);
+		ws_report_threads(f, &r->variants[i], r->variants[i].name, o, 1);
 	explain_section(f, r, o);
 	fputc('\n', f);
 	unsupported_footer(f, base, o);

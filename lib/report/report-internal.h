@@ -3,6 +3,7 @@
 #ifndef WS_REPORT_INTERNAL_H
 #define WS_REPORT_INTERNAL_H
 
+#include "report/report.h"
 #include "result/result.h"
 
 #include <string.h>
@@ -73,7 +74,8 @@ int ws_report_export(const struct ws_result *r, const char *path, void (*fn)(FIL
  * The simulator's per-core counts and contended lines of `v` (report-threads.c), under a heading naming
  * `label` (a variant's name, or NULL), indented by `indent`. Prints nothing when it has neither.
  */
-void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, bool color, int indent);
+void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, const struct ws_report_opts *o,
+		       int indent);
 
 /* For a header: how much of the programs was simulated (--sim-scope), or "". */
 static inline const char *scope_note(const struct ws_result *r)

@@ -202,7 +202,7 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 				stat_set(f, &v->regions.v[j].metrics, o, 4);
 			}
 		}
-		ws_report_threads(f, v, NULL, o->color, 2);
+		ws_report_threads(f, v, NULL, o, 2);
 	}
 	if (r->partial)
 		fprintf(f, "\n %sPartial result: %s.%s\n", col(o, C_YELLOW),

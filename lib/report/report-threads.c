@@ -35,9 +35,10 @@ static size_t simulated_runs(const struct ws_variant *v)
 	return n ? n : v->nruns;
 }
 
-void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, bool color, int indent)
+void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, const struct ws_report_opts *o,
+		       int indent)
 {
-	const char *b = color ? C_BOLD : "", *d = color ? C_DIM : "", *z = color ? C_RESET : "";
+	const char *b = o->color ? C_BOLD : "", *d = o->color ? C_DIM : "", *z = o->color ? C_RESET : "";
 	/*
 	 * Both blocks are the first simulated run's (backend-sim.c keeps no other), while the table above shows
 	 * medians: a threaded program's coherence misses vary from run to run, so the two would seem to disagree.
@@ -80,8 +81,13 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, b
 			verdicts[c->verdict <= WS_SHARING_UNKNOWN ? c->verdict : WS_SHARING_UNKNOWN], b,
 			c->variable ? c->variable : c->address, z,
 			c->address, c->coherence_misses, c->coherence_misses == 1 ? "" : "es");
-		for (size_t k = 0; k < c->nfunctions; k++)
-			fprintf(f, "%s%s", k ? ", " : ", in ", c->functions[k]);
+		/* As the function tables show them: a C++ thread's body is a screenful spelt out. */
+		for (size_t k = 0; k < c->nfunctions; k++) {
+			char *name = ws_report_fn_name(o, c->functions[k], 0);
+
+			fprintf(f, "%s%s", k ? ", " : ", in ", name);
+			free(name);
+		}
 		fputc('\n', f);
 		bool before = false;
 

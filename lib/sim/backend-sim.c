@@ -336,7 +336,8 @@ static void keep_contention(struct sim_priv *p, struct ws_variant *v, const stru
 		long shift = l->symbol ? (long)(l->addr - l->symbol_addr) : 0;
 
 		c->address = xasprintf("0x%" PRIx64, l->addr);
-		c->variable = l->symbol ? xstrdup(l->symbol) : NULL;
+		/* A C++ or Rust static is mangled in the symbol table ("_ZN3app6packedE"): named as people write it. */
+		c->variable = l->symbol ? ws_sym_demangle(l->symbol) : NULL;
 		c->from_variable = l->symbol != NULL;
 		c->coherence_misses = (double)l->misses;
 		c->functions = l->nr_functions ? xcalloc(l->nr_functions, sizeof(*c->functions)) : NULL;

@@ -191,6 +191,33 @@ test_expect_success '--sim-cores 1: every thread on one core, no coherence-misse
 	python3 -c "import json, sys; v = json.load(open(sys.argv[1]))[\"variants\"][0]; assert \"contention\" not in v and \"sim_cores\" not in v" one.json
 '
 
+# A C++ static is mangled in the symbol table; its threads' bodies are templates a screen wide.
+command -v g++ >/dev/null 2>&1 || test_skip_next "no g++ to build a C++ program"
+test_expect_success 'C++: the variable demangled, the functions on the line shown as the tables show them' '
+	cat >fs.cpp <<-\EOF &&
+	#include <atomic>
+	#include <cstdio>
+	#include <thread>
+	namespace app {
+	struct Counters { std::atomic<long> a, b; };
+	Counters packed;
+	}
+	int main()
+	{
+		std::thread t1([] { for (int i = 0; i < 1000000; i++) app::packed.a.fetch_add(1); });
+		std::thread t2([] { for (int i = 0; i < 1000000; i++) app::packed.b.fetch_add(1); });
+		t1.join();
+		t2.join();
+		std::printf("%ld\n", app::packed.a.load() + app::packed.b.load());
+	}
+	EOF
+	g++ -O2 -g -pthread -o fs fs.cpp &&
+	whyslow stat --backend sim --exact --export-json fs.json ./fs >out &&
+	test_grep "false sharing on app::packed (line 0x[0-9a-f]*): [0-9]* coherence misses, in std::thread::_State_impl<…>::_M_run()" out &&
+	test_grep -v "_ZN3app6packedE" out &&
+	python3 -c "import json, sys; c = json.load(open(sys.argv[1]))[\"variants\"][0][\"contention\"][0]; assert c[\"variable\"] == \"app::packed\", c; assert any(\"{lambda()#1}\" in f for f in c[\"functions\"]), c" fs.json
+'
+
 test_expect_success '--sim-cores: the cachegrind preset has one core; at most 256' '
 	test_expect_code 129 whyslow stat --backend sim --sim-preset cachegrind --sim-cores 2 true 2>err &&
 	test_grep "cachegrind preset models one core" err &&
