@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -423,10 +424,18 @@ static void follow_callers(const struct ws_variant *b, const struct ws_variant *
 	free(through);
 }
 
-/* A count for a sentence: "+140 M", "-3.2 k", "+12". */
+/*
+ * A count for a sentence: "+140 M", "-32 k", "+1160", "+12". The unit is picked on the count rounded to
+ * the three digits it is written with: 999,960 is "+1 M", not "+1e+03 k"; below 10 k a count is written
+ * whole, as "%.3g" writes 1160 "+1.16e+03".
+ */
 static char *count_text(double x)
 {
-	double a = fabs(x);
+	char digits[32];
+	double a;
+
+	snprintf(digits, sizeof(digits), "%.3g", x);
+	a = fabs(strtod(digits, NULL));
 
 	if (a >= 1e9)
 		return xasprintf("%+.3g G", x / 1e9);
@@ -434,7 +443,36 @@ static char *count_text(double x)
 		return xasprintf("%+.3g M", x / 1e6);
 	if (a >= 1e4)
 		return xasprintf("%+.3g k", x / 1e3);
-	return xasprintf("%+.3g", x);
+	return xasprintf(fabs(x) >= 100 ? "%+.0f" : "%+.3g", x);
+}
+
+/* Whether a place's `delta` is more than the whole difference `total`, as a share is written: 101% and up. */
+static bool past_whole(double delta, double total)
+{
+	return delta / total >= 1.005;
+}
+
+/*
+ * A place's part of the difference `total` in `metric`, for its parentheses: its share, "62%", where it
+ * is one (at most 100%, as rounded). A place can hold more than the whole difference where code elsewhere
+ * moved the other way (a function inlined away from the other build left its callers' code behind; a
+ * library call got cheaper): "118%" would read as if the shares were parts of a whole, so it gets its
+ * count and the rest of the program's instead: "+1.2 M instructions, more than the whole difference:
+ * other code -1 M". True of any place, as its count is a part of the program's: a function's own, its
+ * count with callees, an "(inlined)" row's (part of its host's), a region's. A new string.
+ */
+static char *share_text(double delta, double total, const char *metric)
+{
+	char *d, *rest, *s;
+
+	if (!past_whole(delta, total))
+		return xasprintf("%.0f%%", 100 * delta / total);
+	d = count_text(delta);
+	rest = count_text(total - delta);
+	s = xasprintf("%s %s, more than the whole difference: other code %s", d, metric, rest);
+	free(d);
+	free(rest);
+	return s;
 }
 
 /*
@@ -625,18 +663,20 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 		if (dup)
 			continue;
 		if (cause->nwhere < 3 && fabs(fns[i].delta / total) >= 0.05) {
+			char *sh = share_text(fns[i].delta, total, metric);
+
 			if (fns[i].moved && strcmp(fns[i].moved, fns[i].name)) {
 				cause->where[cause->nwhere++] = xasprintf(
-					"%s with its callees (%.0f%%): %s is inlined in %s, called in %s", fns[i].name,
-					100 * fns[i].delta / total, fns[i].moved, fns[i].out_of_line ? b->name : v->name,
+					"%s with its callees (%s): %s is inlined in %s, called in %s", fns[i].name, sh,
+					fns[i].moved, fns[i].out_of_line ? b->name : v->name,
 					fns[i].out_of_line ? v->name : b->name);
 			} else if (fns[i].moved) {
-				cause->where[cause->nwhere++] = xasprintf("%s (%.0f%%): inlined in %s, called in %s",
-									  fns[i].name, 100 * fns[i].delta / total,
+				cause->where[cause->nwhere++] = xasprintf("%s (%s): inlined in %s, called in %s",
+									  fns[i].name, sh,
 									  fns[i].out_of_line ? b->name : v->name,
 									  fns[i].out_of_line ? v->name : b->name);
 			} else if (i == 0 && loc->via) {
-				char *d = count_text(fns[i].delta), *up;
+				char *d = count_text(fns[i].delta), *up, *count;
 
 				if (loc->through && loc->via_from)
 					up = xasprintf(" (through %s; from %s)", loc->through, loc->via_from);
@@ -645,15 +685,18 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 						       loc->through ? loc->through : loc->via_from);
 				else
 					up = xstrdup("");
-				cause->where[cause->nwhere++] = xasprintf("%s (%.0f%%): %s %s, %.0f%% called from %s%s",
-									  fns[i].name, 100 * fns[i].delta / total, d,
-									  metric, 100 * loc->via_share, loc->via, up);
+				/* Past the whole difference, the parentheses say the count already. */
+				count = past_whole(fns[i].delta, total) ? xasprintf(" (%s)", sh)
+									: xasprintf(" (%s): %s %s", sh, d, metric);
+				cause->where[cause->nwhere++] = xasprintf("%s%s, %.0f%% called from %s%s", fns[i].name,
+									  count, 100 * loc->via_share, loc->via, up);
+				free(count);
 				free(d);
 				free(up);
 			} else {
-				cause->where[cause->nwhere++] = xasprintf("%s (%.0f%%)", fns[i].name,
-									  100 * fns[i].delta / total);
+				cause->where[cause->nwhere++] = xasprintf("%s (%s)", fns[i].name, sh);
 			}
+			free(sh);
 		}
 		/* A function of the program's own, that asm-diff can show: not an "(inlined)" row. */
 		/* A PLT stub (memcmp@plt) is the program's object, but one jump: no code of its own to compare. */
@@ -671,9 +714,12 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 		else if (region && region->delta / total < 0.5 && sh > region->delta / total)
 			region = &regs[i];
 	}
-	if (region)
-		cause->where[cause->nwhere++] = xasprintf("region %s (%.0f%%)", region->name,
-							  100 * region->delta / total);
+	if (region) {
+		char *sh = share_text(region->delta, total, metric);
+
+		cause->where[cause->nwhere++] = xasprintf("region %s (%s)", region->name, sh);
+		free(sh);
+	}
 	free(fns);
 	free(regs);
 }

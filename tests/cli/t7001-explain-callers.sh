@@ -224,6 +224,29 @@ test_expect_success 'a function inlined in a and called in b: the place is its c
 	test_grep "mostly in run with its callees ([0-9]*%): step is inlined in a, called in b" mv2.out
 '
 
+test_expect_success 'without --callers the moved step holds more than the whole difference: its count, not a share' '
+	whyslow compare --backend sim --exact --functions --export-json own.json \
+		-n a "./mv-in 200000" -n b "./mv-out 200000" >own.out &&
+	python3 - own.json >expect <<-\EOF &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	a, b = r["variants"]
+	def count(x):
+	    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+	        if abs(float("%.3g" % x)) >= (size if unit != "k" else 1e4):
+	            return "%+.3g %s" % (x / size, unit)
+	    return "%+.0f" % x if abs(x) >= 100 else "%+.3g" % x
+	step = [f for f in b["functions"] if f["name"] == "step"][0]["metrics"]["instructions"]["median"]
+	total = b["metrics"]["instructions"]["median"] - a["metrics"]["instructions"]["median"]
+	# All of step looks new in b, more than the program grew: run lost the same code.
+	assert step > total > 0, (step, total)
+	print("mostly in step (%s instructions, more than the whole difference: other code %s): inlined in a, called in b"
+	      % (count(step), count(total - step)))
+	EOF
+	grep -F -f expect own.out &&
+	test_grep -v "([0-9]*%): inlined in" own.out
+'
+
 test_expect_success 'code inlined from a function is not named again beside the function that holds it' '
 	whyslow compare --backend sim --exact --functions -n a "./mv-in 200000" -n b "./inl-b 200000" >inl.out &&
 	test_grep "main cause is instructions: [0-9]*% of the difference, mostly in run (" inl.out &&
