@@ -550,6 +550,9 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 {
 	struct place *fns = NULL, *regs = NULL;
 	size_t nf = 0, nr = 0, af = 0, ar = 0;
+	/* The hosts of moved functions (below), whichever way their counts with callees went. */
+	const char **hosts = NULL;
+	size_t nh = 0, ah = 0;
 	double bcyc = median_of(&b->metrics, cyc_metric), vcyc = median_of(&v->metrics, cyc_metric);
 	const struct place *region = NULL;
 
@@ -597,6 +600,8 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 
 				moved = moved_place(bl, vl, g, vg != NULL, metric, &mp);
 				if (moved == MOVED_HOST) {
+					WS_ALLOC_GROW(hosts, nh + 1, ah);
+					hosts[nh++] = mp.name;
 					if (mp.delta != 0 && (mp.delta > 0) == (total > 0)) {
 						WS_ALLOC_GROW(fns, nf + 1, af);
 						fns[nf++] = mp;
@@ -638,6 +643,27 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			p->size = fabs(vg ? vv : bv);
 		}
 	}
+	/*
+	 * A moved function's host stands by its count with callees, said to be a move, not by its own row: that
+	 * holds the moved code too, gained (or lost) with the inlining, as the moved function's own row is all
+	 * new (or gone). Named by its own row, the host took the place of the move sentence where its own delta
+	 * was the larger (run (600%) for run with its callees (100%): step is inlined in b), and where its
+	 * count with callees went the other way it was named for code that only moved into it.
+	 */
+	{
+		size_t k = 0;
+
+		for (size_t j = 0; j < nf; j++) {
+			bool host = false;
+
+			for (size_t i = 0; i < nh && !fns[j].moved && !fns[j].inlined; i++)
+				host |= !strcmp(fns[j].name, hosts[i]);
+			if (!host)
+				fns[k++] = fns[j];
+		}
+		nf = k;
+	}
+	free(hosts);
 	if (nf)
 		qsort(fns, nf, sizeof(*fns), place_cmp);
 	/* A function is named where it holds a part of the delta worth reading; else "the hot code". */
@@ -651,7 +677,7 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 		bool dup = false;
 
 		/*
-		 * A moved function's host may also have its own row: name it once, by the larger delta. And an
+		 * Two functions moved into (or out of) one host: the host is named once, for the first. And an
 		 * "(inlined)" row is code of a function already named, where their deltas agree (within 1%): a
 		 * chain of them (LZ4_compress_fast_extState, LZ4_compress_generic_validated (inlined),
 		 * LZ4_compress_generic (inlined), each 118%) reads as three places, and as if the shares added up.

@@ -187,7 +187,8 @@ test_expect_success 'without --callers no calls are tracked; a result without st
 	test ! -e x.folded
 '
 
-# One function, step, called by run: -DOUT keeps it out of line, -DMORE gives it more work.
+# One function, step, called by run: -DOUT keeps it out of line, -DMORE gives it more work, -DHOST gives run
+# more work of its own.
 test_expect_success 'the step programs build' '
 	cat >step.c <<-\EOF &&
 	#include <stdlib.h>
@@ -204,12 +205,23 @@ test_expect_success 'the step programs build' '
 	#endif
 		return (x * 7) ^ (x >> 3);
 	}
-	__attribute__((noinline)) static long run(long n) { long s = 0; for (long i = 0; i < n; i++) s += step(i); return s; }
+	__attribute__((noinline)) static long run(long n)
+	{
+		long s = 0;
+		for (long i = 0; i < n; i++) {
+			s += step(i);
+	#ifdef HOST
+			s ^= (s * 11) >> 5;
+	#endif
+		}
+		return s;
+	}
 	int main(int argc, char **argv) { sink = run(atol(argv[1])); return 0; }
 	EOF
 	cc -O2 -g -o mv-in step.c &&
 	cc -O2 -g -DOUT -o mv-out step.c &&
-	cc -O2 -g -DMORE -o inl-b step.c
+	cc -O2 -g -DMORE -o inl-b step.c &&
+	cc -O2 -g -DHOST -o mv-host step.c
 '
 
 test_expect_success 'a function inlined in a and called in b: the place is its caller with callees, said to be a move' '
@@ -222,6 +234,25 @@ test_expect_success 'a function inlined in a and called in b: the place is its c
 	# The other way round, the same place, the same sentence.
 	whyslow compare --backend sim --exact --callers -n b "./mv-out 200000" -n a "./mv-in 200000" >mv2.out &&
 	test_grep "mostly in run with its callees ([0-9]*%): step is inlined in a, called in b" mv2.out
+'
+
+test_expect_success 'run, step'"'"'s host, grows more by its own row than with its callees: the move is said, run once' '
+	whyslow compare --backend sim --exact --callers --export-json host.json \
+		-n a "./mv-out 200000" -n b "./mv-host 200000" >host.out &&
+	python3 - host.json <<-\EOF &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	a, b = ({f["name"]: f for f in v["functions"]} for v in r["variants"])
+	def d(kind): return b["run"][kind]["instructions"]["median"] - a["run"][kind]["instructions"]["median"]
+	# The case: run gained step'"'"'s code, so its own row grew by more than run with its callees.
+	assert d("metrics") > d("inclusive") > 0, (d("metrics"), d("inclusive"))
+	where = r["explain"][0]["causes"][0]["where"]
+	assert len([w for w in where if w.startswith("run ")]) == 1, where
+	EOF
+	# The host'"'"'s own row (run (600%)) took the move sentence'"'"'s place: the move went unsaid.
+	test_grep "mostly in run with its callees ([0-9]*%): step is inlined in b, called in a" host.out &&
+	test_grep -v "in run (" host.out &&
+	test_grep "asm-diff --function run " host.out
 '
 
 test_expect_success 'without --callers the moved step holds more than the whole difference: its count, not a share' '

@@ -264,6 +264,67 @@ static void test_share_past_the_whole_difference(void **state)
 	ws_result_release(&r);
 }
 
+/*
+ * step, called by run in the baseline, inlined into it in the variant (its "(inlined)" row there): run's
+ * own row gains step's 1000 instructions, which only moved. `run_var` is run's count in the variant,
+ * with step's code; `work_var` another function's.
+ */
+static void moved_into_run(struct ws_result *r, struct ws_variant **b, struct ws_variant **v, double run_var,
+			   double work_var)
+{
+	struct ws_group *g;
+
+	estimated_pair(r, b, v, "var", 2327, 2327, 27 + run_var + work_var, 27 + run_var + work_var);
+	sim_both(*b, *v, "branch-misses", 10, 10);
+	for (int k = 0; k < 2; k++) {
+		struct ws_variant *x = k ? *v : *b;
+
+		g = ws_group_list_get(&x->functions, "run", "/bin/prog");
+		sim(&g->metrics, "instructions", k ? run_var : 1200);
+		sim(&g->inclusive, "instructions", k ? run_var : 2200);
+		sim(&ws_group_list_get(&g->callers, "main", "/bin/prog")->metrics, "instructions", k ? run_var : 2200);
+		sim(&ws_group_list_get(&x->functions, "work", "/bin/prog")->metrics, "instructions", k ? work_var : 100);
+	}
+	g = ws_group_list_get(&(*b)->functions, "step", "/bin/prog");
+	sim(&g->metrics, "instructions", 1000);
+	sim(&g->inclusive, "instructions", 1000);
+	sim(&ws_group_list_get(&g->callers, "run", "/bin/prog")->metrics, "instructions", 1000);
+	g = ws_group_list_get(&(*v)->functions, "step (inlined)", "/bin/prog");
+	g->inlined = true;
+	sim(&g->metrics, "instructions", 1000);
+}
+
+/*
+ * A moved function's host stands by its count with callees, said to be a move, never by its own row,
+ * which holds the moved code: that row's larger delta took the move sentence's place ("run (600%)"), and
+ * where run with its callees went the other way it was named for code that only moved into it.
+ */
+static void test_moved_host_stands_by_its_callees(void **state)
+{
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	const struct ws_cause *c;
+
+	(void)state;
+	/* run does 200 more of its own: with its callees +200 of +200, its own row +1200. */
+	moved_into_run(&r, &b, &v, 2400, 100);
+	analyse(&r);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_int_equal(c->nwhere, 1);
+	assert_string_equal(c->where[0], "run with its callees (100%): step is inlined in var, called in base");
+	ws_result_release(&r);
+
+	/* work +1160; run with its callees 200 fewer (no calls to step), its own row +800 of step's code. */
+	moved_into_run(&r, &b, &v, 2000, 1260);
+	analyse(&r);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_int_equal(c->nwhere, 1);
+	assert_string_equal(c->where[0], "work (+1160 instructions, more than the whole difference: other code -200)");
+	ws_result_release(&r);
+}
+
 /* A function row with its symbol, as the backends make it. */
 static struct ws_group *fn_row(struct ws_variant *v, const char *name, const char *symbol)
 {
@@ -1407,6 +1468,7 @@ int main(void)
 		cmocka_unit_test(test_simulated_decomposition),
 		cmocka_unit_test(test_fewer_instructions_advice), cmocka_unit_test(test_gone_function_holds_the_drop),
 		cmocka_unit_test(test_share_past_the_whole_difference),
+		cmocka_unit_test(test_moved_host_stands_by_its_callees),
 		cmocka_unit_test(test_compare_warnings_recognised),
 		cmocka_unit_test(test_clone_rows_paired),
 		cmocka_unit_test(test_unmodelled_stall_is_unexplained),
