@@ -510,13 +510,26 @@ static int param_count(const char *name, size_t len)
 	return n;
 }
 
-char *ws_sym_template_key(const char *name)
+bool ws_sym_inlined_row(const char *name, size_t *len)
 {
 	static const char inl[] = " (inlined)";
-	size_t len = strlen(name), cut;
-	bool inlined = len > strlen(inl) && !strcmp(name + len - strlen(inl), inl);
-	char *base = xstrndup(name, inlined ? len - strlen(inl) : len), *s = ws_sym_short(base), *k, *t;
+	size_t n = strlen(name);
+	bool inlined = n > strlen(inl) && !strcmp(name + n - strlen(inl), inl);
+
+	*len = inlined ? n - strlen(inl) : n;
+	return inlined;
+}
+
+char *ws_sym_template_key(const char *name)
+{
+	size_t len, cut;
+	char *base, *s, *k, *t;
 	int params;
+
+	/* " (inlined)" stays at the end of the key, name + len: an inlined row's instance is another row. */
+	ws_sym_inlined_row(name, &len);
+	base = xstrndup(name, len);
+	s = ws_sym_short(base);
 
 	/* The parameters, as ws_sym_short() finds them: past the clone notes and the qualifiers. */
 	for (cut = strlen(base); cut > 9 && base[cut - 1] == ']';) {
@@ -539,7 +552,7 @@ char *ws_sym_template_key(const char *name)
 	 * The number of parameters stays in: overloads of one template ("fill(M&, int)" and "fill(M&, int,
 	 * int)", std::operator< for pairs and for strings) are other functions, whose instances must not pair.
 	 */
-	t = params >= 0 ? xasprintf("%s(%d)%s", k, params, inlined ? inl : "") : xasprintf("%s%s", k, inlined ? inl : "");
+	t = params >= 0 ? xasprintf("%s(%d)%s", k, params, name + len) : xasprintf("%s%s", k, name + len);
 	free(k);
 	return t;
 }

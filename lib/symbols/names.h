@@ -62,6 +62,12 @@ char *ws_sym_lambda_unnumbered(const char *name);
 bool ws_sym_lambda_same(const char *a, const char *b);
 
 /*
+ * The length of `name` without the " (inlined)" that a profile's row of code inlined from a function ends
+ * with ("NAME (inlined)", result.h), in *len; whether it ends so. Where not, *len is strlen(name).
+ */
+bool ws_sym_inlined_row(const char *name, size_t *len);
+
+/*
  * What the instances of one function template (or generic) have in common: `name` without its return
  * type, clone notes and parameters but for their number, and with every template or generic argument list
  * elided, as "app::fill<…>(2)" for "long app::fill<std::map<long, long> >(std::map<long, long>&, int)" and
