@@ -739,21 +739,33 @@ static void pair_variant(const struct ws_variant *base, struct ws_variant *v)
 		pv[j] = row_pairable(&vl->v[j], j, &iv[j]);
 	ws_sym_pair(pb, bl->n, pv, vl->n, mate, how_b, how_v);
 	for (size_t i = 0; i < bl->n; i++) {
+		const struct ws_group *bg = &bl->v[i];
 		struct ws_group *g;
-		char *old;
+		char *old, *name;
+		size_t len;
 
 		/* Paired under another name: the variant's row takes the baseline's, and keeps its own. */
-		if (how_b[i] != WS_SYM_BY_CLONE && how_b[i] != WS_SYM_BY_LAMBDA && how_b[i] != WS_SYM_BY_TEMPLATE)
+		if (how_b[i] != WS_SYM_BY_CLONE && how_b[i] != WS_SYM_BY_LAMBDA && how_b[i] != WS_SYM_BY_TEMPLATE &&
+		    how_b[i] != WS_SYM_LAMBDA_INLINED)
 			continue;
 		g = &vl->v[mate[i]];
+		/*
+		 * A lambda called in one build and inlined in the other stays two rows, as a plain function
+		 * does: the variant's takes the baseline's spelling with its own " (inlined)" or without, so
+		 * that the explanation sees the move as it sees "f" and "f (inlined)".
+		 */
+		ws_sym_inlined_row(bg->name, &len);
+		name = how_b[i] != WS_SYM_LAMBDA_INLINED ? xstrdup(bg->name)
+			: xasprintf("%.*s%s", (int)len, bg->name, g->inlined ? " (inlined)" : "");
 		/* The pairing's keys point at the names: the old one is freed once nothing reads it. */
 		old = g->name;
 		g->name = NULL;
 		if (!g->own_name)
 			g->own_name = xstrdup(old);
-		ws_group_list_rename(vl, g, bl->v[i].name);
-		rename_references(v, old, bl->v[i].name);
+		ws_group_list_rename(vl, g, name);
+		rename_references(v, old, name);
 		free(old);
+		free(name);
 	}
 	for (size_t i = 0; i < bl->n; i++)
 		free(ib[i]);

@@ -143,15 +143,23 @@ static bool pair_by_size(const struct member *g, size_t na, size_t nb, size_t *m
 	return ok;
 }
 
-/* A function with a lambda in its identity, for the last round: its identity without the lambdas' numbers. */
+/*
+ * A function with a lambda in its identity, for the last round: its identity without " (inlined)", and
+ * that without the lambdas' numbers.
+ */
 struct lambda_member {
 	const struct ws_sym_pairable *s;
 	size_t index;
 	int side; /* 0: A, 1: B */
+	bool inlined;
+	char *own;
 	char *unnumbered;
 };
 
-/* Whether two members may be one lambda: one identity without the numbers, cold parts apart. */
+/*
+ * Whether two members may be one lambda: one identity without the numbers, cold parts apart. Its inlined
+ * code is in the group too, for its move between inlined and called (WS_SYM_LAMBDA_INLINED).
+ */
 static bool same_lambda_group(const struct lambda_member *x, const struct lambda_member *y)
 {
 	return !strcmp(x->unnumbered, y->unnumbered) && x->s->cold == y->s->cold;
@@ -169,26 +177,42 @@ static int cmp_lambda_members(const void *pa, const void *pb)
 	return a->side - b->side;
 }
 
-/* Whether two members are one lambda's spellings, or one spelling: ws_sym_lambda_same(), cold parts apart. */
-static bool lambda_same(const struct lambda_member *x, const struct lambda_member *y)
+/*
+ * Whether two members are one lambda's spellings, or one spelling: ws_sym_lambda_same(), cold parts apart;
+ * both its own code or both inlined code, but for `moved`.
+ */
+static bool lambda_same(const struct lambda_member *x, const struct lambda_member *y, bool moved)
 {
-	return x->s->cold == y->s->cold && ws_sym_lambda_same(x->s->identity, y->s->identity);
+	return x->s->cold == y->s->cold && (moved || x->inlined == y->inlined) && ws_sym_lambda_same(x->own, y->own);
 }
 
-/* The one member of g[0..n) on side `side` that is the same lambda as `x`, or NULL when none or several are. */
+/*
+ * The one member of g[0..n) on side `side` that is the same lambda as `x` (lambda_same()), or NULL when none
+ * or several are.
+ */
 static const struct lambda_member *only_same(const struct lambda_member *g, size_t n, int side,
-					     const struct lambda_member *x)
+					     const struct lambda_member *x, bool moved)
 {
 	const struct lambda_member *found = NULL;
 
 	for (size_t k = 0; k < n; k++) {
-		if (g[k].side != side || !lambda_same(x, &g[k]))
+		if (g[k].side != side || !lambda_same(x, &g[k], moved))
 			continue;
 		if (found)
 			return NULL;
 		found = &g[k];
 	}
 	return found;
+}
+
+/*
+ * Whether `x` of A and `y` of B, each the only one of that lambda in the other build (only_same()), are two
+ * spellings of it: one without a number and one with it.
+ */
+static bool only_spellings(const struct lambda_member *g, size_t n, const struct lambda_member *x,
+			   const struct lambda_member *y, bool moved)
+{
+	return y && strcmp(x->own, y->own) && only_same(g, n, 0, y, moved) == x;
 }
 
 /*
@@ -200,6 +224,12 @@ static const struct lambda_member *only_same(const struct lambda_member *g, size
  * several ("{lambda(long)#1}" and "{lambda(long)#2}" against "{lambda(long)}"), which is which is not
  * known: they stay unpaired, WS_SYM_AMBIGUOUS. Only here, not in the identity: two lambdas of one build
  * must keep two names, and "{lambda(long)}" is no name of "{lambda(long)#1}" where that build has both.
+ *
+ * Then a lambda called in one build and inlined in the other. A plain function's names say so as they are
+ * ("f" and "f (inlined)"), a lambda's only where both spellings have the number or neither has: its own row
+ * "...{lambda(long)#1}::operator()(long) const" and the other build's "...{lambda(long)}::operator()(long)
+ * const (inlined)", both left, are mates (WS_SYM_LAMBDA_INLINED) where each is the only row of that lambda
+ * in the other build, its own code's or inlined, with the same care as above.
  */
 static void pair_lambdas(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,
 			 size_t *mate_a, enum ws_sym_how *how_a, enum ws_sym_how *how_b, bool *used_b)
@@ -209,10 +239,16 @@ static void pair_lambdas(const struct ws_sym_pairable *a, size_t na, const struc
 
 	for (size_t i = 0; i < na + nb; i++) {
 		const struct ws_sym_pairable *s = i < na ? &a[i] : &b[i - na];
+		size_t len;
+		bool inlined;
 
-		if (strstr(s->identity, "{lambda("))
-			m[n++] = (struct lambda_member){ s, i < na ? i : i - na, i >= na,
-							 ws_sym_lambda_unnumbered(s->identity) };
+		if (!strstr(s->identity, "{lambda("))
+			continue;
+		inlined = ws_sym_inlined_row(s->identity, &len);
+		m[n] = (struct lambda_member){ s, i < na ? i : i - na, i >= na, inlined, xstrndup(s->identity, len),
+					       NULL };
+		m[n].unnumbered = ws_sym_lambda_unnumbered(m[n].own);
+		n++;
 	}
 	qsort(m, n, sizeof(*m), cmp_lambda_members);
 	for (size_t g = 0, e; g < n; g = e) {
@@ -224,9 +260,8 @@ static void pair_lambdas(const struct ws_sym_pairable *a, size_t na, const struc
 			if (mate_a[x->index] != SIZE_MAX)
 				continue;
 			/* One spelling on both sides is the identity's: the round before said all there is. */
-			y = only_same(m + g, e - g, 1, x);
-			if (y && strcmp(x->s->identity, y->s->identity) && !used_b[y->index] &&
-			    only_same(m + g, e - g, 0, y) == x) {
+			y = only_same(m + g, e - g, 1, x, false);
+			if (only_spellings(m + g, e - g, x, y, false) && !used_b[y->index]) {
 				mate_a[x->index] = y->index;
 				used_b[y->index] = true;
 				how_a[x->index] = WS_SYM_BY_LAMBDA;
@@ -234,17 +269,29 @@ static void pair_lambdas(const struct ws_sym_pairable *a, size_t na, const struc
 			}
 			/* Several that may be this one, or this one of several that may be another: never guessed. */
 			for (size_t l = g; l < e; l++) {
-				if (m[l].side != 1 || !lambda_same(x, &m[l]) ||
-				    !strcmp(x->s->identity, m[l].s->identity))
+				if (m[l].side != 1 || !lambda_same(x, &m[l], false) || !strcmp(x->own, m[l].own))
 					continue;
 				how_a[x->index] = WS_SYM_AMBIGUOUS;
 				if (!used_b[m[l].index])
 					how_b[m[l].index] = WS_SYM_AMBIGUOUS;
 			}
 		}
+		/* After those: a row with a mate of its own kind (called in both builds, or inlined) did not move. */
+		for (size_t k = g; k < e && m[k].side == 0; k++) {
+			const struct lambda_member *x = &m[k], *y = only_same(m + g, e - g, 1, x, true);
+
+			if (mate_a[x->index] == SIZE_MAX && only_spellings(m + g, e - g, x, y, true) &&
+			    y->inlined != x->inlined && !used_b[y->index]) {
+				mate_a[x->index] = y->index;
+				used_b[y->index] = true;
+				how_a[x->index] = WS_SYM_LAMBDA_INLINED;
+			}
+		}
 	}
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
+		free(m[k].own);
 		free(m[k].unnumbered);
+	}
 	free(m);
 }
 

@@ -30,6 +30,12 @@ enum ws_sym_how {
 	WS_SYM_BY_SIZE,   /* several of one identity on each side, paired by size and address order */
 	WS_SYM_BY_LAMBDA, /* one lambda spelled without its number and with it: "{lambda(long)}", "...#1}" */
 	WS_SYM_BY_TEMPLATE, /* the one instance of a template in each build, with other arguments: fill<map>, fill<set> */
+	/*
+	 * One lambda called in one build and inlined in the other, where only one spelling has its number:
+	 * "{lambda(long)#1}" and "{lambda(long)} (inlined)". Two rows, as "f" and "f (inlined)" are (its own
+	 * code and code inlined from it), and one function, as they are: it moved, which the explanation says.
+	 */
+	WS_SYM_LAMBDA_INLINED,
 	WS_SYM_AMBIGUOUS, /* one of several of one identity that nothing paired: never guessed */
 	WS_SYM_ONLY,      /* nothing of its identity left in the other build */
 };
@@ -43,10 +49,13 @@ enum ws_sym_how {
  * builds; any other several stay WS_SYM_AMBIGUOUS. Last, a lambda inlined where no symbol names it,
  * "f(int)::{lambda(long)}" (DWARF has no number), pairs (WS_SYM_BY_LAMBDA) with "f(int)::{lambda(long)#1}" of
  * the other build where each is the only lambda of that function with those parameters on the other side;
- * against several (#1 and #2) both stay WS_SYM_AMBIGUOUS. Last of all, a template's (or generic's) only
- * instance in each of a[] and b[] (ws_sym_template_key(): with as many parameters), both left, pair
- * (WS_SYM_BY_TEMPLATE) though their arguments differ (the profiles' rows are what ran or was sampled, so
- * there an instance is the only one that did): the variant
+ * against several (#1 and #2) both stay WS_SYM_AMBIGUOUS. So too, where neither spelling has a mate, the
+ * lambda's own function in one build (its symbol, "...{lambda(long)#1}::operator()(long) const") and its
+ * inlined code in the other (its identity ending in " (inlined)") are mates, WS_SYM_LAMBDA_INLINED (the
+ * only mates that are two rows), where each is the only row of that lambda in the other build, inlined or
+ * not. Last of all, a template's (or generic's) only instance in each of a[] and b[] (ws_sym_template_key():
+ * with as many parameters), both left, pair (WS_SYM_BY_TEMPLATE) though their arguments differ (the
+ * profiles' rows are what ran or was sampled, so there an instance is the only one that did): the variant
  * that changed a type (std::map to std::unordered_map, Vec to SmallVec) changed the instances of the
  * functions that use it, which are the functions it asks about. mate_a[i] receives the index in b[] of a[i]'s mate or
  * SIZE_MAX, how_a[i] how it paired (or why not), how_b[j] why b[j] stayed alone (unused for paired ones).

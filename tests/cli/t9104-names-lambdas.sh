@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t9104-names-lambdas.sh - a lambda inlined in two builds, "{lambda(long)#1}" where a symbol of its build names it and
 # "{lambda(long)}" where none does, is one row in compare and diff, under the baseline's name; so too a template
-# instance over its closure type, inlined, spelled as its symbol is where it is out of line.
+# instance over its closure type, inlined, spelled as its symbol is where it is out of line. A lambda called in
+# one build and inlined in the other, numbered in one spelling only, is seen to move, as a plain function is.
 . "$WS_SRC/tests/cli/lib.sh"
 
 if [ -z "${WS_NAMES_CPP:-}" ] || [ ! -x "$WS_NAMES_CPP/names-lambda-b" ]; then
@@ -121,16 +122,66 @@ test_expect_success 'sim: apply() inlined in B and C, its lambda numbered in C o
 	EOF
 '
 
+# moved.cpp: the lambda inlined in IN, where no symbol numbers it, and called in OUT, whose symbol does.
+IN="$WS_NAMES_CPP/names-moved-in"
+OUT="$WS_NAMES_CPP/names-moved-out"
+nm -C "$IN" >syms-in && nm -C "$OUT" >syms-out
+moved_skip=
+if grep -q "lambda" syms-in || ! grep -q "mv::run(long)::{lambda(long)#1}::operator()(long) const" syms-out; then
+	moved_skip="this compiler inlines moved.cpp otherwise than GCC 12 (the lambda out of line with -DOUT only)"
+elif ! test_have_prereq SIM; then
+	moved_skip="the simulator is not built or valgrind is missing"
+fi
+MOVED_BARE="mv::run(long)::{lambda(long)}::operator()(long) const"
+
+[ -z "$moved_skip" ] || test_skip_next "$moved_skip"
+test_expect_success 'sim: a lambda inlined in a, unnumbered, and called in b: two rows, and a move' '
+	whyslow compare --backend sim --exact --callers --export-json io.json \
+		-n a "$IN 200000" -n b "$OUT 200000" >out 2>err &&
+	# As t7001 says of step, a plain function: the place is its caller with callees, the lambda moved.
+	test_grep "mostly in mv::run(long) with its callees ([0-9]*%): $MOVED_BARE is inlined in a, called in b" out &&
+	python3 - io.json "$MOVED_BARE" <<-\EOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	a, b = ({f["name"]: f for f in v["functions"]} for v in r["variants"])
+	bare = sys.argv[2]
+	assert bare + " (inlined)" in a and bare not in a, sorted(a)
+	# the row in b takes the spelling of a, without " (inlined)"; the numbered one of its symbol is its own_name
+	assert bare in b and not b[bare].get("inlined") and bare + " (inlined)" not in b, sorted(b)
+	assert b[bare]["own_name"].startswith(bare.replace("}", "#1}", 1)), b[bare]
+	EOF
+'
+
+[ -z "$moved_skip" ] || test_skip_next "$moved_skip"
+test_expect_success 'sim: the other way round, the numbered spelling is the baseline'"'"'s, and the move is said so' '
+	whyslow compare --backend sim --exact --callers --export-json oi.json \
+		-n b "$OUT 200000" -n a "$IN 200000" >out 2>err &&
+	test_grep "mostly in mv::run(long) with its callees ([0-9]*%): .* is inlined in a, called in b" out &&
+	python3 - oi.json "$MOVED_BARE" <<-\EOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	b, a = ({f["name"]: f for f in v["functions"]} for v in r["variants"])
+	bare = sys.argv[2]
+	own = [n for n in b if n.startswith(bare.replace("}", "#1}", 1))]
+	assert len(own) == 1 and not b[own[0]].get("inlined"), sorted(b)
+	assert own[0] + " (inlined)" in a and a[own[0] + " (inlined)"]["own_name"] == bare + " (inlined)", sorted(a)
+	where = [w for e in r["explain"] for cause in e["causes"] for w in cause["where"]]
+	assert [w for w in where if w.endswith(own[0] + " is inlined in a, called in b")], where
+	EOF
+'
+
 # twins.cpp: a symbol at -O2 numbers one of two lambdas with the same parameters, and only that one.
 T0="$WS_NAMES_CPP/names-twins-O0"
 T2="$WS_NAMES_CPP/names-twins-O2"
 nm -C "$T0" | sed 's/^[0-9a-f]* [a-zA-Z] //' >syms-t0 && nm -C "$T2" | sed 's/^[0-9a-f]* [a-zA-Z] //' >syms-t2
+twins_skip=
 if [ "$(grep -c "^tw::work(int)::{lambda(long)#[0-9]*}::operator()(long) const$" syms-t0)" != 2 ] ||
 	[ "$(grep -c "lambda" syms-t2)" != 1 ] || grep -q "apply" syms-t2; then
-	test_skip_next "this compiler inlines twins.cpp otherwise than GCC 12 (one lambda out of line at -O2)"
+	twins_skip="this compiler inlines twins.cpp otherwise than GCC 12 (one lambda out of line at -O2)"
 elif ! test_have_prereq SIM; then
-	test_skip_next "the simulator is not built or valgrind is missing"
+	twins_skip="the simulator is not built or valgrind is missing"
 fi
+[ -z "$twins_skip" ] || test_skip_next "$twins_skip"
 test_expect_success 'sim: the number a symbol gives one lambda is not given to its twin, inlined' '
 	whyslow stat --backend sim --exact --functions --export-json st.json -- "$T2" 2000 >out 2>err &&
 	python3 - st.json syms-t0 syms-t2 <<-\EOF
@@ -148,6 +199,23 @@ test_expect_success 'sim: the number a symbol gives one lambda is not given to i
 	for want in (cold[0], apply[0]):
 	    assert unnumbered(want) in inl, (unnumbered(want), inl)
 	assert not [n for n in inl if "{lambda(long)#" in n], inl
+	EOF
+'
+
+[ -z "$twins_skip" ] || test_skip_next "$twins_skip"
+test_expect_success 'sim: both twins called at -O0, one inlined at -O2: which one moved is not known, none is said to' '
+	whyslow compare --backend sim --exact --callers --export-json tw.json \
+		-n o0 "$T0 2000" -n o2 "$T2 2000" >out 2>err &&
+	python3 - tw.json <<-\EOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	o0, o2 = ({f["name"]: f for f in v["functions"]} for v in r["variants"])
+	bare = "tw::work(int)::{lambda(long)}::operator()(long) const"
+	assert bare + " (inlined)" in o2 and "own_name" not in o2[bare + " (inlined)"], sorted(o2)
+	numbered = [n for n in o2 if n.startswith("tw::work(int)::{lambda(long)#") and n.endswith(" (inlined)")]
+	assert not numbered, sorted(o2)
+	where = [w for e in r["explain"] for cause in e["causes"] for w in cause["where"]]
+	assert not [w for w in where if "::operator()(long) const is inlined in" in w], where
 	EOF
 '
 

@@ -391,6 +391,54 @@ static void test_clone_rows_paired(void **state)
 	ws_result_release(&r);
 }
 
+/*
+ * A lambda inlined in the baseline, where no symbol numbers it, and called in the variant, whose symbol does:
+ * two rows, as a plain function's own and "(inlined)" rows are, the variant's under the baseline's spelling,
+ * so that the explanation says the move (its caller with callees) as it says a plain function's.
+ */
+static void test_lambda_move_said(void **state)
+{
+	static const char *const inl = "run(long)::{lambda(long)}::operator()(long) const (inlined)";
+	static const char *const own = "run(long)::{lambda(long)}::operator()(long) const";
+	static const char *const numbered = "run(long)::{lambda(long)#1}::operator()(long) const";
+	struct ws_result r;
+	struct ws_variant *b, *v;
+	struct ws_group *g;
+	const struct ws_cause *c;
+
+	(void)state;
+	instruction_pair(&r, &b, &v);
+	g = fn_row(b, "run(long)", "_Z3runl");
+	sim(&g->metrics, "instructions", 500);
+	sim(&g->inclusive, "instructions", 500);
+	g = ws_group_list_get(&b->functions, inl, "/bin/prog");
+	g->inlined = true;
+	sim(&g->metrics, "instructions", 300);
+	g = fn_row(v, "run(long)", "_Z3runl");
+	sim(&g->metrics, "instructions", 200);
+	sim(&g->inclusive, "instructions", 600);
+	g = fn_row(v, numbered, "_ZZ3runlENKUllE_clEl");
+	sim(&g->metrics, "instructions", 400);
+	sim(&g->inclusive, "instructions", 400);
+	sim(&ws_group_list_get(&g->callers, "run(long)", "/bin/prog")->metrics, "instructions", 400);
+	ws_compare_pair_functions(&r);
+	ws_compare_pair_functions(&r); /* again: nothing changes */
+	g = ws_group_list_find(&v->functions, own);
+	assert_non_null(g);
+	assert_false(g->inlined);
+	assert_string_equal(g->own_name, numbered);
+	assert_null(ws_group_list_find(&v->functions, numbered));
+	assert_null(ws_group_list_find(&v->functions, inl));
+	assert_non_null(ws_group_list_find(&b->functions, inl));
+	analyse(&r);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_true(c->nwhere >= 1);
+	assert_string_equal(c->where[0], "run(long) with its callees (100%): "
+					 "run(long)::{lambda(long)}::operator()(long) const is inlined in base, called in var");
+	ws_result_release(&r);
+}
+
 static void native(struct ws_metric_set *s, const char *name, double centre, double spread, int n);
 static void native_both(struct ws_variant *b, struct ws_variant *v, const char *metric, double base, double var,
 			double spread, int n);
@@ -1471,6 +1519,7 @@ int main(void)
 		cmocka_unit_test(test_moved_host_stands_by_its_callees),
 		cmocka_unit_test(test_compare_warnings_recognised),
 		cmocka_unit_test(test_clone_rows_paired),
+		cmocka_unit_test(test_lambda_move_said),
 		cmocka_unit_test(test_unmodelled_stall_is_unexplained),
 		cmocka_unit_test(test_identical_blames_nothing),
 		cmocka_unit_test(test_measured_cycles_with_noise),

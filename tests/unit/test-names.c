@@ -479,6 +479,73 @@ static void test_pair_lambdas(void **state)
 	assert_int_equal(how_a[8], WS_SYM_AMBIGUOUS);
 }
 
+/*
+ * A lambda called in one build (its symbol numbers it) and inlined in the other where no symbol does: its
+ * own row and the other's " (inlined)" row are one function (WS_SYM_LAMBDA_INLINED), as "f" and "f
+ * (inlined)" are, where each build has the only row of that lambda, its own or inlined; never a guess.
+ */
+static void test_pair_lambdas_inlined(void **state)
+{
+	static const char *const an[] = {
+		"ns::run(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::two(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"ns::three(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::three(int)::{lambda(long)#2}::operator()(long) const",
+		"ns::four(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::four(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+		"ns::five(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::six(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::six(int)::{lambda(long)#2}::operator()(long) const",
+		"ns::seven(int)::{lambda(long)#1}::operator()(long) const",
+	};
+	static const char *const bn[] = {
+		"ns::run(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"ns::two(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::three(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"ns::four(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"ns::five(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+		"ns::six(int)::{lambda(long)#1}::operator()(long) const",
+		"ns::six(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"ns::seven(int)::{lambda(int)}::operator()(int) const (inlined)",
+	};
+	/* What an[i] pairs with in bn[], and how, or why not. */
+	static const struct {
+		size_t mate;
+		enum ws_sym_how how;
+	} want[] = {
+		/* Called in A, inlined in B, and the other way round. */
+		{ 0, WS_SYM_LAMBDA_INLINED },
+		{ 1, WS_SYM_LAMBDA_INLINED },
+		/* Two lambdas of three(int) with those parameters, called in A: which one B inlined is not known. */
+		{ SIZE_MAX, WS_SYM_ONLY },
+		{ SIZE_MAX, WS_SYM_ONLY },
+		/* Called and inlined in A: B's inlined code is A's inlined code (a lambda spelled twice), no move. */
+		{ SIZE_MAX, WS_SYM_ONLY },
+		{ 3, WS_SYM_BY_LAMBDA },
+		/* One spelling but for " (inlined)": the names say the move already, as a plain function's do. */
+		{ SIZE_MAX, WS_SYM_ONLY },
+		/*
+		 * six(int)'s #1 is called in both; B's unnumbered inlined code may be A's #2 or the code of #1
+		 * inlined too: a lambda already paired still counts, as in the round of one kind.
+		 */
+		{ 5, WS_SYM_BY_NAME },
+		{ SIZE_MAX, WS_SYM_ONLY },
+		/* Other parameters are another lambda. */
+		{ SIZE_MAX, WS_SYM_ONLY },
+	};
+	enum { NA = sizeof(an) / sizeof(an[0]), NB = sizeof(bn) / sizeof(bn[0]) };
+	size_t mate[NA];
+	enum ws_sym_how how_a[NA], how_b[NB];
+
+	(void)state;
+	assert_int_equal(sizeof(want) / sizeof(want[0]), NA);
+	pair_rows(an, NA, bn, NB, mate, how_a, how_b);
+	for (size_t i = 0; i < NA; i++) {
+		assert_int_equal(mate[i], want[i].mate);
+		assert_int_equal(how_a[i], want[i].how);
+	}
+}
+
 /* What the instances of one template have in common, and what is no template. */
 static void test_template_key(void **state)
 {
@@ -558,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_pair_by_symbol),
 		cmocka_unit_test(test_lambda_numbers),
 		cmocka_unit_test(test_pair_lambdas),
+		cmocka_unit_test(test_pair_lambdas_inlined),
 		cmocka_unit_test(test_template_key),
 		cmocka_unit_test(test_pair_templates),
 	};
