@@ -730,6 +730,8 @@ static void fill_outcome(struct ws_run_outcome *out, int status, const struct ru
 	out->user = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec * 1e-6;
 	out->sys = (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec * 1e-6;
 	out->max_rss = (double)ru->ru_maxrss * 1024.0;
+	out->preempted = (double)ru->ru_nivcsw;
+	out->yielded = (double)ru->ru_nvcsw;
 }
 
 /*

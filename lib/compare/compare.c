@@ -419,10 +419,26 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 				       qn);
 	}
 	if (wall && user && sys && wall->sum.n && user->sum.n && sys->sum.n &&
-	    wall->sum.median > 2 * (user->sum.median + sys->sum.median) && wall->sum.median > 0.001)
-		ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep or locks "
-			       "is invisible to the counters",
-			       qn, wall->sum.median, user->sum.median + sys->sum.median);
+	    wall->sum.median > 2 * (user->sum.median + sys->sum.median) && wall->sum.median > 0.001) {
+		double preempted = v->switch_runs ? v->preempted / (double)v->switch_runs : 0;
+		double yielded = v->switch_runs ? v->yielded / (double)v->switch_runs : 0;
+
+		/*
+		 * Off the CPU is waiting of its own (sleep, I/O, locks: voluntary switches) or waiting for a CPU
+		 * that other work holds (preemptions). A CPU-bound program on a busy machine is the second, and
+		 * blaming I/O there sends the user looking in the wrong place.
+		 */
+		if (preempted >= 10 && preempted > yielded)
+			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s), and was preempted %.0f times a "
+				       "run against %.0f wait%s of its own: it waited for a CPU that other work held; stop "
+				       "that work, or give each its own CPUs (--cpu), and see 'whyslow doctor'",
+				       qn, wall->sum.median, user->sum.median + sys->sum.median, preempted, yielded,
+				       yielded >= 0.5 && yielded < 1.5 ? "" : "s");
+		else
+			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep or "
+				       "locks is invisible to the counters",
+				       qn, wall->sum.median, user->sum.median + sys->sum.median);
+	}
 	/*
 	 * A region no run both began and ended is a marker mistake (a misspelt end, a return past the end), and
 	 * its row of dashes alone does not say so.

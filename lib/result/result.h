@@ -250,6 +250,12 @@ struct ws_variant {
 	size_t ncores;
 	/* The most threads one process had in a simulated run (1 for a single-threaded one), 0 where none ran. */
 	unsigned sim_threads;
+	/*
+	 * Its timed runs' context switches, summed over `switch_runs` of them: preemptions and its own waits
+	 * (wait4), for the warning that tells waiting for a CPU from sleeping. Not kept in the result file.
+	 */
+	double preempted, yielded;
+	size_t switch_runs;
 };
 
 /* Frees a variant's contention report and per-core counts. */

@@ -176,7 +176,26 @@ test_expect_success 'too few runs for the number of tests is warned about' '
 
 test_expect_success 'a mostly off-CPU program is warned about' '
 	whyslow compare -r 3 -w 0 -e wall-time,user-time,system-time -n a -n b "sleep 0.02" "sleep 0.02" >out &&
-	test_grep "mostly off-CPU" out
+	test_grep "a. is mostly off-CPU (wall .* s, CPU .* s): waiting on I/O, sleep or locks" out
+'
+
+# Two spinners on the CPU the program is held to leave it a third of it: off-CPU, but preempted, not asleep.
+command -v taskset >/dev/null 2>&1 || test_skip_next "no taskset (util-linux) to hold spinners to one CPU"
+test_expect_success 'off-CPU for want of a CPU is told from sleeping, by the preemptions' '
+	# Each "&" ends a list of its own: after "&&" it would put the whole list before it in the background.
+	cpu=$(taskset -pc $$ | sed "s/.*: *//; s/[,-].*//") || return 1
+	(exec taskset -c $cpu sh -c "while :; do :; done") &
+	s1=$!
+	(exec taskset -c $cpu sh -c "while :; do :; done") &
+	s2=$!
+	whyslow compare -r 3 -w 0 --cpu $cpu -e wall-time,user-time,system-time -n a -n b \
+		"sh -c \"i=0; while [ \$i -lt 150000 ]; do i=\$((i+1)); done\"" true >out
+	rc=$?
+	kill $s1 $s2 && { wait $s1 $s2 || :; } &&
+	test $rc = 0 &&
+	test_grep "a. is mostly off-CPU (wall .* s, CPU .* s), and was preempted [0-9]* times a run against [0-9]* wait" out &&
+	test_grep "it waited for a CPU that other work held" out &&
+	test_grep -v "a. is mostly off-CPU.*sleep or locks" out
 '
 
 test_expect_success '--paired tests per-round log-ratios, and says so in the result' '
