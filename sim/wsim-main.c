@@ -1754,6 +1754,11 @@ static void region_end(ThreadId tid, const HChar *name)
 			return;
 		}
 	}
+	/*
+	 * Listed all the same, with no entry and nothing counted: whyslow warns of a region never closed (a
+	 * misspelt begin), which a region missing from the output would hide.
+	 */
+	region_for(name);
 	if (VG_(clo_verbosity) > 1)
 		VG_(dmsg)("wsim: end of region '%s', which thread %u had not begun; ignored\n", name, tid);
 }

@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "cli-measure.h"
 #include "backend/runner.h"
+#include "compare/compare.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "measure/measure.h"
@@ -106,6 +107,9 @@ int cmd_stat(int argc, char **argv)
 	prog.argv = cmd_argv;
 	ret = ws_measure(&res, &prog, 1, &mo);
 	cli_result_prepare(&res, &c);
+	/* compare warns of a region never closed (ws_compare); a single program's report needs it as much. */
+	for (size_t i = 0; i < res.nvariants; i++)
+		ws_warn_unclosed_regions(&res, &res.variants[i]);
 	/*
 	 * Nothing measured is lost: even an interrupted or failed session is reported and saved. But a session
 	 * that finished no run (interrupted at once, or its warm-up failed) saves nothing: an empty result

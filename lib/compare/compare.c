@@ -383,6 +383,31 @@ static enum ws_verdict decide(const struct ws_comparison *c, const struct ws_com
 	return WS_VERDICT_NONE;
 }
 
+/*
+ * A region no run both began and ended is a marker mistake (a misspelt end, a return past the end), and its
+ * row of dashes alone does not say so. stat says it too (src/cmd-stat.c): the mistake is the program's, not
+ * the comparison's.
+ */
+void ws_warn_unclosed_regions(struct ws_result *r, const struct ws_variant *v)
+{
+	char *qn = NULL;
+
+	for (size_t i = 0; i < v->regions.n; i++) {
+		const struct ws_metric *e = ws_metric_set_find(&v->regions.v[i].metrics, "entries");
+
+		if (!e || !e->sum.n || e->sum.max != 0)
+			continue;
+		/* Quoted once: a command line joined from its words carries shell quotes of its own. */
+		if (!qn)
+			qn = ws_quote_name(v->name);
+		ws_result_warn(r, "region '%s' was never closed in %s: each of its markers was unmatched (an end "
+			       "without a begin, or a begin whose thread or program ended first), so nothing is "
+			       "counted for it; check that its WS_REGION_BEGIN and WS_REGION_END name the same region",
+			       v->regions.v[i].name, qn);
+	}
+	free(qn);
+}
+
 /* A robust spread of wall-time runs above this share of their median is worth a warning (warn_variant). */
 #define WS_NOISY_SPREAD 0.10
 
@@ -439,20 +464,7 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 				       "locks is invisible to the counters",
 				       qn, wall->sum.median, user->sum.median + sys->sum.median);
 	}
-	/*
-	 * A region no run both began and ended is a marker mistake (a misspelt end, a return past the end), and
-	 * its row of dashes alone does not say so.
-	 */
-	for (size_t i = 0; i < v->regions.n; i++) {
-		const struct ws_metric *e = ws_metric_set_find(&v->regions.v[i].metrics, "entries");
-
-		if (e && e->sum.n && e->sum.max == 0)
-			ws_result_warn(r, "region '%s' was never closed in %s: each of its markers was unmatched (an end "
-				       "without a begin, or a begin whose thread or program ended first), so nothing is "
-				       "counted for it; check that its WS_REGION_BEGIN and WS_REGION_END name the same "
-				       "region",
-				       v->regions.v[i].name, qn);
-	}
+	ws_warn_unclosed_regions(r, v);
 	for (size_t i = 0; i < v->metrics.n; i++) {
 		const struct ws_metric *m = &v->metrics.v[i];
 
@@ -484,7 +496,7 @@ static const char *const made_warnings[] = {
 
 bool ws_compare_made_warning(const char *w)
 {
-	/* warn_regions()'s two and warn_variant()'s region one begin so; no other warning does. */
+	/* warn_regions()'s two and ws_warn_unclosed_regions()'s begin so; no other warning does. */
 	if (!strncmp(w, "region '", 8))
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(made_warnings); i++)

@@ -80,6 +80,13 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o);
 void ws_compare_pair_functions(struct ws_result *r);
 
 /*
+ * Warn in `r` of each region of `v` that no run both began and ended (its entries are 0 in every run):
+ * "region 'NAME' was never closed in PROGRAM: ...". ws_compare() does it for every variant; stat, which
+ * compares nothing, calls it for its one. The result must be summarised (ws_result_summarize).
+ */
+void ws_warn_unclosed_regions(struct ws_result *r, const struct ws_variant *v);
+
+/*
  * Whether warning `w` is one ws_compare() makes from the samples (noisy machine, too few runs, a region
  * never entered, ...), which comparing them again makes again: diff keeps an input file's warnings but
  * these, so that each is said once, of the comparison it is now part of.

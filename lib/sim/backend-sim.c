@@ -413,6 +413,7 @@ static void show_log(const char *dir)
 }
 
 /* The counts `names` of the whole process (g NULL: into v's metrics) or of group g of list l. */
+/* `c` NULL: the metrics `o` has, each not counted (NAN) in this run. */
 static void push_counts(struct sim_priv *p, struct ws_variant *v, struct ws_group_list *l, struct ws_group *g,
 			const struct ws_sim_output *o, const struct ws_sim_counts *c, const char *const *names,
 			size_t nnames, size_t run)
@@ -420,12 +421,12 @@ static void push_counts(struct sim_priv *p, struct ws_variant *v, struct ws_grou
 	for (size_t i = 0; i < nnames; i++) {
 		uint64_t n;
 
-		if (ws_sim_get(o, c, names[i], &n) != 0)
+		if (ws_sim_get(o, c ? c : &o->total, names[i], &n) != 0)
 			continue;
 		if (g)
-			ws_group_push(&p->fills, l, g, names[i], WS_M_SIMULATED, run, (double)n, -1);
+			ws_group_push(&p->fills, l, g, names[i], WS_M_SIMULATED, run, c ? (double)n : NAN, -1);
 		else
-			ws_push_at(&v->metrics, names[i], WS_M_SIMULATED, run, (double)n, -1, NAN);
+			ws_push_at(&v->metrics, names[i], WS_M_SIMULATED, run, c ? (double)n : NAN, -1, NAN);
 	}
 }
 
@@ -967,9 +968,12 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 			names[nnames++] = p->events->v[i].name;
 	/*
 	 * Scoped to regions, a run that opened none simulated nothing: its whole-process counts are not
-	 * counted, rather than a row of exact zeros that would read as a program that ran no instruction.
+	 * counted, rather than a row of exact zeros that would read as a program that ran no instruction. A
+	 * region only ended (no entry) opened nothing.
 	 */
-	unscoped = !be->opts.sim_scope || !strcmp(be->opts.sim_scope, "all") || all.nr_regions;
+	unscoped = !be->opts.sim_scope || !strcmp(be->opts.sim_scope, "all");
+	for (size_t i = 0; !unscoped && i < all.nr_regions; i++)
+		unscoped = all.regions[i].entries > 0;
 	if (unscoped) {
 		push_counts(p, v, NULL, NULL, &all, &all.total, names, nnames, run);
 		/* The explanation decomposes the estimate, so it is kept whatever was asked for. */
@@ -1000,15 +1004,18 @@ static int sim_collect(struct ws_backend *be, const struct ws_run_outcome *out, 
 		       qn, all.threads - all.processes + 1);
 	for (size_t i = 0; be->opts.regions && i < all.nr_regions; i++) {
 		struct ws_group *g = ws_group_list_get(&v->regions, all.regions[i].name, NULL);
+		/*
+		 * A region only ended, never begun (the tool lists it with no entry), simulated nothing of its own:
+		 * not counted, as under perf, rather than exact zeros that read as a region that ran no code.
+		 */
+		const struct ws_sim_counts *c = all.regions[i].entries ? &all.regions[i].counts : NULL;
 
 		ws_group_push(&p->fills, &v->regions, g, "entries", WS_M_SIMULATED, run,
 			      (double)all.regions[i].entries, -1);
-		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts, names, nnames, run);
-		push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
-			    (const char *const[]){ "estimated-cycles" }, 1, run);
+		push_counts(p, v, &v->regions, g, &all, c, names, nnames, run);
+		push_counts(p, v, &v->regions, g, &all, c, (const char *const[]){ "estimated-cycles" }, 1, run);
 		if (ws_sim_has(&all, WS_SIM_COHERENCE_MISSES) && !claimed(p, "coherence-misses"))
-			push_counts(p, v, &v->regions, g, &all, &all.regions[i].counts,
-				    (const char *const[]){ "coherence-misses" }, 1, run);
+			push_counts(p, v, &v->regions, g, &all, c, (const char *const[]){ "coherence-misses" }, 1, run);
 	}
 	/* Every process of the run wrote its counts: a region or function they do not name counted nothing. */
 	if (be->opts.regions)

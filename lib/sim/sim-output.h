@@ -21,7 +21,8 @@
  *	total	V ...                            the whole process
  *	function	ID	NAME	FILE	OBJECT	V ...   one per function with any count, hottest first by
  *	                                     estimated-cycles; ID counts from 0 in file order
- *	region	NAME	ENTRIES	V ...            one per region (client requests from the marker library)
+ *	region	NAME	ENTRIES	V ...            one per region (client requests from the marker library);
+ *	                                     ENTRIES 0 for a region only ended, never begun
  *	hot	ID	ADDRESS	EXECUTIONS	L1D-MISSES	MISPREDICTS   one per executed instruction of the
  *	                                     hottest functions (--ws-hot, default 20), ID as above
  *	core	ID	THREADS	V ...               where more than one virtual core ran threads: each one's counts
@@ -156,7 +157,8 @@ struct ws_sim_node {
 
 struct ws_sim_region {
 	char *name;
-	uint64_t entries; /* activations: begins while the region was not already active in that thread */
+	uint64_t entries; /* activations: begins while the region was not already active in that thread; 0 for
+			     a region only ended, never begun (its counts are 0 too) */
 	struct ws_sim_counts counts;
 };
 

@@ -102,7 +102,10 @@ test_expect_success 'regions and functions come from the simulator, exactly' '
 	assert v["regions"], "no regions"
 	for name, r in v["regions"].items():
 	    assert r["metrics"]["instructions"]["simulated"], name
-	    assert r["metrics"]["entries"]["median"] >= 1, name
+	    assert r["metrics"]["entries"]["median"] >= 1 or name == "never", name
+	# ended, never begun: listed, not counted
+	never = v["regions"]["never"]["metrics"]
+	assert never["entries"]["median"] == 0 and all(s is None for s in never["instructions"]["samples"]), never
 	fns = {f["name"]: f for f in v["functions"]}
 	assert fns, "no functions"
 	total = v["metrics"]["instructions"]["median"]

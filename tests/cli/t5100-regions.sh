@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t5100-regions.sh - whyslow stat and compare --regions on the perf backend (software events here).
+# t5100-regions.sh - stat and compare --regions: the perf backend (software events), and the simulator beside it.
 . "$WS_SRC/tests/cli/lib.sh"
 
 MARKED="$WS_BUILD/tests/marker/marked"
@@ -55,6 +55,29 @@ test_expect_success 'a region never closed (or ended unbegun) reads as not count
 	    for metric in ("wall-time", "task-clock"):
 	        assert m[metric]["samples"] == [None] * 3, (name, metric, m[metric]["samples"])
 	assert all(s > 0 for s in v["regions"]["main"]["metrics"]["wall-time"]["samples"])
+	EOF
+'
+
+test_expect_success 'stat warns of a region never closed, as compare does' '
+	whyslow stat -r 2 -w 0 --regions -e task-clock --export-json s.json -- "$MARKED" -u >out &&
+	test_grep "warning: region .stray. was never closed in .*marked -u.: each of its markers was unmatched" out &&
+	test_grep "warning: region .open. was never closed in " out &&
+	test_grep -v "region .main. was never closed" out &&
+	python3 -c "import json, sys; w = json.load(open(sys.argv[1]))[\"warnings\"]; assert sum(\"never closed\" in x for x in w) == 2, w" s.json
+'
+
+test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
+test_expect_success 'under the simulator an end without a begin is not counted, and stat warns of it' '
+	whyslow stat --backend sim -r 1 -w 0 --regions -e instructions --export-json sim.json -- "$MARKED" -n 1 -u >out &&
+	test_grep "warning: region .stray. was never closed in " out &&
+	test_grep -v "region .open. was never closed" out &&
+	python3 - sim.json <<-\EOF
+	import json, sys
+	reg = json.load(open(sys.argv[1]))["variants"][0]["regions"]
+	assert reg["stray"]["metrics"]["entries"]["samples"] == [0], reg["stray"]
+	assert reg["stray"]["metrics"]["instructions"]["samples"] == [None], reg["stray"]
+	# the simulator ends a region still open at exit, and counts it
+	assert reg["open"]["metrics"]["entries"]["samples"] == [1], reg["open"]
 	EOF
 '
 
