@@ -600,6 +600,25 @@ static void layouts_exact(struct ws_metric_set *s, const struct ws_result *r)
 			s->v[i].flags |= WS_M_EXACT;
 }
 
+static int group_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct ws_group *)a)->name, ((const struct ws_group *)b)->name);
+}
+
+/*
+ * Regions by name: the perf backend meets them in the order each process registered them, its files read
+ * in pid order, the simulator lists them by name, and a region a later run opened first comes last. By
+ * name, both backends, every run and every saved result list them alike (README, Regions).
+ */
+static void sort_regions(struct ws_group_list *l)
+{
+	if (l->n < 2)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), group_name_cmp);
+	/* The index holds positions: they moved. */
+	group_list_unindex(l);
+}
+
 void ws_result_summarize(struct ws_result *r)
 {
 	for (size_t i = 0; i < r->nvariants; i++) {
@@ -607,6 +626,7 @@ void ws_result_summarize(struct ws_result *r)
 
 		summarize_set(&v->metrics);
 		layouts_exact(&v->metrics, r);
+		sort_regions(&v->regions);
 		for (size_t j = 0; j < v->regions.n; j++) {
 			summarize_set(&v->regions.v[j].metrics);
 			layouts_exact(&v->regions.v[j].metrics, r);

@@ -227,7 +227,7 @@ struct ws_variant {
 	struct ws_param *params; /* its parameters' values, in the order the parameters were given */
 	size_t nparams;
 	struct ws_metric_set metrics;
-	struct ws_group_list regions;
+	struct ws_group_list regions;   /* by name once summarised (ws_result_summarize) */
 	struct ws_group_list functions;
 	struct ws_run_status *runs; /* one per measured run */
 	size_t nruns, alloc_runs;
@@ -501,6 +501,7 @@ void ws_variant_push_run(struct ws_variant *v, const struct ws_run_status *st);
 
 /* Fill every metric's summary (and the EXACT flag) from its samples. */
 void ws_metric_summarize(struct ws_metric *m);
+/* Every metric's summary; each metric set in display order, and each variant's regions by name. */
 void ws_result_summarize(struct ws_result *r);
 
 /*

@@ -81,6 +81,25 @@ test_expect_success 'under the simulator an end without a begin is not counted, 
 	EOF
 '
 
+test_expect_success 'regions are listed by name, not in the order the program registered them' '
+	whyslow stat -r 1 -w 0 --regions -e task-clock --export-json order.json -- "$MARKED" -n 1 -r -u >out &&
+	grep "^  region " out >perf.order &&
+	printf "  region %s\n" inner main open outer rec stray >expect &&
+	test_cmp expect perf.order &&
+	python3 -c "import json, sys; print(*json.load(open(sys.argv[1]))[\"variants\"][0][\"regions\"])" order.json >keys &&
+	echo inner main open outer rec stray >expect &&
+	test_cmp expect keys
+'
+
+test_have_prereq SIM || test_skip_next 'needs valgrind and the wsim tool (make)'
+test_expect_success 'the simulator lists the same regions in the same order' '
+	whyslow stat -r 1 -w 0 --regions -e task-clock -- "$MARKED" -n 1 -r -u >out &&
+	grep "^  region " out >perf.order &&
+	whyslow stat --backend sim -r 1 -w 0 --regions -e instructions -- "$MARKED" -n 1 -r -u >out &&
+	grep "^  region " out >sim.order &&
+	test_cmp perf.order sim.order
+'
+
 test_expect_success 'region files do not pile up in the temporary directory' '
 	mkdir tmp &&
 	TMPDIR=$PWD/tmp "$WHYSLOW" stat -r 2 -w 0 --regions -e task-clock -- "$MARKED" >out &&
