@@ -23,7 +23,7 @@ struct cli_compare {
 	const char *effect;  /* --effect hl|bootstrap; NULL for hl */
 	const char *export_json, *export_csv, *export_markdown, *export_html, *export_folded;
 	bool regions;
-	bool full_names; /* -v: function names in full in the tables */
+	bool full_names; /* -v: function and program names in full in the tables */
 	size_t top;
 	bool explain;
 	const char *cost;    /* --cost FILE */

@@ -121,17 +121,19 @@ static void compare_table(FILE *f, const struct ws_result *r, const struct ws_va
 			  const struct ws_report_opts *o, int indent)
 {
 	struct table t;
-	size_t rows = 1, row = 1, col;
+	size_t rows = 1, row = 1, col, name_w = ws_report_name_width(o, r);
+	char *base_name = ws_text_elide_middle(base->name, name_w);
 
 	for (size_t i = 0; i < bs->n; i++)
 		rows += shown(&bs->v[i]);
 	table_init(&t, rows, r->nvariants + 1);
 	table_set(&t, 0, 0, xstrdup("metric"), C_DIM);
-	table_set(&t, 0, 1, xasprintf("%s (baseline)", base->name), C_BOLD);
+	table_set(&t, 0, 1, xasprintf("%s (baseline)", base_name), C_BOLD);
+	free(base_name);
 	col = 2;
 	for (size_t v = 0; v < r->nvariants; v++)
 		if (&r->variants[v] != base)
-			table_set(&t, 0, col++, xstrdup(r->variants[v].name), C_BOLD);
+			table_set(&t, 0, col++, ws_text_elide_middle(r->variants[v].name, name_w), C_BOLD);
 	for (size_t i = 0; i < bs->n; i++) {
 		const struct ws_metric *m = &bs->v[i];
 		char val[64];

@@ -288,6 +288,39 @@ char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t
 	return out;
 }
 
+/* Whether every program of `r` keeps a name of its own cut to `width` columns. */
+static bool names_distinct(const struct ws_result *r, size_t width)
+{
+	char **shown = xcalloc(r->nvariants + 1, sizeof(*shown));
+	bool distinct = true;
+
+	for (size_t i = 0; i < r->nvariants; i++)
+		shown[i] = ws_text_elide_middle(r->variants[i].name, width);
+	for (size_t i = 0; i < r->nvariants && distinct; i++)
+		for (size_t j = i + 1; j < r->nvariants && distinct; j++)
+			distinct = strcmp(shown[i], shown[j]) != 0;
+	for (size_t i = 0; i < r->nvariants; i++)
+		free(shown[i]);
+	free(shown);
+	return distinct;
+}
+
+size_t ws_report_name_width(const struct ws_report_opts *o, const struct ws_result *r)
+{
+	size_t widest = 0;
+
+	if (o->full_names)
+		return 0;
+	for (size_t i = 0; i < r->nvariants; i++)
+		if (ws_text_width(r->variants[i].name) > widest)
+			widest = ws_text_width(r->variants[i].name);
+	/* Columns that read alike would hide which program is which: wider, until they differ. */
+	for (size_t w = WS_REPORT_NAME_WIDTH; w < widest; w++)
+		if (names_distinct(r, w))
+			return w;
+	return 0;
+}
+
 /* `text` with every occurrence of `name` replaced by `shown`. A new string. */
 static char *replace_all(const char *text, const char *name, const char *shown)
 {

@@ -15,7 +15,7 @@ struct ws_report_opts {
 	bool callers;     /* and under each function of stat's, its share with callees and its callers */
 	bool all_metrics; /* also show unsupported metrics' reasons in full */
 	size_t top;       /* rows of per-function tables (0: 10) */
-	bool full_names;  /* function names in full (-v); else template arguments elided and the width capped */
+	bool full_names;  /* function and program names in full (-v); else elided and the width capped */
 	char *const *own; /* --own patterns (NULL-terminated) for "grew in", or NULL: explain/own.h's rule */
 };
 
@@ -31,6 +31,19 @@ char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t
  * column that wide would push every row). Fold over the rows: w = ws_report_fn_column(o, name, w).
  */
 size_t ws_report_fn_column(const struct ws_report_opts *o, const char *name, size_t at_least);
+
+/*
+ * Programs' names wider than this are cut in the middle in the terminal's tables: a command of 300
+ * characters made its column, and so every row, 300 wide. The exports keep them whole.
+ */
+#define WS_REPORT_NAME_WIDTH 40
+
+/*
+ * The width to cut `r`'s programs' names to (ws_text_elide_middle()) in a terminal table's header:
+ * WS_REPORT_NAME_WIDTH, or wider where that would show two programs alike (commands that differ in the
+ * middle); 0 (in full) with o->full_names, or where only their full names tell them apart.
+ */
+size_t ws_report_name_width(const struct ws_report_opts *o, const struct ws_result *r);
 
 /*
  * A sentence of the explanation for the terminal: the long function names of `r` in it shown as in the

@@ -425,6 +425,25 @@ size_t ws_text_width(const char *s)
 	return n;
 }
 
+char *ws_text_elide_middle(const char *s, size_t width)
+{
+	const char *head = s, *tail = s + strlen(s);
+	size_t keep, nhead;
+
+	if (!width || ws_text_width(s) <= width)
+		return xstrdup(s);
+	/* "…" takes one column; the start gets the smaller half. Whole code points each side. */
+	keep = width > 1 ? width - 1 : 1;
+	nhead = keep / 2;
+	for (size_t i = 0; i < nhead; i++)
+		while (((unsigned char)*++head & 0xc0) == 0x80)
+			;
+	for (size_t i = 0; i < keep - nhead; i++)
+		while (((unsigned char)*--tail & 0xc0) == 0x80)
+			;
+	return xasprintf("%.*s…%s", (int)(head - s), s, tail);
+}
+
 struct buf {
 	char *s;
 	size_t n, alloc;
@@ -698,18 +717,8 @@ char *ws_sym_display(const char *name, size_t width)
 		free(shown);
 		return e;
 	}
-	if (is_identifier(name)) {
-		size_t keep = width > 1 ? width - 1 : 1, head = keep / 2;
-		const char *tail = name + strlen(name);
-
-		/* Identifiers are ASCII: bytes are columns, but stay on code points all the same. */
-		for (size_t w = 0; w < keep - head; w++)
-			while (((unsigned char)*--tail & 0xc0) == 0x80)
-				;
-		while (head > 0 && ((unsigned char)name[head] & 0xc0) == 0x80)
-			head--;
-		return xasprintf("%.*s…%s", (int)head, name, tail);
-	}
+	if (is_identifier(name))
+		return ws_text_elide_middle(name, width);
 	/*
 	 * The notes stay, the name before them gives way; but several clone notes become one first
 	 * ("[clone .constprop.0] [clone .isra.0]" -> "[clone .constprop.0.isra.0]", the symbol's suffix), so that

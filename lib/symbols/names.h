@@ -111,6 +111,13 @@ char *ws_sym_unknown_row(const char *name, const char *object);
 /* The width of UTF-8 text in columns (code points). */
 size_t ws_text_width(const char *s);
 
+/*
+ * `s` cut in the middle to `width` columns, its start and its end kept around one "…" (an identifier in
+ * ws_sym_display(), a program's name in the report's tables); a copy when it fits or `width` is 0. A new
+ * string.
+ */
+char *ws_text_elide_middle(const char *s, size_t width);
+
 /* The width ws_sym_display() is given by tables that show function names. */
 #define WS_SYM_DISPLAY_WIDTH 60
 

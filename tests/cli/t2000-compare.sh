@@ -290,4 +290,41 @@ test_expect_success 'a name with quotes is quoted once: in the header, a failed 
 	test_cmp expect actual
 '
 
+
+# A command of 300 characters made its column, and every row of the table, 300 wide.
+long_a=$(printf "%290s" "" | tr " " a)
+long="echo $long_a"
+cat >table-check.py <<\EOF
+# table-check.py OUT: the table under " metric" in OUT is aligned (every row as wide) and under 100 columns;
+# print its header's program cells.
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+top = next(i for i, l in enumerate(lines) if l.startswith(" metric "))
+table = lines[top:lines.index("", top)]
+assert len(table) > 1 and len({len(l) for l in table}) == 1, table
+assert len(table[0]) < 100, table[0]
+print(*(c.strip() for c in table[0].split("   ")[1:] if c.strip()), sep="\n")
+EOF
+test_expect_success 'a long command is cut in the middle in the terminal table, and kept whole in the exports' '
+	fake() { "$WS_BUILD/tests/whyslow-fake" "$@"; } &&
+	fake compare -r 2 --backend fake --export-json long.json --export-csv long.csv --export-markdown long.md \
+		"$long" "echo b" >out &&
+	python3 table-check.py out >cells &&
+	printf "%s\n" "echo aaaaaaaaaaaaaa…aaaaaaaaaaaaaaaaaaaa (baseline)" "echo b" >expect &&
+	test_cmp expect cells &&
+	jq -e --arg long "$long" ".variants[0].name == \$long" long.json &&
+	grep -F "$long" long.csv >/dev/null &&
+	grep -F "$long" long.md >/dev/null &&
+	fake compare -v -r 2 --backend fake "$long" "echo b" >out &&
+	test_grep "$long (baseline)" out
+'
+
+test_expect_success 'long commands that differ in the middle stay told apart in the table' '
+	fake() { "$WS_BUILD/tests/whyslow-fake" "$@"; } &&
+	fake compare -r 2 --backend fake "echo ${long_a}x$long_a" "echo ${long_a}y$long_a" >out &&
+	grep "^ metric " out >head &&
+	test_grep "x[a…]* (baseline) " head &&
+	test_grep "y[a…]* *$" head
+'
+
 test_done

@@ -125,16 +125,30 @@ static void test_short(void **state)
 	check_each(ws_sym_short, cases, ARRAY_SIZE(cases));
 }
 
+/* A name shown at a width, and the text wanted. */
+struct width_case {
+	const char *name;
+	size_t width;
+	const char *want;
+};
+
+/* Each case through `fn` (ws_sym_display, ws_text_elide_middle): the text wanted, never wider than asked. */
+static void check_widths(char *(*fn)(const char *, size_t), const struct width_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *got = fn(cases[i].name, cases[i].width);
+
+		assert_true(!cases[i].width || ws_text_width(got) <= cases[i].width);
+		check(got, cases[i].want);
+	}
+}
+
 static void test_display(void **state)
 {
 	static const char map[] = "std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, "
 				  "int> >, std::less<int>, std::allocator<std::pair<int const, int> > >::_M_erase("
 				  "std::_Rb_tree_node<std::pair<int const, int> >*)";
-	static const struct {
-		const char *name;
-		size_t width;
-		const char *want;
-	} cases[] = {
+	static const struct width_case cases[] = {
 		/* Short names are left alone. */
 		{ "foo(int)", 60, "foo(int)" },
 		{ map, 0, map },
@@ -206,8 +220,7 @@ static void test_display(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
-		check(ws_sym_display(cases[i].name, cases[i].width), cases[i].want);
+	check_widths(ws_sym_display, cases, ARRAY_SIZE(cases));
 	{
 		char *d = ws_sym_display(map, 12);
 
@@ -215,6 +228,24 @@ static void test_display(void **state)
 		assert_true(!strncmp(d, "…", strlen("…")));
 		free(d);
 	}
+}
+
+/* A program's name in a table, an identifier in ws_sym_display(): start and end around "…", on code points. */
+static void test_elide_middle(void **state)
+{
+	static const struct width_case cases[] = {
+		{ "./bench --size 1000", 40, "./bench --size 1000" },
+		{ "./bench --size 1000", 0, "./bench --size 1000" },
+		{ "abcdefghij", 10, "abcdefghij" },
+		{ "abcdefghijk", 10, "abcd…ghijk" },
+		{ "abcdefghijk", 9, "abcd…hijk" },
+		/* Columns are code points: a multi-byte character is one, and is never split. */
+		{ "./é-é-é-é-é-é ./ü-ü-ü-ü-ü-ü", 10, "./é-…ü-ü-ü" },
+		{ "ééééééééééééé", 6, "éé…ééé" },
+	};
+
+	(void)state;
+	check_widths(ws_text_elide_middle, cases, ARRAY_SIZE(cases));
 }
 
 static void test_match(void **state)
@@ -618,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_short),
 		cmocka_unit_test(test_display),
+		cmocka_unit_test(test_elide_middle),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_plt_callee),
