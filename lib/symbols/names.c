@@ -389,11 +389,9 @@ static size_t name_start(const char *s, size_t len)
 	return start;
 }
 
-char *ws_sym_short(const char *name)
+/* The length of name[0..len) without the " [clone .isra.0]" notes that end it, from the end. */
+static size_t strip_clone_notes(const char *name, size_t len)
 {
-	size_t len = strlen(name), start, p;
-
-	/* " [clone .isra.0]" notes, from the end. */
 	while (len > 9 && name[len - 1] == ']') {
 		const char *c = NULL;
 
@@ -406,6 +404,13 @@ char *ws_sym_short(const char *name)
 			break;
 		len = (size_t)(c - name);
 	}
+	return len;
+}
+
+char *ws_sym_short(const char *name)
+{
+	size_t len = strip_clone_notes(name, strlen(name)), start, p;
+
 	len = strip_qualifiers(name, len);
 	p = params_start(name, len);
 	if (p != SIZE_MAX)
@@ -551,13 +556,7 @@ char *ws_sym_template_key(const char *name)
 	s = ws_sym_short(base);
 
 	/* The parameters, as ws_sym_short() finds them: past the clone notes and the qualifiers. */
-	for (cut = strlen(base); cut > 9 && base[cut - 1] == ']';) {
-		char *c = strstr(base, " [clone ");
-
-		if (!c || (size_t)(c - base) >= cut)
-			break;
-		cut = (size_t)(c - base);
-	}
+	cut = strip_clone_notes(base, strlen(base));
 	params = param_count(base, strip_qualifiers(base, cut));
 	free(base);
 	k = elide_templates(s, true);
@@ -694,6 +693,15 @@ static bool is_identifier(const char *s)
 		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' && *s != '$' && !((unsigned char)*s & 0x80))
 			return false;
 	return true;
+}
+
+bool ws_sym_clone_row(const char *name, size_t *len)
+{
+	size_t n = strlen(name);
+
+	/* A C clone keeps its symbol's suffix ("step.constprop.0"): no demangler makes it a note. */
+	*len = is_identifier(name) ? base_len(name) : strip_clone_notes(name, n);
+	return *len < n;
 }
 
 char *ws_sym_display(const char *name, size_t width)

@@ -68,6 +68,14 @@ bool ws_sym_lambda_same(const char *a, const char *b);
 bool ws_sym_inlined_row(const char *name, size_t *len);
 
 /*
+ * The length of a function's row name `name` without the clone notes that end it, in *len: "f(int) [clone
+ * .constprop.0] [clone .isra.0]" and a C clone's "f.constprop.0" (a symbol no demangler makes notes of) are
+ * "f(int)" and "f", the name DWARF gives the function's inlined code ("f(int) (inlined)"); whether it has
+ * any. Where not, *len is strlen(name).
+ */
+bool ws_sym_clone_row(const char *name, size_t *len);
+
+/*
  * What the instances of one function template (or generic) have in common: `name` without its return
  * type, clone notes and parameters but for their number, and with every template or generic argument list
  * elided, as "app::fill<…>(2)" for "long app::fill<std::map<long, long> >(std::map<long, long>&, int)" and

@@ -97,6 +97,36 @@ static void test_identity(void **state)
 	check_each(ws_sym_base, bases, ARRAY_SIZE(bases));
 }
 
+/* A row's name without its clone notes, C++'s and a C clone's suffix, and whether it had any. */
+static void test_clone_row(void **state)
+{
+	static const struct name_case cases[] = {
+		{ "mv::step(long, long) [clone .constprop.0]", "mv::step(long, long)" },
+		{ "scaled_sum(int) [clone .constprop.0] [clone .isra.0]", "scaled_sum(int)" },
+		{ "f(int)::{lambda(long)#1}::operator()(long) const [clone .constprop.0]",
+		  "f(int)::{lambda(long)#1}::operator()(long) const" },
+		{ "step.constprop.0", "step" },
+		{ "step.constprop.0.isra.0", "step" },
+		/* None: a plain function, an inlined row (DWARF has no clone notes), an operator, a note of ours. */
+		{ "mv::step(long, long)", "mv::step(long, long)" },
+		{ "step", "step" },
+		{ "mv::step(long, long) (inlined)", "mv::step(long, long) (inlined)" },
+		{ "std::vector<int>::operator[](unsigned long)", "std::vector<int>::operator[](unsigned long)" },
+		{ "strcmp (ld-linux-x86-64.so.2)", "strcmp (ld-linux-x86-64.so.2)" },
+		{ "f.2", "f.2" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t len = 0;
+		bool clone = ws_sym_clone_row(cases[i].in, &len);
+
+		assert_int_equal(clone, strcmp(cases[i].in, cases[i].want) != 0);
+		assert_int_equal(len, strlen(cases[i].want));
+		assert_memory_equal(cases[i].in, cases[i].want, len);
+	}
+}
+
 static void test_short(void **state)
 {
 	static const struct name_case cases[] = {
@@ -647,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_libc_impl_family),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_clone_row),
 		cmocka_unit_test(test_short),
 		cmocka_unit_test(test_display),
 		cmocka_unit_test(test_elide_middle),
