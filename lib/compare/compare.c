@@ -768,23 +768,37 @@ static void pair_variant(const struct ws_variant *base, struct ws_variant *v)
 	ws_sym_pair(pb, bl->n, pv, vl->n, mate, how_b, how_v);
 	for (size_t i = 0; i < bl->n; i++) {
 		const struct ws_group *bg = &bl->v[i];
+		bool moved = how_b[i] == WS_SYM_LAMBDA_INLINED || how_b[i] == WS_SYM_CLONE_INLINED;
 		struct ws_group *g;
 		char *old, *name;
 		size_t len;
 
 		/* Paired under another name: the variant's row takes the baseline's, and keeps its own. */
 		if (how_b[i] != WS_SYM_BY_CLONE && how_b[i] != WS_SYM_BY_LAMBDA && how_b[i] != WS_SYM_BY_TEMPLATE &&
-		    how_b[i] != WS_SYM_LAMBDA_INLINED)
+		    !moved)
 			continue;
 		g = &vl->v[mate[i]];
 		/*
-		 * A lambda called in one build and inlined in the other stays two rows, as a plain function
-		 * does: the variant's takes the baseline's spelling with its own " (inlined)" or without, so
-		 * that the explanation sees the move as it sees "f" and "f (inlined)".
+		 * A function called in one build and inlined in the other (a lambda numbered in one spelling
+		 * only, a clone) stays two rows, as a plain function does: the variant's takes the baseline's
+		 * spelling with its own " (inlined)" or without, so that the explanation sees the move as it sees
+		 * "f" and "f (inlined)". Inlined code is the function's, never a clone's: its row does not take
+		 * the baseline's clone notes ("f(int) (inlined)" for "f(int) [clone .constprop.0]").
 		 */
-		ws_sym_inlined_row(bg->name, &len);
-		name = how_b[i] != WS_SYM_LAMBDA_INLINED ? xstrdup(bg->name)
-			: xasprintf("%.*s%s", (int)len, bg->name, g->inlined ? " (inlined)" : "");
+		if (!moved) {
+			name = xstrdup(bg->name);
+		} else if (g->inlined) {
+			ws_sym_clone_row(bg->name, &len);
+			name = xasprintf("%.*s (inlined)", (int)len, bg->name);
+		} else {
+			ws_sym_inlined_row(bg->name, &len);
+			name = xstrndup(bg->name, len);
+		}
+		/* The names say the move already: "f(int) (inlined)" for "f(int) [clone .constprop.0]". */
+		if (!strcmp(name, g->name)) {
+			free(name);
+			continue;
+		}
 		/* The pairing's keys point at the names: the old one is freed once nothing reads it. */
 		old = g->name;
 		g->name = NULL;

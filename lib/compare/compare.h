@@ -74,7 +74,10 @@ int ws_compare(struct ws_result *r, const struct ws_compare_opts *o);
  * functions are paired with the baseline's by lib/symbols/pair.h, as asm-diff pairs them; a variant's
  * function paired by clone takes the baseline's name (its own kept in own_name), and so do its rows as a
  * caller and its frames in the variant's stacks. Only one function of that identity left over on each
- * side pairs: several stay as they are. Inlined-code rows keep their names. Idempotent; call it before
+ * side pairs: several stay as they are. A function called in one build and inlined in the other (a lambda
+ * numbered in one spelling only, a clone: WS_SYM_LAMBDA_INLINED, WS_SYM_CLONE_INLINED) stays two rows, the
+ * variant's under the baseline's spelling with its own " (inlined)" or without, and an inlined row with no
+ * clone note. Other inlined-code rows keep their names. Idempotent; call it before
  * ws_result_prune_functions(), which judges rows by name across the variants.
  */
 void ws_compare_pair_functions(struct ws_result *r);

@@ -296,6 +296,7 @@ struct place {
 	 * its code looks new (or gone), while its callers lost (or gained) the same code.
 	 */
 	const char *moved;
+	size_t moved_len; /* where the place is its host's: of `moved`, the function's name (no clone notes) */
 	bool out_of_line;
 	double delta;
 	double size;        /* regions: the variant's value of the metric, to prefer inner regions */
@@ -484,14 +485,40 @@ static bool named(const char *row)
 	return strncmp(row, "[unknown]", 9) != 0;
 }
 
-/* Whether list `l` has the row of code inlined from `name`: "NAME (inlined)". */
-static bool has_inlined_row(const struct ws_group_list *l, const char *name)
+/* Whether list `l` has the row of code inlined from the function fn[0..len): "FN (inlined)". */
+static bool has_inlined_row(const struct ws_group_list *l, const char *fn, size_t len)
 {
-	char *row = xasprintf("%s (inlined)", name);
+	char *row = xasprintf("%.*s (inlined)", (int)len, fn);
 	bool has = ws_group_list_find(l, row) != NULL;
 
 	free(row);
 	return has;
+}
+
+/*
+ * The one row in `l` of the function fn[0..len) called out of line: of that name, or a clone's ("FN [clone
+ * .constprop.0]", a C clone's "fn.constprop.0": ws_sym_clone_row()), whose inlined code DWARF names by the
+ * function; split-off cold parts aside. NULL where none is, or several are: which clone moved is not known,
+ * and the pairing (pair.h) leaves such rows apart too.
+ */
+static const struct ws_group *own_row(const struct ws_group_list *l, const char *fn, size_t len)
+{
+	const struct ws_group *found = NULL;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct ws_group *g = &l->v[i];
+		size_t n;
+
+		if (g->inlined || strncmp(g->name, fn, len) || (g->nsymbols && strstr(g->symbols[0], ".cold")))
+			continue;
+		ws_sym_clone_row(g->name, &n);
+		if (n != len)
+			continue;
+		if (found)
+			return NULL;
+		found = g;
+	}
+	return found;
 }
 
 /*
@@ -511,8 +538,12 @@ static enum moved moved_place(const struct ws_group_list *bl, const struct ws_gr
 	const struct ws_group_list *called = out_of_line ? vl : bl, *other = out_of_line ? bl : vl;
 	const struct ws_group *host = NULL, *hb, *hv;
 	double best = 0, d;
+	size_t len;
 
-	if (g->inlined || !has_inlined_row(other, g->name) || has_inlined_row(called, g->name))
+	/* A clone's row ("step(long) [clone .constprop.0]") is its function's, whose inlined row has no note. */
+	ws_sym_clone_row(g->name, &len);
+	if (g->inlined || !has_inlined_row(other, g->name, len) || has_inlined_row(called, g->name, len) ||
+	    own_row(called, g->name, len) != g || own_row(other, g->name, len))
 		return MOVED_NOT;
 	for (size_t i = 0; i < g->callers.n; i++) {
 		double x = median_of(&g->callers.v[i].metrics, metric);
@@ -530,6 +561,7 @@ static enum moved moved_place(const struct ws_group_list *bl, const struct ws_gr
 	if (!isfinite(d))
 		return MOVED_OWN;
 	p->moved = g->name;
+	p->moved_len = len;
 	p->out_of_line = out_of_line;
 	p->name = hv->name;
 	p->object = hv->object;
@@ -586,11 +618,9 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 				 * where the callers say; else this half is a row as any other.
 				 */
 				size_t len = strlen(g->name) - strlen(" (inlined)");
-				char *fn = xasprintf("%.*s", (int)len, g->name);
-				const struct ws_group *own_g = ws_group_list_find(vg ? bl : vl, fn);
+				const struct ws_group *own_g = own_row(vg ? bl : vl, g->name, len);
 				struct place mp = { 0 };
 
-				free(fn);
 				if (own_g && !ws_group_list_find(vg ? vl : bl, own_g->name) &&
 				    moved_place(bl, vl, own_g, vg == NULL, metric, &mp) == MOVED_HOST)
 					continue;
@@ -693,8 +723,8 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 
 			if (fns[i].moved && strcmp(fns[i].moved, fns[i].name)) {
 				cause->where[cause->nwhere++] = xasprintf(
-					"%s with its callees (%s): %s is inlined in %s, called in %s", fns[i].name, sh,
-					fns[i].moved, fns[i].out_of_line ? b->name : v->name,
+					"%s with its callees (%s): %.*s is inlined in %s, called in %s", fns[i].name, sh,
+					(int)fns[i].moved_len, fns[i].moved, fns[i].out_of_line ? b->name : v->name,
 					fns[i].out_of_line ? v->name : b->name);
 			} else if (fns[i].moved) {
 				cause->where[cause->nwhere++] = xasprintf("%s (%s): inlined in %s, called in %s",

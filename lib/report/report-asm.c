@@ -64,7 +64,9 @@ static const char *how_name(enum ws_sym_how how)
 	case WS_SYM_BY_SIZE: return "size-and-order";
 	case WS_SYM_BY_LAMBDA: return "lambda";
 	case WS_SYM_BY_TEMPLATE: return "template";
-	case WS_SYM_LAMBDA_INLINED: return "lambda-inlined"; /* asm-diff's functions are never inlined rows */
+	/* asm-diff's functions are never inlined rows: these two do not come here. */
+	case WS_SYM_LAMBDA_INLINED: return "lambda-inlined";
+	case WS_SYM_CLONE_INLINED: return "clone-inlined";
 	case WS_SYM_AMBIGUOUS: return "ambiguous";
 	case WS_SYM_ONLY: return "only";
 	}

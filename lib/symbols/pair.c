@@ -295,17 +295,17 @@ static void pair_lambdas(const struct ws_sym_pairable *a, size_t na, const struc
 	free(m);
 }
 
-/* A function of a template, for the last round: its name without the template's arguments. */
-struct template_member {
+/* A function for one of the last rounds: the key it pairs by there (a new string). */
+struct keyed_member {
 	const struct ws_sym_pairable *s;
 	size_t index;
 	int side; /* 0: A, 1: B */
 	char *key;
 };
 
-static int cmp_template_members(const void *pa, const void *pb)
+static int cmp_keyed_members(const void *pa, const void *pb)
 {
-	const struct template_member *a = pa, *b = pb;
+	const struct keyed_member *a = pa, *b = pb;
 	int c = strcmp(a->key, b->key);
 
 	if (c)
@@ -313,6 +313,80 @@ static int cmp_template_members(const void *pa, const void *pb)
 	if (a->s->cold != b->s->cold)
 		return a->s->cold ? 1 : -1;
 	return a->side - b->side;
+}
+
+/*
+ * One of the last rounds: where `key` (NULL for a function not in this round) gives one function in each
+ * build (cold parts apart), both left, and `fits` takes them (NULL: any two), they pair (`how`). Counted
+ * among every function, paired or not: where a build has two of one key, which one the other build's stands
+ * for is not known, and nothing is paired.
+ */
+static void pair_only_ones(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,
+			   char *(*key)(const char *identity),
+			   bool (*fits)(const struct ws_sym_pairable *x, const struct ws_sym_pairable *y),
+			   enum ws_sym_how how, size_t *mate_a, enum ws_sym_how *how_a, bool *used_b)
+{
+	struct keyed_member *m = xmalloc((na + nb + 1) * sizeof(*m));
+	size_t n = 0;
+
+	for (size_t i = 0; i < na + nb; i++) {
+		const struct ws_sym_pairable *s = i < na ? &a[i] : &b[i - na];
+		char *k = key(s->identity);
+
+		if (k)
+			m[n++] = (struct keyed_member){ s, i < na ? i : i - na, i >= na, k };
+	}
+	qsort(m, n, sizeof(*m), cmp_keyed_members);
+	for (size_t g = 0, e; g < n; g = e) {
+		for (e = g + 1; e < n && !strcmp(m[e].key, m[g].key) && m[e].s->cold == m[g].s->cold; e++)
+			;
+		if (e - g != 2 || m[g].side != 0 || m[g + 1].side != 1)
+			continue;
+		if (mate_a[m[g].index] != SIZE_MAX || used_b[m[g + 1].index] || (fits && !fits(m[g].s, m[g + 1].s)))
+			continue;
+		mate_a[m[g].index] = m[g + 1].index;
+		used_b[m[g + 1].index] = true;
+		how_a[m[g].index] = how;
+	}
+	for (size_t k = 0; k < n; k++)
+		free(m[k].key);
+	free(m);
+}
+
+/* The key of the round of moves: the function a row is of, its own code or inlined (" (inlined)" left out). */
+static char *moved_key(const char *identity)
+{
+	size_t len;
+
+	ws_sym_inlined_row(identity, &len);
+	return xstrndup(identity, len);
+}
+
+/*
+ * Whether `x` and `y`, of one function, are a clone's own row ("step(long) [clone .constprop.0]", by its key:
+ * the row's name) and the other build's row of its inlined code ("step(long) (inlined)"), either way round.
+ * Not a row of the function's own name: "step(long)" and "step(long) (inlined)" say the move already.
+ */
+static bool clone_and_inlined(const struct ws_sym_pairable *x, const struct ws_sym_pairable *y)
+{
+	size_t len;
+	bool xi = ws_sym_inlined_row(x->identity, &len), yi = ws_sym_inlined_row(y->identity, &len);
+
+	return xi != yi && ws_sym_clone_row(xi ? y->key : x->key, &len);
+}
+
+/*
+ * The round of moves: a function called in one build as a GCC clone ("mv::step(long, long) [clone
+ * .constprop.0]", its identity "mv::step(long, long)", clone suffixes left out) and inlined in the other
+ * ("mv::step(long, long) (inlined)", DWARF's name for its inlined code) is one function that moved, as
+ * "step" and "step (inlined)" are (WS_SYM_CLONE_INLINED), where each build has one row of that function, its
+ * own code's or inlined, and no other: two clones against one inlined row, or the function called and
+ * inlined in one build, stay apart.
+ */
+static void pair_moved_clones(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b,
+			      size_t nb, size_t *mate_a, enum ws_sym_how *how_a, bool *used_b)
+{
+	pair_only_ones(a, na, b, nb, moved_key, clone_and_inlined, WS_SYM_CLONE_INLINED, mate_a, how_a, used_b);
 }
 
 /*
@@ -324,32 +398,9 @@ static int cmp_template_members(const void *pa, const void *pb)
  * (fill<map> and fill<set>), which one the other build's stands for is not known, and nothing is paired.
  */
 static void pair_templates(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b,
-			   size_t nb, size_t *mate_a, enum ws_sym_how *how_a, const bool *used_b)
+			   size_t nb, size_t *mate_a, enum ws_sym_how *how_a, bool *used_b)
 {
-	struct template_member *m = xmalloc((na + nb + 1) * sizeof(*m));
-	size_t n = 0;
-
-	for (size_t i = 0; i < na + nb; i++) {
-		const struct ws_sym_pairable *s = i < na ? &a[i] : &b[i - na];
-		char *key = ws_sym_template_key(s->identity);
-
-		if (key)
-			m[n++] = (struct template_member){ s, i < na ? i : i - na, i >= na, key };
-	}
-	qsort(m, n, sizeof(*m), cmp_template_members);
-	for (size_t g = 0, e; g < n; g = e) {
-		for (e = g + 1; e < n && !strcmp(m[e].key, m[g].key) && m[e].s->cold == m[g].s->cold; e++)
-			;
-		if (e - g != 2 || m[g].side != 0 || m[g + 1].side != 1)
-			continue;
-		if (mate_a[m[g].index] != SIZE_MAX || used_b[m[g + 1].index])
-			continue;
-		mate_a[m[g].index] = m[g + 1].index;
-		how_a[m[g].index] = WS_SYM_BY_TEMPLATE;
-	}
-	for (size_t k = 0; k < n; k++)
-		free(m[k].key);
-	free(m);
+	pair_only_ones(a, na, b, nb, ws_sym_template_key, NULL, WS_SYM_BY_TEMPLATE, mate_a, how_a, used_b);
 }
 
 void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym_pairable *b, size_t nb,
@@ -427,6 +478,7 @@ void ws_sym_pair(const struct ws_sym_pairable *a, size_t na, const struct ws_sym
 		}
 	}
 	pair_lambdas(a, na, b, nb, mate_a, how_a, how_b, used_b);
+	pair_moved_clones(a, na, b, nb, mate_a, how_a, used_b);
 	pair_templates(a, na, b, nb, mate_a, how_a, used_b);
 	free(bykey);
 	free(used_b);

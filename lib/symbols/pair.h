@@ -36,6 +36,11 @@ enum ws_sym_how {
 	 * code and code inlined from it), and one function, as they are: it moved, which the explanation says.
 	 */
 	WS_SYM_LAMBDA_INLINED,
+	/*
+	 * One function called in one build as a clone and inlined in the other: "step(long) [clone .constprop.0]"
+	 * and "step(long) (inlined)", one identity. Two rows and one function, as WS_SYM_LAMBDA_INLINED's are.
+	 */
+	WS_SYM_CLONE_INLINED,
 	WS_SYM_AMBIGUOUS, /* one of several of one identity that nothing paired: never guessed */
 	WS_SYM_ONLY,      /* nothing of its identity left in the other build */
 };
@@ -52,8 +57,12 @@ enum ws_sym_how {
  * against several (#1 and #2) both stay WS_SYM_AMBIGUOUS. So too, where neither spelling has a mate, the
  * lambda's own function in one build (its symbol, "...{lambda(long)#1}::operator()(long) const") and its
  * inlined code in the other (its identity ending in " (inlined)") are mates, WS_SYM_LAMBDA_INLINED (the
- * only mates that are two rows), where each is the only row of that lambda in the other build, inlined or
- * not. Last of all, a template's (or generic's) only instance in each of a[] and b[] (ws_sym_template_key():
+ * only mates that are two rows, with WS_SYM_CLONE_INLINED), where each is the only row of that lambda in the
+ * other build, inlined or not. Then a function called in one build as a clone (its key a clone's name,
+ * ws_sym_clone_row(): "step(long) [clone .constprop.0]", its identity "step(long)") and inlined in the other
+ * ("step(long) (inlined)") are mates, WS_SYM_CLONE_INLINED, where each build has that one row of the
+ * function, its own code's or inlined, and no other (a row of the function's own name and its inlined row
+ * say the move by their names, and are left so). Last of all, a template's (or generic's) only instance in each of a[] and b[] (ws_sym_template_key():
  * with as many parameters), both left, pair (WS_SYM_BY_TEMPLATE) though their arguments differ (the
  * profiles' rows are what ran or was sampled, so there an instance is the only one that did): the variant
  * that changed a type (std::map to std::unordered_map, Vec to SmallVec) changed the instances of the

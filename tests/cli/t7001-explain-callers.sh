@@ -285,4 +285,45 @@ test_expect_success 'code inlined from a function is not named again beside the 
 	test_grep -v "step (inlined) ([0-9]*%)" inl.out
 '
 
+# step again, with a constant argument at its only call: -DOUT keeps it out of line as GCC's clone,
+# step.constprop.0, whose inlined code DWARF names "step (inlined)" all the same.
+test_expect_success 'the cloned step programs build' '
+	cat >clone.c <<-\EOF &&
+	#include <stdlib.h>
+	#ifdef OUT
+	#define HOW __attribute__((noinline))
+	#else
+	#define HOW inline __attribute__((always_inline))
+	#endif
+	volatile long sink;
+	static HOW long step(long x, long k)
+	{
+		return (x * k) ^ (x >> 3);
+	}
+	__attribute__((noinline)) static long run(long n)
+	{
+		long s = 0;
+		for (long i = 0; i < n; i++)
+			s += step(i, 7);
+		return s;
+	}
+	int main(int argc, char **argv) { sink = run(atol(argv[1])); return 0; }
+	EOF
+	cc -O2 -g -o cl-in clone.c &&
+	cc -O2 -g -DOUT -o cl-out clone.c
+'
+
+nm cl-out 2>/dev/null | grep -q " step\.constprop\.0$" ||
+	test_skip_next "this compiler does not clone step as GCC 12 does (step.constprop.0 with -DOUT)"
+test_expect_success 'a function inlined in a and called as a clone in b: its caller with callees, step moved, either way' '
+	whyslow compare --backend sim --exact --callers -n a "./cl-in 200000" -n b "./cl-out 200000" >cl.out &&
+	# Without the clone seen as step, the place was step.constprop.0 alone, "new", past the whole difference.
+	test_grep "mostly in run with its callees ([0-9]*%): step is inlined in a, called in b" cl.out &&
+	test_grep "^   step  .* new$" cl.out &&
+	test_grep -v "step.constprop.0" cl.out &&
+	whyslow compare --backend sim --exact --callers -n b "./cl-out 200000" -n a "./cl-in 200000" >cl2.out &&
+	test_grep "mostly in run with its callees ([0-9]*%): step is inlined in a, called in b" cl2.out &&
+	test_grep "^   step.constprop.0  .* gone$" cl2.out
+'
+
 test_done

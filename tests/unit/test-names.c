@@ -457,23 +457,60 @@ static void test_lambda_numbers(void **state)
 }
 
 /*
- * ws_sym_pair() of two builds' names as the profiles' rows are: the name is the key and, for inlined code,
- * the identity; no sizes.
+ * ws_sym_pair() of two builds' names as the profiles' rows are: the name is the key and, without its clone
+ * notes (all of it for inlined code), the identity; no sizes.
  */
 static void pair_rows(const char *const *an, size_t na, const char *const *bn, size_t nb, size_t *mate,
 		      enum ws_sym_how *how_a, enum ws_sym_how *how_b)
 {
 	struct ws_sym_pairable *a = calloc(na + 1, sizeof(*a)), *b = calloc(nb + 1, sizeof(*b));
+	char **ids = calloc(na + nb + 1, sizeof(*ids));
 
 	assert_non_null(a);
 	assert_non_null(b);
+	assert_non_null(ids);
+	for (size_t i = 0; i < na + nb; i++) {
+		const char *name = i < na ? an[i] : bn[i - na];
+		size_t len;
+
+		ws_sym_clone_row(name, &len);
+		ids[i] = xstrndup(name, len);
+	}
 	for (size_t i = 0; i < na; i++)
-		a[i] = (struct ws_sym_pairable){ .key = an[i], .identity = an[i], .addr = i };
+		a[i] = (struct ws_sym_pairable){ .key = an[i], .identity = ids[i], .addr = i };
 	for (size_t j = 0; j < nb; j++)
-		b[j] = (struct ws_sym_pairable){ .key = bn[j], .identity = bn[j], .addr = j };
+		b[j] = (struct ws_sym_pairable){ .key = bn[j], .identity = ids[na + j], .addr = j };
 	ws_sym_pair(a, na, b, nb, mate, how_a, how_b);
+	for (size_t i = 0; i < na + nb; i++)
+		free(ids[i]);
+	free(ids);
 	free(a);
 	free(b);
+}
+
+/* What a row of A pairs with in B, and how, or why not. */
+struct want_pair {
+	size_t mate;
+	enum ws_sym_how how;
+};
+
+/* pair_rows() of an[] and bn[]: each of an[] as want[] says; how_b[] (nb of them) for the caller to read. */
+static void check_pairs(const char *const *an, size_t na, const char *const *bn, size_t nb,
+			const struct want_pair *want, size_t nwant, enum ws_sym_how *how_b)
+{
+	size_t *mate = calloc(na + 1, sizeof(*mate));
+	enum ws_sym_how *how_a = calloc(na + 1, sizeof(*how_a));
+
+	assert_non_null(mate);
+	assert_non_null(how_a);
+	assert_int_equal(nwant, na);
+	pair_rows(an, na, bn, nb, mate, how_a, how_b);
+	for (size_t i = 0; i < na; i++) {
+		assert_int_equal(mate[i], want[i].mate);
+		assert_int_equal(how_a[i], want[i].how);
+	}
+	free(mate);
+	free(how_a);
 }
 
 /*
@@ -570,10 +607,7 @@ static void test_pair_lambdas_inlined(void **state)
 		"ns::seven(int)::{lambda(int)}::operator()(int) const (inlined)",
 	};
 	/* What an[i] pairs with in bn[], and how, or why not. */
-	static const struct {
-		size_t mate;
-		enum ws_sym_how how;
-	} want[] = {
+	static const struct want_pair want[] = {
 		/* Called in A, inlined in B, and the other way round. */
 		{ 0, WS_SYM_LAMBDA_INLINED },
 		{ 1, WS_SYM_LAMBDA_INLINED },
@@ -594,17 +628,68 @@ static void test_pair_lambdas_inlined(void **state)
 		/* Other parameters are another lambda. */
 		{ SIZE_MAX, WS_SYM_ONLY },
 	};
-	enum { NA = sizeof(an) / sizeof(an[0]), NB = sizeof(bn) / sizeof(bn[0]) };
-	size_t mate[NA];
-	enum ws_sym_how how_a[NA], how_b[NB];
+	enum ws_sym_how how_b[ARRAY_SIZE(bn)];
 
 	(void)state;
-	assert_int_equal(sizeof(want) / sizeof(want[0]), NA);
-	pair_rows(an, NA, bn, NB, mate, how_a, how_b);
-	for (size_t i = 0; i < NA; i++) {
-		assert_int_equal(mate[i], want[i].mate);
-		assert_int_equal(how_a[i], want[i].how);
-	}
+	check_pairs(an, ARRAY_SIZE(an), bn, ARRAY_SIZE(bn), want, ARRAY_SIZE(want), how_b);
+}
+
+/*
+ * A function called in one build as a GCC clone and inlined in the other: its clone's row and the other's
+ * " (inlined)" row are one function (WS_SYM_CLONE_INLINED), as "f" and "f (inlined)" are, where each build
+ * has that one row of it, its own code's or inlined; never a guess among two clones.
+ */
+static void test_pair_clones_inlined(void **state)
+{
+	static const char *const an[] = {
+		"mv::step(long, long) [clone .constprop.0]",
+		"mv::two(long) (inlined)",
+		"step.constprop.0",
+		"mv::three(long) (inlined)",
+		"mv::four(long) [clone .constprop.0]",
+		"mv::four(long) (inlined)",
+		"mv::five(long)",
+		"ns::f(int)::{lambda(long)#1}::operator()(long) const [clone .constprop.0]",
+		"ns::g(int)::{lambda(long)#1}::operator()(long) const [clone .constprop.0]",
+		"mv::six(long) [clone .constprop.0]",
+	};
+	static const char *const bn[] = {
+		"mv::step(long, long) (inlined)",
+		"mv::two(long) [clone .isra.0]",
+		"step (inlined)",
+		"mv::three(long) [clone .constprop.0]",
+		"mv::three(long) [clone .isra.0]",
+		"mv::four(long) (inlined)",
+		"mv::five(long) (inlined)",
+		"ns::f(int)::{lambda(long)#1}::operator()(long) const (inlined)",
+		"ns::g(int)::{lambda(long)}::operator()(long) const (inlined)",
+		"mv::six(long) [clone .isra.0]",
+		"mv::six(long) (inlined)",
+	};
+	/* What an[i] pairs with in bn[], and how, or why not. */
+	static const struct want_pair want[] = {
+		/* Called in A as a clone, inlined in B, and the other way round; a C clone by its suffix. */
+		{ 0, WS_SYM_CLONE_INLINED },
+		{ 1, WS_SYM_CLONE_INLINED },
+		{ 2, WS_SYM_CLONE_INLINED },
+		/* Two clones of three(long) called in B: which one A inlined is not known. */
+		{ SIZE_MAX, WS_SYM_ONLY },
+		/* Called and inlined in A: B's inlined code is A's inlined code, no move. */
+		{ SIZE_MAX, WS_SYM_ONLY },
+		{ 5, WS_SYM_BY_NAME },
+		/* No clone: "five(long)" and "five(long) (inlined)" say the move by their names. */
+		{ SIZE_MAX, WS_SYM_ONLY },
+		/* A lambda's clone, numbered in both spellings, and numbered in one only (the lambdas' round). */
+		{ 7, WS_SYM_CLONE_INLINED },
+		{ 8, WS_SYM_LAMBDA_INLINED },
+		/* A clone in each build is one function, as ever; B's inlined code of it moved nowhere. */
+		{ 9, WS_SYM_BY_CLONE },
+	};
+	enum ws_sym_how how_b[ARRAY_SIZE(bn)];
+
+	(void)state;
+	check_pairs(an, ARRAY_SIZE(an), bn, ARRAY_SIZE(bn), want, ARRAY_SIZE(want), how_b);
+	assert_int_equal(how_b[10], WS_SYM_ONLY);
 }
 
 /* What the instances of one template have in common, and what is no template. */
@@ -689,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_lambda_numbers),
 		cmocka_unit_test(test_pair_lambdas),
 		cmocka_unit_test(test_pair_lambdas_inlined),
+		cmocka_unit_test(test_pair_clones_inlined),
 		cmocka_unit_test(test_template_key),
 		cmocka_unit_test(test_pair_templates),
 	};
