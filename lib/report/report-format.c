@@ -355,7 +355,7 @@ char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_re
 {
 	const char *cmd = strstr(text, "whyslow asm-diff");
 	char *head = cmd ? xstrndup(text, (size_t)(cmd - text)) : xstrdup(text), *out;
-	const char **names = NULL;
+	char **names = NULL;
 	size_t n = 0, alloc = 0;
 
 	if (o->full_names) {
@@ -365,10 +365,19 @@ char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_re
 	for (size_t v = 0; v < r->nvariants; v++)
 		for (size_t i = 0; i < r->variants[v].functions.n; i++) {
 			const char *name = r->variants[v].functions.v[i].name;
+			size_t len;
+			/* A clone's row, and its function's name, which a move is said of ("f(int) is inlined in a"). */
+			bool clone = ws_sym_clone_row(name, &len);
 
-			if (ws_text_width(name) > WS_SYM_DISPLAY_WIDTH && strstr(head, name)) {
-				WS_ALLOC_GROW(names, n + 1, alloc);
-				names[n++] = name;
+			for (int k = 0; k < 1 + clone; k++) {
+				char *form = xstrndup(name, k ? len : strlen(name));
+
+				if (ws_text_width(form) > WS_SYM_DISPLAY_WIDTH && strstr(head, form)) {
+					WS_ALLOC_GROW(names, n + 1, alloc);
+					names[n++] = form;
+				} else {
+					free(form);
+				}
 			}
 		}
 	if (n)
@@ -378,6 +387,7 @@ char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_re
 
 		free(shown);
 		free(head);
+		free(names[i]);
 		head = next;
 	}
 	free(names);

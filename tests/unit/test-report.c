@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test-report.c - unit tests of how the reports write a value in its unit. */
+/* test-report.c - unit tests of how the reports write a value in its unit, and long names in a sentence. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,8 +7,11 @@
 #include <cmocka.h>
 
 #include "report/report.h"
+#include "result/result.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static const char *count(double v)
 {
@@ -56,12 +59,44 @@ static void test_counts_short_buffer(void **state)
 	assert_string_equal(buf, "3,524");
 }
 
+/*
+ * The explanation's long names are shown as the tables show them: a row's, and, for a clone's row, its
+ * function's name, which a move is said of ("f(…) is inlined in a, called in b"); a command stays whole.
+ */
+static void test_sentence_names_shortened(void **state)
+{
+	static const char *const fn = "ns::scaled_sum(std::vector<long, std::allocator<long> > const&, int)";
+	static const char *const clone = "ns::scaled_sum(std::vector<long, std::allocator<long> > const&, int) "
+					 "[clone .constprop.0]";
+	struct ws_report_opts o = { 0 };
+	struct ws_result r;
+	char text[1024], *got;
+
+	(void)state;
+	ws_result_init(&r);
+	ws_group_list_get(&ws_result_add_variant(&r, "a", NULL)->functions, clone, "/bin/prog");
+	snprintf(text, sizeof(text), "run with its callees (100%%): %s is inlined in b, called in a; %s (3%%); "
+		 "whyslow asm-diff --function '%s' a b", fn, clone, fn);
+	got = ws_report_shorten_names(&o, &r, text);
+	assert_string_equal(got, "run with its callees (100%): ns::scaled_sum(std::vector<…> const&, int) is "
+				 "inlined in b, called in a; ns::scaled_sum(…) [clone .constprop.0] (3%); "
+				 "whyslow asm-diff --function 'ns::scaled_sum(std::vector<long, std::allocator<long> > "
+				 "const&, int)' a b");
+	free(got);
+	o.full_names = true;
+	got = ws_report_shorten_names(&o, &r, text);
+	assert_string_equal(got, text);
+	free(got);
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_not_whole),
 		cmocka_unit_test(test_counts_whole),
 		cmocka_unit_test(test_counts_short_buffer),
+		cmocka_unit_test(test_sentence_names_shortened),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
