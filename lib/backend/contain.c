@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -228,6 +229,23 @@ fail:
 	free(cg->path);
 	free(cg);
 	return NULL;
+}
+
+double ws_contain_cpu_wait(const struct ws_cgroup *cg)
+{
+	char *path, *text = NULL;
+	const char *p;
+	double s = NAN;
+
+	if (!cg)
+		return NAN;
+	path = xasprintf("%s/cpu.pressure", cg->path);
+	if (ws_read_file(path, &text, NULL) >= 0 && !strncmp(text, "some ", 5) && (p = strstr(text, " total=")) &&
+	    p < text + strcspn(text, "\n"))
+		s = strtod(p + 7, NULL) * 1e-6; /* microseconds */
+	free(text);
+	free(path);
+	return s;
 }
 
 /* Whether a child can be started in `cg` (the permission to move it there is checked only then). */

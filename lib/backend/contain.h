@@ -35,6 +35,12 @@ struct ws_cgroup *ws_contain_leaf_get(void);
 void ws_contain_leaf_put(struct ws_cgroup *cg);
 int ws_contain_leaf_fd(const struct ws_cgroup *cg);
 
+/*
+ * Seconds some process of leaf `cg` has been runnable without a CPU, all told (cpu.pressure's "some"
+ * total): NAN for no leaf, or a kernel without PSI (CONFIG_PSI, psi=1).
+ */
+double ws_contain_cpu_wait(const struct ws_cgroup *cg);
+
 /* A run in this leaf cannot be started there (clone3 refused it): every later run goes without cgroups. */
 void ws_contain_cgroup_failed(int err);
 

@@ -730,8 +730,7 @@ static void fill_outcome(struct ws_run_outcome *out, int status, const struct ru
 	out->user = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec * 1e-6;
 	out->sys = (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec * 1e-6;
 	out->max_rss = (double)ru->ru_maxrss * 1024.0;
-	out->preempted = (double)ru->ru_nivcsw;
-	out->yielded = (double)ru->ru_nvcsw;
+	out->cpu_wait = NAN;
 }
 
 /*
@@ -963,6 +962,7 @@ int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws
 {
 	struct ws_cgroup *cg;
 	char **envp;
+	double wait0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -974,10 +974,13 @@ int ws_run(const struct ws_exec *ex, const struct ws_run_hooks *hooks, struct ws
 	ws_contain_init();
 	cg = ex->keep_children ? NULL : ws_contain_leaf_get();
 	out->rss_floor = peak_of(0);
+	/* A leaf serves run after run: its stall total before this one is subtracted. */
+	wait0 = ws_contain_cpu_wait(cg);
 	if (hooks && hooks->attach)
 		ret = run_fork(ex, hooks, envp, cg, out);
 	else
 		ret = run_spawn(ex, hooks, envp, cg, out);
+	out->cpu_wait = ws_contain_cpu_wait(cg) - wait0;
 	ws_contain_leaf_put(cg);
 	free(envp);
 	return ret;

@@ -59,8 +59,11 @@ struct ws_run_outcome {
 	double wall;          /* seconds from the spawn (exec included) to exit (CLOCK_MONOTONIC) */
 	double user, sys;     /* seconds of CPU, the child and the descendants it waited for (wait4) */
 	double max_rss;       /* bytes (wait4) */
-	/* Context switches (wait4): the kernel's preemptions of it, and its own waits (sleep, I/O, locks). */
-	double preempted, yielded;
+	/*
+	 * Seconds its processes spent runnable but waiting for a CPU (its cgroup's cpu.pressure "some" total,
+	 * the kernel's PSI), NAN where there is no cgroup or no PSI: off-CPU time that is not its own waiting.
+	 */
+	double cpu_wait;
 	/*
 	 * whyslow's own peak when the child started (VmHWM), or 0 where /proc does not say: the kernel takes
 	 * the peak of the memory a child leaves at exec into its max-rss, and a child sharing ours (CLONE_VM)

@@ -445,24 +445,28 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 	}
 	if (wall && user && sys && wall->sum.n && user->sum.n && sys->sum.n &&
 	    wall->sum.median > 2 * (user->sum.median + sys->sum.median) && wall->sum.median > 0.001) {
-		double preempted = v->switch_runs ? v->preempted / (double)v->switch_runs : 0;
-		double yielded = v->switch_runs ? v->yielded / (double)v->switch_runs : 0;
+		double cpu = user->sum.median + sys->sum.median, off = wall->sum.median - cpu;
+		double waited = v->cpu_wait_runs ? v->cpu_wait / (double)v->cpu_wait_runs : NAN;
 
 		/*
-		 * Off the CPU is waiting of its own (sleep, I/O, locks: voluntary switches) or waiting for a CPU
-		 * that other work holds (preemptions). A CPU-bound program on a busy machine is the second, and
-		 * blaming I/O there sends the user looking in the wrong place.
+		 * Off the CPU is waiting of its own (sleep, I/O, locks) or waiting for a CPU that other work holds,
+		 * which the kernel's pressure stall accounting times per cgroup. A CPU-bound program on a busy
+		 * machine is the second, and blaming I/O there sends the user looking in the wrong place; where
+		 * that time is not known, neither is named.
 		 */
-		if (preempted >= 10 && preempted > yielded)
-			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s), and was preempted %.0f times a "
-				       "run against %.0f wait%s of its own: it waited for a CPU that other work held; stop "
-				       "that work, or give each its own CPUs (--cpu), and see 'whyslow doctor'",
-				       qn, wall->sum.median, user->sum.median + sys->sum.median, preempted, yielded,
-				       yielded >= 0.5 && yielded < 1.5 ? "" : "s");
-		else
+		if (waited >= 0.5 * off)
+			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s), and waited %.3g s a run for a "
+				       "CPU that other work held: stop that work, or give each its own CPUs (--cpu), and "
+				       "see 'whyslow doctor'",
+				       qn, wall->sum.median, cpu, waited);
+		else if (isfinite(waited))
 			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep or "
 				       "locks is invisible to the counters",
-				       qn, wall->sum.median, user->sum.median + sys->sum.median);
+				       qn, wall->sum.median, cpu);
+		else
+			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep, locks "
+				       "or for a CPU other work held is invisible to the counters",
+				       qn, wall->sum.median, cpu);
 	}
 	ws_warn_unclosed_regions(r, v);
 	for (size_t i = 0; i < v->metrics.n; i++) {

@@ -468,10 +468,9 @@ static int run_finish(struct session *s, struct phase *ph, struct pending *r)
 		}
 		ws_push_at(&v->metrics, name, 0, r->run, val, -1, NAN);
 	}
-	if (ph->rusage && (ops->traits & WS_BE_NATIVE)) {
-		v->preempted += out->preempted;
-		v->yielded += out->yielded;
-		v->switch_runs++;
+	if (ph->rusage && (ops->traits & WS_BE_NATIVE) && isfinite(out->cpu_wait)) {
+		v->cpu_wait += out->cpu_wait;
+		v->cpu_wait_runs++;
 	}
 	be->run = r->state;
 	return ops->collect ? ops->collect(be, out, v, r->run) : 0;

@@ -194,6 +194,9 @@ static json_t *variant_to_json(const struct ws_variant *v)
 	}
 	json_object_set_new(o, "runs", runs);
 	json_object_set_new(o, "failed_runs", json_integer((json_int_t)v->failed_runs));
+	if (v->cpu_wait_runs)
+		json_object_set_new(o, "cpu_wait", json_pack("{s:f,s:I}", "mean", v->cpu_wait / (double)v->cpu_wait_runs,
+							     "runs", (json_int_t)v->cpu_wait_runs));
 	json_object_set_new(o, "metrics", metrics_to_json(&v->metrics));
 	for (size_t i = 0; i < v->regions.n; i++)
 		set_key(regions, v->regions.v[i].name,
@@ -803,6 +806,16 @@ static int variant_from_json(const json_t *vo, struct ws_result *r, const char *
 			st.timed_out = get_bool(x, "timed_out");
 			st.env_pad = (int)get_num(x, "env_pad", -1);
 			ws_variant_push_run(v, &st);
+		}
+	}
+	{
+		const json_t *w = json_object_get(vo, "cpu_wait");
+		double mean = get_num(w, "mean", NAN), n = get_num(w, "runs", 0);
+
+		/* Kept as the mean and its runs, so that diff makes compare's off-CPU warning again as it was. */
+		if (isfinite(mean) && mean >= 0 && n >= 1) {
+			v->cpu_wait_runs = (size_t)n;
+			v->cpu_wait = mean * n;
 		}
 	}
 	if ((ret = metrics_from_json(json_object_get(vo, "metrics"), &v->metrics, where)) < 0)

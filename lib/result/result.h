@@ -251,11 +251,11 @@ struct ws_variant {
 	/* The most threads one process had in a simulated run (1 for a single-threaded one), 0 where none ran. */
 	unsigned sim_threads;
 	/*
-	 * Its timed runs' context switches, summed over `switch_runs` of them: preemptions and its own waits
-	 * (wait4), for the warning that tells waiting for a CPU from sleeping. Not kept in the result file.
+	 * The seconds a timed run waited for a CPU other work held, on average (ws_run_outcome's cpu_wait,
+	 * summed over `cpu_wait_runs` runs): for the warning that tells that from sleeping. 0 runs: unknown.
 	 */
-	double preempted, yielded;
-	size_t switch_runs;
+	double cpu_wait;
+	size_t cpu_wait_runs;
 };
 
 /* Frees a variant's contention report and per-core counts. */
