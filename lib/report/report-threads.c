@@ -104,8 +104,8 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, c
 				t->coherence_misses, t->coherence_misses == 1 ? "" : "es");
 		}
 		if (before)
-			fprintf(f, "%*s    %sbytes below 0 lie on the line before %s, outside it%s\n", indent, "",
-				d, c->variable, z);
+			fprintf(f, "%*s    %sbytes below 0 are this line's bytes before %s (another variable's)%s\n",
+				indent, "", d, c->variable ? c->variable : c->address, z);
 		if (c->verdict == WS_SHARING_FALSE)
 			fprintf(f, "%*s    %sthe threads use different bytes of one line: pad or align them onto lines of "
 				"their own%s\n", indent, "", d, z);

@@ -859,6 +859,8 @@ const char *ws_sharing_name(enum ws_sharing s)
 
 char *ws_span_text(int lo, int hi)
 {
+	if (lo == hi)
+		return xasprintf("byte %d", lo);
 	return lo < 0 ? xasprintf("bytes %d to %d", lo, hi) : xasprintf("bytes %d-%d", lo, hi);
 }
 

@@ -188,7 +188,7 @@ struct ws_contention_thread {
 
 #define WS_NO_SPAN INT_MIN
 
-/* "bytes 8-15", or "bytes -8 to -1" where they precede the variable (a hyphen would read "-8--1"). */
+/* "bytes 8-15", "byte 3", or "bytes -8 to -1" where they precede the variable (a hyphen would read "-8--1"). */
 char *ws_span_text(int lo, int hi);
 
 /* What the threads that take part in a contended line do there (docs/result-schema.md, `verdict`). */

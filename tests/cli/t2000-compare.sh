@@ -331,7 +331,11 @@ test_expect_success 'long commands that differ in the middle stay told apart in 
 	fake compare -r 2 --backend fake "echo ${long_a}x$long_a" "echo ${long_a}y$long_a" >out &&
 	grep "^ metric " out >head &&
 	test_grep "x[a…]* (baseline) " head &&
-	test_grep "y[a…]* *$" head
+	test_grep "y[a…]* *$" head &&
+	# Cut all the same, each to less than its whole command: not widened back to the full names.
+	test_grep "…" head &&
+	test $(grep -o "…" head | wc -l) = 2 &&
+	test_grep -v "echo ${long_a}x$long_a" head
 '
 
 test_done
