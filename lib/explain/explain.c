@@ -485,15 +485,23 @@ static char *via_text(const struct located *loc, const char *metric, bool from)
  * library call got cheaper): "118%" would read as if the shares were parts of a whole, so it gets its
  * count and the rest of the program's instead: "+1.2 M instructions, more than the whole difference:
  * other code -1 M". True of any place, as its count is a part of the program's: a function's own, its
- * count with callees, an "(inlined)" row's (part of its host's), a region's. A new string.
+ * count with callees, an "(inlined)" row's (part of its host's), a region's. Said once per cause
+ * (*said): the places after the first past the whole have their count alone, "+960 k instructions",
+ * where three in a row each repeated the sentence. A new string.
  */
-static char *share_text(double delta, double total, const char *metric)
+static char *share_text(double delta, double total, const char *metric, bool *said)
 {
 	char *d, *rest, *s;
 
 	if (!past_whole(delta, total))
 		return xasprintf("%.0f%%", 100 * delta / total);
 	d = count_text(delta);
+	if (*said) {
+		s = xasprintf("%s %s", d, metric);
+		free(d);
+		return s;
+	}
+	*said = true;
 	rest = count_text(total - delta);
 	s = xasprintf("%s %s, more than the whole difference: other code %s", d, metric, rest);
 	free(d);
@@ -612,6 +620,7 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 	size_t nh = 0, ah = 0;
 	double bcyc = median_of(&b->metrics, cyc_metric), vcyc = median_of(&v->metrics, cyc_metric);
 	const struct place *region = NULL;
+	bool said_whole = false; /* share_text's "more than the whole difference", once per cause */
 
 	memset(loc, 0, sizeof(*loc));
 	cause->where = xcalloc(5, sizeof(char *));
@@ -746,7 +755,7 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 		if (dup)
 			continue;
 		if (cause->nwhere < 3 && fabs(fns[i].delta / total) >= 0.05) {
-			char *sh = share_text(fns[i].delta, total, metric);
+			char *sh = share_text(fns[i].delta, total, metric, &said_whole);
 
 			if (fns[i].moved && strcmp(fns[i].moved, fns[i].name)) {
 				cause->where[cause->nwhere++] = xasprintf(
@@ -799,7 +808,7 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 			region = &regs[i];
 	}
 	if (region) {
-		char *sh = share_text(region->delta, total, metric);
+		char *sh = share_text(region->delta, total, metric, &said_whole);
 
 		cause->where[cause->nwhere++] = xasprintf("region %s (%s)", region->name, sh);
 		free(sh);

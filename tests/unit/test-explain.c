@@ -259,8 +259,23 @@ static void test_share_past_the_whole_difference(void **state)
 	assert_int_equal(c->nwhere, 3);
 	assert_string_equal(c->where[0], "hot (+1160 instructions, more than the whole difference: other code -200)");
 	assert_string_equal(c->where[1], "warm (10%)");
-	assert_string_equal(c->where[2], "region loop (+1160 instructions, more than the whole difference: other code -200)");
+	/* Said once a cause: a second place past the whole has its count alone. */
+	assert_string_equal(c->where[2], "region loop (+1160 instructions)");
 	assert_non_null(strstr(r.explain[0].summary, "mostly in hot (+1160 instructions, more than"));
+	ws_result_release(&r);
+
+	/* +900: hot +1160, hotter +1400 (past the whole, each), cold -1660. */
+	estimated_pair(&r, &b, &v, "var", 3000, 3000, 3900, 3900);
+	sim_both(b, v, "branch-misses", 10, 10);
+	rows_both(&b->functions, &v->functions, "hot", 1000, 2160);
+	rows_both(&b->functions, &v->functions, "hotter", 1000, 2400);
+	rows_both(&b->functions, &v->functions, "cold", 2000, 340);
+	analyse(&r);
+	c = cause(&r.explain[0], "instructions");
+	assert_non_null(c);
+	assert_int_equal(c->nwhere, 2);
+	assert_string_equal(c->where[0], "hotter (+1400 instructions, more than the whole difference: other code -500)");
+	assert_string_equal(c->where[1], "hot (+1160 instructions)");
 	ws_result_release(&r);
 }
 
