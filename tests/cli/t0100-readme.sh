@@ -11,15 +11,21 @@ test_expect_success 'the README starts with make demo and make test' '
 	test_grep "^make test" top
 '
 
-test_expect_success 'every metric whyslow knows is documented in the README' '
+# In the Metrics table, not merely somewhere in the README: a metric named only in passing
+# (coherence-misses once was) leaves a reader of the table without its unit and backends.
+test_expect_success 'every metric whyslow knows has a row in the README Metrics table' '
 	whyslow list --json --no-probe >list.json &&
 	python3 - list.json "$README" <<-\EOF
 	import json, sys
 	readme = open(sys.argv[2]).read()
+	section = readme[readme.index("\n## Metrics\n"):]
+	section = section[:section.index("\n#", 1)]
+	rows = "\n".join(l.split(" | ")[0] for l in section.splitlines() if l.startswith("| `"))
+	assert rows, "no Metrics table"
 	kinds = ("runner", "perf", "simulator", "derived")
 	missing = [e["name"] for e in json.load(open(sys.argv[1]))
-	           if e["kind"] in kinds and "`%s`" % e["name"] not in readme]
-	assert not missing, "not in the README: %s" % missing
+	           if e["kind"] in kinds and "`%s`" % e["name"] not in rows]
+	assert not missing, "no row in the Metrics table: %s" % missing
 	EOF
 '
 
