@@ -288,37 +288,28 @@ char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t
 	return out;
 }
 
-/* Whether every program of `r` keeps a name of its own cut to `width` columns. */
-static bool names_distinct(const struct ws_result *r, size_t width)
+/* A program's name cut to `width` columns, for ws_text_width_apart(). */
+static char *program_name(size_t i, size_t width, const void *arg)
 {
-	char **shown = xcalloc(r->nvariants + 1, sizeof(*shown));
-	bool distinct = true;
+	const struct ws_result *r = arg;
 
-	for (size_t i = 0; i < r->nvariants; i++)
-		shown[i] = ws_text_elide_middle(r->variants[i].name, width);
-	for (size_t i = 0; i < r->nvariants && distinct; i++)
-		for (size_t j = i + 1; j < r->nvariants && distinct; j++)
-			distinct = strcmp(shown[i], shown[j]) != 0;
-	for (size_t i = 0; i < r->nvariants; i++)
-		free(shown[i]);
-	free(shown);
-	return distinct;
+	return ws_text_elide_middle(r->variants[i].name, width);
 }
 
 size_t ws_report_name_width(const struct ws_report_opts *o, const struct ws_result *r)
 {
-	size_t widest = 0;
+	const char **names;
+	size_t w;
 
 	if (o->full_names)
 		return 0;
+	names = xcalloc(r->nvariants + 1, sizeof(*names));
 	for (size_t i = 0; i < r->nvariants; i++)
-		if (ws_text_width(r->variants[i].name) > widest)
-			widest = ws_text_width(r->variants[i].name);
+		names[i] = r->variants[i].name;
 	/* Columns that read alike would hide which program is which: wider, until they differ. */
-	for (size_t w = WS_REPORT_NAME_WIDTH; w < widest; w++)
-		if (names_distinct(r, w))
-			return w;
-	return 0;
+	w = ws_text_width_apart(names, r->nvariants, WS_REPORT_NAME_WIDTH, program_name, r);
+	free(names);
+	return w;
 }
 
 /* `text` with every occurrence of `name` replaced by `shown`. A new string. */

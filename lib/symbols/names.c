@@ -449,6 +449,45 @@ char *ws_text_elide_middle(const char *s, size_t width)
 	return xasprintf("%.*s…%s", (int)(head - s), s, tail);
 }
 
+bool ws_text_alike(char *const *shown, const char *const *full, size_t n, bool *alike)
+{
+	bool any = false;
+
+	if (alike)
+		memset(alike, 0, n * sizeof(*alike));
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (!strcmp(shown[i], shown[j]) && (!full || strcmp(full[i], full[j]))) {
+				if (!alike)
+					return true;
+				any = alike[i] = alike[j] = true;
+			}
+	return any;
+}
+
+size_t ws_text_width_apart(const char *const *full, size_t n, size_t from,
+			   char *(*show)(size_t i, size_t width, const void *arg), const void *arg)
+{
+	char **shown = xcalloc(n + 1, sizeof(*shown));
+	size_t widest = 0, found = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (ws_text_width(full[i]) > widest)
+			widest = ws_text_width(full[i]);
+	for (size_t w = from; w < widest && !found; w++) {
+		for (size_t i = 0; i < n; i++) {
+			free(shown[i]);
+			shown[i] = show(i, w, arg);
+		}
+		if (!ws_text_alike(shown, full, n, NULL))
+			found = w;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(shown[i]);
+	free(shown);
+	return found;
+}
+
 struct buf {
 	char *s;
 	size_t n, alloc;
@@ -465,9 +504,10 @@ static void buf_add(struct buf *b, const char *s, size_t n)
 /*
  * Template and generic argument lists to "<…>"; a list not after a name (a qualified path) is kept, and so
  * is an operator template's ("operator< <int>") unless `ops`: those come after the function's name, which a
- * cut from the left would take first.
+ * cut from the left would take first. So is a list whose '<' is at an index `keep` marks (NULL: none): what
+ * tells the name from another that reads alike (ws_sym_display_apart()).
  */
-static char *elide_templates(const char *s, bool ops)
+static char *elide_templates(const char *s, bool ops, const bool *keep)
 {
 	struct buf b = { 0 };
 
@@ -478,7 +518,8 @@ static char *elide_templates(const char *s, bool ops)
 
 			buf_add(&b, s + i, n);
 			i += n - 1;
-			if (ops && s[i + 1] == ' ' && s[i + 2] == '<' && (c = closing(s, i + 2)) != SIZE_MAX) {
+			if (ops && s[i + 1] == ' ' && s[i + 2] == '<' && !(keep && keep[i + 2]) &&
+			    (c = closing(s, i + 2)) != SIZE_MAX) {
 				buf_add(&b, " <…>", strlen(" <…>"));
 				i = c;
 			}
@@ -489,7 +530,7 @@ static char *elide_templates(const char *s, bool ops)
 		 * so does "::<impl" (an impl block's functions: "core::fmt::num::imp::<impl Display for u64>::fmt").
 		 */
 		if (s[i] == '<' && i > 0 && (ident_char(s[i - 1]) || (i > 1 && s[i - 1] == ':' && s[i - 2] == ':')) &&
-		    strncmp(s + i + 1, "impl ", 5)) {
+		    strncmp(s + i + 1, "impl ", 5) && !(keep && keep[i])) {
 			size_t c = closing(s, i);
 
 			if (c != SIZE_MAX) {
@@ -559,7 +600,7 @@ char *ws_sym_template_key(const char *name)
 	cut = strip_clone_notes(base, strlen(base));
 	params = param_count(base, strip_qualifiers(base, cut));
 	free(base);
-	k = elide_templates(s, true);
+	k = elide_templates(s, true, NULL);
 	if (!strcmp(s, k)) {
 		free(s);
 		free(k);
@@ -704,10 +745,37 @@ bool ws_sym_clone_row(const char *name, size_t *len)
 	return *len < n;
 }
 
-char *ws_sym_display(const char *name, size_t width)
+/*
+ * What ws_sym_display_apart() keeps of a name that would read like another's: the argument lists whose
+ * '<' is at an index `lists` marks (NULL: none), and the parameters.
+ */
+struct keep {
+	bool *lists;
+	bool params;
+};
+
+/*
+ * `name` with its argument lists elided (an operator template's too, with `ops`) but those `k` keeps, and
+ * with `params` its parameter list as "(…)".
+ */
+static char *elided(const char *name, bool ops, bool params, const struct keep *k)
+{
+	char *e = elide_templates(name, ops, k ? k->lists : NULL), *t;
+	size_t len = strlen(e), q = strip_qualifiers(e, len), p = params_start(e, q);
+
+	if (!params || p == SIZE_MAX)
+		return e;
+	t = xasprintf("%.*s(…)%s", (int)p, e, e + q);
+	free(e);
+	return t;
+}
+
+/* ws_sym_display(), keeping what `k` keeps (NULL: nothing) for as long as the rest gives way. */
+static char *display(const char *name, size_t width, const struct keep *k)
 {
 	char *e, *body, *shown;
 	size_t p, len, n = notes_start(name), nw;
+	bool params = !k || !k->params;
 
 	if (!width || ws_text_width(name) <= width)
 		return xstrdup(name);
@@ -719,7 +787,7 @@ char *ws_sym_display(const char *name, size_t width)
 	if (is_identifier(name) && (p = base_len(name)) < strlen(name)) {
 		nw = ws_text_width(name + p);
 		body = xstrndup(name, p);
-		shown = ws_sym_display(body, width > nw + 8 ? width - nw : 8);
+		shown = display(body, width > nw + 8 ? width - nw : 8, k);
 		e = xasprintf("%s%s", shown, name + p);
 		free(body);
 		free(shown);
@@ -736,28 +804,24 @@ char *ws_sym_display(const char *name, size_t width)
 		char *notes = merge_clone_notes(name + n);
 
 		nw = ws_text_width(notes);
+		/* The body is the name's start: `k`'s indices hold in it. */
 		body = xstrndup(name, n);
-		shown = ws_sym_display(body, width > nw + 8 ? width - nw : 8);
+		shown = display(body, width > nw + 8 ? width - nw : 8, k);
 		e = xasprintf("%s%s", shown, notes);
 		free(notes);
 		free(body);
 		free(shown);
 		return e;
 	}
-	e = elide_templates(name, false);
-	len = strlen(e);
-	if (ws_text_width(e) > width && (p = params_start(e, strip_qualifiers(e, len))) != SIZE_MAX) {
-		size_t q = strip_qualifiers(e, len);
-		char *t = xasprintf("%.*s(…)%s", (int)p, e, e + q);
-
+	/* Each step from `name` itself, where `k`'s indices hold: arguments, then parameters, then operators'. */
+	e = elided(name, false, false, k);
+	if (ws_text_width(e) > width && params) {
 		free(e);
-		e = t;
+		e = elided(name, false, true, k);
 	}
 	if (ws_text_width(e) > width) {
-		char *t = elide_templates(e, true);
-
 		free(e);
-		e = t;
+		e = elided(name, true, params, k);
 	}
 	if (ws_text_width(e) > width) {
 		char *t = drop_paths(e);
@@ -792,6 +856,126 @@ char *ws_sym_display(const char *name, size_t width)
 		e = t;
 	}
 	return e;
+}
+
+char *ws_sym_display(const char *name, size_t width)
+{
+	return display(name, width, NULL);
+}
+
+/* Where `s`'s own name starts (its first `len` bytes, notes cut off): past a return type. */
+static size_t own_name(const char *s, size_t len)
+{
+	size_t p = params_start(s, strip_qualifiers(s, len));
+
+	return name_start(s, p != SIZE_MAX ? p : len);
+}
+
+/*
+ * Marks in `k` what of `a` (its first `na` bytes: the notes, which no elision takes, cut off) tells it from
+ * `b`: every argument list around the first byte where they differ, and the parameter list if that byte lies
+ * in it; lists that do not hold it stay elided ("fill<std::map<…> >", not the map's arguments too). The
+ * bytes are compared past the return types: an instance's return type follows from its arguments, and is
+ * the first thing a narrow column drops.
+ */
+static void keep_apart(const char *a, size_t na, const char *b, size_t nb, struct keep *k)
+{
+	size_t ra = own_name(a, na), rb = own_name(b, nb), q = 0, at, pl, end;
+
+	while (ra + q < na && rb + q < nb && a[ra + q] == b[rb + q])
+		q++;
+	if (ra + q == na && rb + q == nb) {
+		/* Alike but for the return types. */
+		for (ra = q = 0; q < na && q < nb && a[q] == b[q]; q++)
+			;
+	}
+	at = ra + q;
+	for (size_t i = 0; i < at && i < na; i++) {
+		size_t c;
+
+		if (operator_at(a, i)) {
+			i += 8 + operator_token(a + i + 8) - 1;
+			continue;
+		}
+		if (a[i] == '<' && (c = closing(a, i)) != SIZE_MAX && at <= c)
+			k->lists[i] = true;
+	}
+	end = strip_qualifiers(a, na);
+	pl = params_start(a, end);
+	if (pl != SIZE_MAX && pl < at && at < end)
+		k->params = true;
+}
+
+/* What ws_text_width_apart() widens: the names still alike, each shown with what it keeps. */
+struct apart {
+	const char *const *names;
+	const struct keep *keep;
+	const size_t *idx;
+};
+
+static char *show_kept(size_t i, size_t width, const void *arg)
+{
+	const struct apart *a = arg;
+
+	return display(a->names[a->idx[i]], width, &a->keep[a->idx[i]]);
+}
+
+char **ws_sym_display_apart(const char *const *names, size_t n, size_t width)
+{
+	char **shown = xcalloc(n + 1, sizeof(*shown));
+	bool *alike = xcalloc(n + 1, sizeof(*alike));
+	struct keep *keep = xcalloc(n + 1, sizeof(*keep));
+	const char **still = xcalloc(n + 1, sizeof(*still));
+	size_t *idx = xcalloc(n + 1, sizeof(*idx)), m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		shown[i] = ws_sym_display(names[i], width);
+	if (!ws_text_alike(shown, names, n, alike))
+		goto done;
+	/* Less elided, pair by pair: what tells each from every name it read like. */
+	for (size_t i = 0; i < n; i++)
+		if (alike[i])
+			keep[i].lists = xcalloc(strlen(names[i]) + 1, sizeof(*keep[i].lists));
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; alike[i] && j < n; j++)
+			if (alike[j] && !strcmp(shown[i], shown[j]) && strcmp(names[i], names[j])) {
+				size_t ni = notes_start(names[i]), nj = notes_start(names[j]);
+
+				keep_apart(names[i], ni, names[j], nj, &keep[i]);
+				keep_apart(names[j], nj, names[i], ni, &keep[j]);
+			}
+	for (size_t i = 0; i < n; i++)
+		if (alike[i]) {
+			free(shown[i]);
+			shown[i] = display(names[i], width, &keep[i]);
+		}
+	/*
+	 * Still alike where the cut to `width` took what differs, or in a C identifier's middle: wider, until
+	 * they differ, as the compare table's program names.
+	 */
+	if (ws_text_alike(shown, names, n, alike)) {
+		struct apart a = { names, keep, idx };
+		size_t w;
+
+		for (size_t i = 0; i < n; i++)
+			if (alike[i]) {
+				idx[m] = i;
+				still[m++] = names[i];
+			}
+		w = ws_text_width_apart(still, m, width + 1, show_kept, &a);
+		for (size_t i = 0; i < m; i++) {
+			free(shown[idx[i]]);
+			shown[idx[i]] = show_kept(i, w, &a);
+		}
+	}
+done:
+	for (size_t i = 0; i < n; i++)
+		free(keep[i].lists);
+	free(keep);
+	free(alike);
+	free(still);
+	free(idx);
+	return shown;
 }
 
 /* ---- patterns ---------------------------------------------------------------------------------------- */

@@ -109,6 +109,18 @@ char *ws_sym_short(const char *name);
 char *ws_sym_display(const char *name, size_t width);
 
 /*
+ * The `n` names of one table's rows (or of one list) for a column of `width`, each as ws_sym_display() shows
+ * it, but where two differing names would read alike, those with less elided, within `width`: the argument
+ * lists around the first byte where they differ (past their return types) kept, the lists inside that do
+ * not hold it still elided, as "fill<std::map<…> >(…)" and "fill<std::unordered_map<…> >(…)" for
+ * "fill<…>(…)" twice; or their parameters, as "f(int)" and "f(long)" for "f(…)" twice. Where the cut to
+ * `width` still takes what differs (a C identifier's middle), they are widened until they differ
+ * (ws_text_width_apart()), whole at worst. Names that read like no other keep ws_sym_display()'s form;
+ * equal names stay equal. A new array of `n` new strings.
+ */
+char **ws_sym_display_apart(const char *const *names, size_t n, size_t width);
+
+/*
  * The row of a bracketed bucket in `object`: "[unknown]" in /usr/lib/x86_64-linux-gnu/liblzma.so.5 is
  * "[unknown] liblzma.so.5", and code found by its frame ("[unknown]+0x1f2a0", symbols.h's
  * ws_symobj_unnamed) "[unknown] liblzma.so.5+0x1f2a0": the object's file name, then the function's link
@@ -125,6 +137,19 @@ size_t ws_text_width(const char *s);
  * string.
  */
 char *ws_text_elide_middle(const char *s, size_t width);
+
+/*
+ * Whether two of the `n` texts `shown` are the same where their `full` texts (NULL: any) differ: two rows a
+ * reader cannot tell apart. Each such text's entry of `alike` (NULL: none) is set, every other cleared.
+ */
+bool ws_text_alike(char *const *shown, const char *const *full, size_t n, bool *alike);
+
+/*
+ * The least width from `from` at which show(i, width, arg) (a new string) tells the `n` texts `full` apart,
+ * 0 (whole) where only they do: a shortened column widened until no two rows read alike.
+ */
+size_t ws_text_width_apart(const char *const *full, size_t n, size_t from,
+			   char *(*show)(size_t i, size_t width, const void *arg), const void *arg);
 
 /* The width ws_sym_display() is given by tables that show function names. */
 #define WS_SYM_DISPLAY_WIDTH 60

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test-report.c - unit tests of how the reports write a value in its unit, and long names in a sentence. */
+/* test-report.c - unit tests of the reports: a value in its unit, names in a sentence, a table's names told apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "core/util.h"
 #include "report/report.h"
 #include "result/result.h"
+#include "symbols/names.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *count(double v)
 {
@@ -90,6 +93,83 @@ static void test_sentence_names_shortened(void **state)
 	ws_result_release(&r);
 }
 
+/* ---- names that would read alike ---------------------------------------------------------------- */
+
+/* Two std::thread bodies: their lambdas' numbers are all that differs, inside three argument lists. */
+#define THREAD_RUN(n) "std::thread::_State_impl<std::thread::_Invoker<std::tuple<main::{lambda()#" n "}> > >::_M_run()"
+#define LOOKUP(t) "app::storage::detail::Table::lookup_by_key_with_a_long_name(" t ") const"
+#define FILL(m, args)                                                                                   \
+	"long app::storage::fill<std::" m "<" args ", std::allocator<std::pair<long const, long> > > >(std::" m \
+	"<" args ", std::allocator<std::pair<long const, long> > >&, app::storage::Options const&)"
+
+/* `names` through ws_sym_display_apart() at `width`: each shown as `want`, never wider unless widened. */
+static void check_apart(const char *const *names, const char *const *want, size_t n, size_t width)
+{
+	char **got = ws_sym_display_apart(names, n, width);
+
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(got[i], want[i]);
+		free(got[i]);
+	}
+	free(got);
+}
+
+/*
+ * Two rows that read "std::thread::_State_impl<…>::_M_run()", "…lookup_by_key_with_a_long_name(…) const"
+ * or "long app::storage::fill<…>(…)" twice: the reader could not tell which was which. The argument lists
+ * around the first difference are kept (the others stay elided), or the parameters; the rest of the table
+ * keeps its form.
+ */
+static void test_names_apart(void **state)
+{
+	static const char *const threads[] = { THREAD_RUN("1"), THREAD_RUN("2"),
+					       "std::__atomic_base<long>::fetch_add(long, std::memory_order) (inlined)" };
+	static const char *const threads_want[] = {
+		"…ead::_Invoker<std::tuple<main::{lambda()#1}> > >::_M_run(…)",
+		"…ead::_Invoker<std::tuple<main::{lambda()#2}> > >::_M_run(…)",
+		"std::__atomic_base<…>::fetch_add(…) (inlined)",
+	};
+	/* Equal names are one function twice: they stay alike, and do not widen the others. */
+	static const char *const overloads[] = { LOOKUP("int"), LOOKUP("long"), LOOKUP("int") };
+	static const char *const overloads_want[] = {
+		"…e::detail::Table::lookup_by_key_with_a_long_name(int) const",
+		"…::detail::Table::lookup_by_key_with_a_long_name(long) const",
+		"…e::detail::Table::lookup_by_key_with_a_long_name(int) const",
+	};
+	static const char *const instances[] = {
+		FILL("map", "long, long, std::less<long>"),
+		FILL("unordered_map", "long, long, std::hash<long>, std::equal_to<long>"),
+		"main",
+	};
+	static const char *const instances_want[] = {
+		"long app::storage::fill<std::map<…> >(…)",
+		"long app::storage::fill<std::unordered_map<…> >(…)",
+		"main",
+	};
+	/* Rust: the type's own arguments, once its path is its last segment. */
+	static const char *const drops[] = { "<alloc::vec::Vec<u8> as core::ops::drop::Drop>::drop",
+					     "<alloc::vec::Vec<u16> as core::ops::drop::Drop>::drop" };
+	static const char *const drops_want[] = { "<Vec<u8> as Drop>::drop", "<Vec<u16> as Drop>::drop" };
+	/* A C identifier has nothing elided to keep: its middle grows until the two differ. */
+	static const char *const idents[] = { "accumulate_weighted_samples_left_for_channel_of_the_mixer",
+					      "accumulate_weighted_samples_right_for_channel_of_the_mixer" };
+	static const char *const idents_want[] = { "accumulate_weighted_sample…ft_for_channel_of_the_mixer",
+						   "accumulate_weighted_sample…ht_for_channel_of_the_mixer" };
+	char *alone;
+
+	(void)state;
+	check_apart(threads, threads_want, ARRAY_SIZE(threads), WS_SYM_DISPLAY_WIDTH);
+	alone = ws_sym_display(threads[2], WS_SYM_DISPLAY_WIDTH);
+	assert_string_equal(alone, threads_want[2]);
+	free(alone);
+	check_apart(overloads, overloads_want, ARRAY_SIZE(overloads), WS_SYM_DISPLAY_WIDTH);
+	check_apart(instances, instances_want, ARRAY_SIZE(instances), WS_SYM_DISPLAY_WIDTH);
+	check_apart(drops, drops_want, ARRAY_SIZE(drops), 30);
+	check_apart(idents, idents_want, ARRAY_SIZE(idents), 40);
+	/* One name alone is shown as ws_sym_display() shows it. */
+	check_apart(threads, (const char *const[]){ "std::thread::_State_impl<…>::_M_run()" }, 1, WS_SYM_DISPLAY_WIDTH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_counts_whole),
 		cmocka_unit_test(test_counts_short_buffer),
 		cmocka_unit_test(test_sentence_names_shortened),
+		cmocka_unit_test(test_names_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
