@@ -1302,47 +1302,26 @@ static char *cut_start(const char *name, size_t width)
 }
 
 /*
- * The label of a function in a chart, as the terminal's tables shorten it (ws_sym_display(): template and
- * generic arguments to <…>, parameters to (…), then the start cut), or with `cut` its end after "…"; either
- * way " (inlined)" is kept: an inlined row is not its function. The full name is the label's tooltip. A new
- * string.
- */
-static char *fn_label(const char *name, bool cut)
-{
-	static const char inl[] = " (inlined)";
-	size_t len = strlen(name), ni = sizeof(inl) - 1;
-	bool inlined = len > ni && !strcmp(name + len - ni, inl);
-	char *base = xstrndup(name, inlined ? len - ni : len), *label, *d;
-	size_t width = FN_LABEL_WIDTH - (inlined ? ni : 0);
-
-	d = cut ? cut_start(base, width) : ws_sym_display(base, width);
-	label = xasprintf("%s%s", d, inlined ? inl : "");
-	free(d);
-	free(base);
-	return label;
-}
-
-/*
- * The labels of a chart's `n` rows: fn_label()'s, but where the elision makes two rows read alike
- * ("core::ptr::drop_in_place<…> (inlined)" twice), the ends of their full names, which differ.
+ * The labels of a chart's `n` rows, as the terminal's tables shorten them (ws_sym_display_apart(): template
+ * and generic arguments to <…>, parameters to (…), then the start cut; " (inlined)" kept, for an inlined row
+ * is not its function; where two would read alike, the part that tells them apart kept). Where only a label
+ * wider than the chart's margin would tell two apart, the ends of their full names, which differ, after
+ * "…". The full name is each label's tooltip.
  */
 static char **fn_labels(const struct fn_row *rows, size_t n)
 {
-	char **v = xcalloc(n + 1, sizeof(*v));
-	bool *clash = xcalloc(n + 1, sizeof(*clash));
+	const char **names = xcalloc(n + 1, sizeof(*names));
+	char **v;
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = fn_label(rows[i].name, false);
+		names[i] = rows[i].name;
+	v = ws_sym_display_apart(names, n, FN_LABEL_WIDTH);
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (!strcmp(v[i], v[j]))
-				clash[i] = clash[j] = true;
-	for (size_t i = 0; i < n; i++)
-		if (clash[i]) {
+		if (ws_text_width(v[i]) > FN_LABEL_WIDTH) {
 			free(v[i]);
-			v[i] = fn_label(rows[i].name, true);
+			v[i] = cut_start(rows[i].name, FN_LABEL_WIDTH);
 		}
-	free(clash);
+	free(names);
 	return v;
 }
 

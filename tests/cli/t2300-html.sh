@@ -143,7 +143,9 @@ test_expect_success 'function labels: shortened as in the terminal, "(inlined)" 
 	         "core::ptr::drop_in_place<[prog::store::Buf]> (inlined)",
 	         "std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, int> >, "
 	         "std::less<int>, std::allocator<std::pair<int const, int> > >::_M_lower_bound(int const&) (inlined)",
-	         "prog::store::Buf::mix::<prog::main::{closure#0}>"]
+	         "prog::store::Buf::mix::<prog::main::{closure#0}>",
+	         "<alloc::vec::Vec<u8> as core::ops::drop::Drop>::drop",
+	         "<alloc::vec::Vec<u16> as core::ops::drop::Drop>::drop"]
 	fns = [{"name": n, "object": "/bin/x", "inlined": n.endswith("(inlined)") or None,
 	        "metrics": {"share": {"samples": [0.1 + 0.01 * i] * 3}}} for i, n in enumerate(names)]
 	for f in fns:
@@ -158,11 +160,14 @@ test_expect_success 'function labels: shortened as in the terminal, "(inlined)" 
 	page = open(sys.argv[1]).read()
 	rows = re.findall(r"<g class=\"fn\" data-function=\"([^\"]*)\"><text[^>]*><title>[^<]*</title>([^<]*)</text>", page)
 	labels = {html.unescape(n): html.unescape(l) for n, l in rows}
-	assert len(labels) == 4, labels
+	assert len(labels) == 6, labels
 	for n, l in labels.items():
 	    assert len(l) <= 34, l
 	    assert l.endswith(" (inlined)") == n.endswith(" (inlined)"), (n, l)
-	assert len(set(labels.values())) == 4, labels
+	assert len(set(labels.values())) == 6, labels
+	# two that read alike keep what tells them apart ("<Vec<…> as Drop>::drop" twice), the type in view
+	assert labels["<alloc::vec::Vec<u8> as core::ops::drop::Drop>::drop"] == "<Vec<u8> as Drop>::drop", labels
+	assert labels["<alloc::vec::Vec<u16> as core::ops::drop::Drop>::drop"] == "<Vec<u16> as Drop>::drop", labels
 	assert labels["std::_Rb_tree<int, std::pair<int const, int>, std::_Select1st<std::pair<int const, int> >, "
 	              "std::less<int>, std::allocator<std::pair<int const, int> > >::_M_lower_bound(int const&) (inlined)"] \
 	    == "…e<…>::_M_lower_bound(…) (inlined)", labels
