@@ -252,6 +252,7 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 	size_t nchanged = 0, nonly[2] = { 0, 0 }, nsame = 0, nambiguous = 0, nsized = 0, namew = 40;
 	/* Names as the profiles' tables show them: a clone's suffix and the function's own name in view. */
 	const struct ws_report_opts ro = { .full_names = full };
+	struct ws_report_names *names = NULL;
 	int ret = WS_EXIT_OK;
 
 	/* Code without names pairs only when asked for: a stripped binary has nothing to list. */
@@ -297,11 +298,18 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 			}
 		}
 		if (r.have[0] && r.have[1] && strcmp(pairs[i].a->name, pairs[i].b->name)) {
-			char *da = ws_report_fn_name(&ro, pairs[i].a->name, 0), *db = ws_report_fn_name(&ro, pairs[i].b->name, 0);
+			/* A lambda renumbered reads alike shortened: the two are told apart. */
+			struct ws_report_names *two = ws_report_names_new(&ro);
+			char *da, *db;
 
+			ws_report_names_add(two, pairs[i].a->name);
+			ws_report_names_add(two, pairs[i].b->name);
+			da = ws_report_names_get(two, pairs[i].a->name, 0);
+			db = ws_report_names_get(two, pairs[i].b->name, 0);
 			e[k].other = xasprintf("%s -> %s", da, db);
 			free(da);
 			free(db);
+			ws_report_names_free(two);
 		}
 		nsized += pairs[i].how == WS_SYM_BY_SIZE;
 		if (json)
@@ -329,14 +337,17 @@ static int show_all(struct ws_asm_side *sides, bool json, bool full)
 	}
 	printf("A: %s\nB: %s\n\n", ws_asm_bin_path(sides[0].bin), ws_asm_bin_path(sides[1].bin));
 	/* The name column as wide as the widest name shown (at least 40), as the profiles' tables. */
+	names = ws_report_names_new(&ro);
 	for (size_t i = 0; i < ne && e[i].changed; i++)
-		namew = ws_report_fn_column(&ro, e[i].name, namew);
+		ws_report_names_add(names, e[i].name);
+	for (size_t i = 0; i < ne && e[i].changed; i++)
+		namew = ws_report_names_column(names, e[i].name, namew);
 	if (ne && e[0].changed)
 		printf("%-*s %8s %8s %7s %8s %8s %8s\n", (int)namew, "function", "insns A", "insns B", "B-A", "bytes A",
 		       "bytes B", "changed");
 	for (size_t i = 0, ambiguous_rows = 0; i < ne && e[i].changed; i++) {
 		char ia[24] = "-", ib[24] = "-", d[24] = "", ba[24] = "-", bb[24] = "-";
-		char *pad = ws_report_fn_name(&ro, e[i].name, namew);
+		char *pad = ws_report_names_get(names, e[i].name, namew);
 		char *note = e[i].how == WS_SYM_AMBIGUOUS
 				     ? xasprintf("  (ambiguous: %zu of this name in A, %zu in B, nothing tells them apart: "
 						 "not paired)", e[i].ambiguous[0], e[i].ambiguous[1])
@@ -391,6 +402,7 @@ done:
 	}
 	free(e);
 	free(pairs);
+	ws_report_names_free(names);
 	return ret;
 }
 

@@ -215,28 +215,34 @@ static double median_in(const struct ws_metric_set *s, const char *metric)
 }
 
 /*
- * The "grew in" cell of a library function's row ("fell in" when it fell): its caller that accounts for
- * most of the change in its inclusive `metric` (the row's), with that caller's part of the change (above
- * 100% when other callers changed the other way). NULL for the program's own functions, where no call
- * chains were recorded, and where the best caller holds under 5% of the change: the change then has no
- * caller to name (a recursive function, or stacks cut at the tool's depth limit), and "(0%)" read as one.
- * NULL too where the inclusive change goes the other way from the row's own (`dir`: +1 the row grew, -1 it
+ * What the "grew in" cell of a library function's row says ("fell in" when it fell): its caller that
+ * accounts for most of the change in its inclusive `metric` (the row's), with that caller's part of the
+ * change (above 100% when other callers changed the other way). No caller for the program's own functions,
+ * where no call chains were recorded, and where the best caller holds under 5% of the change: the change then
+ * has no caller to name (a recursive function, or stacks cut at the tool's depth limit), and "(0%)" read as
+ * one. None too where the inclusive change goes the other way from the row's own (`dir`: +1 the row grew, -1 it
  * fell, 0 neither): a function whose own cycles fell while its callees' grew read "-42% grew in".
  */
-static char *grew_in(const struct ws_report_opts *o, const struct ws_variant *base, const struct ws_variant *var,
-		     const char *fn, const char *metric, struct ws_own *own, int dir)
+struct grew_in {
+	const char *caller; /* NULL: no cell */
+	double part;        /* of the change */
+	bool grew;
+};
+
+static struct grew_in grew_in(const struct ws_variant *base, const struct ws_variant *var, const char *fn,
+			      const char *metric, struct ws_own *own, int dir)
 {
 	const struct ws_group *vg = ws_group_list_find(&var->functions, fn), *bg = ws_group_list_find(&base->functions, fn);
 	const struct ws_group *best = NULL;
 	double total, bi, best_d = 0;
-	char *shown, *cell;
+	struct grew_in none = { NULL, 0, false };
 
 	if (!vg || !vg->callers.n || ws_own_object(own, vg->object))
-		return NULL;
+		return none;
 	bi = bg ? median_in(&bg->inclusive, metric) : 0;
 	total = median_in(&vg->inclusive, metric) - (isfinite(bi) ? bi : 0);
 	if (!isfinite(total) || total == 0 || (total > 0 ? 1 : -1) != dir)
-		return NULL;
+		return none;
 	for (size_t i = 0; i < vg->callers.n; i++) {
 		const struct ws_group *c = &vg->callers.v[i], *bc = bg ? ws_group_list_find(&bg->callers, c->name) : NULL;
 		double b = bc ? median_in(&bc->metrics, metric) : 0, d = median_in(&c->metrics, metric) - (isfinite(b) ? b : 0);
@@ -247,12 +253,8 @@ static char *grew_in(const struct ws_report_opts *o, const struct ws_variant *ba
 		}
 	}
 	if (!best || best_d / total < 0.05)
-		return NULL;
-	/* The caller as the rows show names: elided the same way (-v shows it in full). */
-	shown = ws_report_fn_name(o, best->name, 0);
-	cell = xasprintf("%s %s (%.0f%%)", total > 0 ? "grew in" : "fell in", shown, 100 * best_d / total);
-	free(shown);
-	return cell;
+		return none;
+	return (struct grew_in){ best->name, best_d / total, total > 0 };
 }
 
 /* The rows of functions only one side has ("new", "gone"), after `n` rows; *metric is set if still unknown. */
@@ -282,6 +284,8 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 		size_t n = 0, wide = 0, name_w = 36;
 		const char *metric = NULL;
 		struct ws_own *own;
+		struct ws_report_names *names;
+		struct grew_in *in;
 		char **cells, **grew;
 
 		if (var == base)
@@ -308,22 +312,36 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 			n = top;
 		/* A library function's row names the caller that made it grow: the program's code to look at. */
 		own = ws_own_new(var, NULL, o->own);
+		names = ws_report_names_new(o);
+		in = xcalloc(n + 1, sizeof(*in));
+		for (size_t i = 0; i < n; i++) {
+			in[i] = grew_in(base, var, rows[i].name, metric, own,
+					rows[i].c ? (rows[i].c->ratio > 1) - (rows[i].c->ratio < 1) : rows[i].var > 0 ? 1 : -1);
+			ws_report_names_add(names, rows[i].name);
+			if (in[i].caller)
+				ws_report_names_add(names, in[i].caller);
+		}
 		cells = xcalloc(n + 1, sizeof(*cells));
 		grew = xcalloc(n + 1, sizeof(*grew));
 		for (size_t i = 0; i < n; i++) {
 			cells[i] = rows[i].c ? ws_report_cell_text(rows[i].c) : xstrdup(rows[i].var > 0 ? "new" : "gone");
-			grew[i] = grew_in(o, base, var, rows[i].name, metric, own,
-					  rows[i].c ? (rows[i].c->ratio > 1) - (rows[i].c->ratio < 1) : rows[i].var > 0 ? 1 : -1);
-			if (grew[i] && ws_text_width(cells[i]) > wide)
-				wide = ws_text_width(cells[i]);
-			name_w = ws_report_fn_column(o, rows[i].name, name_w);
+			/* The caller as the rows show names: elided the same way, told apart from them (-v: whole). */
+			if (in[i].caller) {
+				char *shown = ws_report_names_get(names, in[i].caller, 0);
+
+				grew[i] = xasprintf("%s %s (%.0f%%)", in[i].grew ? "grew in" : "fell in", shown, 100 * in[i].part);
+				free(shown);
+				if (ws_text_width(cells[i]) > wide)
+					wide = ws_text_width(cells[i]);
+			}
+			name_w = ws_report_names_column(names, rows[i].name, name_w);
 		}
 		if (n)
 			fprintf(f, "\n %sfunctions: %s, %s against %s%s\n", o->color ? C_BOLD : "",
 				!strcmp(metric, "share") ? "share of samples" : "share of estimated cycles (change in the function's own cycles)",
 				var->name, base->name, o->color ? C_RESET : "");
 		for (size_t i = 0; i < n; i++) {
-			char *shown = ws_report_fn_name(o, rows[i].name, name_w);
+			char *shown = ws_report_names_get(names, rows[i].name, name_w);
 
 			fprintf(f, "   %s %6.2f%% -> %6.2f%%   %s", shown, 100 * rows[i].base, 100 * rows[i].var,
 				o->color ? (rows[i].c ? verdict_color(rows[i].c) : C_BOLD) : "");
@@ -338,6 +356,8 @@ static void functions_table(FILE *f, const struct ws_result *r, const struct ws_
 		}
 		free(cells);
 		free(grew);
+		free(in);
+		ws_report_names_free(names);
 		ws_own_free(own);
 		free(rows);
 	}

@@ -264,28 +264,85 @@ void ws_report_pad(FILE *f, const char *s, size_t width, bool right)
 			fputc(' ', f);
 }
 
-size_t ws_report_fn_column(const struct ws_report_opts *o, const char *name, size_t at_least)
+struct ws_report_names {
+	bool full;    /* -v: names whole */
+	char **names; /* each once */
+	char **shown; /* as the table shows them, once one is asked for (NULL before) */
+	size_t n, alloc;
+};
+
+struct ws_report_names *ws_report_names_new(const struct ws_report_opts *o)
 {
-	char *d = ws_report_fn_name(o, name, 0);
+	struct ws_report_names *t = xcalloc(1, sizeof(*t));
+
+	t->full = o->full_names;
+	return t;
+}
+
+/* Forget the shown forms: a name joins, and may read like one of them. */
+static void names_unshow(struct ws_report_names *t)
+{
+	for (size_t i = 0; t->shown && i < t->n; i++)
+		free(t->shown[i]);
+	free(t->shown);
+	t->shown = NULL;
+}
+
+void ws_report_names_add(struct ws_report_names *t, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->names[i], name))
+			return;
+	names_unshow(t);
+	WS_ALLOC_GROW(t->names, t->n + 1, t->alloc);
+	t->names[t->n++] = xstrdup(name);
+}
+
+/* `name` as `t` shows it; one not added joins first. */
+static const char *names_shown(struct ws_report_names *t, const char *name)
+{
+	size_t i;
+
+	ws_report_names_add(t, name);
+	if (!t->shown && t->full) {
+		t->shown = xcalloc(t->n + 1, sizeof(*t->shown));
+		for (size_t k = 0; k < t->n; k++)
+			t->shown[k] = xstrdup(t->names[k]);
+	} else if (!t->shown) {
+		t->shown = ws_sym_display_apart((const char *const *)t->names, t->n, WS_SYM_DISPLAY_WIDTH);
+	}
+	for (i = 0; strcmp(t->names[i], name); i++)
+		;
+	return t->shown[i];
+}
+
+char *ws_report_names_get(struct ws_report_names *t, const char *name, size_t pad)
+{
+	const char *d = names_shown(t, name);
 	size_t w = ws_text_width(d);
 
-	free(d);
+	/* printf's %-Ns counts bytes, and an elided name holds a three-byte "…". */
+	return w >= pad ? xstrdup(d) : xasprintf("%s%*s", d, (int)(pad - w), "");
+}
+
+size_t ws_report_names_column(struct ws_report_names *t, const char *name, size_t at_least)
+{
+	size_t w = ws_text_width(names_shown(t, name));
+
 	if (w > WS_SYM_DISPLAY_WIDTH)
 		w = WS_SYM_DISPLAY_WIDTH;
 	return w > at_least ? w : at_least;
 }
 
-char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t pad)
+void ws_report_names_free(struct ws_report_names *t)
 {
-	char *d = o->full_names ? xstrdup(name) : ws_sym_display(name, WS_SYM_DISPLAY_WIDTH), *out;
-	size_t w = ws_text_width(d);
-
-	if (w >= pad)
-		return d;
-	/* printf's %-Ns counts bytes, and an elided name holds a three-byte "…". */
-	out = xasprintf("%s%*s", d, (int)(pad - w), "");
-	free(d);
-	return out;
+	if (!t)
+		return;
+	names_unshow(t);
+	for (size_t i = 0; i < t->n; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t);
 }
 
 /* A program's name cut to `width` columns, for ws_text_width_apart(). */
@@ -346,8 +403,10 @@ char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_re
 {
 	const char *cmd = strstr(text, "whyslow asm-diff");
 	char *head = cmd ? xstrndup(text, (size_t)(cmd - text)) : xstrdup(text), *out;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
+	char **names = NULL, **plain, **shown;
+	const char **set;
+	size_t n = 0, alloc = 0, m = 0;
+	bool *in;
 
 	if (o->full_names) {
 		free(head);
@@ -362,8 +421,11 @@ char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_re
 
 			for (int k = 0; k < 1 + clone; k++) {
 				char *form = xstrndup(name, k ? len : strlen(name));
+				bool seen = false;
 
-				if (ws_text_width(form) > WS_SYM_DISPLAY_WIDTH && strstr(head, form)) {
+				for (size_t j = 0; j < n && !seen; j++)
+					seen = !strcmp(names[j], form);
+				if (!seen && ws_text_width(form) > WS_SYM_DISPLAY_WIDTH) {
 					WS_ALLOC_GROW(names, n + 1, alloc);
 					names[n++] = form;
 				} else {
@@ -371,16 +433,43 @@ char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_re
 				}
 			}
 		}
-	if (n)
-		qsort(names, n, sizeof(*names), longer_first);
+	/*
+	 * The names the sentence holds, told apart from every function of the result that would read like one
+	 * of them: the sentence names one function among all of them, and a table may show its look-alike.
+	 */
+	plain = xcalloc(n + 1, sizeof(*plain));
+	in = xcalloc(n + 1, sizeof(*in));
+	set = xcalloc(n + 1, sizeof(*set));
 	for (size_t i = 0; i < n; i++) {
-		char *shown = ws_sym_display(names[i], WS_SYM_DISPLAY_WIDTH), *next = replace_all(head, names[i], shown);
+		plain[i] = ws_sym_display(names[i], WS_SYM_DISPLAY_WIDTH);
+		in[i] = strstr(head, names[i]) != NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool wanted = in[i];
 
-		free(shown);
+		for (size_t j = 0; j < n && !wanted; j++)
+			wanted = in[j] && !strcmp(plain[i], plain[j]);
+		if (wanted)
+			set[m++] = names[i];
+	}
+	if (m)
+		qsort(set, m, sizeof(*set), longer_first);
+	shown = ws_sym_display_apart(set, m, WS_SYM_DISPLAY_WIDTH);
+	for (size_t i = 0; i < m; i++) {
+		char *next = replace_all(head, set[i], shown[i]);
+
+		free(shown[i]);
 		free(head);
-		free(names[i]);
 		head = next;
 	}
+	for (size_t i = 0; i < n; i++) {
+		free(plain[i]);
+		free(names[i]);
+	}
+	free(plain);
+	free(shown);
+	free(set);
+	free(in);
 	free(names);
 	/* The command stays as it is: it must run when pasted. */
 	out = xasprintf("%s%s", head, cmd ? cmd : "");

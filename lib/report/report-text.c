@@ -77,19 +77,13 @@ static int by_share_desc(const void *a, const void *b)
 }
 
 /*
- * With --callers, the line under a function's row: its share with what it calls, and who called it, most
- * first, each with the part of that inclusive share it made (as perf report --children and its call graph).
+ * The callers shown under a function's row, most first, at most STAT_CALLERS, each with the part of the
+ * function's inclusive share it made, in `c` (room for g->callers.n); how many.
  */
-static void stat_callers(FILE *f, const struct ws_variant *v, const struct ws_group *g,
-			 const struct ws_report_opts *o)
+static size_t stat_callers_of(const struct ws_group *g, struct caller_share *c)
 {
-	double inc = ws_function_inclusive_share(v, g);
-	struct caller_share *c;
 	size_t n = 0;
 
-	if (!isfinite(inc))
-		return;
-	c = xmalloc((g->callers.n + 1) * sizeof(*c));
 	for (size_t i = 0; i < g->callers.n; i++) {
 		double share = ws_caller_share(g, &g->callers.v[i]);
 
@@ -97,15 +91,59 @@ static void stat_callers(FILE *f, const struct ws_variant *v, const struct ws_gr
 			c[n++] = (struct caller_share){ share, &g->callers.v[i] };
 	}
 	qsort(c, n, sizeof(*c), by_share_desc);
+	return n < STAT_CALLERS ? n : STAT_CALLERS;
+}
+
+/*
+ * With --callers, the line under a function's row: its share with what it calls, and who called it, most
+ * first, each with the part of that inclusive share it made (as perf report --children and its call graph).
+ * The callers' names are the table's (`names`), told apart from its rows'.
+ */
+static void stat_callers(FILE *f, const struct ws_variant *v, const struct ws_group *g,
+			 const struct ws_report_opts *o, struct ws_report_names *names)
+{
+	double inc = ws_function_inclusive_share(v, g);
+	struct caller_share *c;
+	size_t n;
+
+	if (!isfinite(inc))
+		return;
+	c = xmalloc((g->callers.n + 1) * sizeof(*c));
+	n = stat_callers_of(g, c);
 	fprintf(f, "              %swith callees %.2f%%", col(o, C_DIM), 100 * inc);
-	for (size_t k = 0; k < n && k < STAT_CALLERS; k++) {
-		char *shown = ws_report_fn_name(o, c[k].g->name, 0);
+	for (size_t k = 0; k < n; k++) {
+		char *shown = ws_report_names_get(names, c[k].g->name, 0);
 
 		fprintf(f, "%s %s %.0f%%", k ? "," : "; called from", shown, 100 * c[k].share);
 		free(shown);
 	}
 	fprintf(f, "%s\n", col(o, C_RESET));
 	free(c);
+}
+
+/*
+ * The names stat's table of `v` shows: its first `top` rows (`idx`) and, with --callers, the callers under
+ * them. One table: no two of them may read alike.
+ */
+static struct ws_report_names *stat_names(const struct ws_variant *v, const size_t *idx, size_t top,
+					  const struct ws_report_opts *o)
+{
+	struct ws_report_names *names = ws_report_names_new(o);
+
+	for (size_t j = 0; j < v->functions.n && j < top; j++) {
+		const struct ws_group *g = &v->functions.v[idx[j]];
+
+		ws_report_names_add(names, g->name);
+		if (o->callers && isfinite(ws_function_inclusive_share(v, g))) {
+			struct caller_share *c = xmalloc((g->callers.n + 1) * sizeof(*c));
+			size_t n = stat_callers_of(g, c);
+
+			for (size_t k = 0; k < n; k++)
+				ws_report_names_add(names, c[k].g->name);
+			free(c);
+		}
+	}
+	return names;
 }
 
 void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_opts *o)
@@ -141,6 +179,7 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 		if (o->functions && v->functions.n) {
 			size_t top = o->top ? o->top : 15, name_w = 40, *idx = xmalloc(v->functions.n * sizeof(*idx));
 			double *sh = xmalloc(v->functions.n * sizeof(*sh));
+			struct ws_report_names *names;
 			bool inlined = false;
 
 			for (size_t j = 0; j < v->functions.n; j++) {
@@ -156,14 +195,15 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 					idx[b - 1] = t;
 				}
 			fprintf(f, "\n  %sfunctions%s (median share per run)\n", col(o, C_BOLD), col(o, C_RESET));
+			names = stat_names(v, idx, top, o);
 			for (size_t j = 0; j < v->functions.n && j < top; j++)
-				name_w = ws_report_fn_column(o, v->functions.v[idx[j]].name, name_w);
+				name_w = ws_report_names_column(names, v->functions.v[idx[j]].name, name_w);
 			for (size_t j = 0; j < v->functions.n && j < top; j++) {
 				const struct ws_group *g = &v->functions.v[idx[j]];
 				const char *obj = g->object && strrchr(g->object, '/') ? strrchr(g->object, '/') + 1
 										      : g->object;
 
-				char *shown = ws_report_fn_name(o, g->name, name_w);
+				char *shown = ws_report_names_get(names, g->name, name_w);
 
 				fprintf(f, "    %6.2f%%  %s %s%s", 100 * sh[idx[j]], shown, col(o, C_DIM), obj ? obj : "");
 				free(shown);
@@ -176,7 +216,7 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 				}
 				fprintf(f, "%s\n", col(o, C_RESET));
 				if (o->callers)
-					stat_callers(f, v, g, o);
+					stat_callers(f, v, g, o, names);
 				inlined |= g->inlined;
 			}
 			/* The cut is no secret: the file has every row. */
@@ -191,6 +231,7 @@ void ws_report_stat(FILE *f, const struct ws_result *r, const struct ws_report_o
 				fprintf(f, "    %slegend: (inlined) rows count code inlined into other functions and overlap the "
 					"rows of the functions holding it (shares can add up to over 100%%)%s\n",
 					col(o, C_DIM), col(o, C_RESET));
+			ws_report_names_free(names);
 			free(idx);
 			free(sh);
 		}

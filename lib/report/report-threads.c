@@ -69,6 +69,7 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, c
 		b, label ? " in " : "", label ? label : "", z, which);
 	for (size_t i = 0; i < v->ncontention; i++) {
 		const struct ws_contention *c = &v->contention[i];
+		struct ws_report_names *names;
 
 		static const char *const verdicts[] = {
 			[WS_SHARING_FALSE] = "false sharing",
@@ -81,13 +82,20 @@ void ws_report_threads(FILE *f, const struct ws_variant *v, const char *label, c
 			verdicts[c->verdict <= WS_SHARING_UNKNOWN ? c->verdict : WS_SHARING_UNKNOWN], b,
 			c->variable ? c->variable : c->address, z,
 			c->address, c->coherence_misses, c->coherence_misses == 1 ? "" : "es");
-		/* As the function tables show them: a C++ thread's body is a screenful spelt out. */
+		/*
+		 * As the function tables show them: a C++ thread's body is a screenful spelt out, and two threads'
+		 * bodies read alike where only their lambdas' numbers differ.
+		 */
+		names = ws_report_names_new(o);
+		for (size_t k = 0; k < c->nfunctions; k++)
+			ws_report_names_add(names, c->functions[k]);
 		for (size_t k = 0; k < c->nfunctions; k++) {
-			char *name = ws_report_fn_name(o, c->functions[k], 0);
+			char *name = ws_report_names_get(names, c->functions[k], 0);
 
 			fprintf(f, "%s%s", k ? ", " : ", in ", name);
 			free(name);
 		}
+		ws_report_names_free(names);
 		fputc('\n', f);
 		bool before = false;
 

@@ -20,17 +20,25 @@ struct ws_report_opts {
 };
 
 /*
- * A function's name for a terminal table: ws_sym_display() (lib/symbols/names.h) unless o->full_names,
- * padded with spaces to `pad` columns (0: no padding). A new string.
+ * The function names of one terminal table, or of one list of names, as its rows show them: each as
+ * ws_sym_display() (lib/symbols/names.h) shortens it, but no two that differ alike (ws_sym_display_apart():
+ * the part that tells them apart kept); in full with o->full_names. Add every name the table shows before
+ * the first is shown: a name asked for that was not added joins, and may change how the others read.
  */
-char *ws_report_fn_name(const struct ws_report_opts *o, const char *name, size_t pad);
+struct ws_report_names;
+struct ws_report_names *ws_report_names_new(const struct ws_report_opts *o);
+void ws_report_names_add(struct ws_report_names *t, const char *name);
+
+/* `name` as `t` shows it, padded with spaces to `pad` columns (0: no padding). A new string. */
+char *ws_report_names_get(struct ws_report_names *t, const char *name, size_t pad);
 
 /*
- * The width of a table's name column that holds `name` as ws_report_fn_name() shows it: `at_least`, or
- * the name's width where wider, up to WS_SYM_DISPLAY_WIDTH (beyond it only -v's full names go, and a
- * column that wide would push every row). Fold over the rows: w = ws_report_fn_column(o, name, w).
+ * The width of a table's name column that holds `name` as `t` shows it: `at_least`, or the name's width
+ * where wider, up to WS_SYM_DISPLAY_WIDTH (beyond it only -v's full names go, and a column that wide would
+ * push every row). Fold over the rows: w = ws_report_names_column(t, name, w).
  */
-size_t ws_report_fn_column(const struct ws_report_opts *o, const char *name, size_t at_least);
+size_t ws_report_names_column(struct ws_report_names *t, const char *name, size_t at_least);
+void ws_report_names_free(struct ws_report_names *t);
 
 /*
  * Programs' names wider than this are cut in the middle in the terminal's tables: a command of 300
@@ -46,9 +54,11 @@ size_t ws_report_fn_column(const struct ws_report_opts *o, const char *name, siz
 size_t ws_report_name_width(const struct ws_report_opts *o, const struct ws_result *r);
 
 /*
- * A sentence of the explanation for the terminal: the long function names of `r` in it shown as in the
- * tables (ws_sym_display()), unless o->full_names; an asm-diff command in it is left whole, so that it runs
- * when pasted. A new string.
+ * A sentence of the explanation for the terminal: the long function names of `r` in it (and a clone's
+ * function's name without its clone notes, which a move is said of) shown as in the tables, unless
+ * o->full_names, each told apart from every function of `r` that would read like it
+ * (ws_sym_display_apart()); an asm-diff command in it is left whole, so that it runs when pasted. A new
+ * string.
  */
 char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_result *r, const char *text);
 

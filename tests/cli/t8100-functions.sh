@@ -60,6 +60,54 @@ test_expect_success 'compare --functions tests function shares behind the primar
 	EOF
 '
 
+# Overloads, and two instances of one template that differ in a long argument, read alike shortened
+# ("…lookup_by_key_with_a_long_name(…) const", "long app::storage::fill<…>(…)" twice).
+test_expect_success 'function tables: names that would read alike keep what tells them apart; exports whole' '
+	python3 - <<-\EOF &&
+	import json
+	m = "std::map<long, long, std::less<long>, std::allocator<std::pair<long const, long> > >"
+	u = ("std::unordered_map<long, long, std::hash<long>, std::equal_to<long>, "
+	     "std::allocator<std::pair<long const, long> > >")
+	names = ["long app::storage::fill<%s >(%s&, app::storage::Options const&)" % (t, t) for t in (m, u)]
+	names += ["app::storage::detail::Table::lookup_by_key_with_a_long_name(%s) const" % t for t in ("int", "long")]
+	names += ["std::__atomic_base<long>::fetch_add(long, std::memory_order) (inlined)", "main"]
+	def fns(more):
+	    return [{"name": n, "object": "/bin/x", "metrics": {"share": {"samples": [0.3 - 0.04 * i + more] * 3}}}
+	            for i, n in enumerate(names)]
+	cmp = [{"variant": "b", "baseline": "a", "metric": "share", "function": n, "ratio": 1.1, "ci": [1.05, 1.15],
+	        "p": 0.001, "p_adjusted": 0.001, "verdict": "changed", "exact": False, "estimate": "hl",
+	        "family": "secondary"} for n in names]
+	json.dump({"variants": [{"name": "a", "baseline": True, "metrics": {"t": {"samples": [1, 2, 3]}}, "functions": fns(0)},
+	                        {"name": "b", "metrics": {"t": {"samples": [1, 2, 3]}}, "functions": fns(0.01)}],
+	           "comparisons": cmp}, open("alike.json", "w"))
+	open("names", "w").write("\n".join(names) + "\n")
+	EOF
+	whyslow report --functions alike.json >out &&
+	test_grep "^   long app::storage::fill<std::map<…> >(…)  " out &&
+	test_grep "^   long app::storage::fill<std::unordered_map<…> >(…)  " out &&
+	test_grep "^   …e::detail::Table::lookup_by_key_with_a_long_name(int) const  " out &&
+	test_grep "^   …::detail::Table::lookup_by_key_with_a_long_name(long) const  " out &&
+	# the others keep their form
+	test_grep "^   std::__atomic_base<…>::fetch_add(…) (inlined)  " out &&
+	python3 - out <<-\EOF &&
+	import re, sys
+	lines = open(sys.argv[1]).read().split("\n")
+	rows = lines[[i for i, l in enumerate(lines) if l.startswith(" functions:")][0] + 1:]
+	rows = rows[:[i for i, l in enumerate(rows) if not l.strip()][0]]
+	shown = [re.split(r"  +", l.strip())[0] for l in rows]
+	assert len(shown) == 6 and len(set(shown)) == 6, shown
+	assert all(len(s) <= 60 for s in shown), shown
+	assert len({re.search(r" [0-9.]+% ->", l).end() for l in rows}) == 1, rows
+	EOF
+	whyslow report --csv alike.json >csv &&
+	python3 - names csv <<-\EOF
+	import sys
+	csv = open(sys.argv[2]).read()
+	for n in open(sys.argv[1]).read().splitlines():
+	    assert n in csv, n
+	EOF
+'
+
 test_expect_success 'an unknown second event is a usage error, said before any run' '
 	test_expect_code 129 whyslow stat --functions=no-such-event --shell "touch ran" 2>err &&
 	test_line_count -ge 1 err &&

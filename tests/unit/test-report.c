@@ -170,6 +170,84 @@ static void test_names_apart(void **state)
 	check_apart(threads, (const char *const[]){ "std::thread::_State_impl<…>::_M_run()" }, 1, WS_SYM_DISPLAY_WIDTH);
 }
 
+/* A table's names: told apart, padded, -v whole; a name not added joins before it is shown. */
+static void test_report_names(void **state)
+{
+	struct ws_report_opts o = { 0 }, v = { .full_names = true };
+	struct ws_report_names *t = ws_report_names_new(&o);
+	char *s;
+
+	(void)state;
+	ws_report_names_add(t, THREAD_RUN("1"));
+	s = ws_report_names_get(t, THREAD_RUN("1"), 0);
+	assert_string_equal(s, "std::thread::_State_impl<…>::_M_run()");
+	free(s);
+	ws_report_names_add(t, THREAD_RUN("2"));
+	s = ws_report_names_get(t, THREAD_RUN("1"), 62);
+	assert_string_equal(s, "…ead::_Invoker<std::tuple<main::{lambda()#1}> > >::_M_run(…)  ");
+	free(s);
+	assert_int_equal(ws_report_names_column(t, THREAD_RUN("1"), 40), WS_SYM_DISPLAY_WIDTH);
+	s = ws_report_names_get(t, LOOKUP("int"), 0);
+	assert_string_equal(s, "…age::detail::Table::lookup_by_key_with_a_long_name(…) const");
+	free(s);
+	s = ws_report_names_get(t, LOOKUP("long"), 0);
+	assert_string_equal(s, "…::detail::Table::lookup_by_key_with_a_long_name(long) const");
+	free(s);
+	s = ws_report_names_get(t, LOOKUP("int"), 0);
+	assert_string_equal(s, "…e::detail::Table::lookup_by_key_with_a_long_name(int) const");
+	free(s);
+	assert_int_equal(ws_report_names_column(t, "main", 40), 40);
+	ws_report_names_free(t);
+
+	t = ws_report_names_new(&v);
+	ws_report_names_add(t, THREAD_RUN("1"));
+	ws_report_names_add(t, THREAD_RUN("2"));
+	s = ws_report_names_get(t, THREAD_RUN("2"), 0);
+	assert_string_equal(s, THREAD_RUN("2"));
+	free(s);
+	ws_report_names_free(t);
+}
+
+/*
+ * A sentence of the explanation names one function of the result: where another of the result reads like
+ * it, it is told apart, as a table shows the two; else it keeps the tables' form.
+ */
+static void test_sentence_names(void **state)
+{
+	struct ws_report_opts o = { 0 }, v = { .full_names = true };
+	struct ws_result r;
+	struct ws_variant *b, *x;
+	char *s;
+
+	(void)state;
+	ws_result_init(&r);
+	b = ws_result_add_variant(&r, "a", NULL);
+	x = ws_result_add_variant(&r, "b", NULL);
+	b->baseline = true;
+	ws_group_list_get(&b->functions, THREAD_RUN("2"), NULL);
+	ws_group_list_get(&x->functions, THREAD_RUN("2"), NULL);
+	s = ws_report_shorten_names(&o, &r, "false sharing in " THREAD_RUN("2") ": pad");
+	assert_string_equal(s, "false sharing in std::thread::_State_impl<…>::_M_run(): pad");
+	free(s);
+	ws_group_list_get(&x->functions, THREAD_RUN("1"), NULL);
+	s = ws_report_shorten_names(&o, &r, "false sharing in " THREAD_RUN("2") ": pad");
+	assert_string_equal(s, "false sharing in …ead::_Invoker<std::tuple<main::{lambda()#2}> > >::_M_run(…): pad");
+	free(s);
+	s = ws_report_shorten_names(&v, &r, "in " THREAD_RUN("2"));
+	assert_string_equal(s, "in " THREAD_RUN("2"));
+	free(s);
+	/*
+	 * A moved clone is said by its function's name, which no row has (test_sentence_names_shortened): told
+	 * apart too, from the overload whose row reads like it.
+	 */
+	ws_group_list_get(&b->functions, LOOKUP("int") " [clone .isra.0]", NULL);
+	ws_group_list_get(&x->functions, LOOKUP("long"), NULL);
+	s = ws_report_shorten_names(&o, &r, LOOKUP("int") " is inlined in b, called in a");
+	assert_string_equal(s, "…e::detail::Table::lookup_by_key_with_a_long_name(int) const is inlined in b, called in a");
+	free(s);
+	ws_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +256,8 @@ int main(void)
 		cmocka_unit_test(test_counts_short_buffer),
 		cmocka_unit_test(test_sentence_names_shortened),
 		cmocka_unit_test(test_names_apart),
+		cmocka_unit_test(test_report_names),
+		cmocka_unit_test(test_sentence_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
