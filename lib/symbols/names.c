@@ -763,7 +763,8 @@ static char *elided(const char *name, bool ops, bool params, const struct keep *
 	char *e = elide_templates(name, ops, k ? k->lists : NULL), *t;
 	size_t len = strlen(e), q = strip_qualifiers(e, len), p = params_start(e, q);
 
-	if (!params || p == SIZE_MAX)
+	/* "()" stays: "(…)" would say that parameters were left out where there are none. */
+	if (!params || p == SIZE_MAX || !strncmp(e + p, "()", 2))
 		return e;
 	t = xasprintf("%.*s(…)%s", (int)p, e, e + q);
 	free(e);

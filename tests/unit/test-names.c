@@ -184,6 +184,9 @@ static void test_display(void **state)
 		{ map, 0, map },
 		{ map, 60, "std::_Rb_tree<…>::_M_erase(std::_Rb_tree_node<…>*)" },
 		{ map, 30, "std::_Rb_tree<…>::_M_erase(…)" },
+		/* No parameters: "()" stays, where "(…)" would say some were left out. */
+		{ "std::thread::_State_impl<std::thread::_Invoker<std::tuple<main::{lambda()#1}> > >::_M_run() const",
+		  30, "…State_impl<…>::_M_run() const" },
 		/* Notes stay whole, after the name. */
 		{ "std::_Rb_tree<int, std::pair<int const, int> >::_M_lower_bound(std::_Rb_tree_node<int>*) (inlined)", 46,
 		  "std::_Rb_tree<…>::_M_lower_bound(…) (inlined)" },
