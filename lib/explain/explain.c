@@ -317,7 +317,7 @@ struct located {
 	/* When `fn` is not the program's own: the first own function up its callers, by growth. */
 	const char *via;
 	double via_share;       /* the part of fn's delta reached through `via` */
-	double fn_delta;        /* fn's delta, for the count through `via` where its part is past the whole */
+	double via_base;        /* fn's inclusive delta, which via_share is a part of: the count through `via` */
 	const char *via_from;   /* via's own caller with the largest delta, or NULL */
 	char *through;          /* library functions between fn and via, comma-separated, or NULL (owned) */
 };
@@ -399,6 +399,9 @@ static void follow_callers(const struct ws_variant *b, const struct ws_variant *
 		total = set_delta(bg ? &bg->inclusive : NULL, &vg->inclusive, metric, cyc_metric, bcyc, vcyc);
 		if (!isfinite(total) || total == 0 || !(c = top_caller(bg, vg, metric, total, cyc_metric, bcyc, vcyc, &d)))
 			break;
+		/* The parts multiply up from fn's change with its callees: what the count through `via` is of. */
+		if (depth == 0)
+			loc->via_base = total;
 		part *= d / total;
 		if (ws_own_object(own, c->object)) {
 			const struct ws_group *vo = ws_group_list_find(&v->functions, c->name);
@@ -455,24 +458,25 @@ static bool past_whole(double delta, double total)
 }
 
 /*
- * The part of loc->fn's change that comes through loc->via, for "N% called from VIA" (`from`) or "come N%
- * from calls by VIA": one caller's part is past the whole where others' went the other way, and is then
- * said as its count and the other callers': "+160 M instructions called from r1cs_apply, more than all of
- * it: other callers -20 M". A new string.
+ * The part of loc->fn's change with its callees that comes through loc->via, for "N% called from VIA"
+ * (`from`) or "come N% from calls by VIA": one caller's part is past the whole where others' went the other
+ * way, and is then said as its count and the other callers': "+160 M instructions called from r1cs_apply,
+ * more than its whole change: other callers -20 M". A new string.
  */
 static char *via_text(const struct located *loc, const char *metric, bool from)
 {
-	double through = loc->via_share * loc->fn_delta;
+	double through = loc->via_share * loc->via_base;
 	char *d, *rest, *s;
 
 	if (!past_whole(loc->via_share, 1))
 		return from ? xasprintf("%.0f%% called from %s", 100 * loc->via_share, loc->via)
 			    : xasprintf("come %.0f%% from calls by %s", 100 * loc->via_share, loc->via);
 	d = count_text(through);
-	rest = count_text(loc->fn_delta - through);
-	s = from ? xasprintf("%s %s called from %s, more than all of it: other callers %s", d, metric, loc->via, rest)
-		 : xasprintf("come from calls by %s (%s %s, more than all of them: other callers %s)", loc->via, d,
-			     metric, rest);
+	rest = count_text(loc->via_base - through);
+	s = from ? xasprintf("%s %s called from %s, more than its whole change: other callers %s", d, metric,
+			     loc->via, rest)
+		 : xasprintf("come from calls by %s (%s %s, more than its whole change: other callers %s)", loc->via,
+			     d, metric, rest);
 	free(d);
 	free(rest);
 	return s;
@@ -734,7 +738,6 @@ static void localise(const struct ws_variant *b, const struct ws_variant *v, con
 	/* A function is named where it holds a part of the delta worth reading; else "the hot code". */
 	if (nf && fabs(fns[0].delta / total) >= 0.05) {
 		loc->fn = fns[0].name;
-		loc->fn_delta = fns[0].delta;
 		loc->fn_object = fns[0].object;
 		if (!ws_own_object(own, fns[0].object))
 			follow_callers(b, v, fns[0].name, metric, cyc_metric, bcyc, vcyc, own, loc);
