@@ -449,15 +449,16 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 		double waited = v->cpu_wait_runs ? v->cpu_wait / (double)v->cpu_wait_runs : NAN;
 
 		/*
-		 * Off the CPU is waiting of its own (sleep, I/O, locks) or waiting for a CPU that other work holds,
-		 * which the kernel's pressure stall accounting times per cgroup. A CPU-bound program on a busy
-		 * machine is the second, and blaming I/O there sends the user looking in the wrong place; where
-		 * that time is not known, neither is named.
+		 * Off the CPU is waiting of its own (sleep, I/O, locks) or waiting for a CPU, which the kernel's
+		 * pressure stall accounting times per cgroup. A CPU-bound program on a busy machine is the second,
+		 * and blaming I/O there sends the user looking in the wrong place; where that time is not known,
+		 * neither is named. The wait counts its own threads queueing for the CPUs it may use as well as
+		 * other work: both are said.
 		 */
 		if (waited >= 0.5 * off)
 			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s), and waited %.3g s a run for a "
-				       "CPU that other work held: stop that work, or give each its own CPUs (--cpu), and "
-				       "see 'whyslow doctor'",
+				       "CPU: other work held them, or it ran more threads than it had CPUs; stop the other "
+				       "work or give it CPUs of its own (--cpu), and see 'whyslow doctor'",
 				       qn, wall->sum.median, cpu, waited);
 		else if (isfinite(waited))
 			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep or "
@@ -465,7 +466,7 @@ static void warn_variant(struct ws_result *r, const struct ws_variant *v)
 				       qn, wall->sum.median, cpu);
 		else
 			ws_result_warn(r, "%s is mostly off-CPU (wall %.3g s, CPU %.3g s): waiting on I/O, sleep, locks "
-				       "or for a CPU other work held is invisible to the counters",
+				       "or for a CPU is invisible to the counters",
 				       qn, wall->sum.median, cpu);
 	}
 	ws_warn_unclosed_regions(r, v);

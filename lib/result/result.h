@@ -251,7 +251,7 @@ struct ws_variant {
 	/* The most threads one process had in a simulated run (1 for a single-threaded one), 0 where none ran. */
 	unsigned sim_threads;
 	/*
-	 * The seconds a timed run waited for a CPU other work held, on average (ws_run_outcome's cpu_wait,
+	 * The seconds a timed run waited for a CPU (held by other work or its own threads), on average (ws_run_outcome's cpu_wait,
 	 * summed over `cpu_wait_runs` runs): for the warning that tells that from sleeping. 0 runs: unknown.
 	 */
 	double cpu_wait;
