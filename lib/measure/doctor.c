@@ -345,6 +345,28 @@ static void check_processes(struct ws_checks *c)
 	    cgroup ? NULL : xstrdup("run whyslow where it may make cgroups (a delegated cgroup v2 subtree)"));
 }
 
+/*
+ * Whether a run's wait for a CPU is timed (lib/backend/contain.c, ws_contain_cpu_wait): its own cgroup
+ * and the kernel's pressure stall accounting. Without it the mostly-off-CPU warning names no cause.
+ */
+static void check_cpu_wait(struct ws_checks *c)
+{
+	bool cgroup = !strncmp(ws_runner_containment(), "cgroup", 6);
+	bool psi = access("/proc/pressure/cpu", R_OK) == 0;
+
+	if (cgroup && psi)
+		add(c, "cpu-wait", WS_CHECK_OK, xstrdup("timed per run"),
+		    xstrdup("each run's wait for a CPU is timed in its cgroup (cpu.pressure), so a run mostly off the "
+			    "CPU is told waiting for one from sleeping or I/O"),
+		    NULL);
+	else
+		add(c, "cpu-wait", WS_CHECK_INFO, xstrdup("not timed"),
+		    xstrdup(cgroup ? "the kernel has no pressure stall accounting (/proc/pressure/cpu)"
+				   : "runs have no cgroup of their own"),
+		    xstrdup(cgroup ? "a kernel with CONFIG_PSI, booted without psi=0 (or with psi=1)"
+				   : "run whyslow where it may make cgroups (a delegated cgroup v2 subtree)"));
+}
+
 void ws_doctor(struct ws_checks *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -362,6 +384,7 @@ void ws_doctor(struct ws_checks *out)
 	check_valgrind(out);
 	check_sim_cpu(out);
 	check_processes(out);
+	check_cpu_wait(out);
 }
 
 void ws_checks_release(struct ws_checks *c)

@@ -5,7 +5,8 @@
 
 test_expect_success 'doctor reports every check, each with a status' '
 	whyslow doctor >out &&
-	for c in pmu perf_event_paranoid nmi-watchdog core-types rdpmc cpu-governor turbo smt isolated-cpus valgrind
+	for c in pmu perf_event_paranoid nmi-watchdog core-types rdpmc cpu-governor turbo smt isolated-cpus valgrind \
+		processes cpu-wait
 	do
 		test_grep "^[a-zA-Z ]*  $c " out || return 1
 	done

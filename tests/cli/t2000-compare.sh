@@ -182,7 +182,7 @@ test_expect_success 'a mostly off-CPU program is warned about' '
 # Two spinners on the CPU the program is held to leave it a third of it: off-CPU, waiting for a CPU, which
 # the kernel's pressure stall accounting times in the run's cgroup (where there is one, and PSI).
 command -v taskset >/dev/null 2>&1 || test_skip_next "no taskset (util-linux) to hold spinners to one CPU"
-test -r /proc/pressure/cpu && whyslow doctor 2>/dev/null | grep -q "processes  *cgroup v2" ||
+whyslow doctor 2>/dev/null | grep -q "cpu-wait  *timed per run" ||
 	test_skip_next "no cgroup v2 leaf per run, or no PSI (/proc/pressure/cpu): the wait for a CPU is not timed"
 test_expect_success 'off-CPU for want of a CPU is told from sleeping by the time it waited, and diff says it again' '
 	# Each "&" ends a list of its own: after "&&" it would put the whole list before it in the background.
