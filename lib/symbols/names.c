@@ -449,19 +449,51 @@ char *ws_text_elide_middle(const char *s, size_t width)
 	return xasprintf("%.*s…%s", (int)(head - s), s, tail);
 }
 
+struct alike_row {
+	const char *shown, *full;
+	size_t i;
+};
+
+static int alike_cmp(const void *a, const void *b)
+{
+	const struct alike_row *x = a, *y = b;
+	int c = strcmp(x->shown, y->shown);
+
+	if (c || !x->full)
+		return c ? c : (x->i > y->i) - (x->i < y->i);
+	return strcmp(x->full, y->full);
+}
+
+/*
+ * Sorted by shown text then full text, rows that read alike are neighbours: a run of one shown text holds
+ * texts that differ exactly when its first and last full texts do. n log n, where every pair was compared
+ * (a report of 20,000 rows took seconds).
+ */
 bool ws_text_alike(char *const *shown, const char *const *full, size_t n, bool *alike)
 {
+	struct alike_row *v;
 	bool any = false;
 
 	if (alike)
 		memset(alike, 0, n * sizeof(*alike));
+	if (n < 2)
+		return false;
+	v = xcalloc(n, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (!strcmp(shown[i], shown[j]) && (!full || strcmp(full[i], full[j]))) {
-				if (!alike)
-					return true;
-				any = alike[i] = alike[j] = true;
-			}
+		v[i] = (struct alike_row){ shown[i], full ? full[i] : NULL, i };
+	qsort(v, n, sizeof(*v), alike_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(v[i].shown, v[j].shown); j++)
+			;
+		if (j - i < 2 || (full && !strcmp(v[i].full, v[j - 1].full)))
+			continue;
+		any = true;
+		if (!alike)
+			break;
+		for (size_t k = i; k < j; k++)
+			alike[v[k].i] = true;
+	}
+	free(v);
 	return any;
 }
 
@@ -921,52 +953,100 @@ static char *show_kept(size_t i, size_t width, const void *arg)
 	return display(a->names[a->idx[i]], width, &a->keep[a->idx[i]]);
 }
 
+/*
+ * Past this many differing names of one shown form, the names are left as ws_sym_display() shows them:
+ * keeping them apart compares every pair (keep_apart() walks both names) and widens the group a column at
+ * a time, which made a report of 800 instances of one template take half a minute, and 33 rows that read
+ * alike are no table a reader scans by name anyway (the full names are in -v, the JSON and the HTML
+ * report's tooltips).
+ */
+#define APART_MAX 32
+
+struct by_shown_arg {
+	char *const *shown;
+	const char *const *names;
+};
+
+/* By shown form, then by name: a run of one form, its equal names together. */
+static int by_shown(const void *a, const void *b, void *arg)
+{
+	const struct by_shown_arg *t = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(t->shown[x], t->shown[y]);
+
+	if (!c)
+		c = strcmp(t->names[x], t->names[y]);
+	return c ? c : (x > y) - (x < y);
+}
+
 char **ws_sym_display_apart(const char *const *names, size_t n, size_t width)
 {
 	char **shown = xcalloc(n + 1, sizeof(*shown));
-	bool *alike = xcalloc(n + 1, sizeof(*alike));
+	bool *alike = xcalloc(2 * n + 1, sizeof(*alike)); /* the names', then one run's */
 	struct keep *keep = xcalloc(n + 1, sizeof(*keep));
+	struct by_shown_arg sa = { shown, names };
 	const char **still = xcalloc(n + 1, sizeof(*still));
-	size_t *idx = xcalloc(n + 1, sizeof(*idx)), m = 0;
+	char **group = xcalloc(n + 1, sizeof(*group));
+	size_t *idx = xcalloc(n + 1, sizeof(*idx)), *order = xcalloc(n + 1, sizeof(*order));
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		shown[i] = ws_sym_display(names[i], width);
+		order[i] = i;
+	}
 	if (!ws_text_alike(shown, names, n, alike))
 		goto done;
-	/* Less elided, pair by pair: what tells each from every name it read like. */
-	for (size_t i = 0; i < n; i++)
-		if (alike[i])
-			keep[i].lists = xcalloc(strlen(names[i]) + 1, sizeof(*keep[i].lists));
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; alike[i] && j < n; j++)
-			if (alike[j] && !strcmp(shown[i], shown[j]) && strcmp(names[i], names[j])) {
-				size_t ni = notes_start(names[i]), nj = notes_start(names[j]);
+	/* Names that read alike are neighbours once sorted by their shown form: each run is kept apart alone. */
+	qsort_r(order, n, sizeof(*order), by_shown, &sa);
+	for (size_t s = 0, e; s < n; s = e) {
+		size_t m = 0, distinct = 1;
 
+		for (e = s + 1; e < n && !strcmp(shown[order[s]], shown[order[e]]); e++)
+			;
+		if (!alike[order[s]])
+			continue;
+		for (size_t a = s + 1; a < e && distinct <= APART_MAX; a++)
+			distinct += !!strcmp(names[order[a]], names[order[a - 1]]);
+		if (distinct > APART_MAX)
+			continue;
+		/* Less elided, pair by pair: what tells each from every name it read like. */
+		for (size_t a = s; a < e; a++)
+			keep[order[a]].lists = xcalloc(strlen(names[order[a]]) + 1, sizeof(*keep[order[a]].lists));
+		for (size_t a = s; a < e; a++)
+			for (size_t b = a + 1; b < e; b++) {
+				size_t i = order[a], j = order[b], ni, nj;
+
+				if (!strcmp(names[i], names[j]))
+					continue;
+				ni = notes_start(names[i]);
+				nj = notes_start(names[j]);
 				keep_apart(names[i], ni, names[j], nj, &keep[i]);
 				keep_apart(names[j], nj, names[i], ni, &keep[j]);
 			}
-	for (size_t i = 0; i < n; i++)
-		if (alike[i]) {
-			free(shown[i]);
-			shown[i] = display(names[i], width, &keep[i]);
+		for (size_t a = s; a < e; a++) {
+			free(shown[order[a]]);
+			shown[order[a]] = display(names[order[a]], width, &keep[order[a]]);
+			group[a - s] = shown[order[a]];
+			still[a - s] = names[order[a]];
 		}
-	/*
-	 * Still alike where the cut to `width` took what differs, or in a C identifier's middle: wider, until
-	 * they differ, as the compare table's program names.
-	 */
-	if (ws_text_alike(shown, names, n, alike)) {
-		struct apart a = { names, keep, idx };
-		size_t w;
+		/*
+		 * Still alike where the cut to `width` took what differs, or in a C identifier's middle: wider, until
+		 * they differ, as the compare table's program names. Each run alone, so that a name reads the same
+		 * whichever other runs the table holds.
+		 */
+		if (ws_text_alike(group, still, e - s, alike + n)) {
+			struct apart ap = { names, keep, idx };
+			size_t w;
 
-		for (size_t i = 0; i < n; i++)
-			if (alike[i]) {
-				idx[m] = i;
-				still[m++] = names[i];
+			for (size_t a = s; a < e; a++)
+				if (alike[n + a - s]) {
+					idx[m] = order[a];
+					still[m++] = names[order[a]];
+				}
+			w = ws_text_width_apart(still, m, width + 1, show_kept, &ap);
+			for (size_t i = 0; i < m; i++) {
+				free(shown[idx[i]]);
+				shown[idx[i]] = show_kept(i, w, &ap);
 			}
-		w = ws_text_width_apart(still, m, width + 1, show_kept, &a);
-		for (size_t i = 0; i < m; i++) {
-			free(shown[idx[i]]);
-			shown[idx[i]] = show_kept(i, w, &a);
 		}
 	}
 done:
@@ -975,6 +1055,8 @@ done:
 	free(keep);
 	free(alike);
 	free(still);
+	free(group);
+	free(order);
 	free(idx);
 	return shown;
 }
