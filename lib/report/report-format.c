@@ -269,7 +269,37 @@ struct ws_report_names {
 	char **names; /* each once */
 	char **shown; /* as the table shows them, once one is asked for (NULL before) */
 	size_t n, alloc;
+	size_t *slot; /* open addressing: index + 1 of a name, 0 free; a table of 20,000 rows was searched linearly */
+	size_t nslot;
+	size_t *bylen; /* the names' indices, longer first (sentences only) */
 };
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Where `name` is in `t->slot`, or the free slot it would take. */
+static size_t *name_slot(struct ws_report_names *t, const char *name)
+{
+	size_t i = name_hash(name) & (t->nslot - 1);
+
+	while (t->slot[i] && strcmp(t->names[t->slot[i] - 1], name))
+		i = (i + 1) & (t->nslot - 1);
+	return &t->slot[i];
+}
+
+/* The index of `name` in `t`, or SIZE_MAX. */
+static size_t name_index(struct ws_report_names *t, const char *name)
+{
+	size_t *s = t->nslot ? name_slot(t, name) : NULL;
+
+	return s && *s ? *s - 1 : SIZE_MAX;
+}
 
 struct ws_report_names *ws_report_names_new(const struct ws_report_opts *o)
 {
@@ -290,12 +320,19 @@ static void names_unshow(struct ws_report_names *t)
 
 void ws_report_names_add(struct ws_report_names *t, const char *name)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->names[i], name))
-			return;
+	if (name_index(t, name) != SIZE_MAX)
+		return;
 	names_unshow(t);
+	if (2 * (t->n + 1) > t->nslot) {
+		free(t->slot);
+		t->nslot = t->nslot ? 2 * t->nslot : 64;
+		t->slot = xcalloc(t->nslot, sizeof(*t->slot));
+		for (size_t i = 0; i < t->n; i++)
+			*name_slot(t, t->names[i]) = i + 1;
+	}
 	WS_ALLOC_GROW(t->names, t->n + 1, t->alloc);
-	t->names[t->n++] = xstrdup(name);
+	t->names[t->n] = xstrdup(name);
+	*name_slot(t, name) = ++t->n;
 }
 
 /* `name` as `t` shows it; one not added joins first. */
@@ -311,8 +348,7 @@ static const char *names_shown(struct ws_report_names *t, const char *name)
 	} else if (!t->shown) {
 		t->shown = ws_sym_display_apart((const char *const *)t->names, t->n, WS_SYM_DISPLAY_WIDTH);
 	}
-	for (i = 0; strcmp(t->names[i], name); i++)
-		;
+	i = name_index(t, name);
 	return t->shown[i];
 }
 
@@ -342,6 +378,8 @@ void ws_report_names_free(struct ws_report_names *t)
 	for (size_t i = 0; i < t->n; i++)
 		free(t->names[i]);
 	free(t->names);
+	free(t->slot);
+	free(t->bylen);
 	free(t);
 }
 
@@ -392,26 +430,20 @@ static char *replace_all(const char *text, const char *name, const char *shown)
 	return out;
 }
 
-static int longer_first(const void *a, const void *b)
+static int longer_first(const void *a, const void *b, void *arg)
 {
-	size_t x = strlen(*(const char *const *)a), y = strlen(*(const char *const *)b);
+	char *const *names = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b, x = strlen(names[i]), y = strlen(names[j]);
 
-	return (x < y) - (x > y);
+	return x != y ? (x < y) - (x > y) : (i > j) - (i < j);
 }
 
-char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_result *r, const char *text)
+struct ws_report_names *ws_report_sentence_names(const struct ws_report_opts *o, const struct ws_result *r)
 {
-	const char *cmd = strstr(text, "whyslow asm-diff");
-	char *head = cmd ? xstrndup(text, (size_t)(cmd - text)) : xstrdup(text), *out;
-	char **names = NULL, **plain, **shown;
-	const char **set;
-	size_t n = 0, alloc = 0, m = 0;
-	bool *in;
+	struct ws_report_names *t = ws_report_names_new(o);
 
-	if (o->full_names) {
-		free(head);
-		return xstrdup(text);
-	}
+	if (o->full_names)
+		return t;
 	for (size_t v = 0; v < r->nvariants; v++)
 		for (size_t i = 0; i < r->variants[v].functions.n; i++) {
 			const char *name = r->variants[v].functions.v[i].name;
@@ -421,58 +453,56 @@ char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_re
 
 			for (int k = 0; k < 1 + clone; k++) {
 				char *form = xstrndup(name, k ? len : strlen(name));
-				bool seen = false;
 
-				for (size_t j = 0; j < n && !seen; j++)
-					seen = !strcmp(names[j], form);
-				if (!seen && ws_text_width(form) > WS_SYM_DISPLAY_WIDTH) {
-					WS_ALLOC_GROW(names, n + 1, alloc);
-					names[n++] = form;
-				} else {
-					free(form);
-				}
+				if (ws_text_width(form) > WS_SYM_DISPLAY_WIDTH)
+					ws_report_names_add(t, form);
+				free(form);
 			}
 		}
+	return t;
+}
+
+char *ws_report_names_sentence(struct ws_report_names *t, const char *text)
+{
+	const char *cmd = strstr(text, "whyslow asm-diff");
+	char *head, *out;
+
+	if (t->full || !t->n)
+		return xstrdup(text);
+	head = cmd ? xstrndup(text, (size_t)(cmd - text)) : xstrdup(text);
 	/*
-	 * The names the sentence holds, told apart from every function of the result that would read like one
-	 * of them: the sentence names one function among all of them, and a table may show its look-alike.
+	 * Shown once for all the sentences of a report (names_shown()): each name told apart from every function
+	 * of the result that reads like it, as the sentence names one function among all of them. Longer names
+	 * first, so that one inside another (a clone's function in its row) is not replaced within it.
 	 */
-	plain = xcalloc(n + 1, sizeof(*plain));
-	in = xcalloc(n + 1, sizeof(*in));
-	set = xcalloc(n + 1, sizeof(*set));
-	for (size_t i = 0; i < n; i++) {
-		plain[i] = ws_sym_display(names[i], WS_SYM_DISPLAY_WIDTH);
-		in[i] = strstr(head, names[i]) != NULL;
+	names_shown(t, t->names[0]);
+	if (!t->bylen) {
+		t->bylen = xcalloc(t->n + 1, sizeof(*t->bylen));
+		for (size_t i = 0; i < t->n; i++)
+			t->bylen[i] = i;
+		qsort_r(t->bylen, t->n, sizeof(*t->bylen), longer_first, t->names);
 	}
-	for (size_t i = 0; i < n; i++) {
-		bool wanted = in[i];
+	for (size_t k = 0; k < t->n; k++) {
+		size_t i = t->bylen[k];
+		char *next;
 
-		for (size_t j = 0; j < n && !wanted; j++)
-			wanted = in[j] && !strcmp(plain[i], plain[j]);
-		if (wanted)
-			set[m++] = names[i];
-	}
-	if (m)
-		qsort(set, m, sizeof(*set), longer_first);
-	shown = ws_sym_display_apart(set, m, WS_SYM_DISPLAY_WIDTH);
-	for (size_t i = 0; i < m; i++) {
-		char *next = replace_all(head, set[i], shown[i]);
-
-		free(shown[i]);
+		if (!strstr(head, t->names[i]))
+			continue;
+		next = replace_all(head, t->names[i], t->shown[i]);
 		free(head);
 		head = next;
 	}
-	for (size_t i = 0; i < n; i++) {
-		free(plain[i]);
-		free(names[i]);
-	}
-	free(plain);
-	free(shown);
-	free(set);
-	free(in);
-	free(names);
 	/* The command stays as it is: it must run when pasted. */
 	out = xasprintf("%s%s", head, cmd ? cmd : "");
 	free(head);
+	return out;
+}
+
+char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_result *r, const char *text)
+{
+	struct ws_report_names *t = ws_report_sentence_names(o, r);
+	char *out = ws_report_names_sentence(t, text);
+
+	ws_report_names_free(t);
 	return out;
 }

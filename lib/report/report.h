@@ -55,11 +55,15 @@ size_t ws_report_name_width(const struct ws_report_opts *o, const struct ws_resu
 
 /*
  * A sentence of the explanation for the terminal: the long function names of `r` in it (and a clone's
- * function's name without its clone notes, which a move is said of) shown as in the tables, unless
- * o->full_names, each told apart from every function of `r` that would read like it
- * (ws_sym_display_apart()); an asm-diff command in it is left whole, so that it runs when pasted. A new
- * string.
+ * function's name without its clone notes, which a move is said of) shortened as ws_sym_display_apart()
+ * shortens them, unless o->full_names, each told apart from every function of `r` that would read like it
+ * (so a table, which tells its rows apart only from each other, may show a name the sentence widens); an
+ * asm-diff command in it is left whole, so that it runs when pasted. A new string.
+ * ws_report_sentence_names() holds `r`'s names, shortened once, for all of a report's sentences
+ * (ws_report_names_sentence()); ws_report_shorten_names() is both for one sentence.
  */
+struct ws_report_names *ws_report_sentence_names(const struct ws_report_opts *o, const struct ws_result *r);
+char *ws_report_names_sentence(struct ws_report_names *t, const char *text);
 char *ws_report_shorten_names(const struct ws_report_opts *o, const struct ws_result *r, const char *text);
 
 /*
