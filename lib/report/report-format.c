@@ -363,9 +363,14 @@ char *ws_report_names_get(struct ws_report_names *t, const char *name, size_t pa
 
 size_t ws_report_names_column(struct ws_report_names *t, const char *name, size_t at_least)
 {
+	/*
+	 * A shortened name is wider than WS_SYM_DISPLAY_WIDTH only where it was widened to tell it from a
+	 * look-alike: the column holds it, since one capped below it pushed that row's cells out of line with the
+	 * others'. -v's full names stay capped: a column as wide as the widest would push every row.
+	 */
 	size_t w = ws_text_width(names_shown(t, name));
 
-	if (w > WS_SYM_DISPLAY_WIDTH)
+	if (t->full && w > WS_SYM_DISPLAY_WIDTH)
 		w = WS_SYM_DISPLAY_WIDTH;
 	return w > at_least ? w : at_least;
 }

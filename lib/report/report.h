@@ -34,8 +34,9 @@ char *ws_report_names_get(struct ws_report_names *t, const char *name, size_t pa
 
 /*
  * The width of a table's name column that holds `name` as `t` shows it: `at_least`, or the name's width
- * where wider, up to WS_SYM_DISPLAY_WIDTH (beyond it only -v's full names go, and a column that wide would
- * push every row). Fold over the rows: w = ws_report_names_column(t, name, w).
+ * where wider, up to WS_SYM_DISPLAY_WIDTH for -v's full names (a column that wide would push every row);
+ * a shortened name is past it only where widened to tell it from a look-alike, and the column holds it.
+ * Fold over the rows: w = ws_report_names_column(t, name, w).
  */
 size_t ws_report_names_column(struct ws_report_names *t, const char *name, size_t at_least);
 void ws_report_names_free(struct ws_report_names *t);

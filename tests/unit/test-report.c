@@ -170,6 +170,9 @@ static void test_names_apart(void **state)
 	check_apart(threads, (const char *const[]){ "std::thread::_State_impl<…>::_M_run()" }, 1, WS_SYM_DISPLAY_WIDTH);
 }
 
+/* A C identifier of 71 columns that differs from its twin only at its 31st. */
+#define MIDDLE(c) "accumulate_samples_for_channel" c "_with_a_long_and_descriptive_tail_x"
+
 /* A table's names: told apart, padded, -v whole; a name not added joins before it is shown. */
 static void test_report_names(void **state)
 {
@@ -197,6 +200,19 @@ static void test_report_names(void **state)
 	assert_string_equal(s, "…e::detail::Table::lookup_by_key_with_a_long_name(int) const");
 	free(s);
 	assert_int_equal(ws_report_names_column(t, "main", 40), 40);
+	ws_report_names_free(t);
+
+	/*
+	 * Two identifiers alike but in their middle are widened past WS_SYM_DISPLAY_WIDTH until they differ: the
+	 * column holds them, else their rows' cells are out of line.
+	 */
+	t = ws_report_names_new(&o);
+	ws_report_names_add(t, MIDDLE("x"));
+	ws_report_names_add(t, MIDDLE("y"));
+	s = ws_report_names_get(t, MIDDLE("x"), 0);
+	assert_int_equal(ws_text_width(s), 63);
+	free(s);
+	assert_int_equal(ws_report_names_column(t, MIDDLE("y"), 40), 63);
 	ws_report_names_free(t);
 
 	t = ws_report_names_new(&v);
