@@ -1311,16 +1311,29 @@ static char *cut_start(const char *name, size_t width)
 static char **fn_labels(const struct fn_row *rows, size_t n)
 {
 	const char **names = xcalloc(n + 1, sizeof(*names));
-	char **v;
+	char **v, **plain = xcalloc(n + 1, sizeof(*plain));
+	bool *alike = xcalloc(n + 1, sizeof(*alike));
 
 	for (size_t i = 0; i < n; i++)
 		names[i] = rows[i].name;
 	v = ws_sym_display_apart(names, n, FN_LABEL_WIDTH);
+	/*
+	 * Only a label that reads like another at the margin was widened past it: one that ws_sym_display() alone
+	 * cannot fit (a clone's notes) keeps its form, which names the function, where the ends of its full name
+	 * are only its notes.
+	 */
 	for (size_t i = 0; i < n; i++)
-		if (ws_text_width(v[i]) > FN_LABEL_WIDTH) {
+		plain[i] = ws_sym_display(names[i], FN_LABEL_WIDTH);
+	ws_text_alike(plain, names, n, alike);
+	for (size_t i = 0; i < n; i++)
+		if (alike[i] && ws_text_width(v[i]) > FN_LABEL_WIDTH) {
 			free(v[i]);
 			v[i] = cut_start(rows[i].name, FN_LABEL_WIDTH);
 		}
+	for (size_t i = 0; i < n; i++)
+		free(plain[i]);
+	free(plain);
+	free(alike);
 	free(names);
 	return v;
 }

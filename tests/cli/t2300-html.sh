@@ -175,6 +175,29 @@ test_expect_success 'function labels: shortened as in the terminal, "(inlined)" 
 	EOF
 '
 
+test_expect_success 'function labels: a clone too wide for the margin keeps its function name, not only its notes' '
+	python3 - <<-\EOF &&
+	import json
+	names = ["ns::compute_something(std::vector<int, std::allocator<int> > const&) [clone .constprop.0] [clone .isra.0]",
+	         "main"]
+	fns = [{"name": n, "object": "/bin/x", "metrics": {"share": {"samples": [0.1 + 0.01 * i] * 3}}}
+	       for i, n in enumerate(names)]
+	json.dump({"variants": [{"name": "p", "metrics": {"t": {"samples": [1, 2, 3]}}, "functions": fns}]},
+	          open("clone.json", "w"))
+	EOF
+	whyslow report --html clone.json >clone.html &&
+	python3 - clone.html <<-\EOF
+	import html, re, sys
+	page = open(sys.argv[1]).read()
+	rows = re.findall(r"<g class=\"fn\" data-function=\"([^\"]*)\"><text[^>]*><title>[^<]*</title>([^<]*)</text>", page)
+	labels = {html.unescape(n): html.unescape(l) for n, l in rows}
+	# it reads like no other label: the ends of its full name ("…one .constprop.0] [clone .isra.0]") would
+	# drop the function for its notes
+	l = labels[next(n for n in labels if n.startswith("ns::"))]
+	assert l == "…hing(…) [clone .constprop.0.isra.0]", labels
+	EOF
+'
+
 test_expect_success 'a file of another schema version: one line naming both versions' '
 	for v in whyslow/0 whyslow/2
 	do
