@@ -7,10 +7,11 @@
 #
 # Two results, both with an explanation of 17 sentences naming functions: "alike", 2 variants x 5,000
 # functions, 800 of them std::vector<...>::_M_realloc_insert<...>(...) instances (look-alikes once shortened);
-# "distinct", 2 variants x 20,000 functions, no two alike. Prints the median elapsed time of each way.
+# "distinct", 2 variants x 20,000 functions, no two alike. Prints the median elapsed and CPU time of each
+# way, the builds interleaved, and the ratio of elapsed times.
 # --against DIR is a build directory of the other commit (e.g. a worktree of 20624e5 built with meson);
 # without it only this build is timed. A benchmark, not a test: nothing here fails on a slow machine.
-import argparse, json, os, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, resource, statistics, subprocess, sys, tempfile, time
 
 
 def metric(v):
@@ -71,15 +72,16 @@ def result(kind, n):
             "explain": [{"variant": "variant", "summary": summary, "causes": causes}]}
 
 
-def timed(cmd, runs):
-    t = []
-    for _ in range(runs):
-        s = time.perf_counter()
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        t.append(time.perf_counter() - s)
-        if p.returncode:
-            sys.exit("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.decode()[-300:]))
-    return statistics.median(t)
+def timed(cmd):
+    """Elapsed and CPU seconds (the child's user + system, from its rusage) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    s = time.perf_counter()
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - s
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode:
+        sys.exit("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.decode()[-300:]))
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main():
@@ -98,9 +100,18 @@ def main():
     for kind, f in files.items():
         for html in (False, True):
             line = "%-8s %-8s" % (kind, "--html" if html else "text")
-            for label, b in builds:
-                cmd = [os.path.join(b, "src", "whyslow"), "report"] + (["--html"] if html else []) + [f]
-                line += "  %s %.3f s" % (label, timed(cmd, a.runs))
+            got = {label: [] for label, _ in builds}
+            # Interleaved, so that the machine's drift falls on both builds alike.
+            for _ in range(a.runs):
+                for label, b in builds:
+                    cmd = [os.path.join(b, "src", "whyslow"), "report"] + (["--html"] if html else []) + [f]
+                    got[label].append(timed(cmd))
+            for label, _ in builds:
+                line += "  %s %.3f s elapsed, %.3f s CPU" % (label, statistics.median(w for w, _ in got[label]),
+                                                               statistics.median(c for _, c in got[label]))
+            if a.against:
+                line += "  (%.2fx elapsed)" % (statistics.median(w for w, _ in got["this"]) /
+                                               statistics.median(w for w, _ in got["against"]))
             print(line, flush=True)
 
 
