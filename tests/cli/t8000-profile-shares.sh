@@ -38,12 +38,37 @@ check_ratio() {
 		}' "$1"
 }
 
+# ratio_run OUT "SF CF TF[;SF CF TF...]" COMMAND...: run COMMAND into OUT and check_ratio each field triple;
+# where a check fails, once more. A host's stall of this virtual CPU can bias one run's samples (a make test
+# under the sanitizers once saw a 0.681 split against 0.75, tolerance 0.055, in a test that had passed in
+# every run before it); a wrong attribution is off by 0.25 in every run, and fails both.
+ratio_run() {
+	out=$1 fields=$2
+	shift 2
+	for try in 1 2
+	do
+		"$@" >"$out" || return 1
+		if echo "$fields" | tr ";" "\n" | {
+			ok=0
+			while read -r sf cf tf
+			do
+				check_ratio "$out" "$sf" "$cf" "$tf" || ok=1
+			done
+			exit $ok
+		}
+		then
+			return 0
+		fi
+		test $try = 2 || echo "the shares were off: one run more" >&2
+	done
+	return 1
+}
+
 test_expect_success 'a 3:1 program shows shares near 75% and 25% under cpu-clock' '
-	"$D" -e cpu-clock -- "$E/ratio" -t 0.6 >out &&
+	ratio_run out "2 3 2" "$D" -e cpu-clock -- "$E/ratio" -t 0.6 &&
 	test_grep "^event	cpu-clock	4000$" out &&
 	test_grep "^fn	.*	ratio_work3	$E/ratio$" out &&
-	test_grep "^fn	.*	ratio_work1	$E/ratio$" out &&
-	check_ratio out 2 3 2
+	test_grep "^fn	.*	ratio_work1	$E/ratio$" out
 '
 
 test_expect_success 'every sample is in some function, none lost' '
@@ -94,17 +119,14 @@ test_expect_success 'a sampling limit lowered at the open: sampled at the new li
 # A fake PMU (the driver opens cpu-clock where a hardware event is asked for) runs the code paths that only
 # a real PMU reaches here: cycles as the first event, a second event sharing its rings and told apart by id.
 test_expect_success 'a second event per function: frequency mode (fake PMU)' '
-	"$D" --fake-pmu --functions=branch-misses -- "$E/ratio" -t 0.6 >out6 &&
+	ratio_run out6 "4 5 4;2 3 2" "$D" --fake-pmu --functions=branch-misses -- "$E/ratio" -t 0.6 &&
 	test_grep "^event	cycles	4000$" out6 &&
-	test_grep "^extra	branch-misses$" out6 &&
-	check_ratio out6 4 5 4 &&
-	check_ratio out6 2 3 2
+	test_grep "^extra	branch-misses$" out6
 '
 
 test_expect_success 'a second event per function: fixed period (fake PMU)' '
-	"$D" --fake-pmu --functions=L1-dcache-load-misses --period=2000 -- "$E/ratio" -t 0.6 >out7 &&
-	test_grep "^extra	L1-dcache-load-misses$" out7 &&
-	check_ratio out7 4 5 4
+	ratio_run out7 "4 5 4" "$D" --fake-pmu --functions=L1-dcache-load-misses --period=2000 -- "$E/ratio" -t 0.6 &&
+	test_grep "^extra	L1-dcache-load-misses$" out7
 '
 
 # A modifier of the second event is kept: cycles:k (a fake, cpu-clock:k) samples the kernel alone, which
@@ -122,14 +144,13 @@ test_expect_success 'a second event with :k samples only the kernel (fake PMU)' 
 test "$(nproc --all)" -ge 2 && taskset -c 0 true 2>/dev/null ||
 	test_skip_next "the fake puts cpu_atom on CPUs other than 0: needs two CPUs, and CPU 0 allowed"
 test_expect_success 'hybrid: the second event left out of the core type that lacks it (fake PMU)' '
-	taskset -c 0 "$D" --fake-pmu --fake-hybrid --functions=L1-dcache-load-misses -- "$E/ratio" -t 0.6 >out8 &&
+	ratio_run out8 "4 5 4" taskset -c 0 "$D" --fake-pmu --fake-hybrid --functions=L1-dcache-load-misses -- \
+		"$E/ratio" -t 0.6 &&
 	test_grep "^event	cycles	4000$" out8 &&
 	test_grep "^skipped	cpu_atom$" out8 &&
-	check_ratio out8 4 5 4 &&
 	# a raw event is cpu_core'"'"'s own: never opened on cpu_atom'"'"'s CPUs
-	taskset -c 0 "$D" --fake-pmu --fake-hybrid --functions=r00c0 -- "$E/ratio" -t 0.6 >out10 &&
-	test_grep "^skipped	cpu_atom$" out10 &&
-	check_ratio out10 4 5 4
+	ratio_run out10 "4 5 4" taskset -c 0 "$D" --fake-pmu --fake-hybrid --functions=r00c0 -- "$E/ratio" -t 0.6 &&
+	test_grep "^skipped	cpu_atom$" out10
 '
 
 test_done
