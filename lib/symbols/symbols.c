@@ -381,6 +381,24 @@ static struct memo_slot *memo_slot(struct memo *m, uint64_t key)
 	return &m->v[i];
 }
 
+/*
+ * The end of a spelling kept per DIE (type_spelling(), closure_name()): `out` is kept under `key` unless
+ * SPELL_DEPTH cut it short, the slot looked up again (spelling it may have spelled others and grown the
+ * table), and the caller's cut flag, `cut`, comes back. Returns `out`.
+ */
+static char *memo_keep(struct ws_symobj *o, struct memo *m, uint64_t key, char *out, bool cut)
+{
+	if (!o->spell_cut) {
+		struct memo_slot *sl = memo_slot(m, key);
+
+		sl->used = true;
+		sl->val = out ? xstrdup(out) : NULL;
+		m->nr++;
+	}
+	o->spell_cut |= cut;
+	return out;
+}
+
 /* The demangled name of `symbol`, made on first use and kept: names are demangled once, here. */
 static const char *demangled(struct ws_symobj *o, const char *symbol)
 {
@@ -1236,15 +1254,7 @@ static char *type_spelling(struct ws_symobj *o, Dwarf_Die *type, int depth)
 		return sl->val ? xstrdup(sl->val) : NULL;
 	o->spell_cut = false;
 	out = spell_type(o, type, depth);
-	if (!o->spell_cut) {
-		/* Looked up again: the spelling may have spelled other types and grown the table. */
-		sl = memo_slot(&o->types, key);
-		sl->used = true;
-		sl->val = out ? xstrdup(out) : NULL;
-		o->types.nr++;
-	}
-	o->spell_cut |= cut;
-	return out;
+	return memo_keep(o, &o->types, key, out, cut);
 }
 
 /* Whether `die` is in a C++ compilation unit: C's names are plain, Rust's demangled ones have no parameters. */
@@ -1849,15 +1859,7 @@ static char *closure_name(struct ws_symobj *o, Dwarf_Die *closure, int depth)
 		free(part);
 		free(scope);
 	}
-	if (!o->spell_cut) {
-		/* Looked up again: spelling the scope may have spelled other closures and grown the table. */
-		sl = memo_slot(&o->closure_names, key);
-		sl->used = true;
-		sl->val = out ? xstrdup(out) : NULL;
-		o->closure_names.nr++;
-	}
-	o->spell_cut |= cut;
-	return out;
+	return memo_keep(o, &o->closure_names, key, out, cut);
 }
 
 /*
