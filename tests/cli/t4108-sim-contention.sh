@@ -234,7 +234,13 @@ test_expect_success 'C++: two threads'"'"' bodies are told apart in the table, o
 	EOF
 	whyslow stat -v --backend sim --exact ./fs >full &&
 	test_grep "in std::thread::_State_impl<std::thread::_Invoker<std::tuple<main::{lambda()#[12]}> > >::_M_run(), std::thread::_State_impl<std::thread::_Invoker<std::tuple<main::{lambda()#[12]}> > >::_M_run()" full &&
-	whyslow compare --backend sim --exact --functions -n a ./fs -n b ./fs --export-json c.json >cout &&
+	# Where Valgrind ran a thread in one or two slices (load on the host moves its schedule) the line saw one
+	# body, which has no look-alike there: whyslow warns of it, and the run is made once more.
+	whyslow compare --backend sim --exact --functions -n a ./fs -n b ./fs --export-json c.json >cout 2>cerr &&
+	if grep -q "in at most two of Valgrind" cerr
+	then
+		whyslow compare --backend sim --exact --functions -n a ./fs -n b ./fs --export-json c.json >cout
+	fi &&
 	test_grep -v "_State_impl<…>::_M_run()" cout &&
 	python3 - cout c.json <<-\EOF
 	import json, re, sys

@@ -43,8 +43,14 @@ test_expect_success 'false sharing under the simulator: the main cause, named by
 	# Eight simulated runs: which thread Valgrind starts first still moves the coherence misses (23,820,
 	# 71,284 or 95,096 seen, against 0-4 for private), so the rank test decides, and eight against eight
 	# passes the correction of this many secondary tests where five against five (p 0.008) did not.
-	whyslow compare --backend sim --sim-runs 8 --export-json share.json \
-		-n private "$T/sharing private 2000000" -n false "$T/sharing false 2000000" >share.out 2>share.err &&
+	# Where Valgrind ran a thread in one or two slices (load on the host moves its schedule), whyslow warns
+	# that the sharing was not seen: the session is made once more.
+	for try in 1 2
+	do
+		whyslow compare --backend sim --sim-runs 8 --export-json share.json \
+			-n private "$T/sharing private 2000000" -n false "$T/sharing false 2000000" >share.out 2>share.err &&
+		! grep -q "in at most two of Valgrind" share.err share.out && break
+	done &&
 	python3 - share.json <<-\EOF &&
 	import json, sys
 	d = json.load(open(sys.argv[1]))
